@@ -1,0 +1,36 @@
+import type { Client } from '@temporalio/client';
+import type { DataSource } from 'typeorm';
+import type { Config } from './config';
+import type { Services } from './http/services';
+import { AccessTokens } from './services/auth/access-tokens';
+import { AuthService } from './services/auth/auth-service';
+import { Authenticator } from './services/auth/authenticator';
+import { EmailChange } from './services/email-change';
+import { PersonalAccessTokens } from './services/personal-access-tokens';
+import { Sellers } from './services/sellers';
+import { WorkflowStarters } from './temporal/starters';
+
+/** The composition root: wires services from configuration, the database and Temporal. */
+export function createServices(config: Config, db: DataSource, temporal: Client): Services {
+  const accessTokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenTtlSeconds);
+  const starters = new WorkflowStarters(temporal, config.temporal.taskQueue);
+  return {
+    db,
+    auth: new AuthService(db, accessTokens, {
+      refreshTokenTtlSeconds: config.auth.refreshTokenTtlSeconds,
+      scryptLogN: config.auth.scryptLogN,
+    }),
+    authenticator: new Authenticator(db, accessTokens),
+    pats: new PersonalAccessTokens(db),
+    sellers: new Sellers(db),
+    emailChange: new EmailChange(db, {
+      codeTtlSeconds: config.emailChange.codeTtlSeconds,
+      maxAttempts: config.emailChange.maxAttempts,
+      codeKey: config.auth.jwtSecret,
+      startDelivery: (requestId) => starters.emailChange(requestId),
+    }),
+    temporalHealth: async () => {
+      await temporal.workflowService.getSystemInfo({});
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import Joi from 'joi';
+
+/**
+ * The one place that reads the environment. Everything else receives a typed `Config`.
+ * Validated at start-up so a bad deployment fails fast with a readable message instead of
+ * misbehaving later.
+ */
+export interface Config {
+  env: 'development' | 'test' | 'production';
+  port: number;
+  host: string;
+  publicBaseUrl: string;
+  logLevel: string;
+  databaseUrl: string;
+  temporal: {
+    address: string;
+    namespace: string;
+    taskQueue: string;
+    tls: boolean;
+  };
+  auth: {
+    jwtSecret: Uint8Array;
+    accessTokenTtlSeconds: number;
+    refreshTokenTtlSeconds: number;
+    /** log2 of the scrypt cost parameter N. */
+    scryptLogN: number;
+  };
+  emailChange: {
+    codeTtlSeconds: number;
+    maxAttempts: number;
+  };
+  email: {
+    from: string;
+    smtpUrl: string | undefined;
+  };
+  http: {
+    jsonBodyLimit: string;
+    validateResponses: boolean;
+  };
+}
+
+const DEV_JWT_SECRET = 'development-only-secret-change-me-0123456789';
+
+const schema = Joi.object({
+  NODE_ENV: Joi.string().valid('development', 'test', 'production').default('development'),
+  PORT: Joi.number().port().default(3000),
+  HOST: Joi.string().default('127.0.0.1'),
+  PUBLIC_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
+  DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }).required(),
+  TEMPORAL_ADDRESS: Joi.string().default('127.0.0.1:7233'),
+  TEMPORAL_NAMESPACE: Joi.string().default('default'),
+  TEMPORAL_TASK_QUEUE: Joi.string().default('marketplace'),
+  TEMPORAL_TLS: Joi.boolean().default(false),
+  JWT_SECRET: Joi.string().min(32).when('NODE_ENV', {
+    is: 'production',
+    then: Joi.required(),
+    otherwise: Joi.optional().default(DEV_JWT_SECRET),
+  }),
+  ACCESS_TOKEN_TTL_SECONDS: Joi.number().integer().min(30).max(86_400).default(900),
+  REFRESH_TOKEN_TTL_SECONDS: Joi.number().integer().min(60).default(30 * 86_400),
+  SCRYPT_LOG_N: Joi.number().integer().min(10).max(20).default(15),
+  EMAIL_CODE_TTL_SECONDS: Joi.number().integer().min(30).default(900),
+  EMAIL_CODE_MAX_ATTEMPTS: Joi.number().integer().min(1).max(20).default(5),
+  EMAIL_FROM: Joi.string().default('Marketplace <no-reply@marketplace.local>'),
+  SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }),
+  JSON_BODY_LIMIT: Joi.string().pattern(/^\d+(kb|mb)$/).default('256kb'),
+  VALIDATE_RESPONSES: Joi.boolean(),
+}).unknown(true);
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const { value, error } = schema.validate(env, { abortEarly: false, convert: true });
+  if (error) {
+    const lines = error.details.map((d) => `  - ${d.message}`).join('\n');
+    throw new ConfigError(`Invalid configuration (see .env.example):\n${lines}`);
+  }
+  const nodeEnv = value.NODE_ENV as Config['env'];
+  const port = value.PORT as number;
+  return {
+    env: nodeEnv,
+    port,
+    host: value.HOST,
+    publicBaseUrl: (value.PUBLIC_BASE_URL ?? `http://${value.HOST}:${port}`).replace(/\/$/, ''),
+    logLevel: value.LOG_LEVEL,
+    databaseUrl: value.DATABASE_URL,
+    temporal: {
+      address: value.TEMPORAL_ADDRESS,
+      namespace: value.TEMPORAL_NAMESPACE,
+      taskQueue: value.TEMPORAL_TASK_QUEUE,
+      tls: value.TEMPORAL_TLS,
+    },
+    auth: {
+      jwtSecret: new TextEncoder().encode(value.JWT_SECRET),
+      accessTokenTtlSeconds: value.ACCESS_TOKEN_TTL_SECONDS,
+      refreshTokenTtlSeconds: value.REFRESH_TOKEN_TTL_SECONDS,
+      scryptLogN: value.SCRYPT_LOG_N,
+    },
+    emailChange: {
+      codeTtlSeconds: value.EMAIL_CODE_TTL_SECONDS,
+      maxAttempts: value.EMAIL_CODE_MAX_ATTEMPTS,
+    },
+    email: { from: value.EMAIL_FROM, smtpUrl: value.SMTP_URL },
+    http: {
+      jsonBodyLimit: value.JSON_BODY_LIMIT,
+      // Response validation keeps the OpenAPI document honest; it costs a little CPU, so
+      // production leaves it off unless asked.
+      validateResponses: value.VALIDATE_RESPONSES ?? nodeEnv !== 'production',
+    },
+  };
+}

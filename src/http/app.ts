@@ -1,0 +1,65 @@
+import Koa from 'koa';
+import { HttpMethodEnum, koaBody } from 'koa-body';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import { problemErrors } from './middleware/errors';
+import { requestContext } from './middleware/request-context';
+import { buildOpenApi } from './openapi';
+import type { AnyRoute } from './route';
+import { buildRouter } from './router';
+import { accountRoutes } from './routes/account';
+import { authRoutes } from './routes/auth';
+import { devRoutes } from './routes/dev';
+import { personalAccessTokenRoutes } from './routes/personal-access-tokens';
+import { sellerRoutes } from './routes/seller';
+import { systemRoutes } from './routes/system';
+import type { Services } from './services';
+
+/** The route table: every route of the API, in the order the OpenAPI document lists them. */
+export function routeTable(services: Services, config: Config): AnyRoute[] {
+  let openApi: Record<string, unknown> | undefined;
+  const routes: AnyRoute[] = [
+    ...authRoutes(services),
+    ...personalAccessTokenRoutes(services),
+    ...accountRoutes(services),
+    ...sellerRoutes(services),
+    ...(config.env === 'development' ? devRoutes(services) : []),
+  ];
+  // The document describes the API routes and the system routes alike; it is built once, lazily.
+  const all: AnyRoute[] = [
+    ...routes,
+    ...systemRoutes(services, () => (openApi ??= buildOpenApi(all, config.publicBaseUrl))),
+  ];
+  return all;
+}
+
+export function createApp(services: Services, config: Config, logger: Logger): Koa {
+  const app = new Koa();
+  app.proxy = true;
+  const router = buildRouter(routeTable(services, config), {
+    authenticator: services.authenticator,
+    isActiveSeller: (userId) => services.sellers.isActiveSeller(userId),
+    validateResponses: config.http.validateResponses,
+    logger,
+  });
+  app.use(requestContext(logger));
+  app.use(problemErrors());
+  app.use(
+    koaBody({
+      json: true,
+      urlencoded: true,
+      text: false,
+      multipart: false,
+      jsonStrict: true,
+      jsonLimit: config.http.jsonBodyLimit,
+      formLimit: '16kb',
+      // DELETE included: the spec deletes personal access tokens by a name in the body.
+      parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+    }),
+  );
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: true }));
+  // Errors are answered by problemErrors; this only keeps Koa from printing them a second time.
+  app.silent = true;
+  return app;
+}

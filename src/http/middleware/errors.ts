@@ -1,0 +1,64 @@
+import type { Context, Middleware } from 'koa';
+import { DomainError } from '../../services/errors';
+import { problem, PROBLEM_CONTENT_TYPE, statusOfKind, type Problem } from '../problem';
+
+/** Errors from Koa and its libraries (koa-body, @koa/router) carry an HTTP status. */
+interface HttpLikeError {
+  status?: number;
+  statusCode?: number;
+  expose?: boolean;
+  message?: string;
+  type?: string;
+}
+
+const CODE_OF_STATUS: Record<number, string> = {
+  400: 'bad-request',
+  404: 'not-found',
+  405: 'method-not-allowed',
+  413: 'payload-too-large',
+  415: 'unsupported-media-type',
+  501: 'not-implemented',
+};
+
+function toProblem(err: unknown): Problem {
+  if (err instanceof DomainError) {
+    return problem(statusOfKind(err.kind), err.code, err.message, err.extensions);
+  }
+  const e = (err ?? {}) as HttpLikeError;
+  const status = e.status ?? e.statusCode;
+  if (status && status >= 400 && status < 500) {
+    // Body parser failures: malformed JSON, too large, wrong encoding.
+    if (e.type === 'entity.parse.failed') return problem(400, 'malformed-body', 'The request body is not valid JSON.');
+    if (e.type === 'entity.too.large' || status === 413) {
+      return problem(413, 'payload-too-large', 'The request body is larger than this route accepts.');
+    }
+    return problem(status, CODE_OF_STATUS[status] ?? 'bad-request', e.expose ? e.message : undefined);
+  }
+  return problem(500, 'internal', 'An unexpected error occurred. Quote the request id when reporting it.');
+}
+
+function send(ctx: Context, body: Problem): void {
+  ctx.status = body.status;
+  if (body.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="marketplace", ApiKey realm="marketplace"');
+  ctx.type = PROBLEM_CONTENT_TYPE;
+  ctx.body = { ...body, instance: ctx.path, requestId: ctx.state.requestId };
+}
+
+/**
+ * The one place errors become HTTP responses: RFC 9457 problem+json, never a stack trace.
+ * Unknown routes fall through to a 404 problem as well.
+ */
+export function problemErrors(): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        send(ctx, problem(404, 'not-found', `No route matches ${ctx.method} ${ctx.path}.`));
+      }
+    } catch (err) {
+      const body = toProblem(err);
+      if (body.status >= 500) ctx.state.log.error({ err }, 'request failed');
+      send(ctx, body);
+    }
+  };
+}

@@ -1,0 +1,147 @@
+import type Joi from 'joi';
+import parse from 'joi-to-json';
+import type { AnyRoute, AuthLevel } from './route';
+import { PROBLEM_CONTENT_TYPE } from './problem';
+
+type JsonSchema = Record<string, unknown>;
+
+const toSchema = (schema: Joi.Schema): JsonSchema => parse(schema, 'open-api-3.1') as JsonSchema;
+
+const SECURITY: Record<AuthLevel, Array<Record<string, string[]>>> = {
+  public: [],
+  bearer: [{ Bearer: [] }],
+  user: [{ Bearer: [] }, { ApiKey: [] }],
+  seller: [{ Bearer: [] }, { ApiKey: [] }],
+};
+
+const problemRef = (description: string) => ({
+  description,
+  content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } },
+});
+
+/** Error responses every route of an auth level can give, besides those it declares. */
+function commonErrors(route: AnyRoute): Record<string, unknown> {
+  const errors: Record<string, unknown> = {};
+  if (route.request) errors['400'] = problemRef('The request is invalid; `errors` lists each failing field.');
+  if (route.auth !== 'public') errors['401'] = problemRef('Missing or invalid credentials.');
+  if (route.auth === 'seller') errors['403'] = problemRef('The caller has no active seller account.');
+  if (route.auth === 'bearer') errors['403'] = problemRef('A personal access token was used where an access token is required.');
+  errors.default = problemRef('Any other error, as RFC 9457 problem details.');
+  return errors;
+}
+
+function parameters(schema: Joi.ObjectSchema | undefined, location: 'path' | 'query'): unknown[] {
+  if (!schema) return [];
+  const described = toSchema(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(described.properties ?? {}).map(([name, s]) => {
+    const { description, ...rest } = s as { description?: string };
+    return {
+      name,
+      in: location,
+      required: location === 'path' || (described.required ?? []).includes(name),
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+function operation(route: AnyRoute): Record<string, unknown> {
+  const req = route.request ?? {};
+  const responses: Record<string, unknown> = {};
+  for (const [status, spec] of Object.entries(route.responses)) {
+    const contentType = spec.contentType ?? 'application/json';
+    responses[status] = {
+      description: spec.description,
+      ...(spec.schema
+        ? { content: { [contentType]: { schema: toSchema(spec.schema) } } }
+        : spec.contentType
+          ? { content: { [contentType]: { schema: { type: 'string', format: 'binary' } } } }
+          : {}),
+    };
+  }
+  for (const [status, response] of Object.entries(commonErrors(route))) {
+    responses[status] ??= response;
+  }
+  const body = req.body ? toSchema(req.body) : undefined;
+  return {
+    operationId: route.operationId,
+    tags: [route.tag],
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    security: SECURITY[route.auth],
+    parameters: [...parameters(req.params, 'path'), ...parameters(req.query, 'query')],
+    ...(body
+      ? {
+          requestBody: {
+            required: true,
+            content: Object.fromEntries(
+              (req.bodyTypes ?? ['json']).map((t) => [
+                t === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
+                { schema: body },
+              ]),
+            ),
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+/** The OpenAPI 3.1 document, derived entirely from the route table. */
+export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    (paths[route.path] ??= {})[route.method] = operation(route);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Marketplace Trading Service',
+      version: '0.0.0',
+      description:
+        'REST interface of a marketplace for collectible cards and sealed products. Errors are RFC 9457 ' +
+        'problem details (application/problem+json). Money is integer pence.',
+    },
+    servers: [{ url: serverUrl }],
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        Bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'An access token from POST /oauth/token or POST /auth/register.',
+        },
+        ApiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'A personal access token, sent as `Authorization: ApiKey <token>`.',
+        },
+      },
+      schemas: {
+        Problem: {
+          type: 'object',
+          description: 'RFC 9457 problem details; routes add extension members such as `errors` or `listingIds`.',
+          required: ['type', 'title', 'status'],
+          properties: {
+            type: { type: 'string', format: 'uri-reference' },
+            title: { type: 'string' },
+            status: { type: 'integer' },
+            detail: { type: 'string' },
+            instance: { type: 'string' },
+            requestId: { type: 'string' },
+            errors: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { in: { type: 'string' }, field: { type: 'string' }, message: { type: 'string' } },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}

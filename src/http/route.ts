@@ -1,0 +1,75 @@
+import type Joi from 'joi';
+import type { Context } from 'koa';
+import type { Principal } from '../services/auth/authenticator';
+
+/**
+ * Who may call a route:
+ * - `public`: no credential;
+ * - `bearer`: an OAuth access token only (account and credential management);
+ * - `user`: a bearer access token or a personal access token (`ApiKey`);
+ * - `seller`: like `user`, and the caller must have an active seller account.
+ */
+export type AuthLevel = 'public' | 'bearer' | 'user' | 'seller';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface ResponseSpec {
+  description: string;
+  /** Joi schema of the body; validated outside production so the OpenAPI document stays true. */
+  schema?: Joi.Schema;
+  /** Defaults to application/json when a schema is given. */
+  contentType?: string;
+}
+
+export interface RequestSpec {
+  params?: Joi.ObjectSchema;
+  query?: Joi.ObjectSchema;
+  body?: Joi.Schema;
+  /** Body encodings accepted; JSON unless stated. */
+  bodyTypes?: Array<'json' | 'form'>;
+}
+
+export interface HandlerResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Content type for non-JSON bodies (documents, HTML). */
+  contentType?: string;
+}
+
+export interface HandlerInput<P, Q, B, A extends AuthLevel> {
+  params: P;
+  query: Q;
+  body: B;
+  principal: A extends 'public' ? null : Principal;
+  ctx: Context;
+}
+
+export interface RouteSpec<P = unknown, Q = unknown, B = unknown, A extends AuthLevel = AuthLevel> {
+  operationId: string;
+  method: HttpMethod;
+  /** OpenAPI path template, e.g. `/seller/webhooks/{webhookId}`. */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  auth: A;
+  request?: RequestSpec;
+  responses: Record<number, ResponseSpec>;
+  handler: (input: HandlerInput<P, Q, B, A>) => Promise<HandlerResult>;
+}
+
+/** Any route, with its handler's input types erased, for the router and the OpenAPI builder. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRoute = RouteSpec<any, any, any, AuthLevel>;
+
+/**
+ * Declares a route once: method, path, auth, schemas and handler. The router, request
+ * validation and the OpenAPI document are all derived from these declarations.
+ * The type parameters name the shapes Joi hands the handler after validation.
+ */
+export function defineRoute<P = Record<string, never>, Q = Record<string, never>, B = undefined, A extends AuthLevel = AuthLevel>(
+  spec: RouteSpec<P, Q, B, A>,
+): AnyRoute {
+  return spec as AnyRoute;
+}

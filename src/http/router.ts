@@ -1,0 +1,83 @@
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import type { Authenticator, Principal } from '../services/auth/authenticator';
+import { DomainError, forbidden, unauthenticated } from '../services/errors';
+import type { Logger } from '../logger';
+import type { AnyRoute, AuthLevel } from './route';
+import { validatePart } from './validation';
+
+export interface RouterDeps {
+  authenticator: Authenticator;
+  isActiveSeller: (userId: string) => Promise<boolean>;
+  validateResponses: boolean;
+  logger: Logger;
+}
+
+const MEDIA_TYPES = { json: 'application/json', form: 'application/x-www-form-urlencoded' } as const;
+
+/** A body in an encoding the route does not declare is refused rather than guessed at. */
+function checkBodyType(ctx: Context, route: AnyRoute): void {
+  if (!route.request?.body || !ctx.request.length) return;
+  const accepted = (route.request.bodyTypes ?? ['json']).map((t) => MEDIA_TYPES[t]);
+  if (!ctx.is(accepted)) {
+    throw new DomainError('unsupported-media-type', 'unsupported-media-type', `Send the body as ${accepted.join(' or ')}.`);
+  }
+}
+
+const AUTH_HEADER = /^(Bearer|ApiKey)\s+(\S+)$/i;
+
+async function resolvePrincipal(ctx: Context, level: AuthLevel, deps: RouterDeps): Promise<Principal | null> {
+  if (level === 'public') return null;
+  const match = AUTH_HEADER.exec(ctx.get('authorization'));
+  if (!match) throw unauthenticated();
+  const kind = match[1]!.toLowerCase() === 'bearer' ? 'bearer' : 'apikey';
+  const principal = await deps.authenticator.authenticate(kind, match[2]!);
+  if (!principal) throw unauthenticated();
+  if (level === 'bearer' && principal.via !== 'bearer') {
+    throw forbidden('bearer-token-required', 'This route accepts only an OAuth access token, not a personal access token.');
+  }
+  if (level === 'seller' && !(await deps.isActiveSeller(principal.userId))) {
+    throw forbidden('seller-account-required', 'This route requires an active seller account; create one with POST /seller.');
+  }
+  return principal;
+}
+
+/** `/a/{id}/b` (OpenAPI) → `/a/:id/b` (Koa). */
+export const toKoaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+function routeMiddleware(route: AnyRoute, deps: RouterDeps): Middleware {
+  return async (ctx) => {
+    const principal = await resolvePrincipal(ctx, route.auth, deps);
+    checkBodyType(ctx, route);
+    const req = route.request ?? {};
+    const params = req.params ? validatePart(req.params, ctx.params, 'params') : ctx.params;
+    const query = req.query ? validatePart(req.query, { ...ctx.query }, 'query') : {};
+    const body = req.body ? validatePart(req.body, ctx.request.body ?? {}, 'body') : undefined;
+
+    const result = await route.handler({ params, query, body, principal, ctx });
+
+    const spec = route.responses[result.status];
+    if (deps.validateResponses) {
+      if (!spec) throw new Error(`${route.operationId} answered ${result.status}, which its route does not declare`);
+      if (spec.schema) {
+        const { error } = spec.schema.validate(result.body, { abortEarly: false });
+        if (error) throw new Error(`${route.operationId} response does not match its schema: ${error.message}`);
+      }
+    }
+    ctx.status = result.status;
+    for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
+    if (result.body !== undefined) {
+      ctx.body = result.body;
+      if (result.contentType) ctx.type = result.contentType;
+    }
+  };
+}
+
+/** Builds the Koa router from the route table; nothing is routed that is not declared there. */
+export function buildRouter(routes: AnyRoute[], deps: RouterDeps): Router {
+  const router = new Router();
+  for (const route of routes) {
+    router[route.method](route.operationId, toKoaPath(route.path), routeMiddleware(route, deps));
+  }
+  return router;
+}

@@ -1,0 +1,65 @@
+import Joi from 'joi';
+import { MAX_ACTIVE_TOKENS } from '../../services/personal-access-tokens';
+import { defineRoute } from '../route';
+import { timestamp } from '../schemas';
+import type { Services } from '../services';
+
+const name = Joi.string().min(1).max(256);
+
+const tokenView = Joi.object({
+  name: Joi.string().required(),
+  createdAt: timestamp.required(),
+  expires: timestamp.allow(null).required(),
+  lastUsed: timestamp.allow(null).required(),
+});
+
+export const personalAccessTokenRoutes = (s: Services) => [
+  defineRoute<Record<string, never>, Record<string, never>, undefined, 'bearer'>({
+    operationId: 'listPersonalAccessTokens',
+    method: 'get',
+    path: '/user/personal-access-tokens',
+    tag: 'Personal access tokens',
+    summary: "List the caller's personal access tokens (never the tokens themselves)",
+    auth: 'bearer',
+    responses: { 200: { description: 'Tokens, oldest first.', schema: Joi.array().items(tokenView) } },
+    handler: async ({ principal }) => ({ status: 200, body: await s.pats.list(principal.userId) }),
+  }),
+
+  defineRoute<Record<string, never>, Record<string, never>, { name: string; expires?: Date }, 'bearer'>({
+    operationId: 'createPersonalAccessToken',
+    method: 'post',
+    path: '/user/personal-access-tokens',
+    tag: 'Personal access tokens',
+    summary: 'Create a personal access token; the token is shown only in this response',
+    description: `At most ${MAX_ACTIVE_TOKENS} active tokens per user; names are unique per user; \`expires\`, when given, must be at least 24 hours ahead. Use it as \`Authorization: ApiKey <token>\`.`,
+    auth: 'bearer',
+    request: { body: Joi.object({ name: name.required(), expires: timestamp }) },
+    responses: {
+      201: { description: 'The token, shown once.', schema: tokenView.keys({ token: Joi.string().required() }) },
+      409: { description: 'The name is taken, or the user already has 5 active tokens.' },
+    },
+    handler: async ({ principal, body }) => ({
+      status: 201,
+      body: await s.pats.create(principal.userId, body.name, body.expires),
+      headers: { 'Cache-Control': 'no-store' },
+    }),
+  }),
+
+  defineRoute<Record<string, never>, Record<string, never>, { name: string }, 'bearer'>({
+    operationId: 'deletePersonalAccessToken',
+    method: 'delete',
+    path: '/user/personal-access-tokens',
+    tag: 'Personal access tokens',
+    summary: 'Delete (revoke) a personal access token by name; effective immediately',
+    auth: 'bearer',
+    request: { body: Joi.object({ name: name.required() }) },
+    responses: {
+      204: { description: 'Deleted.' },
+      404: { description: 'No token with that name.' },
+    },
+    handler: async ({ principal, body }) => {
+      await s.pats.deleteByName(principal.userId, body.name);
+      return { status: 204 };
+    },
+  }),
+];

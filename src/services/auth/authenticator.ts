@@ -1,0 +1,50 @@
+import { DataSource } from 'typeorm';
+import { AccessTokens } from './access-tokens';
+import { hashSecret } from './secrets';
+
+export type CredentialKind = 'bearer' | 'apikey';
+
+export interface Principal {
+  userId: string;
+  via: CredentialKind;
+}
+
+/** How often a PAT's `last_used_at` is refreshed; avoids a write on every request. */
+const LAST_USED_RESOLUTION = "interval '1 minute'";
+
+/** Resolves an `Authorization` header value to the user it authenticates, or null. */
+export class Authenticator {
+  constructor(
+    private readonly db: DataSource,
+    private readonly accessTokens: AccessTokens,
+  ) {}
+
+  async authenticate(kind: CredentialKind, credential: string): Promise<Principal | null> {
+    if (kind === 'bearer') {
+      const userId = await this.accessTokens.verify(credential);
+      return userId ? { userId, via: 'bearer' } : null;
+    }
+    return this.authenticatePat(credential);
+  }
+
+  /**
+   * One statement both checks the token (unexpired, not deleted) and stamps its last use; a
+   * deleted token has no row, so revocation takes effect on the very next request.
+   */
+  private async authenticatePat(token: string): Promise<Principal | null> {
+    const rows: Array<{ user_id: string }> = await this.db.query(
+      `WITH hit AS (
+         SELECT id, user_id, last_used_at FROM personal_access_tokens
+          WHERE token_hash = $1 AND (expires_at IS NULL OR expires_at > now())
+       ), touch AS (
+         UPDATE personal_access_tokens p SET last_used_at = now()
+           FROM hit WHERE p.id = hit.id
+            AND (hit.last_used_at IS NULL OR hit.last_used_at < now() - ${LAST_USED_RESOLUTION})
+       )
+       SELECT user_id FROM hit`,
+      [hashSecret(token)],
+    );
+    const row = rows[0];
+    return row ? { userId: row.user_id, via: 'apikey' } : null;
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Typed domain errors. Services throw these; the HTTP error middleware is the one place that
+ * turns them into problem+json responses (the kind decides the status, the code becomes the
+ * problem `type`). No Koa types here.
+ */
+export type ErrorKind =
+  | 'invalid'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'payload-too-large'
+  | 'unsupported-media-type'
+  | 'unavailable';
+
+export interface FieldError {
+  /** Where the field lives: `body`, `query`, `params` or `headers`. */
+  in: string;
+  /** Dotted path of the field, e.g. `items.3.quantity`. */
+  field: string;
+  message: string;
+}
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    /** Stable machine-readable code, e.g. `pat-limit-reached`. */
+    readonly code: string,
+    message: string,
+    /** Problem extension members, e.g. `{ listingIds }` or `{ errors }`. */
+    readonly extensions: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const invalid = (code: string, message: string, errors?: FieldError[]) =>
+  new DomainError('invalid', code, message, errors ? { errors } : {});
+
+export const unauthenticated = (message = 'Missing or invalid credentials.') =>
+  new DomainError('unauthenticated', 'unauthenticated', message);
+
+export const forbidden = (code: string, message: string) => new DomainError('forbidden', code, message);
+
+export const notFound = (what: string) => new DomainError('not-found', 'not-found', `${what} was not found.`);
+
+export const conflict = (code: string, message: string) => new DomainError('conflict', code, message);

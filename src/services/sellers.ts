@@ -1,0 +1,41 @@
+import { DataSource } from 'typeorm';
+import { SellerAccount } from '../db/entities';
+import { conflict } from './errors';
+
+export interface SellerStatusView {
+  userId: string;
+  status: SellerAccount['status'];
+  vacation: boolean;
+  createdAt: Date;
+}
+
+const view = (s: SellerAccount): SellerStatusView => ({
+  userId: s.userId,
+  status: s.status,
+  vacation: s.vacation,
+  createdAt: s.createdAt,
+});
+
+export class Sellers {
+  constructor(private readonly db: DataSource) {}
+
+  /** Onboards the caller; a second call is a conflict rather than a silent no-op. */
+  async onboard(userId: string): Promise<SellerStatusView> {
+    const inserted = await this.db.query(
+      `INSERT INTO seller_accounts (user_id) VALUES ($1) ON CONFLICT (user_id) DO NOTHING RETURNING user_id`,
+      [userId],
+    );
+    if (inserted.length === 0) throw conflict('seller-exists', 'You already have a seller account.');
+    return view(await this.db.getRepository(SellerAccount).findOneByOrFail({ userId }));
+  }
+
+  async find(userId: string): Promise<SellerStatusView | null> {
+    const account = await this.db.getRepository(SellerAccount).findOneBy({ userId });
+    return account ? view(account) : null;
+  }
+
+  async isActiveSeller(userId: string): Promise<boolean> {
+    const rows = await this.db.query(`SELECT 1 FROM seller_accounts WHERE user_id = $1 AND status = 'ACTIVE'`, [userId]);
+    return rows.length > 0;
+  }
+}

@@ -1,0 +1,7 @@
+import { Client, Connection } from '@temporalio/client';
+import type { Config } from '../config';
+
+export async function connectTemporalClient(config: Config['temporal']): Promise<Client> {
+  const connection = await Connection.connect({ address: config.address, tls: config.tls ? {} : undefined });
+  return new Client({ connection, namespace: config.namespace });
+}

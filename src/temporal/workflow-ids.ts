@@ -1,0 +1,13 @@
+/**
+ * Workflow ids: one workflow per business object, with deterministic ids, so starting the same
+ * workflow twice is harmless (Temporal refuses a duplicate running id) and operators can find
+ * a workflow from the object's id. See DESIGN.md.
+ */
+export const workflowIds = {
+  emailChange: (requestId: string) => `email-change:${requestId}`,
+  case: (caseId: string) => `case:${caseId}`,
+  reviewWindow: (purchaseId: string) => `review-window:${purchaseId}`,
+  webhookDelivery: (eventId: string, endpointId: string) => `webhook:${eventId}:${endpointId}`,
+  checkout: (sessionId: string) => `checkout:${sessionId}`,
+  import: (importId: string) => `import:${importId}`,
+};

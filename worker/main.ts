@@ -1,0 +1,34 @@
+import { NativeConnection } from '@temporalio/worker';
+import { loadConfig } from '../src/config';
+import { connectAndMigrate } from '../src/db/data-source';
+import { createLogger } from '../src/logger';
+import { createWorker } from './create-worker';
+
+/**
+ * Worker process entry point. SIGTERM/SIGINT make the SDK stop polling, let running activities
+ * finish (up to its shutdown grace time) and then resolve `run()`, after which we close the
+ * database pool and the connection.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel, 'worker');
+  const db = await connectAndMigrate({ url: config.databaseUrl, applicationName: 'marketplace-worker' });
+  const connection = await NativeConnection.connect({
+    address: config.temporal.address,
+    tls: config.temporal.tls ? {} : undefined,
+  });
+  const worker = await createWorker({ config, db, connection });
+  log.info({ taskQueue: config.temporal.taskQueue, temporal: config.temporal.address }, 'worker started');
+  try {
+    await worker.run();
+  } finally {
+    await connection.close();
+    await db.destroy();
+    log.info('worker stopped');
+  }
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
