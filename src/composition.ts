@@ -30,7 +30,8 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       startDelivery: (requestId) => starters.emailChange(requestId),
     }),
     temporalHealth: async () => {
-      await temporal.workflowService.getSystemInfo({});
+      // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
+      await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));
     },
   };
 }

@@ -1,4 +1,4 @@
-import { NativeConnection } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, type LogLevel } from '@temporalio/worker';
 import { loadConfig } from '../src/config';
 import { connectAndMigrate } from '../src/db/data-source';
 import { createLogger } from '../src/logger';
@@ -12,6 +12,13 @@ import { createWorker } from './create-worker';
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel, 'worker');
+  // The SDK's own logs go through pino too; below WARN they are bundler and state-change chatter.
+  Runtime.install({
+    logger: new DefaultLogger('WARN', ({ level, message, meta }) => {
+      const method = ({ WARN: 'warn', ERROR: 'error' } as Partial<Record<LogLevel, 'warn' | 'error'>>)[level] ?? 'info';
+      log[method]({ ...meta, sdk: true }, message);
+    }),
+  });
   const db = await connectAndMigrate({ url: config.databaseUrl, applicationName: 'marketplace-worker' });
   const connection = await NativeConnection.connect({
     address: config.temporal.address,

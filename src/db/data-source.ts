@@ -23,10 +23,24 @@ export function createDataSource({ url, poolSize = 10, applicationName = 'market
   });
 }
 
-/** Connects and brings the schema up to date; used by the API, the worker and `npm run migrate`. */
+/** Arbitrary constant naming this application's migration lock. */
+const MIGRATION_LOCK_KEY = 7_121_968;
+
+/**
+ * Connects and brings the schema up to date; used by the API, the worker and `npm run migrate`.
+ * A session advisory lock serialises processes starting together (API and worker replicas), so
+ * only one applies a migration and the others then find nothing left to do.
+ */
 export async function connectAndMigrate(options: DataSourceOptions): Promise<DataSource> {
   const ds = createDataSource(options);
   await ds.initialize();
-  await ds.runMigrations();
+  const lock = ds.createQueryRunner();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await ds.runMigrations();
+    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+  } finally {
+    await lock.release();
+  }
   return ds;
 }

@@ -1,0 +1,45 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', '.data/', '.venv/', 'coverage/', 'bench/results/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: { console: 'readonly', process: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/dist/**'], message: 'Import sources, not build output.' }] }],
+    },
+  },
+  {
+    // Workflow code must stay deterministic: no I/O modules, no clocks or randomness of their own.
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: ['fs', 'node:fs', 'http', 'https', 'net', 'crypto', 'node:crypto', 'typeorm', 'pg'].map((name) => ({
+            name,
+            message: 'Workflows are deterministic: do I/O in activities.',
+          })),
+          patterns: [
+            {
+              group: ['../src/**', '../activities/**'],
+              allowTypeImports: true,
+              message: 'Workflows import only types from activities and services.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    languageOptions: { globals: { module: 'writable', require: 'readonly', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);

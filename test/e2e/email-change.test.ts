@@ -1,0 +1,76 @@
+import { workflowIds } from '../../src/temporal/workflow-ids';
+import { registerUser } from '../support/api';
+import { eventually, startStack, type TestStack } from '../support/stack';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startStack();
+}, 60_000);
+afterAll(() => stack?.stop());
+
+describe('e-mail change, end to end (API → Temporal dev server → worker → Postgres)', () => {
+  it('sends a code through the workflow; a wrong code changes nothing; the right one works once', async () => {
+    const { api, env } = stack;
+    const user = await registerUser(api);
+    const newEmail = `changed-${user.username}@example.test`;
+
+    await api.http.patch('/user/account/email').set(user.bearer).send({ email: newEmail }).expect(204);
+
+    const message = await eventually(async () => {
+      const rows = await api.database.db.query(
+        `SELECT m.body_text, r.id AS request_id FROM email_messages m
+           JOIN email_change_requests r ON r.message_id = m.id
+          WHERE m.to_address = $1 AND m.delivered_at IS NOT NULL`,
+        [newEmail],
+      );
+      return rows[0] as { body_text: string; request_id: string } | undefined;
+    });
+    const code = /code is (\d{6})/.exec(message.body_text)![1]!;
+
+    // The workflow that sent it is visible to operators under its deterministic id.
+    const description = await env.client.workflow.getHandle(workflowIds.emailChange(message.request_id)).describe();
+    expect(description.type).toBe('emailChangeWorkflow');
+    expect(description.status.name).toBe('COMPLETED');
+
+    const wrongCode = code === '000000' ? '111111' : '000000';
+    const wrong = await api.http.put('/user/account/email').set(user.bearer).send({ email: newEmail, code: wrongCode });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.type).toBe('/problems/invalid-verification-code');
+    const unchanged = await api.database.db.query('SELECT email FROM users WHERE id = $1', [user.id]);
+    expect(unchanged[0].email).toBe(user.email);
+
+    await api.http.put('/user/account/email').set(user.bearer).send({ email: newEmail, code }).expect(204);
+    const changed = await api.database.db.query('SELECT email FROM users WHERE id = $1', [user.id]);
+    expect(changed[0].email).toBe(newEmail);
+
+    // Single use: the same code again is refused.
+    await api.http.put('/user/account/email').set(user.bearer).send({ email: newEmail, code }).expect(400);
+    // And the user now signs in with the new address.
+    await api.http.post('/oauth/token').send({ grant_type: 'password', username: newEmail, password: user.password }).expect(200);
+  });
+
+  it('retires a request after too many wrong guesses', async () => {
+    const { api } = stack;
+    const user = await registerUser(api);
+    const newEmail = `guess-${user.username}@example.test`;
+    await api.http.patch('/user/account/email').set(user.bearer).send({ email: newEmail }).expect(204);
+    const body = await eventually(async () => {
+      const rows = await api.database.db.query(`SELECT body_text FROM email_messages WHERE to_address = $1`, [newEmail]);
+      return rows[0]?.body_text as string | undefined;
+    });
+    const code = /code is (\d{6})/.exec(body)![1]!;
+    const wrong = code === '123456' ? '654321' : '123456';
+    for (let i = 0; i < api.config.emailChange.maxAttempts; i++) {
+      await api.http.put('/user/account/email').set(user.bearer).send({ email: newEmail, code: wrong }).expect(400);
+    }
+    await api.http.put('/user/account/email').set(user.bearer).send({ email: newEmail, code }).expect(400);
+  });
+
+  it('refuses an address that belongs to another account', async () => {
+    const { api } = stack;
+    const a = await registerUser(api);
+    const b = await registerUser(api);
+    const res = await api.http.patch('/user/account/email').set(a.bearer).send({ email: b.email.toUpperCase() });
+    expect(res.status).toBe(409);
+  });
+});
