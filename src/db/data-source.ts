@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { DataSource } from 'typeorm';
+import { DataSource, MigrationExecutor } from 'typeorm';
 import { entities } from './entities';
 import { migrations } from './migrations';
 
@@ -34,13 +34,16 @@ const MIGRATION_LOCK_KEY = 7_121_968;
 export async function connectAndMigrate(options: DataSourceOptions): Promise<DataSource> {
   const ds = createDataSource(options);
   await ds.initialize();
-  const lock = ds.createQueryRunner();
+  // Migrations run on the session that holds the lock (a pool of one connection suffices).
+  const session = ds.createQueryRunner();
   try {
-    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    await ds.runMigrations();
-    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    await session.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    const executor = new MigrationExecutor(ds, session);
+    executor.transaction = 'each';
+    await executor.executePendingMigrations();
+    await session.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
   } finally {
-    await lock.release();
+    await session.release();
   }
   return ds;
 }

@@ -1,10 +1,44 @@
+import { CatalogGame, CatalogItem, CatalogSeries, CatalogSet } from './catalog';
 import { EmailChangeRequest } from './email-change-request';
 import { EmailMessage } from './email-message';
+import { Listing, ListingAttachment, ListingHold } from './listing';
+import { OutboxEvent } from './outbox-event';
 import { PersonalAccessToken } from './personal-access-token';
 import { RefreshToken } from './refresh-token';
 import { SellerAccount } from './seller-account';
 import { User } from './user';
 
-export { EmailChangeRequest, EmailMessage, PersonalAccessToken, RefreshToken, SellerAccount, User };
+export {
+  CatalogGame,
+  CatalogItem,
+  CatalogSeries,
+  CatalogSet,
+  EmailChangeRequest,
+  EmailMessage,
+  Listing,
+  ListingAttachment,
+  ListingHold,
+  OutboxEvent,
+  PersonalAccessToken,
+  RefreshToken,
+  SellerAccount,
+  User,
+};
+export type { ItemImage, ItemMetadata } from './catalog';
 
-export const entities = [User, RefreshToken, PersonalAccessToken, SellerAccount, EmailChangeRequest, EmailMessage];
+export const entities = [
+  User,
+  RefreshToken,
+  PersonalAccessToken,
+  SellerAccount,
+  EmailChangeRequest,
+  EmailMessage,
+  CatalogGame,
+  CatalogSeries,
+  CatalogSet,
+  CatalogItem,
+  Listing,
+  ListingAttachment,
+  ListingHold,
+  OutboxEvent,
+];

@@ -1,0 +1,41 @@
+import type { EntityManager } from 'typeorm';
+import { OutboxEvent } from '../../db/entities';
+import { newId } from '../../ids';
+
+/** Webhook event types (spec "Events"); subscriptions use the same names. */
+export const EVENT_TYPES = ['LISTING_CREATED', 'LISTING_UPDATED', 'LISTING_DELETED', 'ORDER_CREATED', 'ORDER_UPDATED'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+// Type aliases, not interfaces: they must be assignable to the jsonb column's Record type.
+export type ListingEventData = {
+  sellerId: string;
+  createdAt: string;
+  urn: string;
+  listingId: string;
+  quantity: number;
+  price: number;
+};
+
+export type OrderEventData = {
+  sellerId: string;
+  createdAt: string;
+  orderId: string;
+  listings: Array<{ urn: string; listingId: string; quantity: number; price: number }>;
+};
+
+export type EventData<T extends EventType> = T extends 'ORDER_CREATED' | 'ORDER_UPDATED' ? OrderEventData : ListingEventData;
+
+/**
+ * Records events in the caller's transaction: they exist exactly when the change that caused
+ * them commits, and Temporal being down only delays their delivery. Returns the event ids.
+ */
+export async function emitEvents<T extends EventType>(
+  tx: EntityManager,
+  type: T,
+  events: Array<EventData<T>>,
+): Promise<string[]> {
+  if (events.length === 0) return [];
+  const rows = events.map((data) => ({ id: newId(), sellerId: data.sellerId, type, data }));
+  await tx.getRepository(OutboxEvent).insert(rows);
+  return rows.map((r) => r.id);
+}
