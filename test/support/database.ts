@@ -24,7 +24,7 @@ async function admin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
 export async function createTestDatabase(): Promise<TestDatabase> {
   const template = process.env.MTS_TEMPLATE_DB;
   if (!template) throw new Error('MTS_TEMPLATE_DB is not set; run the tests through jest (globalSetup)');
-  const name = `mts_t_${randomBytes(6).toString('hex')}`;
+  const name = `mts_t_${process.env.MTS_TEST_RUN}_${randomBytes(6).toString('hex')}`;
   await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
   const url = databaseUrl(name);
   const db = createDataSource({ url, poolSize: 5 });
