@@ -53,7 +53,7 @@ export class Listing {
   reference: string | null;
 
   @Column({ type: 'jsonb' })
-  variants: unknown[];
+  variants: Array<Record<string, unknown>>;
 
   @Column({ type: 'boolean' })
   hidden: boolean;

@@ -1,0 +1,103 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { Listing, ListingAttachment } from '../../db/entities';
+import { loadItems, type ItemView } from '../catalog/item-view';
+import { loadUserSummaries, type UserSummary } from '../users/user-summary';
+import { available, locked } from './visibility';
+
+export interface AttachmentView {
+  id: string;
+  imageId: string;
+  url: string;
+}
+
+/** The spec's Listing resource. `notes` and `reference` are the seller's private fields. */
+export interface ListingView {
+  id: string;
+  sellerId: string;
+  condition: string;
+  price: number;
+  language: string;
+  createdAt: Date;
+  updatedAt: Date;
+  /** Null when the listed URN is not (or no longer) in the catalog; such a listing is invalid. */
+  item: ItemView | null;
+  seller: UserSummary | null;
+  locked: boolean;
+  valid: boolean;
+  hidden: boolean;
+  quantity: number;
+  available: number;
+  variants: Array<Record<string, unknown>>;
+  comment: string;
+  gradingProvider: string | null;
+  gradingScore: string | null;
+  gradingNumber: string | null;
+  attachments: AttachmentView[];
+  notes?: string | null;
+  reference?: string | null;
+}
+
+export interface ListingViewOptions {
+  /** Include `notes` and `reference`: only ever for the owning seller. */
+  includePrivate: boolean;
+}
+
+/**
+ * Enriches listing rows into full views with a fixed number of queries whatever the page size
+ * (items with aggregates, seller summaries, attachments), never one per listing.
+ */
+export async function toListingViews(
+  db: DataSource | EntityManager,
+  listings: Listing[],
+  options: ListingViewOptions,
+): Promise<ListingView[]> {
+  if (listings.length === 0) return [];
+  const ids = listings.map((l) => l.id);
+  const [items, sellers, attachments] = await Promise.all([
+    loadItems(db, listings.map((l) => l.itemUrn)),
+    loadUserSummaries(db, listings.map((l) => l.sellerId)),
+    db.getRepository(ListingAttachment).createQueryBuilder('a').where('a.listing_id = ANY(:ids)', { ids }).orderBy('a.position').getMany(),
+  ]);
+  const attachmentsOf = new Map<string, AttachmentView[]>();
+  for (const a of attachments) {
+    const list = attachmentsOf.get(a.listingId) ?? [];
+    list.push({ id: a.id, imageId: a.imageId, url: a.url });
+    attachmentsOf.set(a.listingId, list);
+  }
+  return listings.map((l) => ({
+    id: l.id,
+    sellerId: l.sellerId,
+    condition: l.condition,
+    price: l.price,
+    language: l.language,
+    createdAt: l.createdAt,
+    updatedAt: l.updatedAt,
+    item: items.get(l.itemUrn) ?? null,
+    seller: sellers.get(l.sellerId) ?? null,
+    locked: locked(l),
+    valid: l.valid,
+    hidden: l.hidden,
+    quantity: l.quantity,
+    available: available(l),
+    variants: l.variants,
+    comment: l.comment,
+    gradingProvider: l.gradingProvider,
+    gradingScore: l.gradingScore,
+    gradingNumber: l.gradingNumber,
+    attachments: attachmentsOf.get(l.id) ?? [],
+    ...(options.includePrivate ? { notes: l.notes, reference: l.reference } : {}),
+  }));
+}
+
+/** Listing views by id, in the order given; ids that do not exist are skipped. */
+export async function loadListingViews(
+  db: DataSource | EntityManager,
+  ids: string[],
+  options: ListingViewOptions,
+): Promise<ListingView[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.getRepository(Listing).createQueryBuilder('l').where('l.id = ANY(:ids)', { ids }).getMany();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const ordered = ids.map((id) => byId.get(id)).filter((l): l is Listing => l !== undefined);
+  return toListingViews(db, ordered, options);
+}

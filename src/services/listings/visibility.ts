@@ -1,0 +1,10 @@
+/**
+ * What buyers may see and buy: the one definition of a "live" listing, shared by listing
+ * search, item price/availability aggregates, basket and checkout. SQL fragment over the
+ * aliases `l` (listings) and `sa` (seller_accounts joined on `sa.user_id = l.seller_id`).
+ */
+export const LIVE_LISTING_SQL = `l.deleted_at IS NULL AND NOT l.hidden AND l.valid AND l.quantity > l.reserved
+  AND sa.status = 'ACTIVE' AND NOT sa.vacation`;
+
+export const available = (listing: { quantity: number; reserved: number }) => listing.quantity - listing.reserved;
+export const locked = (listing: { reserved: number }) => listing.reserved > 0;
