@@ -1,5 +1,8 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
+/** One variant of the listed card (e.g. `{ "name": "finish", "value": "reverse holo" }`). */
+export type ListingVariant = { [key: string]: string | number | boolean | null };
+
 /**
  * A seller's offer of an item. Stock: `quantity` is what the seller has; `reserved` is held by
  * open checkouts (sum of active listing_holds), so `available = quantity - reserved` and the
@@ -53,7 +56,7 @@ export class Listing {
   reference: string | null;
 
   @Column({ type: 'jsonb' })
-  variants: Array<Record<string, unknown>>;
+  variants: ListingVariant[];
 
   @Column({ type: 'boolean' })
   hidden: boolean;

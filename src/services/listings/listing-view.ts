@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { Listing, ListingAttachment } from '../../db/entities';
+import type { ListingVariant } from '../../db/entities/listing';
 import { loadItems, type ItemView } from '../catalog/item-view';
 import { loadUserSummaries, type UserSummary } from '../users/user-summary';
 import { available, locked } from './visibility';
@@ -27,7 +28,7 @@ export interface ListingView {
   hidden: boolean;
   quantity: number;
   available: number;
-  variants: Array<Record<string, unknown>>;
+  variants: ListingVariant[];
   comment: string;
   gradingProvider: string | null;
   gradingScore: string | null;
