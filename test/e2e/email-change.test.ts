@@ -28,7 +28,10 @@ describe('e-mail change, end to end (API → Temporal dev server → worker → 
     const code = /code is (\d{6})/.exec(message.body_text)![1]!;
 
     // The workflow that sent it is visible to operators under its deterministic id.
-    const description = await env.client.workflow.getHandle(workflowIds.emailChange(message.request_id)).describe();
+    // (The activity stamps delivered_at just before the workflow completes, so wait for its result.)
+    const handle = env.client.workflow.getHandle(workflowIds.emailChange(message.request_id));
+    await handle.result();
+    const description = await handle.describe();
     expect(description.type).toBe('emailChangeWorkflow');
     expect(description.status.name).toBe('COMPLETED');
 
