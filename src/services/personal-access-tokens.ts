@@ -6,7 +6,11 @@ import { uniqueViolation } from './db-errors';
 import { hashSecret, newSecret } from './auth/secrets';
 
 export const MAX_ACTIVE_TOKENS = 5;
-export const MIN_EXPIRY_MS = 24 * 60 * 60 * 1000;
+const MIN_EXPIRY_MS = 24 * 60 * 60 * 1000;
+export const EXPIRY_RULE = '"expires" must be at least 24 hours in the future';
+
+/** The spec's rule for a token's optional expiry; also applied by the route's validation. */
+export const expiresTooSoon = (expires: Date, now = new Date()) => expires.getTime() - now.getTime() < MIN_EXPIRY_MS;
 
 export interface PatView {
   name: string;
@@ -37,10 +41,8 @@ export class PersonalAccessTokens {
   }
 
   async create(userId: string, name: string, expires: Date | undefined, now = new Date()): Promise<PatView & { token: string }> {
-    if (expires && expires.getTime() - now.getTime() < MIN_EXPIRY_MS) {
-      throw invalid('validation-failed', 'The request is invalid.', [
-        { in: 'body', field: 'expires', message: '"expires" must be at least 24 hours in the future' },
-      ]);
+    if (expires && expiresTooSoon(expires, now)) {
+      throw invalid('validation-failed', 'The request is invalid.', [{ in: 'body', field: 'expires', message: EXPIRY_RULE }]);
     }
     const token = newSecret('mts_pat_');
     return this.db.transaction(async (tx) => {

@@ -1,10 +1,14 @@
 import Joi from 'joi';
-import { MAX_ACTIVE_TOKENS } from '../../services/personal-access-tokens';
+import { EXPIRY_RULE, expiresTooSoon, MAX_ACTIVE_TOKENS } from '../../services/personal-access-tokens';
 import { defineRoute } from '../route';
 import { timestamp } from '../schemas';
 import type { Services } from '../services';
 
 const name = Joi.string().min(1).max(256);
+// Checked here too so one response lists it beside any other bad field.
+const expires = timestamp
+  .custom((value: Date, helpers) => (expiresTooSoon(value) ? helpers.message({ custom: EXPIRY_RULE }) : value))
+  .description('Optional; at least 24 hours ahead.');
 
 const tokenView = Joi.object({
   name: Joi.string().required(),
@@ -33,7 +37,7 @@ export const personalAccessTokenRoutes = (s: Services) => [
     summary: 'Create a personal access token; the token is shown only in this response',
     description: `At most ${MAX_ACTIVE_TOKENS} active tokens per user; names are unique per user; \`expires\`, when given, must be at least 24 hours ahead. Use it as \`Authorization: ApiKey <token>\`.`,
     auth: 'bearer',
-    request: { body: Joi.object({ name: name.required(), expires: timestamp }) },
+    request: { body: Joi.object({ name: name.required(), expires }) },
     responses: {
       201: { description: 'The token, shown once.', schema: tokenView.keys({ token: Joi.string().required() }) },
       409: { description: 'The name is taken, or the user already has 5 active tokens.' },
