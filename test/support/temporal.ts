@@ -12,7 +12,7 @@ export const timeSkippingEnv = () =>
 /** A real Temporal CLI dev server on a free port, for end-to-end tests. */
 export const devServerEnv = () =>
   TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: TEMPORAL_CLI }, namespace: 'default' },
+    server: { executable: { type: 'existing-path', path: TEMPORAL_CLI }, namespace: 'default', extraArgs: ['--log-level', 'error'] },
   });
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
