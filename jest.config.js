@@ -18,7 +18,6 @@ module.exports = {
   transform: { '^.+\\.(ts|js)$': swc },
   // jose is ESM-only; Node 20 loads it natively at run time, but Jest needs it compiled.
   transformIgnorePatterns: ['/node_modules/(?!jose/)'],
-  setupFiles: ['<rootDir>/test/support/quiet-temporal.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   // Temporal test servers and Postgres databases are per file; two cores, two workers.
