@@ -91,7 +91,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
     const { statusCode } = a.response;
     const succeeded = statusCode !== null && statusCode >= 200 && statusCode < 300;
     const gone = statusCode === 410;
-    const result = succeeded ? { outcome: 'delivered' as const } : gone ? { outcome: 'gone' as const } : await failed(tx, a.endpoint);
+    const result = succeeded ? { outcome: 'delivered' as const } : gone ? { outcome: 'gone' as const } : await failed(tx, a.endpoint, a.response.retryAfterMs);
     const status: WebhookDeliveryStatus = succeeded ? 'SUCCEEDED' : result.outcome === 'retry' && !a.finalAttempt ? 'PENDING' : 'FAILED';
 
     await tx.query(
@@ -122,15 +122,16 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
    * A failed attempt starts (or continues) the endpoint's failing period; once that period is
    * longer than `disableAfterMs`, the endpoint is disabled and its owner told, exactly once.
    */
-  async function failed(tx: EntityManager, endpoint: WebhookEndpoint): Promise<AttemptResult> {
+  async function failed(tx: EntityManager, endpoint: WebhookEndpoint, retryAfterMs: number | null): Promise<AttemptResult> {
     await tx.query(`UPDATE webhook_endpoints SET failing_since = now() WHERE id = $1 AND failing_since IS NULL`, [endpoint.id]);
-    const [disabled] = await tx.query(
+    // TypeORM answers an UPDATE … RETURNING with [rows, affected].
+    const [[disabled]] = await tx.query(
       `UPDATE webhook_endpoints e SET enabled = false, disabled_reason = 'FAILING', updated_at = now()
         WHERE e.id = $1 AND e.enabled AND e.failing_since <= now() - make_interval(secs => $2 / 1000.0)
        RETURNING e.url, e.failing_since, (SELECT email FROM users u WHERE u.id = e.seller_id) AS email`,
       [endpoint.id, webhooks.disableAfterMs],
     );
-    if (!disabled) return { outcome: 'retry', retryAfterMs: null };
+    if (!disabled) return { outcome: 'retry', retryAfterMs };
     const notificationId = await enqueueEmail(tx, {
       to: disabled.email,
       kind: 'webhook-disabled',
