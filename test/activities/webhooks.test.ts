@@ -26,15 +26,7 @@ const activities = (overrides: { allowPrivateUrls?: boolean } = {}) =>
     webhooks: { secretKey: api.config.webhooks.secretKey, allowPrivateUrls: overrides.allowPrivateUrls ?? true, disableAfterMs: 5 * DAY },
   });
 
-async function endpointFor(seller: TestUser, body: Record<string, unknown> = {}): Promise<{ id: string; secret: string }> {
-  const res = await api.http
-    .post('/seller/webhooks')
-    .set(seller.bearer)
-    .send({ url: receiver.url, subscriptions: ['LISTING_CREATED'], ...body })
-    .expect(201);
-  receiver.secret = res.body.secret;
-  return res.body;
-}
+const endpointFor = (seller: TestUser, body: Record<string, unknown> = {}) => receiver.register(api, seller, body);
 
 async function listingEvent(seller: TestUser): Promise<{ eventId: string; data: ListingEventData }> {
   const data: ListingEventData = { sellerId: seller.id, createdAt: new Date().toISOString(), urn: 'urn:card:1', listingId: newId(), quantity: 2, price: 450 };

@@ -7,7 +7,7 @@ import { createWorker } from '../../worker/create-worker';
 import { WorkflowStarters } from '../../src/temporal/starters';
 import { webhookDeliveryStarter } from '../../src/services/webhooks/delivery-starter';
 import { OutboxDispatcher } from '../../src/services/webhooks/dispatcher';
-import { registerSeller, startTestApi, testEnv, type TestApi, type TestUser } from '../support/api';
+import { registerSeller, startTestApi, testEnv } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { ROOT, TEMPORAL_CLI } from '../support/env';
 import { createListing } from '../support/listings';
@@ -22,12 +22,6 @@ beforeAll(async () => {
   receiver = await WebhookReceiver.start();
 });
 afterAll(() => receiver.close());
-
-async function subscribedEndpoint(api: TestApi, seller: TestUser): Promise<string> {
-  const res = await api.http.post('/seller/webhooks').set(seller.bearer).send({ url: receiver.url, subscriptions: ['LISTING_CREATED'] }).expect(201);
-  receiver.secret = res.body.secret;
-  return res.body.id;
-}
 
 /** Every event has a SUCCEEDED delivery and the receiver accepted a correctly signed copy of it. */
 async function expectAllDelivered(db: TestDatabase['db'], events: Array<{ eventId: string; data: unknown }>, timeoutMs = 60_000) {
@@ -53,7 +47,7 @@ describe('webhook delivery under faults', () => {
     let worker = spawnWorker();
     try {
       const seller = await registerSeller(api);
-      await subscribedEndpoint(api, seller);
+      await receiver.register(api, seller);
       let hungOnce = false;
       receiver.received.length = 0;
       // The first request is left hanging: the attempt is in flight when the worker dies.
@@ -84,7 +78,7 @@ describe('webhook delivery under faults', () => {
       await database.drop();
       await env.teardown();
     }
-  }, 120_000);
+  }, 240_000);
 
   it('Temporal is unavailable while listings are created: events wait in the outbox, then all are delivered', async () => {
     const port = await freePort();
@@ -104,7 +98,7 @@ describe('webhook delivery under faults', () => {
     let env: TestWorkflowEnvironment | undefined;
     try {
       const seller = await registerSeller(api);
-      await subscribedEndpoint(api, seller);
+      await receiver.register(api, seller);
       receiver.received.length = 0;
       receiver.respond = () => ({ status: 200 });
       dispatcher.start();
@@ -130,7 +124,7 @@ describe('webhook delivery under faults', () => {
       await database.drop();
       await env?.teardown();
     }
-  }, 120_000);
+  }, 240_000);
 });
 
 function freePort(): Promise<number> {

@@ -34,9 +34,7 @@ describe('webhooks, end to end (API → outbox → dispatcher → Temporal → w
   it('create disabled → subscribe → custom header → test → enable → LISTING_CREATED with exactly the spec fields', async () => {
     const { api, env } = stack;
     const seller = await registerSeller(api);
-    const created = await api.http.post('/seller/webhooks').set(seller.bearer).send({ url: receiver.url, enabled: false }).expect(201);
-    const endpoint = created.body;
-    receiver.secret = endpoint.secret;
+    const endpoint = await receiver.register(api, seller, { enabled: false, subscriptions: [] });
     await api.http.put(`/seller/webhooks/${endpoint.id}/subscriptions`).set(seller.bearer).send({ subscriptions: ['LISTING_CREATED'] }).expect(200);
     await api.http.patch(`/seller/webhooks/${endpoint.id}`).set(seller.bearer).send({ headers: { 'X-Receiver-Token': 'r-123' } }).expect(200);
 
@@ -73,12 +71,7 @@ describe('webhooks, end to end (API → outbox → dispatcher → Temporal → w
   it('retries a receiver answering 500 until it accepts: every event delivered; failures inspectable; replay resends', async () => {
     const { api } = stack;
     const seller = await registerSeller(api);
-    const { body: endpoint } = await api.http
-      .post('/seller/webhooks')
-      .set(seller.bearer)
-      .send({ url: receiver.url, subscriptions: ['LISTING_CREATED'] })
-      .expect(201);
-    receiver.secret = endpoint.secret;
+    const endpoint = await receiver.register(api, seller);
     const failFirst = 4;
     receiver.respond = (_r, n) => (n <= failFirst ? { status: 500, body: 'receiver down' } : { status: 200 });
 
@@ -107,11 +100,7 @@ describe('webhooks, end to end (API → outbox → dispatcher → Temporal → w
   it('stops on 410 Gone and disables the endpoint', async () => {
     const { api } = stack;
     const seller = await registerSeller(api);
-    const { body: endpoint } = await api.http
-      .post('/seller/webhooks')
-      .set(seller.bearer)
-      .send({ url: receiver.url, subscriptions: ['LISTING_CREATED'] })
-      .expect(201);
+    const endpoint = await receiver.register(api, seller);
     receiver.respond = () => ({ status: 410 });
     const { eventId } = await createListing(api.database.db, seller.id);
     await eventually(async () => ((await deliveryStatus(eventId)) === 'FAILED' ? true : null));

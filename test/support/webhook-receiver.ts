@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import type { TestApi, TestUser } from './api';
 
 export interface ReceivedWebhook {
   headers: http.IncomingHttpHeaders;
@@ -38,6 +39,20 @@ export class WebhookReceiver {
   /** Requests whose signature verified, i.e. what a receiver would accept. */
   get verified(): Array<ReceivedWebhook & { payload: NonNullable<ReceivedWebhook['payload']> }> {
     return this.received.filter((r): r is ReceivedWebhook & { payload: NonNullable<ReceivedWebhook['payload']> } => r.payload !== null);
+  }
+
+  /**
+   * Registers an endpoint pointing here for the seller, through the API (subscribed to
+   * LISTING_CREATED unless `body` says otherwise), and verifies with its secret from now on.
+   */
+  async register(api: TestApi, seller: TestUser, body: Record<string, unknown> = {}): Promise<{ id: string; secret: string }> {
+    const res = await api.http
+      .post('/seller/webhooks')
+      .set(seller.bearer)
+      .send({ url: this.url, subscriptions: ['LISTING_CREATED'], ...body })
+      .expect(201);
+    this.secret = res.body.secret;
+    return res.body;
   }
 
   /** Answers every request still hanging, so the server can close. */
