@@ -3,6 +3,8 @@ import type { emailChangeWorkflow, webhookDeliveryWorkflow } from '../../workflo
 import type { WebhookDeliveryInput } from '../../workflows/webhook-delivery';
 import { workflowIds } from './workflow-ids';
 
+const WEBHOOK_START_DEADLINE_MS = 5_000;
+
 /**
  * Typed starters: the only way the API starts workflows, so ids, task queue and argument types
  * are decided in one place. Starting an already-running workflow is treated as success.
@@ -30,12 +32,16 @@ export class WorkflowStarters {
    */
   async webhookDelivery(input: WebhookDeliveryInput, options: { replay: boolean }): Promise<boolean> {
     return this.idempotent(() =>
-      this.client.workflow.start<typeof webhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
-        workflowId: workflowIds.webhookDelivery(input.eventId, input.endpointId),
-        taskQueue: this.taskQueue,
-        args: [input],
-        workflowIdReusePolicy: options.replay ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
-      }),
+      // A deadline, so an unreachable Temporal fails a request (503) or a dispatch pass (rows
+      // stay in the outbox) promptly instead of after the SDK's long connection retries.
+      this.client.withDeadline(Date.now() + WEBHOOK_START_DEADLINE_MS, () =>
+        this.client.workflow.start<typeof webhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
+          workflowId: workflowIds.webhookDelivery(input.eventId, input.endpointId),
+          taskQueue: this.taskQueue,
+          args: [input],
+          workflowIdReusePolicy: options.replay ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
+        }),
+      ),
     );
   }
 
