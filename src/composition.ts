@@ -8,6 +8,9 @@ import { Authenticator } from './services/auth/authenticator';
 import { EmailChange } from './services/email-change';
 import { PersonalAccessTokens } from './services/personal-access-tokens';
 import { Sellers } from './services/sellers';
+import { webhookDeliveryStarter } from './services/webhooks/delivery-starter';
+import { WebhookEndpoints } from './services/webhooks/endpoints';
+import { WebhookInspection } from './services/webhooks/inspection';
 import { WorkflowStarters } from './temporal/starters';
 
 /** The composition root: wires services from configuration, the database and Temporal. */
@@ -29,6 +32,12 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       codeKey: config.auth.jwtSecret,
       startDelivery: (requestId) => starters.emailChange(requestId),
     }),
+    webhooks: new WebhookEndpoints(db, {
+      secretKey: config.webhooks.secretKey,
+      allowPrivateUrls: config.webhooks.allowPrivateUrls,
+      startDelivery: webhookDeliveryStarter(starters, config.webhooks),
+    }),
+    webhookInspection: new WebhookInspection(db),
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));

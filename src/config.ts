@@ -1,3 +1,4 @@
+import { hkdfSync } from 'node:crypto';
 import Joi from 'joi';
 
 /**
@@ -37,7 +38,27 @@ export interface Config {
     jsonBodyLimit: string;
     validateResponses: boolean;
   };
+  webhooks: WebhookConfig;
 }
+
+/** Webhook delivery settings (docs/webhooks.md). Durations in milliseconds. */
+export interface WebhookConfig {
+  /** AES-256-GCM key under which endpoint signing secrets are stored. */
+  secretKey: Buffer;
+  /** Lets endpoints use http and loopback/private addresses (local receivers, tests). */
+  allowPrivateUrls: boolean;
+  /** Waits before the 2nd, 3rd, … attempt; its length is the number of retries. */
+  retryScheduleMs: number[];
+  /** Deadline of one HTTP attempt (connect to last byte). */
+  attemptTimeoutMs: number;
+  /** An endpoint whose deliveries have failed for this long is disabled and its owner e-mailed. */
+  disableAfterMs: number;
+  /** How often the outbox dispatcher polls when no insert notification arrives. */
+  dispatchIntervalMs: number;
+}
+
+const DURATION = /^(\d+)(ms|s|m|h|d)$/;
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 const DEV_JWT_SECRET = 'development-only-secret-change-me-0123456789';
 
@@ -66,7 +87,31 @@ const schema = Joi.object({
   SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }),
   JSON_BODY_LIMIT: Joi.string().pattern(/^\d+(kb|mb)$/).default('256kb'),
   VALIDATE_RESPONSES: Joi.boolean(),
+  WEBHOOK_SECRET_KEY: Joi.string().min(32),
+  WEBHOOK_ALLOW_PRIVATE_URLS: Joi.boolean(),
+  WEBHOOK_RETRY_SCHEDULE: Joi.string()
+    .pattern(/^\s*\d+(ms|s|m|h|d)(\s*,\s*\d+(ms|s|m|h|d))*\s*$/)
+    .default('5s,5m,30m,2h,5h,10h,10h'),
+  WEBHOOK_TIMEOUT: Joi.string().pattern(DURATION).default('15s'),
+  WEBHOOK_DISABLE_AFTER: Joi.string().pattern(DURATION).default('5d'),
+  WEBHOOK_DISPATCH_INTERVAL: Joi.string().pattern(DURATION).default('1s'),
 }).unknown(true);
+
+/** `250ms`, `5s`, `30m`, `2h`, `5d` → milliseconds. */
+export function parseDuration(text: string): number {
+  const match = DURATION.exec(text.trim());
+  if (!match) throw new ConfigError(`Invalid duration "${text}"`);
+  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+}
+
+/**
+ * Without WEBHOOK_SECRET_KEY the key is derived from JWT_SECRET with HKDF-SHA256 (info
+ * `webhook-endpoint-secrets`), so one configured secret suffices and the two keys differ.
+ */
+function webhookSecretKey(explicit: string | undefined, jwtSecret: string): Buffer {
+  const ikm = explicit ?? jwtSecret;
+  return Buffer.from(hkdfSync('sha256', ikm, Buffer.alloc(0), 'webhook-endpoint-secrets', 32));
+}
 
 export class ConfigError extends Error {}
 
@@ -107,6 +152,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       // Response validation keeps the OpenAPI document honest; it costs a little CPU, so
       // production leaves it off unless asked.
       validateResponses: value.VALIDATE_RESPONSES ?? nodeEnv !== 'production',
+    },
+    webhooks: {
+      secretKey: webhookSecretKey(value.WEBHOOK_SECRET_KEY, value.JWT_SECRET),
+      // Production must opt in explicitly: private targets there would be an SSRF hole.
+      allowPrivateUrls: value.WEBHOOK_ALLOW_PRIVATE_URLS ?? nodeEnv !== 'production',
+      retryScheduleMs: (value.WEBHOOK_RETRY_SCHEDULE as string).split(',').map(parseDuration),
+      attemptTimeoutMs: parseDuration(value.WEBHOOK_TIMEOUT),
+      disableAfterMs: parseDuration(value.WEBHOOK_DISABLE_AFTER),
+      dispatchIntervalMs: parseDuration(value.WEBHOOK_DISPATCH_INTERVAL),
     },
   };
 }

@@ -23,6 +23,7 @@ export function createWorker({ config, db, connection, workflowBundle }: CreateW
     from: config.email.from,
     codeKey: config.auth.jwtSecret,
     codeTtlSeconds: config.emailChange.codeTtlSeconds,
+    webhooks: config.webhooks,
   });
   return Worker.create({
     connection,

@@ -2,6 +2,8 @@ import { DefaultLogger, NativeConnection, Runtime, type LogLevel } from '@tempor
 import { loadConfig } from '../src/config';
 import { connectAndMigrate } from '../src/db/data-source';
 import { createLogger } from '../src/logger';
+import { createOutboxDispatcher } from '../src/services/webhooks/dispatcher';
+import { connectTemporalClient } from '../src/temporal/client';
 import { createWorker } from './create-worker';
 
 /**
@@ -25,10 +27,16 @@ async function main(): Promise<void> {
     tls: config.temporal.tls ? {} : undefined,
   });
   const worker = await createWorker({ config, db, connection });
+  // The webhook outbox dispatcher runs beside the worker (any number of replicas may).
+  const temporal = await connectTemporalClient(config.temporal);
+  const dispatcher = createOutboxDispatcher(config, db, temporal, log.child({ component: 'webhook-dispatcher' }));
+  dispatcher.start();
   log.info({ taskQueue: config.temporal.taskQueue, temporal: config.temporal.address }, 'worker started');
   try {
     await worker.run();
   } finally {
+    await dispatcher.stop();
+    await temporal.connection.close();
     await connection.close();
     await db.destroy();
     log.info('worker stopped');

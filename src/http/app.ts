@@ -13,6 +13,7 @@ import { devRoutes } from './routes/dev';
 import { personalAccessTokenRoutes } from './routes/personal-access-tokens';
 import { sellerRoutes } from './routes/seller';
 import { systemRoutes } from './routes/system';
+import { webhookRoutes } from './routes/webhooks';
 import type { Services } from './services';
 
 /** The route table: every route of the API, in the order the OpenAPI document lists them. */
@@ -23,6 +24,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...personalAccessTokenRoutes(services),
     ...accountRoutes(services),
     ...sellerRoutes(services),
+    ...webhookRoutes(services),
     ...(config.env === 'development' ? devRoutes(services) : []),
   ];
   // The document describes the API routes and the system routes alike; it is built once, lazily.

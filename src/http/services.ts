@@ -4,6 +4,8 @@ import type { Authenticator } from '../services/auth/authenticator';
 import type { EmailChange } from '../services/email-change';
 import type { PersonalAccessTokens } from '../services/personal-access-tokens';
 import type { Sellers } from '../services/sellers';
+import type { WebhookEndpoints } from '../services/webhooks/endpoints';
+import type { WebhookInspection } from '../services/webhooks/inspection';
 
 /** What route handlers may use; built once in `src/composition.ts`. */
 export interface Services {
@@ -13,6 +15,8 @@ export interface Services {
   pats: PersonalAccessTokens;
   sellers: Sellers;
   emailChange: EmailChange;
+  webhooks: WebhookEndpoints;
+  webhookInspection: WebhookInspection;
   /** Resolves when Temporal answers; rejects otherwise (for /readyz). */
   temporalHealth: () => Promise<void>;
 }

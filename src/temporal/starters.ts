@@ -1,6 +1,9 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import type { emailChangeWorkflow } from '../../workflows';
+import type { emailChangeWorkflow, webhookDeliveryWorkflow } from '../../workflows';
+import type { WebhookDeliveryInput } from '../../workflows/webhook-delivery';
 import { workflowIds } from './workflow-ids';
+
+const WEBHOOK_START_DEADLINE_MS = 5_000;
 
 /**
  * Typed starters: the only way the API starts workflows, so ids, task queue and argument types
@@ -22,11 +25,34 @@ export class WorkflowStarters {
     );
   }
 
-  private async idempotent(start: () => Promise<unknown>): Promise<void> {
+  /**
+   * Starts the delivery of one event to one endpoint. A dispatch never reruns a delivery that
+   * already ran (REJECT_DUPLICATE: re-dispatching after a lost stamp is harmless); a replay
+   * explicitly does. Returns false when the workflow exists already (a replay: still running).
+   */
+  async webhookDelivery(input: WebhookDeliveryInput, options: { replay: boolean }): Promise<boolean> {
+    return this.idempotent(() =>
+      // A deadline, so an unreachable Temporal fails a request (503) or a dispatch pass (rows
+      // stay in the outbox) promptly instead of after the SDK's long connection retries.
+      this.client.withDeadline(Date.now() + WEBHOOK_START_DEADLINE_MS, () =>
+        this.client.workflow.start<typeof webhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
+          workflowId: workflowIds.webhookDelivery(input.eventId, input.endpointId),
+          taskQueue: this.taskQueue,
+          args: [input],
+          workflowIdReusePolicy: options.replay ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
+        }),
+      ),
+    );
+  }
+
+  /** Returns false when the workflow id is taken, which callers treat as already done. */
+  private async idempotent(start: () => Promise<unknown>): Promise<boolean> {
     try {
       await start();
+      return true;
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      return false;
     }
   }
 }

@@ -7,6 +7,7 @@ import { PersonalAccessToken } from './personal-access-token';
 import { RefreshToken } from './refresh-token';
 import { SellerAccount } from './seller-account';
 import { User } from './user';
+import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook';
 
 export {
   CatalogGame,
@@ -23,7 +24,11 @@ export {
   RefreshToken,
   SellerAccount,
   User,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEndpoint,
 };
+export type { WebhookDeliveryStatus, WebhookDisabledReason } from './webhook';
 export type { ItemImage, ItemMetadata } from './catalog';
 
 export const entities = [
@@ -41,4 +46,7 @@ export const entities = [
   ListingAttachment,
   ListingHold,
   OutboxEvent,
+  WebhookEndpoint,
+  WebhookDelivery,
+  WebhookAttempt,
 ];

@@ -1,0 +1,12 @@
+import { proxyActivities } from '@temporalio/workflow';
+
+export interface BaselineActivities {
+  touch(eventId: string): Promise<void>;
+}
+
+const { touch } = proxyActivities<BaselineActivities>({ startToCloseTimeout: '30 seconds' });
+
+/** The benchmark's baseline: the least a Temporal workflow per event can do (one activity). */
+export async function baselineWorkflow(eventId: string): Promise<void> {
+  await touch(eventId);
+}

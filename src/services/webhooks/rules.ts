@@ -1,0 +1,58 @@
+import type { FieldError } from '../errors';
+import { endpointUrlProblem } from './url-policy';
+
+/** Limits on webhook endpoints (docs/webhooks.md). */
+export const MAX_ENDPOINTS_PER_SELLER = 20;
+export const MAX_CUSTOM_HEADERS = 10;
+export const MAX_HEADER_VALUE_LENGTH = 1024;
+export const MAX_DESCRIPTION_LENGTH = 500;
+
+/** RFC 9110 token characters: what a header name may consist of. */
+export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/;
+
+/**
+ * Headers a custom header may never set: the signature headers (a receiver must be able to trust
+ * them), and those that describe the request itself.
+ */
+const RESERVED_HEADERS = new Set([
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'host',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'proxy-authorization',
+  'user-agent',
+]);
+
+const isReserved = (name: string) => RESERVED_HEADERS.has(name) || name.startsWith('webhook-') || name.startsWith('proxy-');
+
+/** Lower-cases header names (HTTP names are case-insensitive) and lists every rule broken. */
+export function normaliseHeaders(headers: Record<string, string>): { headers: Record<string, string>; errors: FieldError[] } {
+  const out: Record<string, string> = {};
+  const errors: FieldError[] = [];
+  const fail = (name: string, message: string) => errors.push({ in: 'body', field: `headers.${name}`, message });
+  for (const [rawName, value] of Object.entries(headers)) {
+    const name = rawName.toLowerCase();
+    if (!HEADER_NAME.test(rawName)) fail(rawName, 'is not a valid header name');
+    else if (isReserved(name)) fail(rawName, 'is set by the service and cannot be overridden');
+    else if (name in out) fail(rawName, 'is given twice');
+    // Control characters (CR/LF above all) would let a value inject further headers.
+    else if (hasControlCharacter(value)) fail(rawName, 'must not contain control characters');
+    else out[name] = value;
+  }
+  return { headers: out, errors };
+}
+
+/** Any C0 control except tab, or DEL. */
+const hasControlCharacter = (value: string) => [...value].some((c) => (c < ' ' && c !== '\t') || c === '\x7f');
+
+export function urlErrors(url: string, allowPrivate: boolean): FieldError[] {
+  const problem = endpointUrlProblem(url, allowPrivate);
+  return problem ? [{ in: 'body', field: 'url', message: `"url" ${problem}` }] : [];
+}

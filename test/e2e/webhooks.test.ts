@@ -1,0 +1,111 @@
+import { createLogger } from '../../src/logger';
+import { createOutboxDispatcher, type OutboxDispatcher } from '../../src/services/webhooks/dispatcher';
+import { workflowIds } from '../../src/temporal/workflow-ids';
+import { registerSeller } from '../support/api';
+import { createListing } from '../support/listings';
+import { eventually, startStack, type TestStack } from '../support/stack';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+let stack: TestStack;
+let dispatcher: OutboxDispatcher;
+let receiver: WebhookReceiver;
+beforeAll(async () => {
+  stack = await startStack({ WEBHOOK_RETRY_SCHEDULE: '500ms,1s,1s,1s', WEBHOOK_TIMEOUT: '2s', WEBHOOK_DISPATCH_INTERVAL: '200ms' });
+  dispatcher = createOutboxDispatcher(stack.api.config, stack.api.database.db, stack.env.client, createLogger('silent', 'dispatcher'));
+  dispatcher.start();
+  receiver = await WebhookReceiver.start();
+}, 60_000);
+afterAll(async () => {
+  await dispatcher?.stop();
+  await receiver?.close();
+  await stack?.stop();
+});
+beforeEach(() => {
+  receiver.received.length = 0;
+  receiver.respond = () => ({ status: 200, body: 'ok' });
+});
+
+const deliveryStatus = async (eventId: string) => {
+  const [row] = await stack.api.database.db.query(`SELECT status FROM webhook_deliveries WHERE event_id = $1`, [eventId]);
+  return row?.status as string | undefined;
+};
+
+describe('webhooks, end to end (API → outbox → dispatcher → Temporal → worker → receiver)', () => {
+  it('create disabled → subscribe → custom header → test → enable → LISTING_CREATED with exactly the spec fields', async () => {
+    const { api, env } = stack;
+    const seller = await registerSeller(api);
+    const endpoint = await receiver.register(api, seller, { enabled: false, subscriptions: [] });
+    await api.http.put(`/seller/webhooks/${endpoint.id}/subscriptions`).set(seller.bearer).send({ subscriptions: ['LISTING_CREATED'] }).expect(200);
+    await api.http.patch(`/seller/webhooks/${endpoint.id}`).set(seller.bearer).send({ headers: { 'X-Receiver-Token': 'r-123' } }).expect(200);
+
+    // While disabled, marketplace events are not sent to it.
+    const early = await createListing(api.database.db, seller.id);
+    await eventually(async () => ((await api.database.db.query(`SELECT 1 FROM outbox_events WHERE id = $1 AND dispatched_at IS NOT NULL`, [early.eventId])).length ? true : null));
+
+    const test = await api.http.post(`/seller/webhooks/${endpoint.id}/test`).set(seller.bearer).expect(202);
+    const testReceived = await eventually(async () => receiver.verified.find((r) => r.headers['webhook-id'] === test.body.eventId));
+    expect(testReceived.payload.type).toBe('TEST_WEBHOOK');
+    expect(Object.keys(testReceived.payload.data).sort()).toEqual(['createdAt', 'sellerId']);
+    expect(testReceived.payload.data.sellerId).toBe(seller.id);
+    expect(testReceived.headers['x-receiver-token']).toBe('r-123');
+
+    await api.http.patch(`/seller/webhooks/${endpoint.id}`).set(seller.bearer).send({ enabled: true }).expect(200);
+    const listing = await createListing(api.database.db, seller.id, { urn: 'urn:mts:card:base1-58', quantity: 3, price: 899 });
+
+    const got = await eventually(async () => receiver.verified.find((r) => r.headers['webhook-id'] === listing.eventId));
+    expect(got.payload).toEqual({ type: 'LISTING_CREATED', data: listing.data });
+    expect(Object.keys(got.payload.data).sort()).toEqual(['createdAt', 'listingId', 'price', 'quantity', 'sellerId', 'urn']);
+    expect(got.headers['x-receiver-token']).toBe('r-123');
+    expect(receiver.received.some((r) => r.headers['webhook-id'] === early.eventId)).toBe(false);
+
+    // Operators find the delivery under its deterministic workflow id (also in the Web UI).
+    const handle = env.client.workflow.getHandle(workflowIds.webhookDelivery(listing.eventId, endpoint.id));
+    expect(await handle.result()).toEqual({ outcome: 'delivered', attempts: 1 });
+
+    const metrics = await api.http.get(`/seller/webhooks/${endpoint.id}/metrics?window=1h`).set(seller.bearer).expect(200);
+    expect(metrics.body.deliveries).toEqual({ total: 2, succeeded: 2, failed: 0, pending: 0 });
+    expect(metrics.body.successRate).toBe(1);
+    expect(metrics.body.latencyMs.p50).toEqual(expect.any(Number));
+  });
+
+  it('retries a receiver answering 500 until it accepts: every event delivered; failures inspectable; replay resends', async () => {
+    const { api } = stack;
+    const seller = await registerSeller(api);
+    const endpoint = await receiver.register(api, seller);
+    const failFirst = 4;
+    receiver.respond = (_r, n) => (n <= failFirst ? { status: 500, body: 'receiver down' } : { status: 200 });
+
+    const events = [];
+    for (let i = 0; i < 3; i++) events.push(await createListing(api.database.db, seller.id, { quantity: i + 1 }));
+    for (const e of events) await eventually(async () => ((await deliveryStatus(e.eventId)) === 'SUCCEEDED' ? true : null), 30_000);
+    for (const e of events) {
+      const accepted = receiver.verified.filter((r) => r.headers['webhook-id'] === e.eventId).at(-1);
+      expect(accepted?.payload).toEqual({ type: 'LISTING_CREATED', data: e.data });
+    }
+
+    const failures = await api.http.get(`/seller/webhooks/${endpoint.id}/failures?statusCode=500&size=2`).set(seller.bearer).expect(200);
+    expect(failures.body.total).toBe(failFirst);
+    expect(failures.body.items).toHaveLength(2);
+    expect(failures.body.items[0]).toMatchObject({ statusCode: 500, error: 'HTTP 500', responseExcerpt: 'receiver down', deliveryStatus: 'SUCCEEDED' });
+    const page3 = await api.http.get(`/seller/webhooks/${endpoint.id}/failures?statusCode=500&size=2&page=3`).set(seller.bearer).expect(200);
+    expect(page3.body.items).toEqual([]);
+
+    const { deliveryId, eventId } = failures.body.items[0];
+    const before = receiver.received.length;
+    await api.http.post(`/seller/webhooks/${endpoint.id}/deliveries/${deliveryId}/replay`).set(seller.bearer).expect(202);
+    const replayed = await eventually(async () => receiver.received.slice(before).find((r) => r.headers['webhook-id'] === eventId));
+    expect(replayed.payload).not.toBeNull();
+  });
+
+  it('stops on 410 Gone and disables the endpoint', async () => {
+    const { api } = stack;
+    const seller = await registerSeller(api);
+    const endpoint = await receiver.register(api, seller);
+    receiver.respond = () => ({ status: 410 });
+    const { eventId } = await createListing(api.database.db, seller.id);
+    await eventually(async () => ((await deliveryStatus(eventId)) === 'FAILED' ? true : null));
+    const res = await api.http.get(`/seller/webhooks/${endpoint.id}`).set(seller.bearer).expect(200);
+    expect(res.body).toMatchObject({ enabled: false, disabledReason: 'GONE' });
+    expect(receiver.received.filter((r) => r.headers['webhook-id'] === eventId)).toHaveLength(1);
+  });
+});

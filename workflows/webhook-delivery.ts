@@ -1,0 +1,60 @@
+import { proxyActivities, sleep } from '@temporalio/workflow';
+import type { EmailActivities } from '../activities/email';
+import type { WebhookActivities } from '../activities/webhooks';
+
+/** Retry settings, frozen into each delivery when it starts (from config `webhooks`). */
+export interface WebhookDeliveryPolicy {
+  /** Wait before each retry; its length is the number of retries after the first attempt. */
+  retryScheduleMs: number[];
+  /** Deadline of one HTTP attempt. */
+  attemptTimeoutMs: number;
+}
+
+export interface WebhookDeliveryInput {
+  eventId: string;
+  endpointId: string;
+  policy: WebhookDeliveryPolicy;
+}
+
+export type WebhookDeliveryResult = { outcome: 'delivered' | 'failed' | 'gone' | 'disabled' | 'skipped'; attempts: number };
+
+/** A receiver's `Retry-After` is honoured up to this long; beyond it the schedule's wait applies. */
+export const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
+
+const { deliverEmail } = proxyActivities<EmailActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+/**
+ * Delivers one event to one endpoint (`webhook:{eventId}:{endpointId}`). Each attempt is one
+ * activity; the waits between attempts are durable timers, so a worker restart loses nothing
+ * and `Retry-After` can lengthen a wait. The attempt activity itself is retried only for
+ * infrastructure faults (database down, worker lost mid-attempt): what the receiver answers is
+ * a result, not an error.
+ */
+export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
+  const { retryScheduleMs, attemptTimeoutMs } = input.policy;
+  const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
+    // Room for the HTTP deadline plus the database writes around it.
+    startToCloseTimeout: attemptTimeoutMs + 5_000,
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  });
+  for (let attempt = 1; ; attempt++) {
+    const finalAttempt = attempt > retryScheduleMs.length;
+    const result = await attemptWebhookDelivery({
+      eventId: input.eventId,
+      endpointId: input.endpointId,
+      finalAttempt,
+      timeoutMs: attemptTimeoutMs,
+    });
+    if (result.outcome === 'retry' && !finalAttempt) {
+      const scheduled = retryScheduleMs[attempt - 1]!;
+      // Never earlier than the receiver asked, never later than the cap.
+      await sleep(Math.max(scheduled, Math.min(result.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS)));
+      continue;
+    }
+    if (result.outcome === 'disabled' && result.notificationId) await deliverEmail(result.notificationId);
+    return { outcome: result.outcome === 'retry' ? 'failed' : result.outcome, attempts: attempt };
+  }
+}
