@@ -8,6 +8,7 @@ import { Authenticator } from './services/auth/authenticator';
 import { EmailChange } from './services/email-change';
 import { PersonalAccessTokens } from './services/personal-access-tokens';
 import { Sellers } from './services/sellers';
+import { SellerListings } from './services/listings/seller-listings';
 import { WorkflowStarters } from './temporal/starters';
 
 /** The composition root: wires services from configuration, the database and Temporal. */
@@ -29,6 +30,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       codeKey: config.auth.jwtSecret,
       startDelivery: (requestId) => starters.emailChange(requestId),
     }),
+    listings: new SellerListings(db, (imageId) => `${config.publicBaseUrl}/images/${imageId}`),
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));

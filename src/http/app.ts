@@ -12,6 +12,7 @@ import { authRoutes } from './routes/auth';
 import { devRoutes } from './routes/dev';
 import { personalAccessTokenRoutes } from './routes/personal-access-tokens';
 import { sellerRoutes } from './routes/seller';
+import { sellerListingRoutes } from './routes/seller-listings';
 import { systemRoutes } from './routes/system';
 import type { Services } from './services';
 
@@ -23,6 +24,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...personalAccessTokenRoutes(services),
     ...accountRoutes(services),
     ...sellerRoutes(services),
+    ...sellerListingRoutes(services),
     ...(config.env === 'development' ? devRoutes(services) : []),
   ];
   // The document describes the API routes and the system routes alike; it is built once, lazily.

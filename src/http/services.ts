@@ -4,6 +4,7 @@ import type { Authenticator } from '../services/auth/authenticator';
 import type { EmailChange } from '../services/email-change';
 import type { PersonalAccessTokens } from '../services/personal-access-tokens';
 import type { Sellers } from '../services/sellers';
+import type { SellerListings } from '../services/listings/seller-listings';
 
 /** What route handlers may use; built once in `src/composition.ts`. */
 export interface Services {
@@ -13,6 +14,7 @@ export interface Services {
   pats: PersonalAccessTokens;
   sellers: Sellers;
   emailChange: EmailChange;
+  listings: SellerListings;
   /** Resolves when Temporal answers; rejects otherwise (for /readyz). */
   temporalHealth: () => Promise<void>;
 }
