@@ -9,6 +9,9 @@ import { EmailChange } from './services/email-change';
 import { PersonalAccessTokens } from './services/personal-access-tokens';
 import { Sellers } from './services/sellers';
 import { SellerListings } from './services/listings/seller-listings';
+import { SellerDashboard } from './services/sellers/dashboard';
+import { DeliveryOptions } from './services/sellers/delivery-options';
+import { SellerStatsService } from './services/sellers/seller-stats';
 import { WorkflowStarters } from './temporal/starters';
 
 /** The composition root: wires services from configuration, the database and Temporal. */
@@ -31,6 +34,9 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       startDelivery: (requestId) => starters.emailChange(requestId),
     }),
     listings: new SellerListings(db, (imageId) => `${config.publicBaseUrl}/images/${imageId}`),
+    sellerStats: new SellerStatsService(db),
+    sellerDashboard: new SellerDashboard(config.publicBaseUrl),
+    deliveryOptions: new DeliveryOptions(db),
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));

@@ -13,6 +13,7 @@ import { devRoutes } from './routes/dev';
 import { personalAccessTokenRoutes } from './routes/personal-access-tokens';
 import { sellerRoutes } from './routes/seller';
 import { sellerListingRoutes } from './routes/seller-listings';
+import { sellerAccountRoutes } from './routes/seller-account';
 import { systemRoutes } from './routes/system';
 import type { Services } from './services';
 
@@ -25,6 +26,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...accountRoutes(services),
     ...sellerRoutes(services),
     ...sellerListingRoutes(services),
+    ...sellerAccountRoutes(services),
     ...(config.env === 'development' ? devRoutes(services) : []),
   ];
   // The document describes the API routes and the system routes alike; it is built once, lazily.

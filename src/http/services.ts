@@ -5,6 +5,9 @@ import type { EmailChange } from '../services/email-change';
 import type { PersonalAccessTokens } from '../services/personal-access-tokens';
 import type { Sellers } from '../services/sellers';
 import type { SellerListings } from '../services/listings/seller-listings';
+import type { SellerDashboard } from '../services/sellers/dashboard';
+import type { DeliveryOptions } from '../services/sellers/delivery-options';
+import type { SellerStatsService } from '../services/sellers/seller-stats';
 
 /** What route handlers may use; built once in `src/composition.ts`. */
 export interface Services {
@@ -15,6 +18,9 @@ export interface Services {
   sellers: Sellers;
   emailChange: EmailChange;
   listings: SellerListings;
+  sellerStats: SellerStatsService;
+  sellerDashboard: SellerDashboard;
+  deliveryOptions: DeliveryOptions;
   /** Resolves when Temporal answers; rejects otherwise (for /readyz). */
   temporalHealth: () => Promise<void>;
 }
