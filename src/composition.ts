@@ -12,12 +12,19 @@ import { SellerListings } from './services/listings/seller-listings';
 import { SellerDashboard } from './services/sellers/dashboard';
 import { DeliveryOptions } from './services/sellers/delivery-options';
 import { SellerStatsService } from './services/sellers/seller-stats';
+import { Uploads } from './services/uploads';
+import { LocalDiskImageStorage } from './integrations/images/storage';
 import { WorkflowStarters } from './temporal/starters';
 
 /** The composition root: wires services from configuration, the database and Temporal. */
 export function createServices(config: Config, db: DataSource, temporal: Client): Services {
   const accessTokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenTtlSeconds);
   const starters = new WorkflowStarters(temporal, config.temporal.taskQueue);
+  const uploads = new Uploads(db, {
+    storage: new LocalDiskImageStorage(config.uploads.dir),
+    maxBytes: config.uploads.maxBytes,
+    publicBaseUrl: config.publicBaseUrl,
+  });
   return {
     db,
     auth: new AuthService(db, accessTokens, {
@@ -33,10 +40,11 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       codeKey: config.auth.jwtSecret,
       startDelivery: (requestId) => starters.emailChange(requestId),
     }),
-    listings: new SellerListings(db, (imageId) => `${config.publicBaseUrl}/images/${imageId}`),
+    listings: new SellerListings(db, (imageId) => uploads.imageUrl(imageId)),
     sellerStats: new SellerStatsService(db),
     sellerDashboard: new SellerDashboard(config.publicBaseUrl),
     deliveryOptions: new DeliveryOptions(db),
+    uploads,
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));

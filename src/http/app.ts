@@ -14,6 +14,7 @@ import { personalAccessTokenRoutes } from './routes/personal-access-tokens';
 import { sellerRoutes } from './routes/seller';
 import { sellerListingRoutes } from './routes/seller-listings';
 import { sellerAccountRoutes } from './routes/seller-account';
+import { uploadRoutes } from './routes/uploads';
 import { systemRoutes } from './routes/system';
 import type { Services } from './services';
 
@@ -27,6 +28,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...sellerRoutes(services),
     ...sellerListingRoutes(services),
     ...sellerAccountRoutes(services),
+    ...uploadRoutes(services),
     ...(config.env === 'development' ? devRoutes(services) : []),
   ];
   // The document describes the API routes and the system routes alike; it is built once, lazily.

@@ -8,6 +8,7 @@ import type { SellerListings } from '../services/listings/seller-listings';
 import type { SellerDashboard } from '../services/sellers/dashboard';
 import type { DeliveryOptions } from '../services/sellers/delivery-options';
 import type { SellerStatsService } from '../services/sellers/seller-stats';
+import type { Uploads } from '../services/uploads';
 
 /** What route handlers may use; built once in `src/composition.ts`. */
 export interface Services {
@@ -21,6 +22,7 @@ export interface Services {
   sellerStats: SellerStatsService;
   sellerDashboard: SellerDashboard;
   deliveryOptions: DeliveryOptions;
+  uploads: Uploads;
   /** Resolves when Temporal answers; rejects otherwise (for /readyz). */
   temporalHealth: () => Promise<void>;
 }
