@@ -13,6 +13,7 @@ import { SellerDashboard } from './services/sellers/dashboard';
 import { DeliveryOptions } from './services/sellers/delivery-options';
 import { SellerStatsService } from './services/sellers/seller-stats';
 import { Uploads } from './services/uploads';
+import { ListingImports } from './services/imports/listing-imports';
 import { LocalDiskImageStorage } from './integrations/images/storage';
 import { WorkflowStarters } from './temporal/starters';
 
@@ -45,6 +46,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     sellerDashboard: new SellerDashboard(config.publicBaseUrl),
     deliveryOptions: new DeliveryOptions(db),
     uploads,
+    imports: new ListingImports(db, (importId) => starters.listingImport(importId)),
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));

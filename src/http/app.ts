@@ -15,6 +15,7 @@ import { sellerRoutes } from './routes/seller';
 import { sellerListingRoutes } from './routes/seller-listings';
 import { sellerAccountRoutes } from './routes/seller-account';
 import { uploadRoutes } from './routes/uploads';
+import { sellerImportRoutes } from './routes/seller-imports';
 import { systemRoutes } from './routes/system';
 import type { Services } from './services';
 
@@ -29,6 +30,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...sellerListingRoutes(services),
     ...sellerAccountRoutes(services),
     ...uploadRoutes(services),
+    ...sellerImportRoutes(services, config.imports.maxBytes),
     ...(config.env === 'development' ? devRoutes(services) : []),
   ];
   // The document describes the API routes and the system routes alike; it is built once, lazily.

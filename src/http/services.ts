@@ -9,6 +9,7 @@ import type { SellerDashboard } from '../services/sellers/dashboard';
 import type { DeliveryOptions } from '../services/sellers/delivery-options';
 import type { SellerStatsService } from '../services/sellers/seller-stats';
 import type { Uploads } from '../services/uploads';
+import type { ListingImports } from '../services/imports/listing-imports';
 
 /** What route handlers may use; built once in `src/composition.ts`. */
 export interface Services {
@@ -23,6 +24,7 @@ export interface Services {
   sellerDashboard: SellerDashboard;
   deliveryOptions: DeliveryOptions;
   uploads: Uploads;
+  imports: ListingImports;
   /** Resolves when Temporal answers; rejects otherwise (for /readyz). */
   temporalHealth: () => Promise<void>;
 }
