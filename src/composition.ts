@@ -41,7 +41,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       codeKey: config.auth.jwtSecret,
       startDelivery: (requestId) => starters.emailChange(requestId),
     }),
-    listings: new SellerListings(db, (imageId) => uploads.imageUrl(imageId)),
+    listings: new SellerListings(db, (imageId) => uploads.imageUrl(imageId), { searchCacheTtlMs: config.search.cacheTtlMs }),
     sellerStats: new SellerStatsService(db),
     sellerDashboard: new SellerDashboard(config.publicBaseUrl),
     deliveryOptions: new DeliveryOptions(db),

@@ -47,6 +47,10 @@ export interface Config {
     maxBytes: number;
     batchSize: number;
   };
+  search: {
+    /** How long seller search results may lag stock moved by checkouts (0: no cache). */
+    cacheTtlMs: number;
+  };
 }
 
 const DEV_JWT_SECRET = 'development-only-secret-change-me-0123456789';
@@ -80,6 +84,7 @@ const schema = Joi.object({
   UPLOAD_MAX_BYTES: Joi.number().integer().min(1024).default(10 * 1024 * 1024),
   IMPORT_MAX_BYTES: Joi.number().integer().min(1024).default(5 * 1024 * 1024),
   IMPORT_BATCH_SIZE: Joi.number().integer().min(1).max(5000).default(500),
+  SELLER_SEARCH_CACHE_MS: Joi.number().integer().min(0).max(600_000).default(5000),
 }).unknown(true);
 
 export class ConfigError extends Error {}
@@ -124,5 +129,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     uploads: { dir: path.resolve(value.UPLOADS_DIR), maxBytes: value.UPLOAD_MAX_BYTES },
     imports: { maxBytes: value.IMPORT_MAX_BYTES, batchSize: value.IMPORT_BATCH_SIZE },
+    search: { cacheTtlMs: value.SELLER_SEARCH_CACHE_MS },
   };
 }

@@ -251,6 +251,18 @@ describe('seller listing search', () => {
     expect(all.body.total).toBe(2);
   });
 
+  it('counts a listing change at once, although facet counts are cached', async () => {
+    const seller2 = await registerSeller(api);
+    const first = await search(seller2, {}).expect(200);
+    expect(first.body.total).toBe(0);
+    const created = await create(seller2, { condition: 'POOR' });
+    const second = await search(seller2, {}).expect(200);
+    expect(second.body.total).toBe(1);
+    expect(second.body.facets.Condition).toEqual([{ value: 'POOR', count: 1 }]);
+    await api.http.delete(`/seller/listings/${created.id}`).set(seller2.bearer).expect(204);
+    expect((await search(seller2, {}).expect(200)).body.total).toBe(0);
+  });
+
   it('validates filter values by field', async () => {
     const res = await search(seller, { filters: [{ field: 'price', op: 'gt', value: 'abc' }], size: 500 }).expect(400);
     expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['filters.0.value', 'size']);

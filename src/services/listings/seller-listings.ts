@@ -5,7 +5,7 @@ import { conflict, invalid, notFound, type FieldError } from '../errors';
 import { parseListingInput, type ListingInput } from './listing-input';
 import { deleteListing, insertListings, replaceListing } from './listing-rows';
 import { loadListingViews, toListingViews, type AttachmentView, type ListingView } from './listing-view';
-import { searchSellerListings, type SellerSearchRequest, type SellerSearchResult } from './seller-search';
+import { SellerSearch, type SellerSearchRequest, type SellerSearchResult } from './seller-search';
 
 /** Most listings one bulk request may carry. */
 export const MAX_BULK_LISTINGS = 100;
@@ -30,10 +30,15 @@ function checkViolation(err: unknown, constraint: string): boolean {
  * carries the seller id, so another seller's listing behaves exactly like a missing one.
  */
 export class SellerListings {
+  private readonly searcher: SellerSearch;
+
   constructor(
     private readonly db: DataSource,
     private readonly imageUrl: (imageId: string) => string,
-  ) {}
+    options: { searchCacheTtlMs: number },
+  ) {
+    this.searcher = new SellerSearch(db, options.searchCacheTtlMs);
+  }
 
   async create(sellerId: string, input: ListingInput): Promise<ListingView> {
     const [written] = await this.db.transaction((tx) => insertListings(tx, sellerId, [{ input }]));
@@ -57,7 +62,7 @@ export class SellerListings {
   }
 
   search(sellerId: string, request: SellerSearchRequest): Promise<SellerSearchResult> {
-    return searchSellerListings(this.db, sellerId, request);
+    return this.searcher.search(sellerId, request);
   }
 
   async get(sellerId: string, id: string): Promise<ListingView> {

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { SearchCache } from './search-cache';
 import { loadListingViews, type ListingView } from './listing-view';
 
 /** The spec's facet keys, in the order responses list them. */
@@ -155,15 +156,47 @@ function readFacets(rows: FacetRow[]): { total: number; facets: SellerSearchResu
   return { total, facets };
 }
 
-/** `POST /seller/listings/search`: the caller's listings, facet counts and a page of hits. */
-export async function searchSellerListings(db: DataSource, sellerId: string, req: SellerSearchRequest): Promise<SellerSearchResult> {
-  const where = searchWhere(sellerId, req);
-  const [facetRows, pageRows] = await Promise.all([
-    db.query(facetSql(where.sql), where.params) as Promise<FacetRow[]>,
-    db.query(pageSql(where.sql, where.params.length + 1), [...where.params, req.size, req.from]) as Promise<Array<{ id: string }>>,
-  ]);
-  const { total, facets } = readFacets(facetRows);
-  // Hits are enriched from the primary records: valid, hidden, locked and attachment URLs.
-  const hits = await loadListingViews(db, pageRows.map((r) => r.id), { includePrivate: true });
-  return { total, hits, facets };
+/** Memory for one facet query: enough for every grouping set to hash (no sorts spilling to disk). */
+const FACET_WORK_MEM = '32MB';
+
+/**
+ * `POST /seller/listings/search`: the caller's listings, facet counts and a page of hits.
+ * Facet counts with the total, and the page's ids, come from cached queries (see
+ * `SearchCache`); the hits themselves are always read live and enriched from the primary
+ * records (valid, hidden, locked, attachment URLs).
+ */
+export class SellerSearch {
+  private readonly facets: SearchCache<{ total: number; facets: SellerSearchResult['facets'] }>;
+  private readonly pages: SearchCache<string[]>;
+
+  constructor(
+    private readonly db: DataSource,
+    cacheTtlMs: number,
+  ) {
+    this.facets = new SearchCache(cacheTtlMs);
+    this.pages = new SearchCache(cacheTtlMs);
+  }
+
+  async search(sellerId: string, req: SellerSearchRequest): Promise<SellerSearchResult> {
+    const where = searchWhere(sellerId, req);
+    const [row] = await this.db.query(`SELECT stats_version::text AS version FROM seller_accounts WHERE user_id = $1`, [sellerId]);
+    const version: string = row?.version ?? '0';
+    const key = JSON.stringify([sellerId, req.query ?? '', req.filters, req.facets]);
+    const [counted, ids] = await Promise.all([
+      this.facets.get(key, version, () => this.countFacets(where)),
+      this.pages.get(`${key}:${req.from}:${req.size}`, version, async () => {
+        const rows: Array<{ id: string }> = await this.db.query(pageSql(where.sql, where.params.length + 1), [...where.params, req.size, req.from]);
+        return rows.map((r) => r.id);
+      }),
+    ]);
+    const hits = await loadListingViews(this.db, ids, { includePrivate: true });
+    return { total: counted.total, hits, facets: counted.facets };
+  }
+
+  private countFacets(where: { sql: string; params: unknown[] }) {
+    return this.db.transaction(async (tx) => {
+      await tx.query(`SET LOCAL work_mem = '${FACET_WORK_MEM}'`);
+      return readFacets(await tx.query(facetSql(where.sql), where.params));
+    });
+  }
 }
