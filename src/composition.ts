@@ -11,12 +11,24 @@ import { Sellers } from './services/sellers';
 import { webhookDeliveryStarter } from './services/webhooks/delivery-starter';
 import { WebhookEndpoints } from './services/webhooks/endpoints';
 import { WebhookInspection } from './services/webhooks/inspection';
+import { SellerListings } from './services/listings/seller-listings';
+import { SellerDashboard } from './services/sellers/dashboard';
+import { DeliveryOptions } from './services/sellers/delivery-options';
+import { SellerStatsService } from './services/sellers/seller-stats';
+import { Uploads } from './services/uploads';
+import { ListingImports } from './services/imports/listing-imports';
+import { LocalDiskImageStorage } from './integrations/images/storage';
 import { WorkflowStarters } from './temporal/starters';
 
 /** The composition root: wires services from configuration, the database and Temporal. */
 export function createServices(config: Config, db: DataSource, temporal: Client): Services {
   const accessTokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenTtlSeconds);
   const starters = new WorkflowStarters(temporal, config.temporal.taskQueue);
+  const uploads = new Uploads(db, {
+    storage: new LocalDiskImageStorage(config.uploads.dir),
+    maxBytes: config.uploads.maxBytes,
+    publicBaseUrl: config.publicBaseUrl,
+  });
   return {
     db,
     auth: new AuthService(db, accessTokens, {
@@ -38,6 +50,12 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       startDelivery: webhookDeliveryStarter(starters, config.webhooks),
     }),
     webhookInspection: new WebhookInspection(db),
+    listings: new SellerListings(db, (imageId) => uploads.imageUrl(imageId), { searchCacheTtlMs: config.search.cacheTtlMs }),
+    sellerStats: new SellerStatsService(db),
+    sellerDashboard: new SellerDashboard(config.publicBaseUrl),
+    deliveryOptions: new DeliveryOptions(db),
+    uploads,
+    imports: new ListingImports(db, (importId) => starters.listingImport(importId)),
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));

@@ -1,4 +1,5 @@
 import { hkdfSync } from 'node:crypto';
+import path from 'node:path';
 import Joi from 'joi';
 
 /**
@@ -39,6 +40,19 @@ export interface Config {
     validateResponses: boolean;
   };
   webhooks: WebhookConfig;
+  uploads: {
+    /** Local-disk image storage (the embedded default). */
+    dir: string;
+    maxBytes: number;
+  };
+  imports: {
+    maxBytes: number;
+    batchSize: number;
+  };
+  search: {
+    /** How long seller search results may lag stock moved by checkouts (0: no cache). */
+    cacheTtlMs: number;
+  };
 }
 
 /** Webhook delivery settings (docs/webhooks.md). Durations in milliseconds. */
@@ -95,6 +109,11 @@ const schema = Joi.object({
   WEBHOOK_TIMEOUT: Joi.string().pattern(DURATION).default('15s'),
   WEBHOOK_DISABLE_AFTER: Joi.string().pattern(DURATION).default('5d'),
   WEBHOOK_DISPATCH_INTERVAL: Joi.string().pattern(DURATION).default('1s'),
+  UPLOADS_DIR: Joi.string().default('.data/uploads'),
+  UPLOAD_MAX_BYTES: Joi.number().integer().min(1024).default(10 * 1024 * 1024),
+  IMPORT_MAX_BYTES: Joi.number().integer().min(1024).default(5 * 1024 * 1024),
+  IMPORT_BATCH_SIZE: Joi.number().integer().min(1).max(5000).default(500),
+  SELLER_SEARCH_CACHE_MS: Joi.number().integer().min(0).max(600_000).default(5000),
 }).unknown(true);
 
 /** `250ms`, `5s`, `30m`, `2h`, `5d` → milliseconds. */
@@ -162,5 +181,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       disableAfterMs: parseDuration(value.WEBHOOK_DISABLE_AFTER),
       dispatchIntervalMs: parseDuration(value.WEBHOOK_DISPATCH_INTERVAL),
     },
+    uploads: { dir: path.resolve(value.UPLOADS_DIR), maxBytes: value.UPLOAD_MAX_BYTES },
+    imports: { maxBytes: value.IMPORT_MAX_BYTES, batchSize: value.IMPORT_BATCH_SIZE },
+    search: { cacheTtlMs: value.SELLER_SEARCH_CACHE_MS },
   };
 }

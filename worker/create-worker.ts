@@ -24,6 +24,7 @@ export function createWorker({ config, db, connection, workflowBundle }: CreateW
     codeKey: config.auth.jwtSecret,
     codeTtlSeconds: config.emailChange.codeTtlSeconds,
     webhooks: config.webhooks,
+    importBatchSize: config.imports.batchSize,
   });
   return Worker.create({
     connection,

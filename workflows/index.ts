@@ -1,3 +1,4 @@
 // Every workflow the worker hosts. Deterministic code only: activities do all I/O.
 export { emailChangeWorkflow } from './email-change';
 export { webhookDeliveryWorkflow } from './webhook-delivery';
+export { listingImportWorkflow } from './listing-import';

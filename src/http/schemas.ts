@@ -92,3 +92,7 @@ export const listing = Joi.object({
   notes: Joi.string().allow(null),
   reference: Joi.string().allow(null),
 });
+
+/** Path parameters of routes addressing one resource by its UUID id. */
+export const idParams = Joi.object({ id: Joi.string().uuid().required() });
+export type IdParams = { id: string };

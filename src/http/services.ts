@@ -6,6 +6,12 @@ import type { PersonalAccessTokens } from '../services/personal-access-tokens';
 import type { Sellers } from '../services/sellers';
 import type { WebhookEndpoints } from '../services/webhooks/endpoints';
 import type { WebhookInspection } from '../services/webhooks/inspection';
+import type { SellerListings } from '../services/listings/seller-listings';
+import type { SellerDashboard } from '../services/sellers/dashboard';
+import type { DeliveryOptions } from '../services/sellers/delivery-options';
+import type { SellerStatsService } from '../services/sellers/seller-stats';
+import type { Uploads } from '../services/uploads';
+import type { ListingImports } from '../services/imports/listing-imports';
 
 /** What route handlers may use; built once in `src/composition.ts`. */
 export interface Services {
@@ -17,6 +23,12 @@ export interface Services {
   emailChange: EmailChange;
   webhooks: WebhookEndpoints;
   webhookInspection: WebhookInspection;
+  listings: SellerListings;
+  sellerStats: SellerStatsService;
+  sellerDashboard: SellerDashboard;
+  deliveryOptions: DeliveryOptions;
+  uploads: Uploads;
+  imports: ListingImports;
   /** Resolves when Temporal answers; rejects otherwise (for /readyz). */
   temporalHealth: () => Promise<void>;
 }

@@ -1,9 +1,14 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import type { emailChangeWorkflow, webhookDeliveryWorkflow } from '../../workflows';
+import type { emailChangeWorkflow, listingImportWorkflow, webhookDeliveryWorkflow } from '../../workflows';
 import type { WebhookDeliveryInput } from '../../workflows/webhook-delivery';
 import { workflowIds } from './workflow-ids';
 
-const WEBHOOK_START_DEADLINE_MS = 5_000;
+/**
+ * How long a caller waits for Temporal to accept a workflow start before giving up, so an
+ * unreachable Temporal fails a request (503) or a dispatch pass promptly instead of after the
+ * SDK's long connection retries.
+ */
+const START_DEADLINE_MS = 5000;
 
 /**
  * Typed starters: the only way the API starts workflows, so ids, task queue and argument types
@@ -32,14 +37,24 @@ export class WorkflowStarters {
    */
   async webhookDelivery(input: WebhookDeliveryInput, options: { replay: boolean }): Promise<boolean> {
     return this.idempotent(() =>
-      // A deadline, so an unreachable Temporal fails a request (503) or a dispatch pass (rows
-      // stay in the outbox) promptly instead of after the SDK's long connection retries.
-      this.client.withDeadline(Date.now() + WEBHOOK_START_DEADLINE_MS, () =>
+      this.client.withDeadline(Date.now() + START_DEADLINE_MS, () =>
         this.client.workflow.start<typeof webhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
           workflowId: workflowIds.webhookDelivery(input.eventId, input.endpointId),
           taskQueue: this.taskQueue,
           args: [input],
           workflowIdReusePolicy: options.replay ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
+        }),
+      ),
+    );
+  }
+
+  async listingImport(importId: string): Promise<void> {
+    await this.idempotent(() =>
+      this.client.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+        this.client.workflow.start<typeof listingImportWorkflow>('listingImportWorkflow', {
+          workflowId: workflowIds.import(importId),
+          taskQueue: this.taskQueue,
+          args: [{ importId }],
         }),
       ),
     );

@@ -6,6 +6,7 @@ import { OutboxEvent } from './outbox-event';
 import { PersonalAccessToken } from './personal-access-token';
 import { RefreshToken } from './refresh-token';
 import { SellerAccount } from './seller-account';
+import { DeliveryOption, ListingImport, Upload } from './seller-listings';
 import { User } from './user';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook';
 
@@ -27,9 +28,13 @@ export {
   WebhookAttempt,
   WebhookDelivery,
   WebhookEndpoint,
+  DeliveryOption,
+  ListingImport,
+  Upload,
 };
 export type { WebhookDeliveryStatus, WebhookDisabledReason } from './webhook';
 export type { ItemImage, ItemMetadata } from './catalog';
+export type { ImportStatus } from './seller-listings';
 
 export const entities = [
   User,
@@ -49,4 +54,7 @@ export const entities = [
   WebhookEndpoint,
   WebhookDelivery,
   WebhookAttempt,
+  Upload,
+  ListingImport,
+  DeliveryOption,
 ];
