@@ -9,8 +9,12 @@ import type { AnyRoute } from './route';
 import { buildRouter } from './router';
 import { accountRoutes } from './routes/account';
 import { authRoutes } from './routes/auth';
+import { catalogTreeRoutes } from './routes/catalog-tree';
 import { devRoutes } from './routes/dev';
+import { discoverRoutes } from './routes/discover';
+import { listingSearchRoutes } from './routes/listing-search';
 import { personalAccessTokenRoutes } from './routes/personal-access-tokens';
+import { profileRoutes } from './routes/profiles';
 import { sellerRoutes } from './routes/seller';
 import { systemRoutes } from './routes/system';
 import type { Services } from './services';
@@ -23,6 +27,10 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...personalAccessTokenRoutes(services),
     ...accountRoutes(services),
     ...sellerRoutes(services),
+    ...discoverRoutes(services),
+    ...catalogTreeRoutes(services),
+    ...listingSearchRoutes(services),
+    ...profileRoutes(services),
     ...(config.env === 'development' ? devRoutes(services) : []),
   ];
   // The document describes the API routes and the system routes alike; it is built once, lazily.
