@@ -20,8 +20,8 @@ export class CatalogSearch1732838400000 implements MigrationInterface {
         setweight(to_tsvector('simple', rarity || ' ' || number), 'C')
       ) STORED`);
     await q.query(`CREATE INDEX catalog_items_search_idx ON catalog_items USING gin (search_vector)`);
-    // Typo tolerance ("charzard"): word similarity of the query against the title.
-    await q.query(`CREATE INDEX catalog_items_title_trgm_idx ON catalog_items USING gin (title gin_trgm_ops)`);
+    // Typo tolerance ("charzard"): trigram similarity of the query to the card name.
+    await q.query(`CREATE INDEX catalog_items_name_trgm_idx ON catalog_items USING gin (name gin_trgm_ops)`);
     // Browsing without a query sorts by name; hierarchy counts group by series and game.
     await q.query(`CREATE INDEX catalog_items_name_idx ON catalog_items (name, urn)`);
     await q.query(`CREATE INDEX catalog_items_series_idx ON catalog_items (series_urn)`);
@@ -69,7 +69,7 @@ export class CatalogSearch1732838400000 implements MigrationInterface {
     await q.query(`DROP TABLE reviews`);
     await q.query(`DROP TABLE item_sales`);
     await q.query(`DROP INDEX listings_item_live_newest_idx`);
-    for (const index of ['catalog_sets_game_idx', 'catalog_items_game_idx', 'catalog_items_series_idx', 'catalog_items_name_idx', 'catalog_items_title_trgm_idx', 'catalog_items_search_idx']) {
+    for (const index of ['catalog_sets_game_idx', 'catalog_items_game_idx', 'catalog_items_series_idx', 'catalog_items_name_idx', 'catalog_items_name_trgm_idx', 'catalog_items_search_idx']) {
       await q.query(`DROP INDEX ${index}`);
     }
     await q.query(`ALTER TABLE catalog_items DROP COLUMN search_vector`);

@@ -23,13 +23,14 @@ export interface CatalogPage {
 }
 
 /**
- * Matching: full-text (every word of `q` as a prefix-free token of name, title, rarity or number)
- * OR typo-tolerant (`q` has word similarity ≥ 0.6 with the title, e.g. "charzard" → Charizard).
- * Ranking: full-text rank (name words weigh most) plus word similarity, so exact words beat
- * near-misses and a near-miss still outranks nothing.
+ * Matching: full text (every word of `q` appears in the name, the title — which carries the set
+ * name and number — the rarity or the number) OR trigram similarity of `q` to the name of at
+ * least pg_trgm's threshold, 0.3 ("charzard" → Charizard scores 0.58).
+ * Ranking: full-text rank (name words weigh most) plus name similarity, so exact words beat
+ * near-misses and the closest spelling comes first among near-misses.
  */
-const MATCH_SQL = `(i.search_vector @@ websearch_to_tsquery('simple', $1) OR $1 <% i.title)`;
-const RANK_SQL = `(ts_rank(i.search_vector, websearch_to_tsquery('simple', $1)) + word_similarity($1, i.title))`;
+const MATCH_SQL = `(i.search_vector @@ websearch_to_tsquery('simple', $1) OR i.name % $1)`;
+const RANK_SQL = `(ts_rank(i.search_vector, websearch_to_tsquery('simple', $1)) + similarity(i.name, $1))`;
 /** Cheapest live listing: an index scan of listings_item_live_idx per item. */
 const LOWEST_PRICE_SQL = `(SELECT min(l.price) FROM listings l JOIN seller_accounts sa ON sa.user_id = l.seller_id
                             WHERE l.item_urn = i.urn AND ${LIVE_LISTING_SQL})`;
@@ -60,18 +61,18 @@ export async function searchCatalog(db: DataSource, query: CatalogQuery): Promis
     params.push(column.startsWith('lower') ? value.toLowerCase() : value);
     where.push(`${column} = $${params.length}`);
   }
-  params.push(query.size, (query.page - 1) * query.size);
+  const from = `FROM catalog_items i ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`;
   const rows: Array<{ urn: string; total: string }> = await db.query(
-    `SELECT i.urn, count(*) OVER () AS total
-       FROM catalog_items i
-      ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+    `SELECT i.urn, count(*) OVER () AS total ${from}
       ORDER BY ${ORDER_BY[query.sort](Boolean(query.q))}
-      LIMIT $${params.length - 1} OFFSET $${params.length}`,
-    params,
+      LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, query.size, (query.page - 1) * query.size],
   );
+  // A page past the end has no row to carry the window count; count separately only then.
+  const total = rows.length ? Number(rows[0]!.total) : query.page > 1 ? Number((await db.query(`SELECT count(*) AS n ${from}`, params))[0].n) : 0;
   const items = await loadItems(db, rows.map((r) => r.urn));
   return {
-    total: rows.length ? Number(rows[0]!.total) : 0,
+    total,
     page: query.page,
     size: query.size,
     items: rows.map((r) => items.get(r.urn)).filter((i): i is ItemView => i !== undefined),
