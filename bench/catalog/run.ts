@@ -19,6 +19,7 @@ interface Scenario {
 interface Row {
   scenario: string;
   side: 'baseline' | 'api';
+  connections: number;
   rps: number;
   p50: number;
   p99: number;
@@ -50,13 +51,13 @@ async function scenarios(): Promise<Scenario[]> {
   ];
 }
 
-async function load(port: number, s: Scenario, duration: number): Promise<autocannon.Result> {
+async function load(port: number, s: Scenario, duration: number, connections: number): Promise<autocannon.Result> {
   return autocannon({
     url: `http://127.0.0.1:${port}${s.path}`,
     method: s.method,
     body: s.body,
     headers: s.body ? { 'content-type': 'application/json' } : {},
-    connections: BENCH.connections,
+    connections,
     duration,
   });
 }
@@ -69,24 +70,37 @@ async function check(port: number, s: Scenario): Promise<void> {
   if (res.status !== 200 || size === 0) throw new Error(`${s.name} on port ${port}: status ${res.status}, ${size} results`);
 }
 
-function report(rows: Row[], list: Scenario[]): string {
+const find = (rows: Row[], s: Scenario, side: Row['side'], connections: number) =>
+  rows.find((r) => r.scenario === s.name && r.side === side && r.connections === connections)!;
+
+function report(rows: Row[], list: Scenario[], load: { before: number[]; after: number[] }): string {
+  const avg = (l: number[]) => l.map((n) => n.toFixed(1)).join(' / ');
   const lines = [
     '# Catalog / Discover benchmark',
     '',
-    `Run ${new Date().toISOString()} on ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? 'unknown'}), shared with other work; ` +
-      `PostgreSQL, server and load generator on the same machine, loopback only.`,
-    `Catalog: ≥ 100,000 items, ≥ 500,000 listings (bench/catalog/generate.ts). autocannon, ${BENCH.connections} connections, ` +
-      `${BENCH.durationSeconds} s per measurement after a 3 s warm-up. Baseline = bare Koa + one SQL statement via pg (bench/catalog/baseline.ts).`,
+    `Run ${new Date().toISOString()} on ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? 'unknown'}), shared with other work: ` +
+      `load average (1/5/15 min) ${avg(load.before)} before, ${avg(load.after)} after. PostgreSQL, server and load generator on the same machine, loopback only.`,
+    `Catalog: ≥ 100,000 items, ≥ 500,000 listings (bench/catalog/generate.ts). autocannon; per scenario a 3 s warm-up of each side, then ` +
+      `${BENCH.rounds} alternating ${BENCH.roundSeconds} s rounds baseline / API; each cell is the median round (errors: sum over rounds). ` +
+      `baseline = bare Koa + one SQL statement via pg (bench/catalog/baseline.ts), same pool size (10). Latencies in ms.`,
     '',
-    '| scenario | baseline req/s | API req/s | API / baseline | baseline p50 / p99 (ms) | API p50 / p99 (ms) | target | errors |',
+    `## ${BENCH.connections} connections`,
+    '',
+    '| scenario | baseline req/s | API req/s | API / baseline | baseline p50 / p99 | API p50 / p99 | target | errors |',
     '|---|---:|---:|---:|---:|---:|---|---:|',
   ];
   for (const s of list) {
-    const b = rows.find((r) => r.scenario === s.name && r.side === 'baseline')!;
-    const a = rows.find((r) => r.scenario === s.name && r.side === 'api')!;
+    const b = find(rows, s, 'baseline', BENCH.connections);
+    const a = find(rows, s, 'api', BENCH.connections);
     lines.push(
       `| ${s.name} | ${b.rps.toFixed(0)} | ${a.rps.toFixed(0)} | ${((a.rps / b.rps) * 100).toFixed(0)} % | ${b.p50} / ${b.p99} | ${a.p50} / ${a.p99} | ≥ 50 %; ${s.target} | ${b.errors + a.errors} |`,
     );
+  }
+  lines.push('', '## 1 connection (service time without queueing)', '', '| scenario | baseline req/s | API req/s | baseline p50 / p99 | API p50 / p99 |', '|---|---:|---:|---:|---:|');
+  for (const s of list) {
+    const b = find(rows, s, 'baseline', 1);
+    const a = find(rows, s, 'api', 1);
+    lines.push(`| ${s.name} | ${b.rps.toFixed(0)} | ${a.rps.toFixed(0)} | ${b.p50} / ${b.p99} | ${a.p50} / ${a.p99} |`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -98,18 +112,34 @@ async function main(): Promise<void> {
     await waitFor(`http://127.0.0.1:${BENCH.baselinePort}/`);
     const list = await scenarios();
     const rows: Row[] = [];
-    for (const s of list) {
-      for (const [side, port] of [['baseline', BENCH.baselinePort], ['api', BENCH.apiPort]] as const) {
-        await check(port, s);
-        await load(port, s, 3);
-        const r = await load(port, s, BENCH.durationSeconds);
-        rows.push({ scenario: s.name, side, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx + r.timeouts });
-        console.log(`${s.name} [${side}]: ${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms`);
+    const before = os.loadavg();
+    for (const connections of [BENCH.connections, 1]) {
+      for (const s of list) {
+        const sides = [['baseline', BENCH.baselinePort], ['api', BENCH.apiPort]] as const;
+        const rounds: Record<Row['side'], Row[]> = { baseline: [], api: [] };
+        for (const [, port] of sides) {
+          await check(port, s);
+          await load(port, s, 3, connections);
+        }
+        // Alternating rounds: on a machine shared with other work, load drifts over a run; the
+        // median round of each side compares the two under the same conditions.
+        for (let round = 0; round < BENCH.rounds; round += 1) {
+          for (const [side, port] of sides) {
+            const r = await load(port, s, BENCH.roundSeconds, connections);
+            rounds[side].push({ scenario: s.name, side, connections, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx + r.timeouts });
+          }
+        }
+        for (const [side] of sides) {
+          const sorted = [...rounds[side]].sort((a, b) => a.rps - b.rps);
+          const median = { ...sorted[Math.floor(sorted.length / 2)]!, errors: sorted.reduce((n, r) => n + r.errors, 0) };
+          rows.push(median);
+          console.log(`${s.name} [${side}, ${connections} conn]: ${median.rps.toFixed(0)} req/s, p50 ${median.p50} ms, p99 ${median.p99} ms (rounds: ${rounds[side].map((r) => r.rps.toFixed(0)).join(', ')} req/s)`);
+        }
       }
     }
     const out = path.join(__dirname, '../results/catalog.md');
     mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(out, report(rows, list));
+    writeFileSync(out, report(rows, list, { before, after: os.loadavg() }));
     console.log(`\nwritten to ${path.relative(process.cwd(), out)}`);
   } finally {
     server.kill('SIGTERM');

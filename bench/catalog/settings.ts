@@ -7,7 +7,8 @@ export const BENCH = {
   popularUrn: 'pokemon/base/base1/4',
   popularListings: 2000,
   connections: 50,
-  durationSeconds: 10,
+  rounds: 3,
+  roundSeconds: 5,
   apiPort: Number(process.env.BENCH_API_PORT ?? 3710),
   baselinePort: Number(process.env.BENCH_BASELINE_PORT ?? 3711),
 };

@@ -1,33 +1,13 @@
 import Joi from 'joi';
+import type { ItemView } from './item-view';
 
-/** The spec's Item shape as found in catalog NDJSON (`items.ndjson`); live-listing fields are ignored. */
-export interface ItemLine {
-  urn: string;
-  slug: string;
-  type: string;
-  game: string;
-  title: string;
-  name: string;
-  rarity: string;
-  number: string;
-  description: string;
-  set: SetFields;
-  series: { name: string; urn: string };
-  images: Array<{ urn: string; orientation: string; url: string; illustrator: string }>;
-  alternatives: string[];
-  metadata: Array<{ name: string; value: string; detail: unknown[] }>;
-  referencePrice: number | null;
-}
+/**
+ * The spec's Item shape as found in catalog NDJSON (`items.ndjson`), plus the seed's
+ * `referencePrice`; the live-listing fields are derived, so an import ignores them.
+ */
+export type ItemLine = Omit<ItemView, 'price' | 'available' | 'quantity' | 'min' | 'max'> & { referencePrice: number | null };
 
-interface SetFields {
-  urn: string;
-  name: string;
-  counts: { printed: number | null; total: number | null };
-  references: string[];
-  size: number | null;
-  symbol: { url: string | null };
-  released: string | null;
-}
+type SetFields = ItemView['set'];
 
 /** A `sets.ndjson` line: a set with its series, so sets without items still appear. */
 export interface SetLine extends SetFields {
