@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { NO_TRAILING_SLASH, URN_MAX_LENGTH, URN_SHAPE } from '../services/catalog/urn';
 
 /** Shared field schemas, so one rule (e.g. what a username is) is written once. */
 export const email = Joi.string().trim().email({ tlds: false }).max(254);
@@ -96,3 +97,23 @@ export const listing = Joi.object({
 /** Path parameters of routes addressing one resource by its UUID id. */
 export const idParams = Joi.object({ id: Joi.string().uuid().required() });
 export type IdParams = { id: string };
+/** A catalog URN (see services/catalog/urn.ts); a bad entry is named, with its value, in the error. */
+export const catalogUrn = Joi.string()
+  .max(URN_MAX_LENGTH)
+  .pattern(URN_SHAPE)
+  .message('{{#label}} must be segments of letters, digits, ".", "_", "~" or "-" joined by "/" (got "{{#value}}")')
+  .pattern(NO_TRAILING_SLASH)
+  .message('{{#label}} must not end with "/" (got "{{#value}}")');
+
+/** The spec's Review resource, plus the author (`reviewer`) for reviews received. */
+export const review = Joi.object({
+  id: Joi.string().required(),
+  rating: Joi.number().integer().min(1).max(5).required(),
+  revisions: Joi.number().integer().min(0).required(),
+  source: Joi.object({ id: Joi.string().required(), type: Joi.string().valid('ORDER').required() }).required(),
+  reviewedUser: userSummary.allow(null).required(),
+  reviewer: userSummary.allow(null).required(),
+  content: Joi.string().allow('', null).required(),
+  automatic: Joi.boolean().required(),
+  createdAt: timestamp.required(),
+});
