@@ -3,7 +3,7 @@
 // PostgreSQL): 2,000 catalog items, one seller with 50,000 listings and a second seller with
 // 5,000 (so the seller scope has something to exclude). Then, in the same run, autocannon at 20
 // connections against the real API and against the one-SQL baseline, per scenario. Writes
-// bench/seller-listings/RESULTS.md and drops the database unless BENCH_KEEP=1.
+// bench/results/seller-listings.md and drops the database unless BENCH_KEEP=1.
 import { fork, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -161,7 +161,7 @@ async function main(): Promise<void> {
       'Baseline: a bare Koa app running one SQL statement through `pg` that returns the same facets, total and page (bench/seller-listings/baseline-sql.ts).',
       '',
     ].join('\n');
-    writeFileSync(path.join(__dirname, 'RESULTS.md'), report);
+    writeFileSync(path.join(__dirname, '../results/seller-listings.md'), report);
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await c.end();
