@@ -8,12 +8,24 @@ import { Authenticator } from './services/auth/authenticator';
 import { EmailChange } from './services/email-change';
 import { PersonalAccessTokens } from './services/personal-access-tokens';
 import { Sellers } from './services/sellers';
+import { SellerListings } from './services/listings/seller-listings';
+import { SellerDashboard } from './services/sellers/dashboard';
+import { DeliveryOptions } from './services/sellers/delivery-options';
+import { SellerStatsService } from './services/sellers/seller-stats';
+import { Uploads } from './services/uploads';
+import { ListingImports } from './services/imports/listing-imports';
+import { LocalDiskImageStorage } from './integrations/images/storage';
 import { WorkflowStarters } from './temporal/starters';
 
 /** The composition root: wires services from configuration, the database and Temporal. */
 export function createServices(config: Config, db: DataSource, temporal: Client): Services {
   const accessTokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenTtlSeconds);
   const starters = new WorkflowStarters(temporal, config.temporal.taskQueue);
+  const uploads = new Uploads(db, {
+    storage: new LocalDiskImageStorage(config.uploads.dir),
+    maxBytes: config.uploads.maxBytes,
+    publicBaseUrl: config.publicBaseUrl,
+  });
   return {
     db,
     auth: new AuthService(db, accessTokens, {
@@ -29,6 +41,12 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       codeKey: config.auth.jwtSecret,
       startDelivery: (requestId) => starters.emailChange(requestId),
     }),
+    listings: new SellerListings(db, (imageId) => uploads.imageUrl(imageId), { searchCacheTtlMs: config.search.cacheTtlMs }),
+    sellerStats: new SellerStatsService(db),
+    sellerDashboard: new SellerDashboard(config.publicBaseUrl),
+    deliveryOptions: new DeliveryOptions(db),
+    uploads,
+    imports: new ListingImports(db, (importId) => starters.listingImport(importId)),
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import Joi from 'joi';
 
 /**
@@ -37,6 +38,19 @@ export interface Config {
     jsonBodyLimit: string;
     validateResponses: boolean;
   };
+  uploads: {
+    /** Local-disk image storage (the embedded default). */
+    dir: string;
+    maxBytes: number;
+  };
+  imports: {
+    maxBytes: number;
+    batchSize: number;
+  };
+  search: {
+    /** How long seller search results may lag stock moved by checkouts (0: no cache). */
+    cacheTtlMs: number;
+  };
 }
 
 const DEV_JWT_SECRET = 'development-only-secret-change-me-0123456789';
@@ -66,6 +80,11 @@ const schema = Joi.object({
   SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }),
   JSON_BODY_LIMIT: Joi.string().pattern(/^\d+(kb|mb)$/).default('256kb'),
   VALIDATE_RESPONSES: Joi.boolean(),
+  UPLOADS_DIR: Joi.string().default('.data/uploads'),
+  UPLOAD_MAX_BYTES: Joi.number().integer().min(1024).default(10 * 1024 * 1024),
+  IMPORT_MAX_BYTES: Joi.number().integer().min(1024).default(5 * 1024 * 1024),
+  IMPORT_BATCH_SIZE: Joi.number().integer().min(1).max(5000).default(500),
+  SELLER_SEARCH_CACHE_MS: Joi.number().integer().min(0).max(600_000).default(5000),
 }).unknown(true);
 
 export class ConfigError extends Error {}
@@ -108,5 +127,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       // production leaves it off unless asked.
       validateResponses: value.VALIDATE_RESPONSES ?? nodeEnv !== 'production',
     },
+    uploads: { dir: path.resolve(value.UPLOADS_DIR), maxBytes: value.UPLOAD_MAX_BYTES },
+    imports: { maxBytes: value.IMPORT_MAX_BYTES, batchSize: value.IMPORT_BATCH_SIZE },
+    search: { cacheTtlMs: value.SELLER_SEARCH_CACHE_MS },
   };
 }

@@ -23,6 +23,7 @@ export function createWorker({ config, db, connection, workflowBundle }: CreateW
     from: config.email.from,
     codeKey: config.auth.jwtSecret,
     codeTtlSeconds: config.emailChange.codeTtlSeconds,
+    importBatchSize: config.imports.batchSize,
   });
   return Worker.create({
     connection,

@@ -1,2 +1,3 @@
 // Every workflow the worker hosts. Deterministic code only: activities do all I/O.
 export { emailChangeWorkflow } from './email-change';
+export { listingImportWorkflow } from './listing-import';

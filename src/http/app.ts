@@ -12,6 +12,10 @@ import { authRoutes } from './routes/auth';
 import { devRoutes } from './routes/dev';
 import { personalAccessTokenRoutes } from './routes/personal-access-tokens';
 import { sellerRoutes } from './routes/seller';
+import { sellerListingRoutes } from './routes/seller-listings';
+import { sellerAccountRoutes } from './routes/seller-account';
+import { uploadRoutes } from './routes/uploads';
+import { sellerImportRoutes } from './routes/seller-imports';
 import { systemRoutes } from './routes/system';
 import type { Services } from './services';
 
@@ -23,6 +27,10 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...personalAccessTokenRoutes(services),
     ...accountRoutes(services),
     ...sellerRoutes(services),
+    ...sellerListingRoutes(services),
+    ...sellerAccountRoutes(services),
+    ...uploadRoutes(services),
+    ...sellerImportRoutes(services, config.imports.maxBytes),
     ...(config.env === 'development' ? devRoutes(services) : []),
   ];
   // The document describes the API routes and the system routes alike; it is built once, lazily.

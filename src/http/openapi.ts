@@ -22,6 +22,7 @@ const problemRef = (description: string) => ({
 /** Error responses every route of an auth level can give, besides those it declares. */
 function commonErrors(route: AnyRoute): Record<string, unknown> {
   const errors: Record<string, unknown> = {};
+  if (route.request?.rawBody) errors['415'] = problemRef('The body is not in one of the accepted media types.');
   if (route.request) errors['400'] = problemRef('The request is invalid; `errors` lists each failing field.');
   if (route.auth !== 'public') errors['401'] = problemRef('Missing or invalid credentials.');
   if (route.auth === 'seller') errors['403'] = problemRef('The caller has no active seller account.');
@@ -70,6 +71,15 @@ function operation(route: AnyRoute): Record<string, unknown> {
     ...(route.description ? { description: route.description } : {}),
     security: SECURITY[route.auth],
     parameters: [...parameters(req.params, 'path'), ...parameters(req.query, 'query')],
+    ...(req.rawBody
+      ? {
+          requestBody: {
+            required: true,
+            description: req.rawBody.description,
+            content: Object.fromEntries(req.rawBody.mediaTypes.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])),
+          },
+        }
+      : {}),
     ...(body
       ? {
           requestBody: {

@@ -27,6 +27,11 @@ export interface RequestSpec {
   body?: Joi.Schema;
   /** Body encodings accepted; JSON unless stated. */
   bodyTypes?: Array<'json' | 'form'>;
+  /**
+   * A body of raw bytes (an image, a CSV file) that the handler reads from the stream itself
+   * (`readRawBody`), instead of a parsed `body`. Its media types are enforced (415 otherwise).
+   */
+  rawBody?: { mediaTypes: string[]; description: string };
 }
 
 export interface HandlerResult {

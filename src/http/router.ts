@@ -17,6 +17,13 @@ const MEDIA_TYPES = { json: 'application/json', form: 'application/x-www-form-ur
 
 /** A body in an encoding the route does not declare is refused rather than guessed at. */
 function checkBodyType(ctx: Context, route: AnyRoute): void {
+  const raw = route.request?.rawBody;
+  if (raw) {
+    if (!ctx.is(raw.mediaTypes)) {
+      throw new DomainError('unsupported-media-type', 'unsupported-media-type', `Send the body as ${raw.mediaTypes.join(' or ')}.`);
+    }
+    return;
+  }
   if (!route.request?.body || !ctx.request.length) return;
   const accepted = (route.request.bodyTypes ?? ['json']).map((t) => MEDIA_TYPES[t]);
   if (!ctx.is(accepted)) {

@@ -34,6 +34,12 @@ export class Sellers {
     return account ? view(account) : null;
   }
 
+  /** Vacation hides every listing of the seller from buyers (see `LIVE_LISTING_SQL`) until turned off. */
+  async setVacation(userId: string, enabled: boolean): Promise<SellerStatusView> {
+    await this.db.getRepository(SellerAccount).update({ userId }, { vacation: enabled });
+    return view(await this.db.getRepository(SellerAccount).findOneByOrFail({ userId }));
+  }
+
   async isActiveSeller(userId: string): Promise<boolean> {
     const rows = await this.db.query(`SELECT 1 FROM seller_accounts WHERE user_id = $1 AND status = 'ACTIVE'`, [userId]);
     return rows.length > 0;

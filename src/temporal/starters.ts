@@ -1,6 +1,9 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import type { emailChangeWorkflow } from '../../workflows';
+import type { emailChangeWorkflow, listingImportWorkflow } from '../../workflows';
 import { workflowIds } from './workflow-ids';
+
+/** How long a request waits for Temporal to accept a workflow start before giving up. */
+const START_DEADLINE_MS = 5000;
 
 /**
  * Typed starters: the only way the API starts workflows, so ids, task queue and argument types
@@ -19,6 +22,19 @@ export class WorkflowStarters {
         taskQueue: this.taskQueue,
         args: [{ requestId }],
       }),
+    );
+  }
+
+  /** Bounded: an upload request answers 503 within seconds when Temporal is unreachable. */
+  async listingImport(importId: string): Promise<void> {
+    await this.idempotent(() =>
+      this.client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+        this.client.workflow.start<typeof listingImportWorkflow>('listingImportWorkflow', {
+          workflowId: workflowIds.import(importId),
+          taskQueue: this.taskQueue,
+          args: [{ importId }],
+        }),
+      ),
     );
   }
 

@@ -6,6 +6,7 @@ import { OutboxEvent } from './outbox-event';
 import { PersonalAccessToken } from './personal-access-token';
 import { RefreshToken } from './refresh-token';
 import { SellerAccount } from './seller-account';
+import { DeliveryOption, ListingImport, Upload } from './seller-listings';
 import { User } from './user';
 
 export {
@@ -23,8 +24,12 @@ export {
   RefreshToken,
   SellerAccount,
   User,
+  DeliveryOption,
+  ListingImport,
+  Upload,
 };
 export type { ItemImage, ItemMetadata } from './catalog';
+export type { ImportStatus } from './seller-listings';
 
 export const entities = [
   User,
@@ -41,4 +46,7 @@ export const entities = [
   ListingAttachment,
   ListingHold,
   OutboxEvent,
+  Upload,
+  ListingImport,
+  DeliveryOption,
 ];

@@ -5,7 +5,8 @@ import { defineRoute } from '../route';
 import { timestamp } from '../schemas';
 import type { Services } from '../services';
 
-const sellerView = Joi.object({
+/** The seller account as the seller routes show it. */
+export const sellerView = Joi.object({
   userId: Joi.string().required(),
   status: Joi.string().valid('ACTIVE', 'SUSPENDED').required(),
   vacation: Joi.boolean().required(),

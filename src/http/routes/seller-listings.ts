@@ -1,0 +1,211 @@
+import Joi from 'joi';
+import { listingInput, type ListingInput } from '../../services/listings/listing-input';
+import { MAX_ATTACHMENTS, MAX_BULK_LISTINGS } from '../../services/listings/seller-listings';
+import {
+  BOOLEAN_FACETS,
+  FACET_KEYS,
+  FILTER_FIELDS,
+  FILTER_OPS,
+  PRICE_BUCKETS,
+  QUANTITY_BUCKETS,
+  type SellerSearchRequest,
+} from '../../services/listings/seller-search';
+import { defineRoute } from '../route';
+import { listing, timestamp } from '../schemas';
+import type { Services } from '../services';
+
+const idParams = Joi.object({ id: Joi.string().uuid().required() });
+type IdParams = { id: string };
+
+const attachment = Joi.object({ id: Joi.string().required(), imageId: Joi.string().required(), url: Joi.string().required() });
+
+const NUMBER_FIELDS = Object.entries(FILTER_FIELDS).filter(([, f]) => f.kind === 'number').map(([k]) => k);
+const DATE_FIELDS = Object.entries(FILTER_FIELDS).filter(([, f]) => f.kind === 'date').map(([k]) => k);
+
+const filter = Joi.object({
+  field: Joi.string().valid(...Object.keys(FILTER_FIELDS)).required(),
+  op: Joi.string().valid(...Object.keys(FILTER_OPS)).required(),
+  value: Joi.alternatives()
+    .conditional('op', {
+      is: 'in',
+      then: Joi.array().items(Joi.string().max(300), Joi.number()).min(1).max(100),
+      otherwise: Joi.alternatives().conditional('field', {
+        switch: [
+          { is: Joi.valid(...NUMBER_FIELDS), then: Joi.number().integer() },
+          { is: Joi.valid(...DATE_FIELDS), then: timestamp },
+        ],
+        otherwise: Joi.string().max(300),
+      }),
+    })
+    .required(),
+});
+
+const facetSelection = Joi.object(
+  Object.fromEntries(
+    FACET_KEYS.map((k) => [k, Joi.array().items(BOOLEAN_FACETS.includes(k) ? Joi.boolean() : Joi.string().max(200)).max(50)]),
+  ),
+);
+
+const searchBody = Joi.object({
+  query: Joi.string().trim().max(200).allow(''),
+  filters: Joi.array().items(filter).max(20).default([]),
+  facets: facetSelection.default({}),
+  from: Joi.number().integer().min(0).max(10_000).default(0),
+  size: Joi.number().integer().min(1).max(100).default(25),
+});
+
+const facetCounts = Joi.object(
+  Object.fromEntries(
+    FACET_KEYS.map((k) => [
+      k,
+      Joi.array().items(Joi.object({ value: Joi.alternatives(Joi.string(), Joi.boolean()).required(), count: Joi.number().integer().required() })).required(),
+    ]),
+  ),
+);
+
+const bulkResult = Joi.object({
+  index: Joi.number().integer().required(),
+  status: Joi.string().valid('created', 'invalid').required(),
+  listing,
+  errors: Joi.array().items(Joi.object({ in: Joi.string(), field: Joi.string(), message: Joi.string() })),
+});
+
+export const sellerListingRoutes = (s: Services) => [
+  defineRoute<Record<string, never>, Record<string, never>, ListingInput, 'seller'>({
+    operationId: 'createListing',
+    method: 'post',
+    path: '/seller/listings',
+    tag: 'Seller listings',
+    summary: 'Create a listing',
+    description: 'Emits `LISTING_CREATED`. The listing is stored even when incomplete; `valid` says whether buyers can see it (see docs/seller-listings.md).',
+    auth: 'seller',
+    request: { body: listingInput },
+    responses: { 201: { description: 'The new listing.', schema: listing } },
+    handler: async ({ principal, body }) => ({ status: 201, body: await s.listings.create(principal.userId, body) }),
+  }),
+
+  defineRoute<Record<string, never>, Record<string, never>, { listings: unknown[] }, 'seller'>({
+    operationId: 'createListingsBulk',
+    method: 'post',
+    path: '/seller/listings/bulk',
+    tag: 'Seller listings',
+    summary: `Create up to ${MAX_BULK_LISTINGS} listings in one request, with a result per listing`,
+    description:
+      'Each element has the body of `POST /seller/listings` and is validated on its own: the well-formed ones are created ' +
+      'together (one `LISTING_CREATED` each), the others come back with `status: invalid` and their field errors.',
+    auth: 'seller',
+    request: { body: Joi.object({ listings: Joi.array().items(Joi.object()).min(1).max(MAX_BULK_LISTINGS).required() }) },
+    responses: {
+      200: {
+        description: 'One result per element, in request order.',
+        schema: Joi.object({ created: Joi.number().integer().required(), invalid: Joi.number().integer().required(), results: Joi.array().items(bulkResult).required() }),
+      },
+    },
+    handler: async ({ principal, body }) => {
+      const results = await s.listings.createMany(principal.userId, body.listings);
+      const created = results.filter((r) => r.status === 'created').length;
+      return { status: 200, body: { created, invalid: results.length - created, results } };
+    },
+  }),
+
+  defineRoute<Record<string, never>, Record<string, never>, SellerSearchRequest, 'seller'>({
+    operationId: 'searchSellerListings',
+    method: 'post',
+    path: '/seller/listings/search',
+    tag: 'Seller listings',
+    summary: "Search the caller's listings, with facet counts",
+    description:
+      'Only the caller\'s listings can match: the seller scope is applied from the credential and no facet or filter can change it. ' +
+      `\`facets\` selects values per key (${FACET_KEYS.join(', ')}); Valid and Hidden take booleans, Price takes ${PRICE_BUCKETS.join(', ')} (pence), ` +
+      `Quantity takes ${QUANTITY_BUCKETS.join(', ')}, Availability takes "In Stock" or "Out of Stock". \`filters\` are {field, op, value} conditions.`,
+    auth: 'seller',
+    request: { body: searchBody },
+    responses: {
+      200: {
+        description: 'Total, a page of hits (newest first) and counts for all fourteen facets.',
+        schema: Joi.object({ total: Joi.number().integer().required(), hits: Joi.array().items(listing).required(), facets: facetCounts.required() }),
+      },
+    },
+    handler: async ({ principal, body }) => ({ status: 200, body: await s.listings.search(principal.userId, body) }),
+  }),
+
+  defineRoute<Record<string, never>, { urn: string }, undefined, 'seller'>({
+    operationId: 'sellerListingsOfItem',
+    method: 'get',
+    path: '/seller/listings/items',
+    tag: 'Seller listings',
+    summary: "The caller's listings of one item that have stock",
+    description: 'Only listings with `quantity > 0`; `available` mirrors `quantity`; `locked` is true while checkouts hold units.',
+    auth: 'seller',
+    request: { query: Joi.object({ urn: Joi.string().min(1).max(300).required() }) },
+    responses: { 200: { description: 'Listings, cheapest first; empty when none.', schema: Joi.array().items(listing) } },
+    handler: async ({ principal, query }) => ({ status: 200, body: await s.listings.ofItem(principal.userId, query.urn) }),
+  }),
+
+  defineRoute<IdParams, Record<string, never>, undefined, 'seller'>({
+    operationId: 'getSellerListing',
+    method: 'get',
+    path: '/seller/listings/{id}',
+    tag: 'Seller listings',
+    summary: 'One of the caller\'s listings, with its private fields',
+    auth: 'seller',
+    request: { params: idParams },
+    responses: { 200: { description: 'The listing.', schema: listing }, 404: { description: 'No such listing of the caller\'s.' } },
+    handler: async ({ principal, params }) => ({ status: 200, body: await s.listings.get(principal.userId, params.id) }),
+  }),
+
+  defineRoute<IdParams, Record<string, never>, ListingInput, 'seller'>({
+    operationId: 'updateListing',
+    method: 'put',
+    path: '/seller/listings/{id}',
+    tag: 'Seller listings',
+    summary: 'Replace a listing\'s fields',
+    description: 'Same body as creation. Emits `LISTING_UPDATED`. A quantity below the units open checkouts hold is a 409.',
+    auth: 'seller',
+    request: { params: idParams, body: listingInput },
+    responses: {
+      200: { description: 'The updated listing.', schema: listing },
+      404: { description: 'No such listing of the caller\'s.' },
+      409: { description: '`quantity-below-reserved`: checkouts hold more units than the new quantity.' },
+    },
+    handler: async ({ principal, params, body }) => ({ status: 200, body: await s.listings.update(principal.userId, params.id, body) }),
+  }),
+
+  defineRoute<IdParams, Record<string, never>, undefined, 'seller'>({
+    operationId: 'deleteListing',
+    method: 'delete',
+    path: '/seller/listings/{id}',
+    tag: 'Seller listings',
+    summary: 'Delete a listing',
+    description: 'Emits `LISTING_DELETED`. Orders keep referring to it (soft delete).',
+    auth: 'seller',
+    request: { params: idParams },
+    responses: {
+      204: { description: 'Deleted.' },
+      404: { description: 'No such listing of the caller\'s.' },
+      409: { description: '`listing-locked`: open checkouts hold units of it.' },
+    },
+    handler: async ({ principal, params }) => {
+      await s.listings.delete(principal.userId, params.id);
+      return { status: 204 };
+    },
+  }),
+
+  defineRoute<IdParams, Record<string, never>, { imageId: string }, 'seller'>({
+    operationId: 'attachListingImage',
+    method: 'post',
+    path: '/seller/listings/{id}/attachments',
+    tag: 'Seller listings',
+    summary: 'Attach a finished upload to a listing (step 2 of a direct upload)',
+    description: `\`imageId\` is the id of a READY upload of the caller's (see \`POST /uploads\`). At most ${MAX_ATTACHMENTS} images per listing.`,
+    auth: 'seller',
+    request: { params: idParams, body: Joi.object({ imageId: Joi.string().uuid().required() }) },
+    responses: {
+      201: { description: 'The attachment, with its public URL.', schema: attachment },
+      400: { description: '`upload-not-ready`: the upload is unknown, not the caller\'s, or unfinished.' },
+      404: { description: 'No such listing of the caller\'s.' },
+      409: { description: '`attachment-limit-reached`.' },
+    },
+    handler: async ({ principal, params, body }) => ({ status: 201, body: await s.listings.attach(principal.userId, params.id, body.imageId) }),
+  }),
+];

@@ -1,0 +1,65 @@
+import { parse, type Options } from 'csv-parse/sync';
+import type { FieldError } from '../errors';
+import { parseListingInput, type ListingInput } from '../listings/listing-input';
+
+/** CSV columns of a listing import: the JSON field names of a listing (variants excepted). */
+export const IMPORT_COLUMNS = [
+  'urn', 'condition', 'language', 'price', 'quantity', 'comment', 'gradingProvider',
+  'gradingScore', 'gradingNumber', 'notes', 'reference', 'hidden',
+] as const;
+export const REQUIRED_COLUMNS = ['urn', 'condition', 'language', 'price', 'quantity'] as const;
+
+export class CsvFormatError extends Error {}
+
+export type CsvRecord = Record<string, string>;
+
+/** The header of a CSV file, checked: every required column present, no unknown column. */
+export function checkHeader(header: string[]): void {
+  const unknown = header.filter((c) => !(IMPORT_COLUMNS as readonly string[]).includes(c));
+  const missing = REQUIRED_COLUMNS.filter((c) => !header.includes(c));
+  const problems = [
+    ...(missing.length ? [`missing required column(s): ${missing.join(', ')}`] : []),
+    ...(unknown.length ? [`unknown column(s): ${unknown.join(', ')}`] : []),
+  ];
+  if (problems.length) throw new CsvFormatError(`${problems.join('; ')}. Columns are: ${IMPORT_COLUMNS.join(', ')}.`);
+}
+
+/** The first line of a CSV file as column names. */
+export function readHeader(csv: string): string[] {
+  const [header] = parseOrThrow(csv, { to_line: 1 }) as string[][];
+  if (!header) throw new CsvFormatError('The CSV file is empty.');
+  return header;
+}
+
+function parseOrThrow(csv: string, options: Options): unknown[] {
+  try {
+    return parse(csv, { bom: true, trim: true, skip_empty_lines: true, ...options }) as unknown[];
+  } catch (err) {
+    throw new CsvFormatError(`The CSV file cannot be read: ${(err as Error).message}`);
+  }
+}
+
+/** Data records after a checked header; a record's row number is its index + 2 (the header is row 1). */
+export function readRecords(csv: string): CsvRecord[] {
+  checkHeader(readHeader(csv));
+  return parseOrThrow(csv, { columns: true, relax_column_count: true }) as CsvRecord[];
+}
+
+export const rowNumberOf = (index: number) => index + 2;
+
+export interface RowError {
+  row: number;
+  column: string;
+  message: string;
+}
+
+/**
+ * One record as a listing input, with the same rules as the API (`listingInput`); empty cells
+ * count as absent. Errors name the row and the column.
+ */
+export function recordToInput(record: CsvRecord, row: number): { input: ListingInput; errors: null } | { input: null; errors: RowError[] } {
+  const value = Object.fromEntries(Object.entries(record).filter(([, cell]) => cell !== undefined && cell !== ''));
+  const parsed = parseListingInput(value, { in: 'csv', prefix: '' });
+  if (parsed.errors === null) return { input: parsed.value, errors: null };
+  return { input: null, errors: parsed.errors.map((e: FieldError) => ({ row, column: e.field.split('.')[0]!, message: e.message })) };
+}

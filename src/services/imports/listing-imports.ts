@@ -1,0 +1,80 @@
+import type { DataSource } from 'typeorm';
+import { ListingImport } from '../../db/entities';
+import { newId } from '../../ids';
+import { DomainError, invalid, notFound } from '../errors';
+import { CsvFormatError, checkHeader, readHeader } from './csv-rows';
+
+export interface ImportView {
+  id: string;
+  status: ListingImport['status'];
+  totalRows: number;
+  processedRows: number;
+  createdCount: number;
+  errorCount: number;
+  failure: string | null;
+  createdAt: Date;
+  finishedAt: Date | null;
+}
+
+const view = (i: ListingImport): ImportView => ({
+  id: i.id,
+  status: i.status,
+  totalRows: i.totalRows,
+  processedRows: i.processedRows,
+  createdCount: i.createdCount,
+  errorCount: i.errorCount,
+  failure: i.failure,
+  createdAt: i.createdAt,
+  finishedAt: i.finishedAt,
+});
+
+/**
+ * Bulk listing imports from CSV. The API stores the file and starts the `import:{id}`
+ * workflow, which does the work in batches (activities/imports.ts); progress, counts and
+ * per-row errors are read here.
+ */
+export class ListingImports {
+  constructor(
+    private readonly db: DataSource,
+    private readonly startWorkflow: (importId: string) => Promise<void>,
+  ) {}
+
+  async create(sellerId: string, csv: string): Promise<ImportView> {
+    try {
+      // A wrong header fails now, before anything is stored; row problems are reported per row.
+      checkHeader(readHeader(csv));
+    } catch (err) {
+      if (err instanceof CsvFormatError) throw invalid('import-csv-invalid', err.message);
+      throw err;
+    }
+    const id = newId();
+    await this.db.getRepository(ListingImport).insert({ id, sellerId, csv, status: 'PENDING' });
+    try {
+      await this.startWorkflow(id);
+    } catch (err) {
+      await this.db.getRepository(ListingImport).update({ id }, { status: 'FAILED', failure: 'could not be scheduled', finishedAt: new Date() });
+      throw new DomainError('unavailable', 'temporarily-unavailable', 'The import could not be scheduled; upload it again shortly.', {
+        cause: (err as Error).message,
+      });
+    }
+    return this.get(sellerId, id);
+  }
+
+  async get(sellerId: string, id: string): Promise<ImportView> {
+    const found = await this.db.getRepository(ListingImport).findOneBy({ id, sellerId });
+    if (!found) throw notFound('Import');
+    return view(found);
+  }
+
+  /** Row errors in row order, a page at a time. */
+  async errors(sellerId: string, id: string, page: number, size: number): Promise<{ total: number; errors: Array<{ row: number; column: string; message: string }> }> {
+    await this.get(sellerId, id);
+    const [{ total }] = await this.db.query(`SELECT count(*)::int AS total FROM listing_import_errors WHERE import_id = $1`, [id]);
+    const errors = await this.db.query(
+      `SELECT row_number AS row, "column", message FROM listing_import_errors WHERE import_id = $1
+        ORDER BY row_number, "column" LIMIT $2 OFFSET $3`,
+      [id, size, (page - 1) * size],
+    );
+    return { total, errors };
+  }
+}

@@ -1,0 +1,71 @@
+import Joi from 'joi';
+import type { FieldError } from '../errors';
+
+/** Product conditions a listing may state, best first. */
+export const CONDITIONS = ['MINT', 'NEAR_MINT', 'EXCELLENT', 'GOOD', 'LIGHT_PLAYED', 'PLAYED', 'POOR'] as const;
+
+/** Upper bounds that keep a single listing sane (pence and units). */
+export const MAX_PRICE = 100_000_000;
+export const MAX_QUANTITY = 100_000;
+
+/** What a seller sends to create or (fully) update a listing; also one row of a CSV import. */
+export interface ListingInput {
+  urn: string;
+  condition: string;
+  language: string;
+  price: number;
+  quantity: number;
+  comment: string;
+  gradingProvider: string | null;
+  gradingScore: string | null;
+  gradingNumber: string | null;
+  notes: string | null;
+  reference: string | null;
+  hidden: boolean;
+  variants: Array<Record<string, string | number | boolean | null>>;
+}
+
+const optionalText = (max: number) => Joi.string().trim().max(max).empty('').allow(null).default(null);
+
+/**
+ * The one definition of a well-formed listing, shared by the HTTP routes and the CSV import.
+ * Malformed input is refused (400 / a row error); well-formed but incomplete listings are
+ * stored and reported `valid: false` (see `validity.ts`).
+ */
+export const listingInput = Joi.object<ListingInput>({
+  urn: Joi.string().trim().min(1).max(300).pattern(/[^/]$/, 'not ending in "/"').required(),
+  condition: Joi.string().valid(...CONDITIONS).required(),
+  language: Joi.string().lowercase().pattern(/^[a-z]{2}$/, 'ISO 639-1 code').required(),
+  price: Joi.number().integer().min(0).max(MAX_PRICE).required().description('Pence.'),
+  quantity: Joi.number().integer().min(0).max(MAX_QUANTITY).required(),
+  comment: Joi.string().trim().max(500).allow('').default(''),
+  gradingProvider: optionalText(50),
+  gradingScore: optionalText(20),
+  gradingNumber: optionalText(50),
+  notes: optionalText(255).description('Private seller notes (e.g. SKU). At most 255 characters.'),
+  reference: optionalText(255).description('Third-party integration reference. At most 255 characters.'),
+  hidden: Joi.boolean().default(false),
+  variants: Joi.array()
+    .items(Joi.object().pattern(Joi.string().max(50), Joi.alternatives(Joi.string().max(100), Joi.number(), Joi.boolean()).allow(null)).max(10))
+    .max(10)
+    .default([]),
+});
+
+const OPTIONS: Joi.ValidationOptions = { abortEarly: false, convert: true, errors: { wrap: { label: '"' } } };
+
+/** Validates one listing outside the router (bulk elements, CSV rows); `prefix` locates it. */
+export function parseListingInput(
+  value: unknown,
+  where: { in: string; prefix: string },
+): { value: ListingInput; errors: null } | { value: null; errors: FieldError[] } {
+  const result = listingInput.validate(value, OPTIONS);
+  if (!result.error) return { value: result.value, errors: null };
+  return {
+    value: null,
+    errors: result.error.details.map((d) => ({
+      in: where.in,
+      field: [where.prefix, ...d.path].filter((p) => p !== '').join('.'),
+      message: d.message,
+    })),
+  };
+}

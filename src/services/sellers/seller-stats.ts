@@ -1,0 +1,61 @@
+import type { DataSource } from 'typeorm';
+
+/** The spec's Seller stats. */
+export interface SellerStats {
+  orders: { total: number; open: number; waiting: number };
+  cases: { open: number };
+  listings: { total: number; invalid: number };
+}
+
+/**
+ * One part of the stats, computed from its own tables; each source owns whole top-level keys
+ * (`listings`, later `orders`, `cases`). The orders and cases areas add their source here (and
+ * call `touchSellerStats` in their writes); until then those counts are 0.
+ */
+export type StatsSource = (db: DataSource, sellerId: string) => Promise<Partial<SellerStats>>;
+
+const listingsSource: StatsSource = async (db, sellerId) => {
+  const [row] = await db.query(
+    `SELECT count(*)::int AS total, count(*) FILTER (WHERE NOT valid)::int AS invalid
+       FROM listings WHERE seller_id = $1 AND deleted_at IS NULL`,
+    [sellerId],
+  );
+  return { listings: { total: row.total, invalid: row.invalid } };
+};
+
+export const STATS_SOURCES: StatsSource[] = [listingsSource];
+
+const empty = (): SellerStats => ({ orders: { total: 0, open: 0, waiting: 0 }, cases: { open: 0 }, listings: { total: 0, invalid: 0 } });
+
+/** Bounds the per-process cache; the oldest seller's entry goes first. */
+const MAX_CACHED_SELLERS = 10_000;
+
+/**
+ * Seller stats with a per-process cache keyed by (seller, stats version). The version is
+ * bumped in the same transaction as every change that affects the stats (`touchSellerStats`),
+ * by any API process or worker, so a cached entry is used only while nothing has changed:
+ * each request costs one primary-key read instead of the counting queries.
+ */
+export class SellerStatsService {
+  private readonly cache = new Map<string, { version: string; stats: SellerStats }>();
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly sources: StatsSource[] = STATS_SOURCES,
+  ) {}
+
+  async get(sellerId: string): Promise<SellerStats> {
+    // The version is read before counting: a change committed meanwhile bumps it past what we
+    // cache, so the next request recounts rather than trusting stale numbers.
+    const [row] = await this.db.query(`SELECT stats_version::text AS version FROM seller_accounts WHERE user_id = $1`, [sellerId]);
+    const version: string = row?.version ?? '0';
+    const cached = this.cache.get(sellerId);
+    if (cached?.version === version) return cached.stats;
+    const parts = await Promise.all(this.sources.map((source) => source(this.db, sellerId)));
+    const stats = Object.assign(empty(), ...parts) as SellerStats;
+    this.cache.delete(sellerId);
+    if (this.cache.size >= MAX_CACHED_SELLERS) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(sellerId, { version, stats });
+    return stats;
+  }
+}

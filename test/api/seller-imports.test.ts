@@ -1,0 +1,52 @@
+import { newId } from '../../src/ids';
+import { registerSeller, startTestApi, type TestApi } from '../support/api';
+
+// No Temporal here: what the API checks before scheduling, and what it does when it cannot.
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi({ env: { IMPORT_MAX_BYTES: '2048' } });
+});
+afterAll(() => api.close());
+
+const post = (bearer: { Authorization: string }, csv: string, type = 'text/csv') =>
+  api.http.post('/seller/imports').set(bearer).set('Content-Type', type).send(csv);
+
+describe('POST /seller/imports (before the workflow)', () => {
+  it('refuses a header with missing or unknown columns, storing nothing', async () => {
+    const seller = await registerSeller(api);
+    const res = await post(seller.bearer, 'urn,condition,price,colour\nx,MINT,1,red\n');
+    expect(res.status).toBe(400);
+    expect(res.body.type).toBe('/problems/import-csv-invalid');
+    expect(res.body.detail).toContain('missing required column(s): language, quantity');
+    expect(res.body.detail).toContain('unknown column(s): colour');
+    const rows = await api.database.db.query(`SELECT 1 FROM listing_imports WHERE seller_id = $1`, [seller.id]);
+    expect(rows).toHaveLength(0);
+  });
+
+  it('refuses other media types and files over the cap', async () => {
+    const seller = await registerSeller(api);
+    await post(seller.bearer, JSON.stringify({ csv: 'urn' }), 'application/json').expect(415);
+    await post(seller.bearer, `urn,condition,language,price,quantity\n${'x,MINT,en,1,1\n'.repeat(300)}`).expect(413);
+  });
+
+  it('answers 503 and marks the import FAILED when the workflow cannot be started', async () => {
+    const seller = await registerSeller(api);
+    const res = await post(seller.bearer, 'urn,condition,language,price,quantity\nx,MINT,en,1,1\n');
+    expect(res.status).toBe(503);
+    expect(res.body.type).toBe('/problems/temporarily-unavailable');
+    const [row] = await api.database.db.query(`SELECT status FROM listing_imports WHERE seller_id = $1`, [seller.id]);
+    expect(row.status).toBe('FAILED');
+  });
+
+  it('shows an import only to its seller', async () => {
+    const seller = await registerSeller(api);
+    const other = await registerSeller(api);
+    const [row] = await api.database.db.query(`INSERT INTO listing_imports (id, seller_id, csv) VALUES ($1, $2, '') RETURNING id`, [
+      newId(),
+      seller.id,
+    ]);
+    await api.http.get(`/seller/imports/${row.id}`).set(seller.bearer).expect(200);
+    await api.http.get(`/seller/imports/${row.id}`).set(other.bearer).expect(404);
+    await api.http.get(`/seller/imports/${row.id}/errors`).set(other.bearer).expect(404);
+  });
+});

@@ -1,0 +1,23 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { ImportActivities, ImportSummary } from '../activities/imports';
+
+const { startImport, importBatch, finishImport } = proxyActivities<ImportActivities>({
+  // A batch is one transaction of a few hundred rows; minutes would mean something is wrong.
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+/**
+ * A seller's CSV listing import (`import:{importId}`): rows are processed in batches, each
+ * batch its own retried activity and transaction. Every step is idempotent, so a re-run of a
+ * finished import changes nothing and a resumed one continues where it stopped.
+ */
+export async function listingImportWorkflow(input: { importId: string }): Promise<ImportSummary> {
+  const plan = await startImport(input.importId);
+  if (plan.status === 'RUNNING') {
+    for (let offset = plan.processedRows; offset < plan.totalRows; offset += plan.batchSize) {
+      await importBatch(input.importId, offset, plan.batchSize);
+    }
+  }
+  return finishImport(input.importId);
+}
