@@ -76,6 +76,10 @@ try {
   await temporal();
   const [node, migrateArgs] = tsNode('scripts/migrate.ts');
   if (spawnSync(node, migrateArgs, { stdio: 'inherit', env }).status !== 0) throw new Error('migrations failed');
+  // The demo catalog (data/catalog/) is loaded once, into an empty catalog only.
+  const [, seedArgs] = tsNode('scripts/catalog-import.ts');
+  const seed = ['--if-empty', 'data/catalog/items.ndjson', 'data/catalog/sets.ndjson'];
+  if (spawnSync(node, [...seedArgs, ...seed], { stdio: 'inherit', env }).status !== 0) throw new Error('loading the demo catalog failed');
   for (const entry of ['src/main.ts', 'worker/main.ts']) {
     const child = run(...tsNode(entry), { env });
     child.once('exit', (code) => !stopping && (log(`${entry} exited (${code})`), shutdown(1)));

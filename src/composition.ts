@@ -5,8 +5,10 @@ import type { Services } from './http/services';
 import { AccessTokens } from './services/auth/access-tokens';
 import { AuthService } from './services/auth/auth-service';
 import { Authenticator } from './services/auth/authenticator';
+import { CatalogHierarchy } from './services/catalog/hierarchy';
 import { EmailChange } from './services/email-change';
 import { PersonalAccessTokens } from './services/personal-access-tokens';
+import { Profiles } from './services/profiles/profiles';
 import { Sellers } from './services/sellers';
 import { SellerListings } from './services/listings/seller-listings';
 import { SellerDashboard } from './services/sellers/dashboard';
@@ -47,6 +49,8 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     deliveryOptions: new DeliveryOptions(db),
     uploads,
     imports: new ListingImports(db, (importId) => starters.listingImport(importId)),
+    catalogTree: new CatalogHierarchy(db),
+    profiles: new Profiles(db),
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));

@@ -9,8 +9,12 @@ import type { AnyRoute } from './route';
 import { buildRouter } from './router';
 import { accountRoutes } from './routes/account';
 import { authRoutes } from './routes/auth';
+import { catalogTreeRoutes } from './routes/catalog-tree';
 import { devRoutes } from './routes/dev';
+import { discoverRoutes } from './routes/discover';
+import { listingSearchRoutes } from './routes/listing-search';
 import { personalAccessTokenRoutes } from './routes/personal-access-tokens';
+import { profileRoutes } from './routes/profiles';
 import { sellerRoutes } from './routes/seller';
 import { sellerListingRoutes } from './routes/seller-listings';
 import { sellerAccountRoutes } from './routes/seller-account';
@@ -31,6 +35,10 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...sellerAccountRoutes(services),
     ...uploadRoutes(services),
     ...sellerImportRoutes(services, config.imports.maxBytes),
+    ...discoverRoutes(services),
+    ...catalogTreeRoutes(services),
+    ...listingSearchRoutes(services),
+    ...profileRoutes(services),
     ...(config.env === 'development' ? devRoutes(services) : []),
   ];
   // The document describes the API routes and the system routes alike; it is built once, lazily.

@@ -92,3 +92,22 @@ export const listing = Joi.object({
   notes: Joi.string().allow(null),
   reference: Joi.string().allow(null),
 });
+
+/** An item reference: never ends with `/` (the spec's rule); a bad entry is named in the error. */
+export const itemUrn = Joi.string()
+  .max(200)
+  .pattern(/[^/]$/)
+  .message('{{#label}} must not end with "/" (got "{{#value}}")');
+
+/** The spec's Review resource, plus the author (`reviewer`) for reviews received. */
+export const review = Joi.object({
+  id: Joi.string().required(),
+  rating: Joi.number().integer().min(1).max(5).required(),
+  revisions: Joi.number().integer().min(0).required(),
+  source: Joi.object({ id: Joi.string().required(), type: Joi.string().valid('ORDER').required() }).required(),
+  reviewedUser: userSummary.allow(null).required(),
+  reviewer: userSummary.allow(null).required(),
+  content: Joi.string().allow('', null).required(),
+  automatic: Joi.boolean().required(),
+  createdAt: timestamp.required(),
+});

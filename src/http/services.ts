@@ -1,8 +1,10 @@
 import type { DataSource } from 'typeorm';
 import type { AuthService } from '../services/auth/auth-service';
 import type { Authenticator } from '../services/auth/authenticator';
+import type { CatalogHierarchy } from '../services/catalog/hierarchy';
 import type { EmailChange } from '../services/email-change';
 import type { PersonalAccessTokens } from '../services/personal-access-tokens';
+import type { Profiles } from '../services/profiles/profiles';
 import type { Sellers } from '../services/sellers';
 import type { SellerListings } from '../services/listings/seller-listings';
 import type { SellerDashboard } from '../services/sellers/dashboard';
@@ -25,6 +27,8 @@ export interface Services {
   deliveryOptions: DeliveryOptions;
   uploads: Uploads;
   imports: ListingImports;
+  catalogTree: CatalogHierarchy;
+  profiles: Profiles;
   /** Resolves when Temporal answers; rejects otherwise (for /readyz). */
   temporalHealth: () => Promise<void>;
 }

@@ -1,10 +1,12 @@
 import { CatalogGame, CatalogItem, CatalogSeries, CatalogSet } from './catalog';
 import { EmailChangeRequest } from './email-change-request';
 import { EmailMessage } from './email-message';
+import { ItemSale } from './item-sale';
 import { Listing, ListingAttachment, ListingHold } from './listing';
 import { OutboxEvent } from './outbox-event';
 import { PersonalAccessToken } from './personal-access-token';
 import { RefreshToken } from './refresh-token';
+import { Review } from './review';
 import { SellerAccount } from './seller-account';
 import { DeliveryOption, ListingImport, Upload } from './seller-listings';
 import { User } from './user';
@@ -16,12 +18,14 @@ export {
   CatalogSet,
   EmailChangeRequest,
   EmailMessage,
+  ItemSale,
   Listing,
   ListingAttachment,
   ListingHold,
   OutboxEvent,
   PersonalAccessToken,
   RefreshToken,
+  Review,
   SellerAccount,
   User,
   DeliveryOption,
@@ -49,4 +53,6 @@ export const entities = [
   Upload,
   ListingImport,
   DeliveryOption,
+  ItemSale,
+  Review,
 ];

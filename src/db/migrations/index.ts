@@ -1,6 +1,12 @@
 import { Foundation1732579200000 } from './1732579200000-foundation';
 import { CatalogListingsOutbox1732665600000 } from './1732665600000-catalog-listings-outbox';
+import { CatalogSearch1732838400000 } from './1732838400000-catalog-search';
 import { SellerListings1732924800000 } from './1732924800000-seller-listings';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
-export const migrations = [Foundation1732579200000, CatalogListingsOutbox1732665600000, SellerListings1732924800000];
+export const migrations = [
+  Foundation1732579200000,
+  CatalogListingsOutbox1732665600000,
+  CatalogSearch1732838400000,
+  SellerListings1732924800000,
+];

@@ -1,0 +1,51 @@
+// Prints EXPLAIN (ANALYZE, BUFFERS) of the exact SQL the three benchmarked endpoints send, captured
+// from the services themselves (bulk lookup, catalog search, listing search) on the bench database.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { DataSource, type Logger } from 'typeorm';
+import { createDataSource } from '../../src/db/data-source';
+import { lookupItems } from '../../src/services/search/bulk-lookup';
+import { searchCatalog } from '../../src/services/search/catalog-search';
+import { searchListings } from '../../src/services/search/listing-search';
+import { BENCH, benchDatabaseUrl } from './settings';
+
+const captured: Array<{ sql: string; params: unknown[] }> = [];
+const capture: Logger = {
+  logQuery: (sql, params) => void captured.push({ sql, params: Array.isArray(params) ? params : [] }),
+  logQueryError: () => undefined,
+  logQuerySlow: () => undefined,
+  logSchemaBuild: () => undefined,
+  logMigration: () => undefined,
+  log: () => undefined,
+};
+
+async function main(): Promise<void> {
+  const options = createDataSource({ url: benchDatabaseUrl(), poolSize: 2, applicationName: 'bench-explain' }).options;
+  const db = new DataSource({ ...options, logging: ['query'], logger: capture });
+  await db.initialize();
+  const [{ urns }] = await db.query(`SELECT array_agg(urn) AS urns FROM (SELECT urn FROM catalog_items ORDER BY md5(urn) LIMIT 200) x`);
+  const runs: Array<[string, () => Promise<unknown>]> = [
+    ['POST /search/lookup/bulk (200 URNs): the one query', () => lookupItems(db, urns)],
+    ['GET /search?q=charzard: the ranking query', () => searchCatalog(db, { q: 'charzard', sort: 'relevance', page: 1, size: 20 })],
+    ['POST /listings/item (popular item): the page query', () => searchListings(db, { urn: BENCH.popularUrn, filters: {}, sort: 'price', from: 0, size: 20 })],
+  ];
+  const out: string[] = [];
+  for (const [title, run] of runs) {
+    captured.length = 0;
+    await run();
+    const first = captured[0]!;
+    const plan: Array<{ 'QUERY PLAN': string }> = await db.query(`EXPLAIN (ANALYZE, BUFFERS) ${first.sql}`, first.params);
+    // The 200-URN array literal would fill pages; the plan lines around it are what matter.
+    const lines = plan.map((r) => r['QUERY PLAN'].replace(/'\{[^}]{200,}\}'/g, "'{…200 URNs…}'"));
+    out.push(`## ${title}\n\n\`\`\`\n${lines.join('\n')}\n\`\`\`\n`);
+  }
+  const file = path.join(__dirname, '../results/catalog-explain.md');
+  writeFileSync(file, `# EXPLAIN (ANALYZE, BUFFERS) of the benchmarked queries\n\n${out.join('\n')}`);
+  console.log(out.join('\n'));
+  await db.destroy();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

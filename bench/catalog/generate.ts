@@ -1,0 +1,96 @@
+// Builds the benchmark catalog in BENCH_DATABASE_URL (default: database mts_bench_catalog on the
+// local PostgreSQL, created if missing): the real demo seed, cloned into enough synthetic sets for
+// ≥ 100,000 items with real card names, 1,000 sellers and ≥ 500,000 listings. One popular item
+// (Base Set Charizard) gets 2,000 listings. Set-based SQL: seconds, not minutes. Re-running rebuilds.
+import { createReadStream } from 'node:fs';
+import readline from 'node:readline';
+import { Client } from 'pg';
+import { connectAndMigrate } from '../../src/db/data-source';
+import { importCatalog } from '../../src/services/catalog/catalog-import';
+import { BENCH, benchDatabaseUrl } from './settings';
+
+async function ensureDatabase(url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  const admin = new Client({ connectionString: url.replace(/\/[^/]+$/, '/postgres') });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+}
+
+const STEPS: Array<[string, string]> = [
+  [
+    'synthetic sets',
+    `INSERT INTO catalog_sets (urn, series_urn, game_urn, name, printed_count, total_count, "references", size, released)
+     SELECT 'pokemon/bench/' || s.urn_tail || '-' || g, 'pokemon/bench', 'pokemon', s.name || ' #' || g,
+            s.printed_count, s.total_count, s."references", s.size, s.released
+       FROM (SELECT split_part(urn, '/', 3) AS urn_tail, * FROM catalog_sets WHERE urn IN (SELECT DISTINCT set_urn FROM catalog_items)) s
+      CROSS JOIN generate_series(1, ${BENCH.copies}) g`,
+  ],
+  [
+    'items',
+    `INSERT INTO catalog_items (urn, slug, type, game_urn, series_urn, set_urn, title, name, rarity, number, description, images, alternatives, metadata)
+     SELECT 'pokemon/bench/' || split_part(i.set_urn, '/', 3) || '-' || g || '/' || i.number,
+            i.slug || '-b' || g, i.type, 'pokemon', 'pokemon/bench', 'pokemon/bench/' || split_part(i.set_urn, '/', 3) || '-' || g,
+            i.title, i.name, i.rarity, i.number, i.description, i.images, i.alternatives, i.metadata
+       FROM catalog_items i CROSS JOIN generate_series(1, ${BENCH.copies}) g
+      WHERE i.series_urn <> 'pokemon/bench'`,
+  ],
+  [
+    'sellers',
+    `WITH u AS (
+       INSERT INTO users (id, email, username, password_hash, reviews_count, rating_sum, sales_count)
+       SELECT gen_random_uuid(), 'seller' || n || '@bench.test', 'seller' || n, 'x', n % 50, (n % 50) * 4, n % 300
+         FROM generate_series(1, ${BENCH.sellers}) n RETURNING id, username)
+     INSERT INTO seller_accounts (user_id, vacation)
+     SELECT id, substring(username from 7)::int % 50 = 0 FROM u`,
+  ],
+  [
+    'listings',
+    // Items and sellers are numbered once, so each listing picks both by a random number through a
+    // hash join (indexing a 100,000-element array per row would detoast it every time).
+    `WITH items AS (SELECT row_number() OVER (ORDER BY urn) AS k, urn FROM catalog_items),
+          sellers AS (SELECT row_number() OVER (ORDER BY user_id) AS k, user_id FROM seller_accounts),
+          picks AS (SELECT n, 1 + floor(random() * (SELECT count(*) FROM items))::bigint AS item_k,
+                           1 + floor(random() * ${BENCH.sellers})::bigint AS seller_k
+                      FROM generate_series(1, ${BENCH.listings}) n)
+     INSERT INTO listings (id, seller_id, item_urn, condition, language, price, quantity, reserved, hidden, valid, grading_provider, created_at)
+     SELECT gen_random_uuid(), sellers.user_id,
+            CASE WHEN n <= ${BENCH.popularListings} THEN '${BENCH.popularUrn}' ELSE items.urn END,
+            (ARRAY['MINT','NEAR_MINT','EXCELLENT','GOOD','PLAYED'])[1 + n % 5],
+            (ARRAY['en','en','en','ja','de','fr'])[1 + n % 6],
+            100 + floor(random() * 20000)::int, 1 + n % 4, CASE WHEN n % 17 = 0 THEN 1 ELSE 0 END,
+            n % 20 = 0, n % 50 <> 0, CASE WHEN n % 10 = 0 THEN 'PSA' END,
+            now() - (n % 1000) * interval '1 hour'
+       FROM picks JOIN items ON items.k = picks.item_k JOIN sellers ON sellers.k = picks.seller_k`,
+  ],
+  [
+    'attachments',
+    `INSERT INTO listing_attachments (id, listing_id, image_id, url)
+     SELECT gen_random_uuid(), id, 'bench-' || id, 'https://img.bench.test/' || id || '.jpg'
+       FROM listings WHERE item_urn = '${BENCH.popularUrn}' AND random() < 0.5`,
+  ],
+];
+
+async function main(): Promise<void> {
+  const url = benchDatabaseUrl();
+  await ensureDatabase(url);
+  const db = await connectAndMigrate({ url, poolSize: 2, applicationName: 'bench-generate' });
+  const lines = readline.createInterface({ input: createReadStream('data/catalog/items.ndjson'), crlfDelay: Infinity });
+  await importCatalog(db, lines);
+  await db.query(`INSERT INTO catalog_series (urn, game_urn, name) VALUES ('pokemon/bench', 'pokemon', 'Bench')`);
+  for (const [what, sql] of STEPS) {
+    const started = Date.now();
+    await db.query(sql);
+    console.log(`${what}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  await db.query('VACUUM ANALYZE');
+  const [counts] = await db.query(`SELECT (SELECT count(*) FROM catalog_items)::int AS items, (SELECT count(*) FROM listings)::int AS listings`);
+  console.log(`catalog: ${counts.items} items, ${counts.listings} listings`);
+  await db.destroy();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

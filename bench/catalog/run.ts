@@ -1,0 +1,152 @@
+// `node -r ts-node/register bench/catalog/run.ts` (after generate.ts): each scenario against the
+// baseline and then the API, 50 connections, same run, loopback only; writes bench/results/catalog.md.
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { Client } from 'pg';
+import { BENCH, benchDatabaseUrl } from './settings';
+
+interface Scenario {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  target: string;
+}
+
+interface Row {
+  scenario: string;
+  side: 'baseline' | 'api';
+  connections: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function waitFor(url: string): Promise<void> {
+  for (let i = 0; i < 100; i += 1) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+async function scenarios(): Promise<Scenario[]> {
+  const pg = new Client({ connectionString: benchDatabaseUrl() });
+  await pg.connect();
+  // A fixed, scattered sample: the same 200 URNs on every run.
+  const urns = (await pg.query(`SELECT urn FROM catalog_items ORDER BY md5(urn) LIMIT 200`)).rows.map((r) => r.urn);
+  await pg.end();
+  return [
+    { name: 'bulk lookup, 200 URNs', method: 'POST', path: '/search/lookup/bulk', body: JSON.stringify({ urns }), target: 'p99 < 50 ms' },
+    { name: 'GET /search?q=charzard', method: 'GET', path: '/search?q=charzard', target: '—' },
+    { name: 'POST /listings/item, popular item', method: 'POST', path: '/listings/item', body: JSON.stringify({ urn: BENCH.popularUrn }), target: 'p99 < 50 ms' },
+  ];
+}
+
+async function load(port: number, s: Scenario, duration: number, connections: number): Promise<autocannon.Result> {
+  return autocannon({
+    url: `http://127.0.0.1:${port}${s.path}`,
+    method: s.method,
+    body: s.body,
+    headers: s.body ? { 'content-type': 'application/json' } : {},
+    connections,
+    duration,
+  });
+}
+
+/** Each side must answer correctly before it is measured; a fast wrong answer proves nothing. */
+async function check(port: number, s: Scenario): Promise<void> {
+  const res = await fetch(`http://127.0.0.1:${port}${s.path}`, { method: s.method, body: s.body, headers: s.body ? { 'content-type': 'application/json' } : {} });
+  const body = (await res.json()) as unknown[] | { items?: unknown[]; hits?: unknown[] };
+  const size = Array.isArray(body) ? body.length : (body.items ?? body.hits ?? []).length;
+  if (res.status !== 200 || size === 0) throw new Error(`${s.name} on port ${port}: status ${res.status}, ${size} results`);
+}
+
+const find = (rows: Row[], s: Scenario, side: Row['side'], connections: number) =>
+  rows.find((r) => r.scenario === s.name && r.side === side && r.connections === connections)!;
+
+function report(rows: Row[], list: Scenario[], load: { before: number[]; after: number[] }): string {
+  const avg = (l: number[]) => l.map((n) => n.toFixed(1)).join(' / ');
+  const lines = [
+    '# Catalog / Discover benchmark',
+    '',
+    `Run ${new Date().toISOString()} on ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? 'unknown'}), shared with other work: ` +
+      `load average (1/5/15 min) ${avg(load.before)} before, ${avg(load.after)} after. PostgreSQL, server and load generator on the same machine, loopback only.`,
+    `Catalog: ≥ 100,000 items, ≥ 500,000 listings (bench/catalog/generate.ts). autocannon; per scenario a 3 s warm-up of each side, then ` +
+      `${BENCH.rounds} alternating ${BENCH.roundSeconds} s rounds baseline / API; each cell is the median round (errors: sum over rounds). ` +
+      `baseline = bare Koa + one SQL statement via pg (bench/catalog/baseline.ts), same pool size (10). Latencies in ms.`,
+    '',
+    `## ${BENCH.connections} connections`,
+    '',
+    '| scenario | baseline req/s | API req/s | API / baseline | baseline p50 / p99 | API p50 / p99 | target | errors |',
+    '|---|---:|---:|---:|---:|---:|---|---:|',
+  ];
+  for (const s of list) {
+    const b = find(rows, s, 'baseline', BENCH.connections);
+    const a = find(rows, s, 'api', BENCH.connections);
+    lines.push(
+      `| ${s.name} | ${b.rps.toFixed(0)} | ${a.rps.toFixed(0)} | ${((a.rps / b.rps) * 100).toFixed(0)} % | ${b.p50} / ${b.p99} | ${a.p50} / ${a.p99} | ≥ 50 %; ${s.target} | ${b.errors + a.errors} |`,
+    );
+  }
+  lines.push('', '## 1 connection (service time without queueing)', '', '| scenario | baseline req/s | API req/s | baseline p50 / p99 | API p50 / p99 |', '|---|---:|---:|---:|---:|');
+  for (const s of list) {
+    const b = find(rows, s, 'baseline', 1);
+    const a = find(rows, s, 'api', 1);
+    lines.push(`| ${s.name} | ${b.rps.toFixed(0)} | ${a.rps.toFixed(0)} | ${b.p50} / ${b.p99} | ${a.p50} / ${a.p99} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function main(): Promise<void> {
+  const server = spawn(process.execPath, ['-r', 'ts-node/register', path.join(__dirname, 'server.ts')], { stdio: 'inherit' });
+  try {
+    await waitFor(`http://127.0.0.1:${BENCH.apiPort}/healthz`);
+    await waitFor(`http://127.0.0.1:${BENCH.baselinePort}/`);
+    const list = await scenarios();
+    const rows: Row[] = [];
+    const before = os.loadavg();
+    for (const connections of [BENCH.connections, 1]) {
+      for (const s of list) {
+        const sides = [['baseline', BENCH.baselinePort], ['api', BENCH.apiPort]] as const;
+        const rounds: Record<Row['side'], Row[]> = { baseline: [], api: [] };
+        for (const [, port] of sides) {
+          await check(port, s);
+          await load(port, s, 3, connections);
+        }
+        // Alternating rounds: on a machine shared with other work, load drifts over a run; the
+        // median round of each side compares the two under the same conditions.
+        for (let round = 0; round < BENCH.rounds; round += 1) {
+          for (const [side, port] of sides) {
+            const r = await load(port, s, BENCH.roundSeconds, connections);
+            rounds[side].push({ scenario: s.name, side, connections, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx + r.timeouts });
+          }
+        }
+        for (const [side] of sides) {
+          const sorted = [...rounds[side]].sort((a, b) => a.rps - b.rps);
+          const median = { ...sorted[Math.floor(sorted.length / 2)]!, errors: sorted.reduce((n, r) => n + r.errors, 0) };
+          rows.push(median);
+          console.log(`${s.name} [${side}, ${connections} conn]: ${median.rps.toFixed(0)} req/s, p50 ${median.p50} ms, p99 ${median.p99} ms (rounds: ${rounds[side].map((r) => r.rps.toFixed(0)).join(', ')} req/s)`);
+        }
+      }
+    }
+    const out = path.join(__dirname, '../results/catalog.md');
+    mkdirSync(path.dirname(out), { recursive: true });
+    writeFileSync(out, report(rows, list, { before, after: os.loadavg() }));
+    console.log(`\nwritten to ${path.relative(process.cwd(), out)}`);
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});

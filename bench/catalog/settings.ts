@@ -1,0 +1,16 @@
+/** Sizes and fixed inputs of the catalog benchmark, shared by the generator, server and runner. */
+export const BENCH = {
+  /** Synthetic copies of each of the 5 real sets: 644 × 156 + 644 = 101,108 items. */
+  copies: 156,
+  sellers: 1000,
+  listings: 520_000,
+  popularUrn: 'pokemon/base/base1/4',
+  popularListings: 2000,
+  connections: 50,
+  rounds: 3,
+  roundSeconds: 5,
+  apiPort: Number(process.env.BENCH_API_PORT ?? 3710),
+  baselinePort: Number(process.env.BENCH_BASELINE_PORT ?? 3711),
+};
+
+export const benchDatabaseUrl = () => process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/mts_bench_catalog';

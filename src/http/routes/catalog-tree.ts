@@ -1,0 +1,94 @@
+import Joi from 'joi';
+import { defineRoute } from '../route';
+import { item } from '../schemas';
+import type { Services } from '../services';
+import { CATALOG_CACHE, pageQuery, SEARCH_CACHE } from './discover-common';
+
+/** One URN segment as a path parameter; the URN is the segments joined with `/`. */
+const segment = Joi.string().max(100).required();
+
+const ref = Joi.object({ urn: Joi.string().required(), name: Joi.string().required() });
+const node = ref.keys({
+  counts: Joi.object({ series: Joi.number().integer(), sets: Joi.number().integer(), items: Joi.number().integer().required() }).required(),
+});
+const setNode = node.keys({ released: Joi.string().allow(null).required(), size: Joi.number().integer().allow(null).required(), symbol: Joi.object({ url: Joi.string().allow(null) }).required() });
+
+const cached = (body: unknown, policy = CATALOG_CACHE) => ({ status: 200, body, headers: { 'Cache-Control': policy } });
+
+/**
+ * Hierarchy navigation: `/search/catalog` lists games; each deeper path mirrors the URN
+ * (`/search/catalog/pokemon/base/base1` is set `pokemon/base/base1`) and lists that node's
+ * children with their counts.
+ */
+export const catalogTreeRoutes = (s: Services) => [
+  defineRoute<Record<string, never>, Record<string, never>, undefined, 'public'>({
+    operationId: 'catalogGames',
+    method: 'get',
+    path: '/search/catalog',
+    tag: 'Discover',
+    summary: 'Games, with how many series, sets and items each has',
+    auth: 'public',
+    responses: { 200: { description: 'Every game.', schema: Joi.object({ games: Joi.array().items(node).required() }) } },
+    handler: async () => cached({ games: await s.catalogTree.games() }),
+  }),
+
+  defineRoute<{ game: string }, Record<string, never>, undefined, 'public'>({
+    operationId: 'catalogGame',
+    method: 'get',
+    path: '/search/catalog/{game}',
+    tag: 'Discover',
+    summary: 'A game and its series, with set and item counts',
+    auth: 'public',
+    request: { params: Joi.object({ game: segment }) },
+    responses: {
+      200: { description: 'The game and its series.', schema: Joi.object({ game: node.required(), series: Joi.array().items(node).required() }) },
+      404: { description: 'No such game.' },
+    },
+    handler: async ({ params }) => cached(await s.catalogTree.game(params.game)),
+  }),
+
+  defineRoute<{ game: string; series: string }, Record<string, never>, undefined, 'public'>({
+    operationId: 'catalogSeries',
+    method: 'get',
+    path: '/search/catalog/{game}/{series}',
+    tag: 'Discover',
+    summary: 'A series and its sets (release order), with item counts',
+    auth: 'public',
+    request: { params: Joi.object({ game: segment, series: segment }) },
+    responses: {
+      200: {
+        description: 'The series and its sets.',
+        schema: Joi.object({ game: ref.required(), series: node.required(), sets: Joi.array().items(setNode).required() }),
+      },
+      404: { description: 'No such series.' },
+    },
+    handler: async ({ params }) => cached(await s.catalogTree.series(`${params.game}/${params.series}`)),
+  }),
+
+  defineRoute<{ game: string; series: string; set: string }, { page: number; size: number }, undefined, 'public'>({
+    operationId: 'catalogSet',
+    method: 'get',
+    path: '/search/catalog/{game}/{series}/{set}',
+    tag: 'Discover',
+    summary: 'A set and one page of its items, in card-number order',
+    auth: 'public',
+    request: { params: Joi.object({ game: segment, series: segment, set: segment }), query: pageQuery },
+    responses: {
+      200: {
+        description: 'The set and a page of its items (`set.counts.items` is the total).',
+        schema: Joi.object({
+          game: ref.required(),
+          series: ref.required(),
+          set: setNode.required(),
+          page: Joi.number().integer().required(),
+          size: Joi.number().integer().required(),
+          items: Joi.array().items(item).required(),
+        }),
+      },
+      404: { description: 'No such set.' },
+    },
+    handler: async ({ params, query }) =>
+      // Items carry live prices and stock, so the set page is cached as briefly as search.
+      cached(await s.catalogTree.set(`${params.game}/${params.series}/${params.set}`, query.page, query.size), SEARCH_CACHE),
+  }),
+];

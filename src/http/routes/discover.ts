@@ -1,0 +1,110 @@
+import Joi from 'joi';
+import { priceHistory } from '../../services/catalog/price-history';
+import { lookupItems } from '../../services/search/bulk-lookup';
+import { searchCatalog, type CatalogQuery } from '../../services/search/catalog-search';
+import { defineRoute } from '../route';
+import { item, itemUrn } from '../schemas';
+import type { Services } from '../services';
+import { CATALOG_CACHE, MAX_BULK_URNS, pageQuery, SEARCH_CACHE } from './discover-common';
+
+const catalogFilter = Joi.string().max(200);
+
+const searchQuery = Joi.object({
+  q: Joi.string().trim().min(1).max(200),
+  game: catalogFilter.description('Game URN, e.g. `pokemon`.'),
+  series: catalogFilter.description('Series URN, e.g. `pokemon/base`.'),
+  set: catalogFilter.description('Set URN, e.g. `pokemon/base/base1`.'),
+  rarity: Joi.string().max(100).description('Exact rarity, case-insensitive, e.g. `rare holo`.'),
+  sort: Joi.string().valid('relevance', 'name', 'price').default('relevance'),
+}).concat(pageQuery);
+
+const searchPage = Joi.object({
+  total: Joi.number().integer().min(0).required(),
+  page: Joi.number().integer().required(),
+  size: Joi.number().integer().required(),
+  items: Joi.array().items(item).required(),
+});
+
+const pricePoint = Joi.object({
+  date: Joi.string().required(),
+  min: Joi.number().integer().required(),
+  median: Joi.number().integer().required(),
+  max: Joi.number().integer().required(),
+  count: Joi.number().integer().required(),
+});
+
+/** Percent-encodes what a header or the comma list cannot carry; `/` stays readable. */
+const headerSafeUrn = (urn: string) => encodeURIComponent(urn).replace(/%2F/g, '/');
+
+export const discoverRoutes = (s: Services) => [
+  defineRoute<Record<string, never>, CatalogQuery, undefined, 'public'>({
+    operationId: 'searchCatalog',
+    method: 'get',
+    path: '/search',
+    tag: 'Discover',
+    summary: 'Full-text, typo-tolerant catalog search with filters and paging',
+    description:
+      'Matches `q` by full text (name, title incl. set name, rarity, number) or by trigram word similarity ' +
+      'to the title, so misspellings such as "charzard" still find Charizard. See docs/discover.md for ranking.',
+    auth: 'public',
+    request: { query: searchQuery },
+    responses: { 200: { description: 'One page of items.', schema: searchPage } },
+    handler: async ({ query }) => ({ status: 200, body: await searchCatalog(s.db, query), headers: { 'Cache-Control': SEARCH_CACHE } }),
+  }),
+
+  defineRoute<Record<string, never>, Record<string, never>, { urns: string[] }, 'public'>({
+    operationId: 'bulkLookupItems',
+    method: 'post',
+    path: '/search/lookup/bulk',
+    tag: 'Discover',
+    summary: 'Items for 1 to 200 URNs, in request order',
+    description:
+      'The body is the spec\'s array<Item>: found items in the order first asked for (a repeated URN is answered once). ' +
+      'URNs not in the catalog are named in the `X-Unprocessed-Urns` header (comma-separated, absent when all were found) ' +
+      'and counted in `X-Unprocessed-Count`.',
+    auth: 'public',
+    request: {
+      body: Joi.object({ urns: Joi.array().items(itemUrn.required()).min(1).max(MAX_BULK_URNS).required() }),
+    },
+    responses: { 200: { description: 'Found items, in request order.', schema: Joi.array().items(item) } },
+    handler: async ({ body }) => {
+      const { items, unprocessed } = await lookupItems(s.db, body.urns);
+      return {
+        status: 200,
+        body: items,
+        headers: {
+          'Cache-Control': SEARCH_CACHE,
+          'X-Unprocessed-Count': String(unprocessed.length),
+          ...(unprocessed.length ? { 'X-Unprocessed-Urns': unprocessed.map(headerSafeUrn).join(',') } : {}),
+        },
+      };
+    },
+  }),
+
+  defineRoute<Record<string, never>, { urn: string; days: number }, undefined, 'public'>({
+    operationId: 'itemPriceHistory',
+    method: 'get',
+    path: '/search/price-history',
+    tag: 'Discover',
+    summary: "Daily min, median, max and units sold of an item's completed sales",
+    auth: 'public',
+    request: {
+      query: Joi.object({
+        urn: itemUrn.required(),
+        days: Joi.number().integer().min(1).max(365).default(90).description('How many days back from now.'),
+      }),
+    },
+    responses: {
+      200: {
+        description: 'Daily points, oldest first; days without sales are absent.',
+        schema: Joi.object({ urn: Joi.string().required(), points: Joi.array().items(pricePoint).required() }),
+      },
+      404: { description: 'No such item.' },
+    },
+    handler: async ({ query }) => ({
+      status: 200,
+      body: { urn: query.urn, points: await priceHistory(s.db, query.urn, query.days) },
+      headers: { 'Cache-Control': CATALOG_CACHE },
+    }),
+  }),
+];

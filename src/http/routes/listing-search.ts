@@ -1,0 +1,49 @@
+import Joi from 'joi';
+import { searchListings, type ListingQuery } from '../../services/search/listing-search';
+import { defineRoute } from '../route';
+import { itemUrn, listing } from '../schemas';
+import type { Services } from '../services';
+import { SEARCH_CACHE } from './discover-common';
+
+const pence = Joi.number().integer().min(0);
+const values = Joi.array().items(Joi.string().max(50)).max(20);
+
+const body = Joi.object({
+  urn: itemUrn,
+  slug: Joi.string().max(200),
+  filters: Joi.object({
+    condition: values.description('Any of these conditions, e.g. `NEAR_MINT`.'),
+    language: values.description('Any of these languages, e.g. `en`.'),
+    priceMin: pence,
+    priceMax: pence.when('priceMin', { is: Joi.exist(), then: Joi.number().min(Joi.ref('priceMin')) }),
+    graded: Joi.boolean().description('true: graded only; false: ungraded only.'),
+    sellerId: Joi.string().guid(),
+  }).default({}),
+  sort: Joi.string().valid('price', '-price', 'newest').default('price').description('`price` cheapest first, `-price` dearest first.'),
+  from: Joi.number().integer().min(0).max(10_000).default(0).description('Offset of the first hit.'),
+  size: Joi.number().integer().min(1).max(50).default(20),
+})
+  .xor('urn', 'slug')
+  .messages({ 'object.missing': 'Give the item as "urn" or "slug"', 'object.xor': 'Give either "urn" or "slug", not both' });
+
+export const listingSearchRoutes = (s: Services) => [
+  defineRoute<Record<string, never>, Record<string, never>, ListingQuery, 'public'>({
+    operationId: 'searchItemListings',
+    method: 'post',
+    path: '/listings/item',
+    tag: 'Discover',
+    summary: "Live listings of one item, with filters, sort and paging",
+    description:
+      'Only listings buyers can buy now: available stock, not hidden, valid, from active sellers not on vacation. ' +
+      'An item that does not resolve gives `{ total: 0, hits: [] }`, not an error. Hits never carry `notes` or `reference`.',
+    auth: 'public',
+    request: { body },
+    responses: {
+      200: {
+        description: 'The total and one page of hits.',
+        schema: Joi.object({ total: Joi.number().integer().min(0).required(), hits: Joi.array().items(listing).required() }),
+      },
+    },
+    handler: async ({ body }) => ({ status: 200, body: await searchListings(s.db, body), headers: { 'Cache-Control': SEARCH_CACHE } }),
+  }),
+];

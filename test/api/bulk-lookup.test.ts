@@ -1,0 +1,46 @@
+import { startTestApi, type TestApi } from '../support/api';
+import { seedCatalog } from '../support/fixtures';
+
+let api: TestApi;
+let urns: string[];
+beforeAll(async () => {
+  api = await startTestApi();
+  const { items } = await seedCatalog(api.database.db, { names: Array.from({ length: 200 }, (_, i) => `Card ${i}`) });
+  urns = items.map((i) => i.urn);
+});
+afterAll(() => api.close());
+
+const lookup = (body: unknown) => api.http.post('/search/lookup/bulk').send(body as object);
+
+describe('POST /search/lookup/bulk', () => {
+  it('answers 200 URNs with the items in request order', async () => {
+    const asked = [...urns].reverse();
+    const res = await lookup({ urns: asked }).expect(200);
+    expect(res.body.map((i: { urn: string }) => i.urn)).toEqual(asked);
+    expect(res.headers['x-unprocessed-count']).toBe('0');
+    expect(res.headers).not.toHaveProperty('x-unprocessed-urns');
+    expect(res.body[0]).toMatchObject({ type: 'card', game: 'Pokémon', price: null, available: 0 });
+  });
+
+  it('refuses 201 URNs and an empty list', async () => {
+    const tooMany = await lookup({ urns: [...urns, urns[0]] }).expect(400);
+    expect(tooMany.body.errors).toEqual([expect.objectContaining({ field: 'urns', message: expect.stringMatching(/200/) })]);
+    await lookup({ urns: [] }).expect(400);
+    await lookup({}).expect(400);
+  });
+
+  it('refuses URNs ending in "/", naming every offending entry', async () => {
+    const res = await lookup({ urns: [urns[0], 'pokemon/base/', urns[1], 'pokemon/'] }).expect(400);
+    expect(res.body.type).toBe('/problems/validation-failed');
+    expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(['urns.1', 'urns.3']);
+    expect(res.body.errors[0].message).toContain('"pokemon/base/"');
+  });
+
+  it('names the URNs it did not find in X-Unprocessed-Urns; found ones keep their order, repeats are answered once', async () => {
+    const [a, b] = [urns[0]!, urns[2]!];
+    const res = await lookup({ urns: [b, 'pokemon/none/x,y/1', a, b, 'pokemon/none/z/2'] }).expect(200);
+    expect(res.body.map((i: { urn: string }) => i.urn)).toEqual([b, a]);
+    expect(res.headers['x-unprocessed-count']).toBe('2');
+    expect(String(res.headers['x-unprocessed-urns']).split(',').map(decodeURIComponent)).toEqual(['pokemon/none/x,y/1', 'pokemon/none/z/2']);
+  });
+});

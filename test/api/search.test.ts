@@ -1,0 +1,84 @@
+import { registerSeller, startTestApi, type TestApi } from '../support/api';
+import { importSeed } from '../support/catalog';
+import { insertListing } from '../support/fixtures';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+  await importSeed(api.database.db);
+});
+afterAll(() => api.close());
+
+const names = (body: { items: Array<{ name: string }> }) => body.items.map((i) => i.name);
+
+describe('GET /search', () => {
+  it('finds Charizard from the typo "charzard", best match first, with a short public cache', async () => {
+    const res = await api.http.get('/search').query({ q: 'charzard' }).expect(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=30');
+    expect(res.body.items[0]).toMatchObject({ urn: 'pokemon/base/base1/4', name: 'Charizard', set: { name: 'Base' }, game: 'Pokémon' });
+    expect(names(res.body).every((n: string) => /char/i.test(n))).toBe(true);
+  });
+
+  it('matches words of the title, so a card name with its set narrows to that set', async () => {
+    const res = await api.http.get('/search').query({ q: 'pikachu jungle' }).expect(200);
+    expect(res.body.items[0]).toMatchObject({ name: 'Pikachu', set: { urn: 'pokemon/base/base2' } });
+  });
+
+  it('filters by game, series, set and rarity (case-insensitive), and pages with an exact total', async () => {
+    const all = await api.http.get('/search').query({ set: 'pokemon/base/base1', rarity: 'RARE HOLO', size: 50 }).expect(200);
+    expect(all.body.total).toBe(16);
+    expect(all.body.items.every((i: { rarity: string; set: { urn: string } }) => i.rarity === 'Rare Holo' && i.set.urn === 'pokemon/base/base1')).toBe(true);
+    const page2 = await api.http.get('/search').query({ set: 'pokemon/base/base1', rarity: 'rare holo', size: 10, page: 2, sort: 'name' }).expect(200);
+    expect(page2.body).toMatchObject({ total: 16, page: 2, size: 10 });
+    expect(names(page2.body)).toEqual([...names(all.body)].sort().slice(10));
+    const past = await api.http.get('/search').query({ set: 'pokemon/base/base1', rarity: 'rare holo', size: 10, page: 3 }).expect(200);
+    expect(past.body).toMatchObject({ total: 16, items: [] });
+    const other = await api.http.get('/search').query({ game: 'pokemon', series: 'pokemon/neo', q: 'charizard' }).expect(200);
+    expect(other.body.total).toBe(0);
+  });
+
+  it('sorts by the lowest live listing price, items without listings last', async () => {
+    const seller = await registerSeller(api);
+    await insertListing(api.database.db, { sellerId: seller.id, itemUrn: 'pokemon/base/base1/2', price: 900 });
+    await insertListing(api.database.db, { sellerId: seller.id, itemUrn: 'pokemon/base/base1/3', price: 300 });
+    await insertListing(api.database.db, { sellerId: seller.id, itemUrn: 'pokemon/base/base1/1', price: 100, hidden: true });
+    const res = await api.http.get('/search').query({ set: 'pokemon/base/base1', sort: 'price', size: 3 }).expect(200);
+    expect(res.body.items.map((i: { urn: string; price: number | null }) => [i.urn, i.price])).toEqual([
+      ['pokemon/base/base1/3', 300],
+      ['pokemon/base/base1/2', 900],
+      [expect.any(String), null],
+    ]);
+  });
+
+  it('rejects bad paging and sort values, naming each field', async () => {
+    const res = await api.http.get('/search').query({ q: 'x', size: 51, page: 0, sort: 'random' }).expect(400);
+    expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['page', 'size', 'sort']);
+  });
+});
+
+describe('catalog hierarchy under /search/catalog', () => {
+  it('lists games with series, set and item counts', async () => {
+    const res = await api.http.get('/search/catalog').expect(200);
+    expect(res.body.games).toContainEqual({ urn: 'pokemon', name: 'Pokémon', counts: { series: expect.any(Number), sets: 173, items: 644 } });
+  });
+
+  it('walks game → series → set → items, with counts at each level', async () => {
+    const game = await api.http.get('/search/catalog/pokemon').expect(200);
+    expect(game.body.series).toContainEqual({ urn: 'pokemon/base', name: 'Base', counts: { sets: expect.any(Number), items: 166 } });
+
+    const series = await api.http.get('/search/catalog/pokemon/base').expect(200);
+    expect(series.body.game).toEqual({ urn: 'pokemon', name: 'Pokémon' });
+    expect(series.body.sets.slice(0, 2).map((s: { urn: string }) => s.urn)).toEqual(['pokemon/base/base1', 'pokemon/base/base2']);
+    expect(series.body.sets).toContainEqual(expect.objectContaining({ urn: 'pokemon/base/base3', name: 'Fossil', counts: { items: 0 } }));
+
+    const set = await api.http.get('/search/catalog/pokemon/base/base1').query({ page: 1, size: 12 }).expect(200);
+    expect(set.body.set).toMatchObject({ urn: 'pokemon/base/base1', name: 'Base', counts: { items: 102 } });
+    expect(set.body.items.map((i: { number: string }) => i.number)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12']);
+  });
+
+  it('answers 404 for a node that does not exist', async () => {
+    await api.http.get('/search/catalog/nogame').expect(404);
+    await api.http.get('/search/catalog/pokemon/noseries').expect(404);
+    await api.http.get('/search/catalog/pokemon/base/noset').expect(404);
+  });
+});

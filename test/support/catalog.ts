@@ -1,0 +1,24 @@
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import type { DataSource } from 'typeorm';
+import { importCatalog, type ImportSummary } from '../../src/services/catalog/catalog-import';
+
+const SEED_DIR = path.join(__dirname, '../../data/catalog');
+
+async function* fromStrings(lines: string[]): AsyncIterable<string> {
+  yield* lines;
+}
+
+/** Imports NDJSON lines given in the test itself. */
+export const importLines = (db: DataSource, lines: string[], batchSize?: number): Promise<ImportSummary> =>
+  importCatalog(db, fromStrings(lines), { batchSize });
+
+/** Imports the project's demo seed (the real 644-card catalog and its 173 sets). */
+export async function importSeed(db: DataSource): Promise<void> {
+  for (const file of ['items.ndjson', 'sets.ndjson']) {
+    const lines = readline.createInterface({ input: createReadStream(path.join(SEED_DIR, file)), crlfDelay: Infinity });
+    const summary = await importCatalog(db, lines);
+    if (summary.skipped.length) throw new Error(`seed ${file} has bad lines: ${JSON.stringify(summary.skipped)}`);
+  }
+}
