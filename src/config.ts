@@ -51,6 +51,14 @@ export interface Config {
     /** How long seller search results may lag stock moved by checkouts (0: no cache). */
     cacheTtlMs: number;
   };
+  checkout: {
+    /** How long a checkout holds stock before an unpaid session expires and releases it. */
+    holdSeconds: number;
+  };
+  orders: {
+    /** After shipping, an order counts as received automatically once this has passed. */
+    autoReceiptSeconds: number;
+  };
 }
 
 const DEV_JWT_SECRET = 'development-only-secret-change-me-0123456789';
@@ -80,6 +88,8 @@ const schema = Joi.object({
   SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }),
   JSON_BODY_LIMIT: Joi.string().pattern(/^\d+(kb|mb)$/).default('256kb'),
   VALIDATE_RESPONSES: Joi.boolean(),
+  CHECKOUT_HOLD_SECONDS: Joi.number().integer().min(1).max(86_400).default(900),
+  ORDER_AUTO_RECEIPT_SECONDS: Joi.number().integer().min(1).default(21 * 86_400),
   UPLOADS_DIR: Joi.string().default('.data/uploads'),
   UPLOAD_MAX_BYTES: Joi.number().integer().min(1024).default(10 * 1024 * 1024),
   IMPORT_MAX_BYTES: Joi.number().integer().min(1024).default(5 * 1024 * 1024),
@@ -130,5 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploads: { dir: path.resolve(value.UPLOADS_DIR), maxBytes: value.UPLOAD_MAX_BYTES },
     imports: { maxBytes: value.IMPORT_MAX_BYTES, batchSize: value.IMPORT_BATCH_SIZE },
     search: { cacheTtlMs: value.SELLER_SEARCH_CACHE_MS },
+    checkout: { holdSeconds: value.CHECKOUT_HOLD_SECONDS },
+    orders: { autoReceiptSeconds: value.ORDER_AUTO_RECEIPT_SECONDS },
   };
 }

@@ -1,3 +1,6 @@
 // Every workflow the worker hosts. Deterministic code only: activities do all I/O.
+export { caseWorkflow } from './case';
+export { checkoutWorkflow } from './checkout';
 export { emailChangeWorkflow } from './email-change';
 export { listingImportWorkflow } from './listing-import';
+export { orderReceiptWorkflow } from './order-receipt';

@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import type { emailChangeWorkflow, listingImportWorkflow } from '../../workflows';
+import type { caseWorkflow, checkoutWorkflow, emailChangeWorkflow, listingImportWorkflow, orderReceiptWorkflow } from '../../workflows';
 import { workflowIds } from './workflow-ids';
 
 /** How long a request waits for Temporal to accept a workflow start before giving up. */
@@ -33,6 +33,51 @@ export class WorkflowStarters {
           workflowId: workflowIds.import(importId),
           taskQueue: this.taskQueue,
           args: [{ importId }],
+        }),
+      ),
+    );
+  }
+
+  /** Bounded like listingImport: a checkout answers 503 quickly when Temporal is unreachable. */
+  async checkout(sessionId: string, holdSeconds: number): Promise<void> {
+    await this.idempotent(() =>
+      this.client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+        this.client.workflow.start<typeof checkoutWorkflow>('checkoutWorkflow', {
+          workflowId: workflowIds.checkout(sessionId),
+          taskQueue: this.taskQueue,
+          args: [{ sessionId, holdSeconds }],
+        }),
+      ),
+    );
+  }
+
+  /** Tells `checkout:{sessionId}` its payment settled (the signal name is the workflow's). */
+  async checkoutSettled(sessionId: string): Promise<void> {
+    await this.client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+      this.client.workflow.getHandle(workflowIds.checkout(sessionId)).signal('paymentSettled'),
+    );
+  }
+
+  /** The case workflow (a placeholder until the cases issue replaces `workflows/case.ts`). */
+  async startCase(caseId: string): Promise<void> {
+    await this.idempotent(() =>
+      this.client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+        this.client.workflow.start<typeof caseWorkflow>('caseWorkflow', {
+          workflowId: workflowIds.case(caseId),
+          taskQueue: this.taskQueue,
+          args: [{ caseId }],
+        }),
+      ),
+    );
+  }
+
+  async orderReceipt(orderId: string, afterSeconds: number): Promise<void> {
+    await this.idempotent(() =>
+      this.client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+        this.client.workflow.start<typeof orderReceiptWorkflow>('orderReceiptWorkflow', {
+          workflowId: workflowIds.orderReceipt(orderId),
+          taskQueue: this.taskQueue,
+          args: [{ orderId, afterSeconds }],
         }),
       ),
     );

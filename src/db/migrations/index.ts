@@ -2,6 +2,7 @@ import { Foundation1732579200000 } from './1732579200000-foundation';
 import { CatalogListingsOutbox1732665600000 } from './1732665600000-catalog-listings-outbox';
 import { CatalogSearch1732838400000 } from './1732838400000-catalog-search';
 import { SellerListings1732924800000 } from './1732924800000-seller-listings';
+import { CheckoutOrders1733011200000 } from './1733011200000-checkout-orders';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -9,4 +10,5 @@ export const migrations = [
   CatalogListingsOutbox1732665600000,
   CatalogSearch1732838400000,
   SellerListings1732924800000,
+  CheckoutOrders1733011200000,
 ];
