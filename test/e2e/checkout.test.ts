@@ -118,6 +118,11 @@ it('end to end: two sellers, checkout, payment, two orders, each seller ships, b
   expect(purchase.orders).toHaveLength(2);
   const listed = (await api.http.get('/user/purchases').set(buyer.bearer).expect(200)).body;
   expect(listed.map((p: { id: string }) => p.id)).toEqual([purchaseId]);
+  const invoices = (await api.http.get('/user/invoices').set(buyer.bearer).expect(200)).body;
+  expect(invoices).toMatchObject([{ purchaseId, total: summary.total }]);
+  const invoice = await api.http.get(`/user/invoices/${invoices[0].id}/pdf`).set(buyer.bearer).responseType('blob').expect(200);
+  expect(await pdfText(invoice.body as Buffer)).toContain(invoices[0].number);
+  await api.http.get(`/user/invoices/${invoices[0].id}/pdf`).set(a.seller.bearer).expect(404);
 
   for (const { seller } of [a, b]) {
     const orders = (await api.http.get('/seller/orders?size=50&sort=updatedAt&direction=asc').set(seller.bearer).expect(200)).body;
