@@ -30,7 +30,8 @@ export const userSummary = Joi.object({
   profile: Joi.string().allow(null).required(),
 });
 
-const pence = Joi.number().integer().min(0);
+/** An amount in integer pence. */
+export const pence = Joi.number().integer().min(0);
 
 export const item = Joi.object({
   urn: Joi.string().required(),

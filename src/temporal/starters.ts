@@ -1,4 +1,4 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, type Client, type Workflow } from '@temporalio/client';
 import type { caseWorkflow, checkoutWorkflow, emailChangeWorkflow, listingImportWorkflow, orderReceiptWorkflow } from '../../workflows';
 import { workflowIds } from './workflow-ids';
 
@@ -40,15 +40,7 @@ export class WorkflowStarters {
 
   /** Bounded like listingImport: a checkout answers 503 quickly when Temporal is unreachable. */
   async checkout(sessionId: string, holdSeconds: number): Promise<void> {
-    await this.idempotent(() =>
-      this.client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-        this.client.workflow.start<typeof checkoutWorkflow>('checkoutWorkflow', {
-          workflowId: workflowIds.checkout(sessionId),
-          taskQueue: this.taskQueue,
-          args: [{ sessionId, holdSeconds }],
-        }),
-      ),
-    );
+    await this.startBounded<typeof checkoutWorkflow>('checkoutWorkflow', workflowIds.checkout(sessionId), [{ sessionId, holdSeconds }]);
   }
 
   /** Tells `checkout:{sessionId}` its payment settled (the signal name is the workflow's). */
@@ -60,25 +52,21 @@ export class WorkflowStarters {
 
   /** The case workflow (a placeholder until the cases issue replaces `workflows/case.ts`). */
   async startCase(caseId: string): Promise<void> {
-    await this.idempotent(() =>
-      this.client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-        this.client.workflow.start<typeof caseWorkflow>('caseWorkflow', {
-          workflowId: workflowIds.case(caseId),
-          taskQueue: this.taskQueue,
-          args: [{ caseId }],
-        }),
-      ),
-    );
+    await this.startBounded<typeof caseWorkflow>('caseWorkflow', workflowIds.case(caseId), [{ caseId }]);
   }
 
   async orderReceipt(orderId: string, afterSeconds: number): Promise<void> {
+    await this.startBounded<typeof orderReceiptWorkflow>('orderReceiptWorkflow', workflowIds.orderReceipt(orderId), [{ orderId, afterSeconds }]);
+  }
+
+  /**
+   * Starts a workflow within START_DEADLINE_MS; an already-running one counts as started. `W`
+   * types the arguments at each call site.
+   */
+  private async startBounded<W extends Workflow>(type: string, workflowId: string, args: Parameters<W>): Promise<void> {
     await this.idempotent(() =>
       this.client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-        this.client.workflow.start<typeof orderReceiptWorkflow>('orderReceiptWorkflow', {
-          workflowId: workflowIds.orderReceipt(orderId),
-          taskQueue: this.taskQueue,
-          args: [{ orderId, afterSeconds }],
-        }),
+        this.client.workflow.start<Workflow>(type, { workflowId, taskQueue: this.taskQueue, args }),
       ),
     );
   }

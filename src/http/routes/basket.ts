@@ -2,13 +2,13 @@ import Joi from 'joi';
 import type { DeliveryAddress } from '../../services/basket/pricing';
 import { MAX_BASKET_LINES, MAX_LINE_QUANTITY } from '../../services/basket/baskets';
 import { defineRoute } from '../route';
-import { deliveryAddress, timestamp, userSummary } from '../schemas';
+import { deliveryAddress, pence, timestamp, userSummary } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
 const basketParams = Joi.object({ id: Joi.string().uuid().required() });
 const lineParams = Joi.object({ id: Joi.string().uuid().required(), listingId: Joi.string().uuid().required() });
-const pence = Joi.number().integer().min(0).required();
+const amount = pence.required();
 
 const basketView = Joi.object({
   id: Joi.string().required(),
@@ -18,7 +18,7 @@ const basketView = Joi.object({
   updatedAt: timestamp.required(),
 });
 
-const deliveryChoice = Joi.object({ id: Joi.string().required(), name: Joi.string().required(), price: pence, tracked: Joi.boolean().required() });
+const deliveryChoice = Joi.object({ id: Joi.string().required(), name: Joi.string().required(), price: amount, tracked: Joi.boolean().required() });
 
 const summaryView = Joi.object({
   id: Joi.string().required(),
@@ -40,25 +40,25 @@ const summaryView = Joi.object({
               variants: Joi.array().required(),
               comment: Joi.string().allow('').required(),
               quantity: Joi.number().integer().min(1).required(),
-              price: pence,
-              lineTotal: pence,
+              price: amount,
+              lineTotal: amount,
               available: Joi.number().integer().min(0).required(),
               problem: Joi.string().valid('own-listing', 'not-live', 'insufficient-stock', 'no-delivery').allow(null).required(),
             }),
           )
           .required(),
-        subtotal: pence,
+        subtotal: amount,
         deliveryOptions: Joi.array().items(deliveryChoice).required(),
         deliveryOption: deliveryChoice.allow(null).required(),
-        deliveryCharge: pence,
-        total: pence,
+        deliveryCharge: amount,
+        total: amount,
       }),
     )
     .required(),
-  subtotal: pence,
-  delivery: pence,
-  fee: pence,
-  total: pence,
+  subtotal: amount,
+  delivery: amount,
+  fee: amount,
+  total: amount,
   failingListingIds: Joi.array().items(Joi.string()).required(),
 });
 
