@@ -134,7 +134,6 @@ export const pagedQuery = Joi.object({
   direction: Joi.string().valid('asc', 'desc').default('desc'),
 });
 
-
 /** Item fields up to `available`, as embedded in an order item (spec "Item"). */
 const orderItemItem = item.fork(['quantity', 'min', 'max'], (s) => s.forbidden());
 
@@ -213,3 +212,7 @@ export const itemQuantities = Joi.array()
   .items(Joi.object({ id: Joi.string().uuid().required(), quantity: Joi.number().integer().min(1).max(10_000).required() }))
   .min(1)
   .max(200);
+
+/** Path parameters of routes addressing one resource by its UUID id. */
+export const idParams = Joi.object({ id: Joi.string().uuid().required() });
+export type IdParams = { id: string };

@@ -3,11 +3,10 @@ import { CASE_REASONS } from '../../services/orders/order-engine';
 import type { PageRequest } from '../../services/paging';
 import type { PurchaseAction } from '../../services/orders/purchases';
 import { defineRoute } from '../route';
-import { deliveryAddress, itemQuantities, orderView, pagedQuery, pence, timestamp } from '../schemas';
+import { deliveryAddress, idParams, itemQuantities, orderView, pagedQuery, pence, timestamp } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
-const idParams = Joi.object({ id: Joi.string().uuid().required() });
 const amount = pence.required();
 
 const purchaseFields = {

@@ -2,11 +2,10 @@ import Joi from 'joi';
 import { CASE_REASONS, type CaseReason, type ItemQuantity } from '../../services/orders/order-engine';
 import type { PageRequest } from '../../services/paging';
 import { defineRoute } from '../route';
-import { itemQuantities, orderView, pagedQuery, pence, timestamp, userSummary } from '../schemas';
+import { idParams, itemQuantities, orderView, pagedQuery, pence, timestamp, userSummary } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
-const idParams = Joi.object({ id: Joi.string().uuid().required() });
 const amount = pence.required();
 
 const orderSummary = Joi.object({
