@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { NO_TRAILING_SLASH, URN_MAX_LENGTH, URN_SHAPE } from '../services/catalog/urn';
 
 /** Shared field schemas, so one rule (e.g. what a username is) is written once. */
 export const email = Joi.string().trim().email({ tlds: false }).max(254);
@@ -94,10 +95,12 @@ export const listing = Joi.object({
   reference: Joi.string().allow(null),
 });
 
-/** An item reference: never ends with `/` (the spec's rule); a bad entry is named in the error. */
-export const itemUrn = Joi.string()
-  .max(200)
-  .pattern(/[^/]$/)
+/** A catalog URN (see services/catalog/urn.ts); a bad entry is named, with its value, in the error. */
+export const catalogUrn = Joi.string()
+  .max(URN_MAX_LENGTH)
+  .pattern(URN_SHAPE)
+  .message('{{#label}} must be segments of letters, digits, ".", "_", "~" or "-" joined by "/" (got "{{#value}}")')
+  .pattern(NO_TRAILING_SLASH)
   .message('{{#label}} must not end with "/" (got "{{#value}}")');
 
 /** The spec's Review resource, plus the author (`reviewer`) for reviews received. */
