@@ -1,8 +1,10 @@
+import { createCheckoutActivities, type CheckoutActivityDeps } from './checkout';
 import { createEmailActivities, type EmailActivityDeps } from './email';
 import { createImportActivities, type ImportActivityDeps } from './imports';
+import { createOrderActivities, type OrderActivityDeps } from './orders';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
 
-export type ActivityDeps = EmailActivityDeps & WebhookActivityDeps & ImportActivityDeps;
+export type ActivityDeps = EmailActivityDeps & WebhookActivityDeps & ImportActivityDeps & CheckoutActivityDeps & OrderActivityDeps;
 
 /** All activities, built from their dependencies (no globals), for the worker and for tests. */
 export function createActivities(deps: ActivityDeps) {
@@ -10,5 +12,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createEmailActivities(deps),
     ...createWebhookActivities(deps),
     ...createImportActivities(deps),
+    ...createCheckoutActivities(deps),
+    ...createOrderActivities(deps),
   };
 }

@@ -20,6 +20,12 @@ import { SellerStatsService } from './services/sellers/seller-stats';
 import { Uploads } from './services/uploads';
 import { ListingImports } from './services/imports/listing-imports';
 import { LocalDiskImageStorage } from './integrations/images/storage';
+import { Baskets } from './services/basket/baskets';
+import { Checkouts } from './services/checkout/checkouts';
+import { Invoices } from './services/orders/invoices';
+import { OrderUpdates } from './services/orders/order-updates';
+import { Purchases } from './services/orders/purchases';
+import { SellerOrders } from './services/orders/seller-orders';
 import { WorkflowStarters } from './temporal/starters';
 
 /** The composition root: wires services from configuration, the database and Temporal. */
@@ -30,6 +36,12 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     storage: new LocalDiskImageStorage(config.uploads.dir),
     maxBytes: config.uploads.maxBytes,
     publicBaseUrl: config.publicBaseUrl,
+  });
+  const deliveryOptions = new DeliveryOptions(db);
+  const baskets = new Baskets(db, (sellerId, country) => deliveryOptions.availableTo(sellerId, country));
+  const orderUpdates = new OrderUpdates(db, {
+    startCase: (caseId) => starters.startCase(caseId),
+    startReceiptTimer: (orderId) => starters.orderReceipt(orderId, config.orders.autoReceiptSeconds),
   });
   return {
     db,
@@ -55,11 +67,22 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     listings: new SellerListings(db, (imageId) => uploads.imageUrl(imageId), { searchCacheTtlMs: config.search.cacheTtlMs }),
     sellerStats: new SellerStatsService(db),
     sellerDashboard: new SellerDashboard(config.publicBaseUrl),
-    deliveryOptions: new DeliveryOptions(db),
+    deliveryOptions,
     uploads,
     imports: new ListingImports(db, (importId) => starters.listingImport(importId)),
     catalogTree: new CatalogHierarchy(db),
     profiles: new Profiles(db),
+    baskets,
+    checkouts: new Checkouts(
+      db,
+      baskets,
+      { start: (sessionId, holdSeconds) => starters.checkout(sessionId, holdSeconds), settled: (sessionId) => starters.checkoutSettled(sessionId) },
+      { holdSeconds: config.checkout.holdSeconds, publicBaseUrl: config.publicBaseUrl },
+    ),
+    orderUpdates,
+    sellerOrders: new SellerOrders(db),
+    purchases: new Purchases(db, orderUpdates),
+    invoices: new Invoices(db),
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));

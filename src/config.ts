@@ -53,6 +53,14 @@ export interface Config {
     /** How long seller search results may lag stock moved by checkouts (0: no cache). */
     cacheTtlMs: number;
   };
+  checkout: {
+    /** How long a checkout holds stock before an unpaid session expires and releases it. */
+    holdSeconds: number;
+  };
+  orders: {
+    /** After shipping, an order counts as received automatically once this has passed. */
+    autoReceiptSeconds: number;
+  };
 }
 
 /** Webhook delivery settings (docs/webhooks.md). Durations in milliseconds. */
@@ -109,6 +117,8 @@ const schema = Joi.object({
   WEBHOOK_TIMEOUT: Joi.string().pattern(DURATION).default('15s'),
   WEBHOOK_DISABLE_AFTER: Joi.string().pattern(DURATION).default('5d'),
   WEBHOOK_DISPATCH_INTERVAL: Joi.string().pattern(DURATION).default('1s'),
+  CHECKOUT_HOLD_SECONDS: Joi.number().integer().min(1).max(86_400).default(900),
+  ORDER_AUTO_RECEIPT_SECONDS: Joi.number().integer().min(1).default(21 * 86_400),
   UPLOADS_DIR: Joi.string().default('.data/uploads'),
   UPLOAD_MAX_BYTES: Joi.number().integer().min(1024).default(10 * 1024 * 1024),
   IMPORT_MAX_BYTES: Joi.number().integer().min(1024).default(5 * 1024 * 1024),
@@ -184,5 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploads: { dir: path.resolve(value.UPLOADS_DIR), maxBytes: value.UPLOAD_MAX_BYTES },
     imports: { maxBytes: value.IMPORT_MAX_BYTES, batchSize: value.IMPORT_BATCH_SIZE },
     search: { cacheTtlMs: value.SELLER_SEARCH_CACHE_MS },
+    checkout: { holdSeconds: value.CHECKOUT_HOLD_SECONDS },
+    orders: { autoReceiptSeconds: value.ORDER_AUTO_RECEIPT_SECONDS },
   };
 }

@@ -1,4 +1,7 @@
 // Every workflow the worker hosts. Deterministic code only: activities do all I/O.
+export { caseWorkflow } from './case';
+export { checkoutWorkflow } from './checkout';
 export { emailChangeWorkflow } from './email-change';
 export { webhookDeliveryWorkflow } from './webhook-delivery';
 export { listingImportWorkflow } from './listing-import';
+export { orderReceiptWorkflow } from './order-receipt';

@@ -9,10 +9,13 @@ import type { AnyRoute } from './route';
 import { buildRouter } from './router';
 import { accountRoutes } from './routes/account';
 import { authRoutes } from './routes/auth';
+import { basketRoutes } from './routes/basket';
 import { catalogTreeRoutes } from './routes/catalog-tree';
 import { devRoutes } from './routes/dev';
 import { discoverRoutes } from './routes/discover';
 import { listingSearchRoutes } from './routes/listing-search';
+import { invoiceRoutes } from './routes/invoices';
+import { paymentSimulatorRoutes } from './routes/payment-simulator';
 import { personalAccessTokenRoutes } from './routes/personal-access-tokens';
 import { profileRoutes } from './routes/profiles';
 import { sellerRoutes } from './routes/seller';
@@ -20,6 +23,8 @@ import { sellerListingRoutes } from './routes/seller-listings';
 import { sellerAccountRoutes } from './routes/seller-account';
 import { uploadRoutes } from './routes/uploads';
 import { sellerImportRoutes } from './routes/seller-imports';
+import { purchaseRoutes } from './routes/purchases';
+import { sellerOrderRoutes } from './routes/seller-orders';
 import { systemRoutes } from './routes/system';
 import { webhookRoutes } from './routes/webhooks';
 import type { Services } from './services';
@@ -41,6 +46,11 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...catalogTreeRoutes(services),
     ...listingSearchRoutes(services),
     ...profileRoutes(services),
+    ...basketRoutes(services),
+    ...paymentSimulatorRoutes(services),
+    ...purchaseRoutes(services),
+    ...invoiceRoutes(services),
+    ...sellerOrderRoutes(services),
     ...(config.env === 'development' ? devRoutes(services) : []),
   ];
   // The document describes the API routes and the system routes alike; it is built once, lazily.

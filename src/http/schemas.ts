@@ -31,7 +31,8 @@ export const userSummary = Joi.object({
   profile: Joi.string().allow(null).required(),
 });
 
-const pence = Joi.number().integer().min(0);
+/** An amount in integer pence. */
+export const pence = Joi.number().integer().min(0);
 
 export const item = Joi.object({
   urn: Joi.string().required(),
@@ -94,9 +95,6 @@ export const listing = Joi.object({
   reference: Joi.string().allow(null),
 });
 
-/** Path parameters of routes addressing one resource by its UUID id. */
-export const idParams = Joi.object({ id: Joi.string().uuid().required() });
-export type IdParams = { id: string };
 /** A catalog URN (see services/catalog/urn.ts); a bad entry is named, with its value, in the error. */
 export const catalogUrn = Joi.string()
   .max(URN_MAX_LENGTH)
@@ -117,3 +115,107 @@ export const review = Joi.object({
   automatic: Joi.boolean().required(),
   createdAt: timestamp.required(),
 });
+
+/** The spec's purchase.deliveryAddress: every field a string. */
+export const deliveryAddress = Joi.object({
+  name: Joi.string().trim().min(1).max(200).required(),
+  line1: Joi.string().trim().min(1).max(200).required(),
+  line2: Joi.string().trim().allow('').max(200).default(''),
+  city: Joi.string().trim().min(1).max(100).required(),
+  state: Joi.string().trim().allow('').max(100).default(''),
+  postal_code: Joi.string().trim().min(1).max(20).required(),
+  country: Joi.string().trim().uppercase().pattern(/^[A-Z]{2}$/).required().messages({
+    'string.pattern.base': '"country" must be an ISO 3166-1 alpha-2 code',
+  }),
+});
+
+/** Paging and sorting of the spec's list routes (page ≥ 1, size 1–50, default 20). */
+export const pagedQuery = Joi.object({
+  page: Joi.number().integer().min(1).default(1),
+  size: Joi.number().integer().min(1).max(50).default(20),
+  sort: Joi.string().valid('createdAt', 'updatedAt').default('createdAt'),
+  direction: Joi.string().valid('asc', 'desc').default('desc'),
+});
+
+/** Item fields up to `available`, as embedded in an order item (spec "Item"). */
+const orderItemItem = item.fork(['quantity', 'min', 'max'], (s) => s.forbidden());
+
+export const orderView = Joi.object({
+  id: Joi.string().required(),
+  sellerId: Joi.string().required(),
+  purchaseId: Joi.string().required(),
+  status: Joi.string().valid('ACCEPTED', 'SHIPPED', 'RECEIVED').required(),
+  deliveryCharge: pence.required(),
+  subtotal: pence.required(),
+  total: pence.required(),
+  createdAt: timestamp.required(),
+  updatedAt: timestamp.required(),
+  items: Joi.array()
+    .items(
+      Joi.object({
+        id: Joi.string().required(),
+        listingId: Joi.string().required(),
+        orderId: Joi.string().required(),
+        urn: Joi.string().required(),
+        price: pence.required(),
+        quantity: Joi.number().integer().min(1).required(),
+        condition: Joi.string().required(),
+        language: Joi.string().required(),
+        createdAt: timestamp.required(),
+        updatedAt: timestamp.required(),
+        item: orderItemItem.allow(null).required(),
+        status: Joi.string().valid('ACCEPTED', 'SHIPPED', 'RECEIVED').required(),
+        variants: Joi.array().required(),
+        comment: Joi.string().allow('').required(),
+        shipmentId: Joi.string().allow(null).required(),
+      }),
+    )
+    .required(),
+  shipments: Joi.array()
+    .items(
+      Joi.object({
+        id: Joi.string().required(),
+        orderId: Joi.string().required(),
+        trackingNumber: Joi.string().required(),
+        trackingStatus: Joi.string().required(),
+        trackingStatusDetail: Joi.string().allow('').required(),
+        trackingUrl: Joi.string().allow('').required(),
+        carrier: Joi.string().required(),
+        createdAt: timestamp.required(),
+        updatedAt: timestamp.required(),
+        attachments: Joi.array().items(Joi.object({ id: Joi.string(), url: Joi.string(), hidden: Joi.boolean() })).required(),
+      }),
+    )
+    .required(),
+  purchase: Joi.object({ deliveryAddress: deliveryAddress.required(), user: userSummary.allow(null).required() }).required(),
+  cases: Joi.array()
+    .items(
+      Joi.object({
+        id: Joi.string().required(),
+        workflowId: Joi.string().required(),
+        orderId: Joi.string().required(),
+        purchaseId: Joi.string().required(),
+        reason: Joi.string().required(),
+        status: Joi.string().required(),
+        comment: Joi.string().allow('').required(),
+        outcomes: Joi.array().required(),
+        attachments: Joi.array().required(),
+        createdAt: timestamp.required(),
+        updatedAt: timestamp.required(),
+      }),
+    )
+    .required(),
+  adjustments: Joi.array().required(),
+  transfers: Joi.array().required(),
+  reviews: Joi.object().pattern(Joi.string(), Joi.number().integer().min(1).max(5)).required(),
+});
+
+/** Order item ids and quantities named by an order action (`ship`, `dispute`). */
+export const itemQuantities = Joi.array()
+  .items(Joi.object({ id: Joi.string().uuid().required(), quantity: Joi.number().integer().min(1).max(10_000).required() }))
+  .min(1)
+  .max(200);
+
+/** Path parameters of routes addressing one resource by its UUID id. */
+export const idParams = Joi.object({ id: Joi.string().uuid().required() });
+export type IdParams = { id: string };

@@ -1,4 +1,10 @@
 import type { DataSource } from 'typeorm';
+import type { Baskets } from '../services/basket/baskets';
+import type { Checkouts } from '../services/checkout/checkouts';
+import type { Invoices } from '../services/orders/invoices';
+import type { OrderUpdates } from '../services/orders/order-updates';
+import type { Purchases } from '../services/orders/purchases';
+import type { SellerOrders } from '../services/orders/seller-orders';
 import type { AuthService } from '../services/auth/auth-service';
 import type { Authenticator } from '../services/auth/authenticator';
 import type { CatalogHierarchy } from '../services/catalog/hierarchy';
@@ -33,6 +39,12 @@ export interface Services {
   imports: ListingImports;
   catalogTree: CatalogHierarchy;
   profiles: Profiles;
+  baskets: Baskets;
+  checkouts: Checkouts;
+  orderUpdates: OrderUpdates;
+  sellerOrders: SellerOrders;
+  purchases: Purchases;
+  invoices: Invoices;
   /** Resolves when Temporal answers; rejects otherwise (for /readyz). */
   temporalHealth: () => Promise<void>;
 }

@@ -1,5 +1,12 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import type { emailChangeWorkflow, listingImportWorkflow, webhookDeliveryWorkflow } from '../../workflows';
+import { WorkflowExecutionAlreadyStartedError, type Client, type Workflow, type WorkflowIdReusePolicy } from '@temporalio/client';
+import type {
+  caseWorkflow,
+  checkoutWorkflow,
+  emailChangeWorkflow,
+  listingImportWorkflow,
+  orderReceiptWorkflow,
+  webhookDeliveryWorkflow,
+} from '../../workflows';
 import type { WebhookDeliveryInput } from '../../workflows/webhook-delivery';
 import { workflowIds } from './workflow-ids';
 
@@ -21,13 +28,7 @@ export class WorkflowStarters {
   ) {}
 
   async emailChange(requestId: string): Promise<void> {
-    await this.idempotent(() =>
-      this.client.workflow.start<typeof emailChangeWorkflow>('emailChangeWorkflow', {
-        workflowId: workflowIds.emailChange(requestId),
-        taskQueue: this.taskQueue,
-        args: [{ requestId }],
-      }),
-    );
+    await this.start<typeof emailChangeWorkflow>('emailChangeWorkflow', workflowIds.emailChange(requestId), [{ requestId }]);
   }
 
   /**
@@ -35,35 +36,52 @@ export class WorkflowStarters {
    * already ran (REJECT_DUPLICATE: re-dispatching after a lost stamp is harmless); a replay
    * explicitly does. Returns false when the workflow exists already (a replay: still running).
    */
-  async webhookDelivery(input: WebhookDeliveryInput, options: { replay: boolean }): Promise<boolean> {
-    return this.idempotent(() =>
-      this.client.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-        this.client.workflow.start<typeof webhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
-          workflowId: workflowIds.webhookDelivery(input.eventId, input.endpointId),
-          taskQueue: this.taskQueue,
-          args: [input],
-          workflowIdReusePolicy: options.replay ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
-        }),
-      ),
+  webhookDelivery(input: WebhookDeliveryInput, options: { replay: boolean }): Promise<boolean> {
+    return this.start<typeof webhookDeliveryWorkflow>(
+      'webhookDeliveryWorkflow',
+      workflowIds.webhookDelivery(input.eventId, input.endpointId),
+      [input],
+      options.replay ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
     );
   }
 
   async listingImport(importId: string): Promise<void> {
-    await this.idempotent(() =>
-      this.client.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-        this.client.workflow.start<typeof listingImportWorkflow>('listingImportWorkflow', {
-          workflowId: workflowIds.import(importId),
-          taskQueue: this.taskQueue,
-          args: [{ importId }],
-        }),
-      ),
+    await this.start<typeof listingImportWorkflow>('listingImportWorkflow', workflowIds.import(importId), [{ importId }]);
+  }
+
+  async checkout(sessionId: string, holdSeconds: number): Promise<void> {
+    await this.start<typeof checkoutWorkflow>('checkoutWorkflow', workflowIds.checkout(sessionId), [{ sessionId, holdSeconds }]);
+  }
+
+  /** Tells `checkout:{sessionId}` its payment settled (the signal name is the workflow's). */
+  async checkoutSettled(sessionId: string): Promise<void> {
+    await this.client.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+      this.client.workflow.getHandle(workflowIds.checkout(sessionId)).signal('paymentSettled'),
     );
   }
 
-  /** Returns false when the workflow id is taken, which callers treat as already done. */
-  private async idempotent(start: () => Promise<unknown>): Promise<boolean> {
+  async startCase(caseId: string): Promise<void> {
+    await this.start<typeof caseWorkflow>('caseWorkflow', workflowIds.case(caseId), [{ caseId }]);
+  }
+
+  async orderReceipt(orderId: string, afterSeconds: number): Promise<void> {
+    await this.start<typeof orderReceiptWorkflow>('orderReceiptWorkflow', workflowIds.orderReceipt(orderId), [{ orderId, afterSeconds }]);
+  }
+
+  /**
+   * Starts a workflow within START_DEADLINE_MS. Returns false when the id is taken, which callers
+   * treat as already started. `W` types the arguments at each call site.
+   */
+  private async start<W extends Workflow>(
+    type: string,
+    workflowId: string,
+    args: Parameters<W>,
+    workflowIdReusePolicy?: WorkflowIdReusePolicy,
+  ): Promise<boolean> {
     try {
-      await start();
+      await this.client.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+        this.client.workflow.start<Workflow>(type, { workflowId, taskQueue: this.taskQueue, args, workflowIdReusePolicy }),
+      );
       return true;
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

@@ -10,4 +10,5 @@ export const workflowIds = {
   webhookDelivery: (eventId: string, endpointId: string) => `webhook:${eventId}:${endpointId}`,
   checkout: (sessionId: string) => `checkout:${sessionId}`,
   import: (importId: string) => `import:${importId}`,
+  orderReceipt: (orderId: string) => `order-receipt:${orderId}`,
 };

@@ -1,0 +1,78 @@
+import Joi from 'joi';
+import { CASE_REASONS } from '../../services/orders/order-engine';
+import type { PageRequest } from '../../services/paging';
+import type { PurchaseAction } from '../../services/orders/purchases';
+import { defineRoute } from '../route';
+import { deliveryAddress, idParams, itemQuantities, orderView, pagedQuery, pence, timestamp } from '../schemas';
+import type { Services } from '../services';
+
+type None = Record<string, never>;
+const amount = pence.required();
+
+const purchaseFields = {
+  id: Joi.string().required(),
+  status: Joi.string().valid('PAID', 'COMPLETED').required(),
+  subtotal: amount,
+  delivery: amount,
+  fee: amount,
+  total: amount,
+  deliveryAddress: deliveryAddress.required(),
+  completedAt: timestamp.allow(null).required(),
+  createdAt: timestamp.required(),
+  updatedAt: timestamp.required(),
+};
+const purchaseSummary = Joi.object(purchaseFields);
+const purchaseView = Joi.object({ ...purchaseFields, orders: Joi.array().items(orderView).required() });
+
+const purchaseAction = Joi.object({
+  action: Joi.string().valid('receive', 'dispute').required(),
+  orderId: Joi.string().uuid().required(),
+  reason: Joi.when('action', { is: 'dispute', then: Joi.string().valid(...CASE_REASONS).required(), otherwise: Joi.forbidden() }),
+  comment: Joi.when('action', { is: 'dispute', then: Joi.string().allow('').max(2000).default(''), otherwise: Joi.forbidden() }),
+  items: Joi.when('action', { is: 'dispute', then: itemQuantities.required(), otherwise: Joi.forbidden() }),
+});
+
+export const purchaseRoutes = (s: Services) => [
+  defineRoute<None, PageRequest, undefined, 'user'>({
+    operationId: 'listPurchases',
+    method: 'get',
+    path: '/user/purchases',
+    tag: 'Purchases',
+    summary: "The caller's purchases, paged",
+    auth: 'user',
+    request: { query: pagedQuery },
+    responses: { 200: { description: 'Purchases.', schema: Joi.array().items(purchaseSummary) } },
+    handler: async ({ principal, query }) => ({ status: 200, body: await s.purchases.list(principal.userId, query) }),
+  }),
+
+  defineRoute<{ id: string }, None, undefined, 'user'>({
+    operationId: 'getPurchase',
+    method: 'get',
+    path: '/user/purchases/{id}',
+    tag: 'Purchases',
+    summary: 'One of the caller\'s purchases with its seller orders',
+    auth: 'user',
+    request: { params: idParams },
+    responses: { 200: { description: 'The purchase.', schema: purchaseView }, 404: { description: 'Not found or not the caller\'s.' } },
+    handler: async ({ principal, params }) => ({ status: 200, body: await s.purchases.get(principal.userId, params.id) }),
+  }),
+
+  defineRoute<{ id: string }, None, PurchaseAction, 'user'>({
+    operationId: 'updatePurchase',
+    method: 'put',
+    path: '/user/purchases/{id}',
+    tag: 'Purchases',
+    summary: 'Confirm receipt of an order (`receive`) or open a case on its items (`dispute`)',
+    description:
+      'The purchase is COMPLETED when every order is received and no case is open. Shipped orders are received automatically after `ORDER_AUTO_RECEIPT_SECONDS`.',
+    auth: 'user',
+    request: { params: idParams, body: purchaseAction },
+    responses: {
+      200: { description: 'The purchase after the action.', schema: purchaseView },
+      400: { description: '`invalid-items`.' },
+      404: { description: 'Purchase or order not found, or not the caller\'s.' },
+      409: { description: '`order-not-shipped`, `order-already-received` or `case-already-open`.' },
+    },
+    handler: async ({ principal, params, body }) => ({ status: 200, body: await s.purchases.act(principal.userId, params.id, body) }),
+  }),
+];

@@ -1,0 +1,114 @@
+import Joi from 'joi';
+import { CASE_REASONS, type CaseReason, type ItemQuantity } from '../../services/orders/order-engine';
+import type { PageRequest } from '../../services/paging';
+import { defineRoute } from '../route';
+import { idParams, itemQuantities, orderView, pagedQuery, pence, timestamp, userSummary } from '../schemas';
+import type { Services } from '../services';
+
+type None = Record<string, never>;
+const amount = pence.required();
+
+const orderSummary = Joi.object({
+  id: Joi.string().required(),
+  purchaseId: Joi.string().required(),
+  status: Joi.string().required(),
+  subtotal: amount,
+  deliveryCharge: amount,
+  total: amount,
+  createdAt: timestamp.required(),
+  updatedAt: timestamp.required(),
+  itemCount: Joi.number().integer().min(0).required(),
+  shipmentCount: Joi.number().integer().min(0).required(),
+  buyer: userSummary.allow(null).required(),
+});
+
+type SellerOrderAction =
+  | { action: 'ship'; shipment: { carrier: string; trackingNumber: string; trackingUrl?: string }; items: ItemQuantity[] }
+  | { action: 'dispute'; reason: CaseReason; comment: string; items: ItemQuantity[] };
+
+const sellerOrderAction = Joi.object({
+  action: Joi.string().valid('ship', 'dispute').required(),
+  shipment: Joi.when('action', {
+    is: 'ship',
+    then: Joi.object({
+      carrier: Joi.string().trim().min(1).max(100).required(),
+      trackingNumber: Joi.string().trim().min(1).max(100).required(),
+      trackingUrl: Joi.string().uri({ scheme: ['http', 'https'] }).max(2000),
+    }).required(),
+    otherwise: Joi.forbidden(),
+  }),
+  items: itemQuantities.required(),
+  reason: Joi.when('action', { is: 'dispute', then: Joi.string().valid(...CASE_REASONS).required(), otherwise: Joi.forbidden() }),
+  comment: Joi.when('action', { is: 'dispute', then: Joi.string().allow('').max(2000).default(''), otherwise: Joi.forbidden() }),
+});
+
+export const sellerOrderRoutes = (s: Services) => [
+  defineRoute<None, PageRequest, undefined, 'seller'>({
+    operationId: 'listSellerOrders',
+    method: 'get',
+    path: '/seller/orders',
+    tag: 'Seller orders',
+    summary: "The caller's orders, paged, with item (units) and shipment counts",
+    auth: 'seller',
+    request: { query: pagedQuery },
+    responses: { 200: { description: 'Order summaries.', schema: Joi.array().items(orderSummary) } },
+    handler: async ({ principal, query }) => ({ status: 200, body: await s.sellerOrders.list(principal.userId, query) }),
+  }),
+
+  defineRoute<{ id: string }, None, undefined, 'seller'>({
+    operationId: 'getSellerOrder',
+    method: 'get',
+    path: '/seller/orders/{id}',
+    tag: 'Seller orders',
+    summary: 'One of the caller\'s orders in full',
+    auth: 'seller',
+    request: { params: idParams },
+    responses: { 200: { description: 'The seller order.', schema: orderView }, 404: { description: 'Not found or not the caller\'s.' } },
+    handler: async ({ principal, params }) => ({ status: 200, body: await s.sellerOrders.get(principal.userId, params.id) }),
+  }),
+
+  defineRoute<{ id: string }, None, SellerOrderAction, 'seller'>({
+    operationId: 'updateSellerOrder',
+    method: 'post',
+    path: '/seller/orders/{id}',
+    tag: 'Seller orders',
+    summary: 'Ship items (a shipment with carrier and tracking) or open a dispute on items',
+    description:
+      '`ship` ships the named accepted items (a quantity below the item\'s splits it); the order is SHIPPED when no item is left accepted. `dispute` opens a case (`reason`, `comment`) on the named items. Emits ORDER_UPDATED.',
+    auth: 'seller',
+    request: { params: idParams, body: sellerOrderAction },
+    responses: {
+      204: { description: 'Applied.' },
+      400: { description: '`invalid-items`: every bad item is listed in `errors`.' },
+      404: { description: 'Not found or not the caller\'s.' },
+      409: { description: '`case-already-open`.' },
+    },
+    handler: async ({ principal, params, body }) => {
+      await s.orderUpdates.apply(params.id, { role: 'seller', userId: principal.userId }, body);
+      return { status: 204 };
+    },
+  }),
+
+  defineRoute<{ id: string }, { format: 'pdf' | 'csv' }, undefined, 'seller'>({
+    operationId: 'sellerOrderPackingSlip',
+    method: 'get',
+    path: '/seller/orders/{id}/packing-slip',
+    tag: 'Seller orders',
+    summary: 'The packing slip of one of the caller\'s orders, as PDF (default) or CSV',
+    auth: 'seller',
+    request: { params: idParams, query: Joi.object({ format: Joi.string().valid('pdf', 'csv').default('pdf') }) },
+    responses: {
+      200: { description: 'The document (application/pdf, or text/csv with a header row).', contentType: 'application/pdf' },
+      404: { description: 'Not found or not the caller\'s.' },
+    },
+    handler: async ({ principal, params, query }) => {
+      const slip = await s.sellerOrders.packingSlip(principal.userId, params.id, query.format);
+      return {
+        status: 200,
+        body: slip.body,
+        contentType: slip.contentType,
+        headers: { 'Content-Disposition': `attachment; filename="packing-slip-${params.id}.${query.format}"` },
+      };
+    },
+  }),
+];

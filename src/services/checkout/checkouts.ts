@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { Baskets } from '../basket/baskets';
+import { conflict, DomainError, notFound } from '../errors';
+import { commitCheckout, type SessionSnapshot } from './commit';
+import { placeHolds, releaseHolds } from './holds';
+
+export type CheckoutStatus = 'OPEN' | 'PAID' | 'FAILED' | 'EXPIRED';
+
+export interface CheckoutWorkflows {
+  /** Starts `checkout:{sessionId}`, which expires the session when it stays unpaid. */
+  start(sessionId: string, holdSeconds: number): Promise<void>;
+  /** Tells that workflow the payment has settled, so it ends without waiting. */
+  settled(sessionId: string): Promise<void>;
+}
+
+export interface PaymentPage {
+  id: string;
+  status: CheckoutStatus;
+  total: number;
+  expiresAt: Date;
+}
+
+export type PaymentResult = { outcome: 'paid'; redirect: string } | { outcome: 'failed' };
+
+/** Checkout refusals name the listings that caused them (spec: body `{listingIds}`). */
+const refused = (code: string, message: string, listingIds: string[]) => new DomainError('conflict', code, message, { listingIds });
+
+/** Moves open sessions (one by id, or a basket's) to a final unpaid status and frees their holds. */
+async function closeOpenSessions(
+  tx: EntityManager,
+  which: { sessionId: string } | { basketId: string },
+  status: 'FAILED' | 'EXPIRED',
+): Promise<boolean> {
+  const [column, value] = 'sessionId' in which ? ['id', which.sessionId] : ['basket_id', which.basketId];
+  const [rows]: [Array<{ id: string }>] = await tx.query(
+    `UPDATE checkout_sessions SET status = $2, updated_at = now() WHERE ${column} = $1 AND status = 'OPEN' RETURNING id`,
+    [value, status],
+  );
+  for (const { id } of rows) await releaseHolds(tx, id);
+  return rows.length > 0;
+}
+
+/**
+ * Expires an unpaid session and releases its holds (the checkout workflow's timer, or a failed
+ * workflow start); false when it had already settled, so it is safe to repeat.
+ */
+export function expireCheckoutSession(db: DataSource, sessionId: string): Promise<boolean> {
+  return db.transaction((tx) => closeOpenSessions(tx, { sessionId }, 'EXPIRED'));
+}
+
+const SESSION_COLUMNS = `id, basket_id AS "basketId", buyer_id AS "buyerId", lines, sellers, subtotal, delivery, fee, total,
+  delivery_address AS "deliveryAddress"`;
+
+/**
+ * Checkout sessions: from basket to held stock and a payment session, and from a payment
+ * outcome to a purchase or released holds. Every transition is a conditional UPDATE on the
+ * session's status, so a replayed outcome, a late expiry and a payment can never both act.
+ */
+export class Checkouts {
+  constructor(
+    private readonly db: DataSource,
+    private readonly baskets: Baskets,
+    private readonly workflows: CheckoutWorkflows,
+    private readonly options: { holdSeconds: number; publicBaseUrl: string },
+  ) {}
+
+  async start(userId: string, basketId: string, successUrl: string): Promise<{ url: string }> {
+    // Unguessable (122 random bits): the payment page is public and the id is its capability.
+    const sessionId = randomUUID();
+    const expiresAt = new Date(Date.now() + this.options.holdSeconds * 1000);
+    // Priced on the pool, outside the transaction: the holds below are what guarantee stock, and
+    // the transaction never waits for a second connection (which could exhaust the pool).
+    const basket = await this.baskets.find(this.db, userId, basketId);
+    const priced = await this.baskets.price(this.db, basket);
+    if (priced.sellers.length === 0) throw refused('basket-empty', 'The basket has no listings to check out.', []);
+    const deliveryAddress = basket.deliveryAddress;
+    if (!deliveryAddress) {
+      throw refused('delivery-address-required', 'Set a delivery address (PUT /basket/{id}/delivery) before checking out.', []);
+    }
+    if (priced.failingListingIds.length > 0) {
+      throw refused('listings-unavailable', 'Some listings cannot be bought as they are in the basket.', priced.failingListingIds);
+    }
+    await this.db.transaction(async (tx) => {
+      // Locking the basket serialises two checkouts of one basket (and one that races its commit).
+      await this.baskets.find(tx, userId, basketId, true);
+      // A new checkout of the same basket supersedes an unpaid earlier one and frees its holds.
+      await closeOpenSessions(tx, { basketId: basket.id }, 'EXPIRED');
+      const session: Omit<SessionSnapshot, 'id'> = {
+        basketId: basket.id,
+        buyerId: userId,
+        lines: priced.sellers.flatMap((s) => s.lines),
+        sellers: priced.sellers.map((s) => ({
+          sellerId: s.sellerId,
+          subtotal: s.subtotal,
+          deliveryOption: s.deliveryOption!,
+          deliveryCharge: s.deliveryCharge,
+          total: s.total,
+        })),
+        subtotal: priced.subtotal,
+        delivery: priced.delivery,
+        fee: priced.fee,
+        total: priced.total,
+        deliveryAddress,
+      };
+      await tx.query(
+        `INSERT INTO checkout_sessions (id, basket_id, buyer_id, status, success_url, lines, sellers, subtotal, delivery, fee, total,
+                                        delivery_address, expires_at)
+         VALUES ($1, $2, $3, 'OPEN', $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+        [
+          sessionId,
+          session.basketId,
+          userId,
+          successUrl,
+          JSON.stringify(session.lines),
+          JSON.stringify(session.sellers),
+          session.subtotal,
+          session.delivery,
+          session.fee,
+          session.total,
+          JSON.stringify(session.deliveryAddress),
+          expiresAt,
+        ],
+      );
+      const failed = await placeHolds(tx, sessionId, session.lines, expiresAt);
+      if (failed.length > 0) throw refused('listings-unavailable', 'Some listings were taken by other buyers just now.', failed);
+    });
+    try {
+      await this.workflows.start(sessionId, this.options.holdSeconds);
+    } catch (err) {
+      // Without its expiry workflow the holds could outlive the session: give them back now.
+      await this.expire(sessionId);
+      throw new DomainError('unavailable', 'temporarily-unavailable', 'The checkout could not be opened; try again shortly.', {
+        cause: String(err),
+      });
+    }
+    return { url: `${this.options.publicBaseUrl}/pay/${sessionId}` };
+  }
+
+  async paymentPage(sessionId: string): Promise<PaymentPage> {
+    const [row]: PaymentPage[] = await this.db.query(
+      `SELECT id, status, total, expires_at AS "expiresAt" FROM checkout_sessions WHERE id = $1`,
+      [sessionId],
+    );
+    if (!row) throw notFound('Checkout session');
+    return row;
+  }
+
+  /**
+   * Applies the payment provider's outcome. Success commits the purchase once; the same
+   * confirmation again finds the purchase and answers the same redirect, changing nothing.
+   */
+  async settle(sessionId: string, outcome: 'success' | 'failure'): Promise<PaymentResult> {
+    const result = await this.db.transaction(async (tx): Promise<PaymentResult | null> => {
+      // Basket first, then session, then listings: the lock order of start(), so a re-checkout of
+      // the basket racing this payment waits instead of deadlocking.
+      await tx.query(`SELECT b.id FROM baskets b JOIN checkout_sessions c ON c.basket_id = b.id WHERE c.id = $1 FOR UPDATE OF b`, [sessionId]);
+      if (outcome === 'failure') return (await closeOpenSessions(tx, { sessionId }, 'FAILED')) ? { outcome: 'failed' } : null;
+      const [[session]]: [SessionSnapshot[]] = await tx.query(
+        `UPDATE checkout_sessions SET status = 'PAID', updated_at = now() WHERE id = $1 AND status = 'OPEN' RETURNING ${SESSION_COLUMNS}`,
+        [sessionId],
+      );
+      if (!session) return null;
+      const purchaseId = await commitCheckout(tx, session);
+      return { outcome: 'paid', redirect: await this.redirectOf(tx, sessionId, purchaseId) };
+    });
+    if (result) {
+      await this.workflows.settled(sessionId).catch(() => undefined); // its expiry is a no-op now anyway
+      return result;
+    }
+    return this.replay(sessionId, outcome);
+  }
+
+  expire(sessionId: string): Promise<boolean> {
+    return expireCheckoutSession(this.db, sessionId);
+  }
+
+  /** A repeated or late outcome: answer what already happened, or refuse. */
+  private async replay(sessionId: string, outcome: 'success' | 'failure'): Promise<PaymentResult> {
+    const [row]: Array<{ status: CheckoutStatus; purchase_id: string | null }> = await this.db.query(
+      `SELECT status, purchase_id FROM checkout_sessions WHERE id = $1`,
+      [sessionId],
+    );
+    if (!row) throw notFound('Checkout session');
+    if (row.status === 'PAID' && outcome === 'success') {
+      return { outcome: 'paid', redirect: await this.redirectOf(this.db, sessionId, row.purchase_id!) };
+    }
+    if (row.status === 'FAILED' && outcome === 'failure') return { outcome: 'failed' };
+    throw conflict('checkout-closed', `This checkout is already ${row.status.toLowerCase()}.`);
+  }
+
+  private async redirectOf(db: DataSource | EntityManager, sessionId: string, purchaseId: string): Promise<string> {
+    const [{ success_url }]: [{ success_url: string }] = await db.query(`SELECT success_url FROM checkout_sessions WHERE id = $1`, [sessionId]);
+    const url = new URL(success_url);
+    url.searchParams.set('purchase', purchaseId);
+    return url.toString();
+  }
+}

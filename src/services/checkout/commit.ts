@@ -1,0 +1,78 @@
+import type { EntityManager } from 'typeorm';
+import { newId } from '../../ids';
+import type { DeliveryAddress, DeliveryChoice, PricedLine } from '../basket/pricing';
+import { recordSales } from '../catalog/sales-ledger';
+import { emitEvents, type OrderEventData } from '../events/outbox';
+import { commitHolds } from './holds';
+
+/** What a checkout session froze at checkout time: the buyer pays exactly this. */
+export interface SessionSnapshot {
+  id: string;
+  basketId: string;
+  buyerId: string;
+  lines: PricedLine[];
+  sellers: Array<{ sellerId: string; subtotal: number; deliveryOption: DeliveryChoice; deliveryCharge: number; total: number }>;
+  subtotal: number;
+  delivery: number;
+  fee: number;
+  total: number;
+  deliveryAddress: DeliveryAddress;
+}
+
+/**
+ * Turns a paid checkout into a purchase with one seller order per seller. Runs inside the
+ * transaction that moved the session OPEN → PAID, which is the single gate making it happen
+ * exactly once: stock is decremented from the holds, holds are released, the sale is entered
+ * in the ledger, the invoice is issued and one ORDER_CREATED per order goes to the outbox.
+ */
+export async function commitCheckout(tx: EntityManager, session: SessionSnapshot): Promise<string> {
+  const purchaseId = newId();
+  const now = new Date();
+  await tx.query(
+    `INSERT INTO purchases (id, buyer_id, checkout_id, status, subtotal, delivery, fee, total, delivery_address, created_at, updated_at)
+     VALUES ($1, $2, $3, 'PAID', $4, $5, $6, $7, $8, $9, $9)`,
+    [purchaseId, session.buyerId, session.id, session.subtotal, session.delivery, session.fee, session.total, JSON.stringify(session.deliveryAddress), now],
+  );
+
+  const events: OrderEventData[] = [];
+  const sales: Parameters<typeof recordSales>[1] = [];
+  for (const seller of session.sellers) {
+    const orderId = newId();
+    await tx.query(
+      `INSERT INTO orders (id, purchase_id, seller_id, buyer_id, status, subtotal, delivery_charge, total, delivery_option, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, 'ACCEPTED', $5, $6, $7, $8, $9, $9)`,
+      [orderId, purchaseId, seller.sellerId, session.buyerId, seller.subtotal, seller.deliveryCharge, seller.total, JSON.stringify(seller.deliveryOption), now],
+    );
+    const lines = session.lines.filter((l) => l.sellerId === seller.sellerId);
+    for (const line of lines) {
+      await tx.query(
+        `INSERT INTO order_items (id, order_id, listing_id, urn, price, quantity, condition, language, variants, comment, status, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'ACCEPTED', $11, $11)`,
+        [newId(), orderId, line.listingId, line.urn, line.price, line.quantity, line.condition, line.language, JSON.stringify(line.variants), line.comment, now],
+      );
+      sales.push({ itemUrn: line.urn, listingId: line.listingId, orderId, unitPrice: line.price, quantity: line.quantity, soldAt: now });
+    }
+    events.push({
+      sellerId: seller.sellerId,
+      createdAt: now.toISOString(),
+      orderId,
+      listings: lines.map((l) => ({ urn: l.urn, listingId: l.listingId, quantity: l.quantity, price: l.price })),
+    });
+  }
+
+  await commitHolds(tx, session.id);
+  await recordSales(tx, sales);
+  await tx.query(
+    `INSERT INTO invoices (id, purchase_id, buyer_id, number, total, created_at)
+     VALUES ($1, $2, $3, 'INV-' || lpad(nextval('invoice_number_seq')::text, 8, '0'), $4, $5)`,
+    [newId(), purchaseId, session.buyerId, session.total, now],
+  );
+  await tx.query(`UPDATE checkout_sessions SET purchase_id = $2, updated_at = now() WHERE id = $1`, [session.id, purchaseId]);
+  await tx.query(`UPDATE baskets SET status = 'ORDERED', updated_at = now() WHERE id = $1`, [session.basketId]);
+  await emitEvents(tx, 'ORDER_CREATED', events);
+  // The user summary's `purchases` and `sales` count purchases and seller orders. Last, because
+  // a busy seller's row is contended: concurrent commits for one seller queue here, briefly.
+  await tx.query(`UPDATE users SET purchases_count = purchases_count + 1 WHERE id = $1`, [session.buyerId]);
+  await tx.query(`UPDATE users SET sales_count = sales_count + 1 WHERE id = ANY($1)`, [session.sellers.map((s) => s.sellerId)]);
+  return purchaseId;
+}

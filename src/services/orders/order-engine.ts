@@ -1,0 +1,205 @@
+import type { EntityManager } from 'typeorm';
+import { newId } from '../../ids';
+import { conflict, invalid, notFound, type FieldError } from '../errors';
+import { emitEvents } from '../events/outbox';
+
+export const CASE_REASONS = ['SNAD', 'DAMAGED', 'WRONG_ITEM', 'NOT_RECEIVED', 'OTHER', 'CHARGEBACK'] as const;
+export type CaseReason = (typeof CASE_REASONS)[number];
+
+export type Actor = { role: 'seller' | 'buyer'; userId: string } | { role: 'system' };
+
+export interface ItemQuantity {
+  id: string;
+  quantity: number;
+}
+
+export type OrderAction =
+  | { action: 'ship'; shipment: { carrier: string; trackingNumber: string; trackingUrl?: string }; items: ItemQuantity[] }
+  | { action: 'dispute'; reason: CaseReason; comment: string; items: ItemQuantity[] }
+  | { action: 'receive' };
+
+/** Work to start once the transaction has committed (workflows must never see rolled-back rows). */
+export interface OrderEffects {
+  caseId?: string;
+  /** The order has just shipped in full: start its automatic-receipt timer. */
+  shippedOrderId?: string;
+  /** The purchase has just completed. */
+  completedPurchaseId?: string;
+}
+
+interface OrderRow {
+  id: string;
+  purchase_id: string;
+  seller_id: string;
+  buyer_id: string;
+  status: 'ACCEPTED' | 'SHIPPED' | 'RECEIVED';
+}
+
+interface ItemRow {
+  id: string;
+  listing_id: string;
+  urn: string;
+  price: number;
+  quantity: number;
+  status: 'ACCEPTED' | 'SHIPPED' | 'RECEIVED';
+}
+
+/** Which actions each party may apply (ownership is checked in SQL on top of this). */
+const ALLOWED: Record<Actor['role'], Array<OrderAction['action']>> = {
+  seller: ['ship', 'dispute'],
+  buyer: ['receive', 'dispute'],
+  system: ['receive'],
+};
+
+/**
+ * The shared order update engine: the one place order actions change order items, with their
+ * state checks, and the one place ORDER_UPDATED is emitted. Seller routes, buyer routes and the
+ * automatic-receipt activity all come through here, inside the caller's transaction. A
+ * non-owned order is "not found", like a missing one. Returns null when a system action found
+ * nothing to do (so timers may fire late or twice).
+ */
+export async function applyOrderAction(tx: EntityManager, orderId: string, actor: Actor, action: OrderAction): Promise<OrderEffects | null> {
+  const order = await lockOrder(tx, orderId, actor);
+  if (!order) {
+    if (actor.role === 'system') return null; // a timer outliving its order has nothing to do
+    throw notFound('Order');
+  }
+  if (!ALLOWED[actor.role].includes(action.action)) throw conflict('action-not-allowed', `The ${actor.role} cannot ${action.action} an order.`);
+  const items: ItemRow[] = await tx.query(
+    `SELECT id, listing_id, urn, price, quantity, status FROM order_items WHERE order_id = $1 ORDER BY created_at, id FOR UPDATE`,
+    [order.id],
+  );
+  let effects: OrderEffects | null;
+  switch (action.action) {
+    case 'ship':
+      effects = await ship(tx, order, items, action);
+      break;
+    case 'dispute':
+      effects = await dispute(tx, order, items, action);
+      break;
+    case 'receive':
+      effects = await receive(tx, order, actor);
+      break;
+  }
+  if (effects === null) return null;
+  await tx.query(`UPDATE orders SET updated_at = now() WHERE id = $1`, [order.id]);
+  await emitOrderUpdated(tx, order);
+  return effects;
+}
+
+async function lockOrder(tx: EntityManager, orderId: string, actor: Actor): Promise<OrderRow | undefined> {
+  const owner = actor.role === 'seller' ? 'AND seller_id = $2' : actor.role === 'buyer' ? 'AND buyer_id = $2' : '';
+  const args = actor.role === 'system' ? [orderId] : [orderId, actor.userId];
+  const [order]: OrderRow[] = await tx.query(
+    `SELECT id, purchase_id, seller_id, buyer_id, status FROM orders WHERE id = $1 ${owner} FOR UPDATE`,
+    args,
+  );
+  return order;
+}
+
+/** Every problem with the requested item quantities, as field errors (one 400 lists them all). */
+function checkItems(items: ItemRow[], requested: ItemQuantity[], allowed: Array<ItemRow['status']>): FieldError[] {
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  requested.forEach((r, i) => {
+    const item = items.find((it) => it.id === r.id);
+    if (seen.has(r.id)) errors.push({ in: 'body', field: `items.${i}.id`, message: 'Each order item may be named once.' });
+    else if (!item) errors.push({ in: 'body', field: `items.${i}.id`, message: 'Not an item of this order.' });
+    else if (!allowed.includes(item.status)) errors.push({ in: 'body', field: `items.${i}.id`, message: `The item is ${item.status.toLowerCase()}.` });
+    else if (r.quantity > item.quantity) {
+      errors.push({ in: 'body', field: `items.${i}.quantity`, message: `The item has ${item.quantity} units.` });
+    }
+    seen.add(r.id);
+  });
+  return errors;
+}
+
+async function ship(tx: EntityManager, order: OrderRow, items: ItemRow[], action: Extract<OrderAction, { action: 'ship' }>): Promise<OrderEffects> {
+  const errors = checkItems(items, action.items, ['ACCEPTED']);
+  if (errors.length > 0) throw invalid('invalid-items', 'Some items cannot be shipped.', errors);
+  const shipmentId = newId();
+  await tx.query(`INSERT INTO shipments (id, order_id, carrier, tracking_number, tracking_url) VALUES ($1, $2, $3, $4, $5)`, [
+    shipmentId,
+    order.id,
+    action.shipment.carrier,
+    action.shipment.trackingNumber,
+    action.shipment.trackingUrl ?? '',
+  ]);
+  for (const r of action.items) {
+    const item = items.find((it) => it.id === r.id)!;
+    if (r.quantity === item.quantity) {
+      await tx.query(`UPDATE order_items SET status = 'SHIPPED', shipment_id = $2, updated_at = now() WHERE id = $1`, [item.id, shipmentId]);
+    } else {
+      // Part of a line ships: the shipped units become their own item, the rest stays accepted.
+      await tx.query(`UPDATE order_items SET quantity = quantity - $2, updated_at = now() WHERE id = $1`, [item.id, r.quantity]);
+      await tx.query(
+        `INSERT INTO order_items (id, order_id, listing_id, urn, price, quantity, condition, language, variants, comment, status, shipment_id)
+         SELECT $2, order_id, listing_id, urn, price, $3, condition, language, variants, comment, 'SHIPPED', $4 FROM order_items WHERE id = $1`,
+        [item.id, newId(), r.quantity, shipmentId],
+      );
+    }
+  }
+  const [[shipped]]: [OrderRow[]] = await tx.query(
+    `UPDATE orders SET status = 'SHIPPED', shipped_at = now()
+      WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM order_items WHERE order_id = $1 AND status = 'ACCEPTED') RETURNING id`,
+    [order.id],
+  );
+  return shipped ? { shippedOrderId: order.id } : {};
+}
+
+async function dispute(tx: EntityManager, order: OrderRow, items: ItemRow[], action: Extract<OrderAction, { action: 'dispute' }>): Promise<OrderEffects> {
+  const errors = checkItems(items, action.items, ['ACCEPTED', 'SHIPPED', 'RECEIVED']);
+  if (errors.length > 0) throw invalid('invalid-items', 'Some items cannot be disputed.', errors);
+  const [open] = await tx.query(`SELECT 1 FROM cases WHERE order_id = $1 AND status <> 'CLOSED'`, [order.id]);
+  if (open) throw conflict('case-already-open', 'This order already has an open case.');
+  const caseId = newId();
+  await tx.query(
+    `INSERT INTO cases (id, order_id, purchase_id, buyer_id, seller_id, reason, comment) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [caseId, order.id, order.purchase_id, order.buyer_id, order.seller_id, action.reason, action.comment],
+  );
+  for (const r of action.items) {
+    await tx.query(`INSERT INTO case_items (case_id, order_item_id, quantity) VALUES ($1, $2, $3)`, [caseId, r.id, r.quantity]);
+  }
+  return { caseId };
+}
+
+async function receive(tx: EntityManager, order: OrderRow, actor: Actor): Promise<OrderEffects | null> {
+  if (order.status !== 'SHIPPED') {
+    if (actor.role === 'system') return null;
+    throw conflict(order.status === 'RECEIVED' ? 'order-already-received' : 'order-not-shipped', `The order is ${order.status.toLowerCase()}.`);
+  }
+  await tx.query(`UPDATE order_items SET status = 'RECEIVED', updated_at = now() WHERE order_id = $1 AND status = 'SHIPPED'`, [order.id]);
+  await tx.query(`UPDATE orders SET status = 'RECEIVED', received_at = now() WHERE id = $1`, [order.id]);
+  return (await completePurchaseIfSettled(tx, order.purchase_id)) ? { completedPurchaseId: order.purchase_id } : {};
+}
+
+/**
+ * The purchase lifecycle's one completion rule: COMPLETED when every order is received and no
+ * case is open. Called after a receipt; the cases issue calls it when a case closes.
+ */
+export async function completePurchaseIfSettled(tx: EntityManager, purchaseId: string): Promise<boolean> {
+  const [rows]: [unknown[]] = await tx.query(
+    `UPDATE purchases SET status = 'COMPLETED', completed_at = now(), updated_at = now()
+      WHERE id = $1 AND status = 'PAID'
+        AND NOT EXISTS (SELECT 1 FROM orders WHERE purchase_id = $1 AND status <> 'RECEIVED')
+        AND NOT EXISTS (SELECT 1 FROM cases WHERE purchase_id = $1 AND status <> 'CLOSED')
+      RETURNING id`,
+    [purchaseId],
+  );
+  return rows.length > 0;
+}
+
+async function emitOrderUpdated(tx: EntityManager, order: OrderRow): Promise<void> {
+  const items: ItemRow[] = await tx.query(`SELECT listing_id, urn, price, quantity FROM order_items WHERE order_id = $1 ORDER BY created_at, id`, [
+    order.id,
+  ]);
+  const [{ updated_at }]: [{ updated_at: Date }] = await tx.query(`SELECT updated_at FROM orders WHERE id = $1`, [order.id]);
+  await emitEvents(tx, 'ORDER_UPDATED', [
+    {
+      sellerId: order.seller_id,
+      createdAt: updated_at.toISOString(),
+      orderId: order.id,
+      listings: items.map((i) => ({ urn: i.urn, listingId: i.listing_id, quantity: i.quantity, price: i.price })),
+    },
+  ]);
+}

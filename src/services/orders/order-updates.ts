@@ -1,0 +1,28 @@
+import type { DataSource } from 'typeorm';
+import { applyOrderAction, type Actor, type OrderAction, type OrderEffects } from './order-engine';
+
+export interface OrderWorkflows {
+  startCase(caseId: string): Promise<void>;
+  startReceiptTimer(orderId: string): Promise<void>;
+}
+
+/**
+ * Runs an order action in its own transaction. The workflows an action calls for are started
+ * as the transaction's last step: if Temporal refuses, the action rolls back (503, nothing
+ * changed); a workflow started for a commit that then fails finds no row and does nothing.
+ */
+export class OrderUpdates {
+  constructor(
+    private readonly db: DataSource,
+    private readonly workflows: OrderWorkflows,
+  ) {}
+
+  async apply(orderId: string, actor: Actor, action: OrderAction): Promise<OrderEffects | null> {
+    return this.db.transaction(async (tx) => {
+      const effects = await applyOrderAction(tx, orderId, actor, action);
+      if (effects?.caseId) await this.workflows.startCase(effects.caseId);
+      if (effects?.shippedOrderId) await this.workflows.startReceiptTimer(effects.shippedOrderId);
+      return effects;
+    });
+  }
+}

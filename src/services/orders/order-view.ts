@@ -1,0 +1,171 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { workflowIds } from '../../temporal/workflow-ids';
+import type { DeliveryAddress } from '../basket/pricing';
+import { loadItems, type ItemView } from '../catalog/item-view';
+import { loadUserSummaries, type UserSummary } from '../users/user-summary';
+
+/** Inside an order item the embedded item carries the Item fields up to `available` only (spec). */
+export type OrderItemItem = Omit<ItemView, 'quantity' | 'min' | 'max'>;
+
+export interface OrderItemView {
+  id: string;
+  listingId: string;
+  orderId: string;
+  urn: string;
+  price: number;
+  quantity: number;
+  condition: string;
+  language: string;
+  createdAt: Date;
+  updatedAt: Date;
+  item: OrderItemItem | null;
+  status: string;
+  variants: unknown[];
+  comment: string;
+  shipmentId: string | null;
+}
+
+export interface ShipmentView {
+  id: string;
+  orderId: string;
+  trackingNumber: string;
+  trackingStatus: string;
+  trackingStatusDetail: string;
+  trackingUrl: string;
+  carrier: string;
+  createdAt: Date;
+  updatedAt: Date;
+  attachments: Array<{ id: string; url: string; hidden: boolean }>;
+}
+
+export interface CaseView {
+  id: string;
+  workflowId: string;
+  orderId: string;
+  purchaseId: string;
+  reason: string;
+  status: string;
+  comment: string;
+  outcomes: unknown[];
+  attachments: unknown[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The spec's Seller order (full detail); buyers see their orders in the same shape. */
+export interface OrderView {
+  id: string;
+  sellerId: string;
+  purchaseId: string;
+  status: string;
+  deliveryCharge: number;
+  subtotal: number;
+  total: number;
+  createdAt: Date;
+  updatedAt: Date;
+  items: OrderItemView[];
+  shipments: ShipmentView[];
+  purchase: { deliveryAddress: DeliveryAddress; user: UserSummary | null };
+  cases: CaseView[];
+  /** Order-level adjustments (delivery refunds); none exist until cases settle refunds. */
+  adjustments: unknown[];
+  /** Payouts and reversals; none exist until the payouts issue. */
+  transfers: unknown[];
+  /** Reviewer user id → that reviewer's rating. */
+  reviews: Record<string, number>;
+}
+
+interface OrderRow {
+  id: string;
+  sellerId: string;
+  purchaseId: string;
+  buyerId: string;
+  status: string;
+  deliveryCharge: number;
+  subtotal: number;
+  total: number;
+  createdAt: Date;
+  updatedAt: Date;
+  deliveryAddress: DeliveryAddress;
+}
+
+const group = <T extends Record<K, string>, K extends keyof T>(rows: T[], key: K) => {
+  const map = new Map<string, T[]>();
+  for (const row of rows) map.set(row[key], [...(map.get(row[key]) ?? []), row]);
+  return map;
+};
+
+/**
+ * Full order views for the given ids, in that order, with a fixed number of queries (items,
+ * catalog items, shipments, cases, reviews, buyers), never one per order. Callers have already
+ * filtered the ids by ownership.
+ */
+export async function loadOrderViews(db: DataSource | EntityManager, orderIds: string[]): Promise<OrderView[]> {
+  if (orderIds.length === 0) return [];
+  const orders: OrderRow[] = await db.query(
+    `SELECT o.id, o.seller_id AS "sellerId", o.purchase_id AS "purchaseId", o.buyer_id AS "buyerId", o.status,
+            o.delivery_charge AS "deliveryCharge", o.subtotal, o.total, o.created_at AS "createdAt", o.updated_at AS "updatedAt",
+            p.delivery_address AS "deliveryAddress"
+       FROM orders o JOIN purchases p ON p.id = o.purchase_id WHERE o.id = ANY($1)`,
+    [orderIds],
+  );
+  const [items, shipments, cases, reviews] = await Promise.all([
+    db.query(
+      `SELECT id, listing_id AS "listingId", order_id AS "orderId", urn, price, quantity, condition, language,
+              created_at AS "createdAt", updated_at AS "updatedAt", status, variants, comment, shipment_id AS "shipmentId"
+         FROM order_items WHERE order_id = ANY($1) ORDER BY created_at, id`,
+      [orderIds],
+    ) as Promise<Array<Omit<OrderItemView, 'item'>>>,
+    db.query(
+      `SELECT id, order_id AS "orderId", tracking_number AS "trackingNumber", tracking_status AS "trackingStatus",
+              tracking_status_detail AS "trackingStatusDetail", tracking_url AS "trackingUrl", carrier, attachments,
+              created_at AS "createdAt", updated_at AS "updatedAt"
+         FROM shipments WHERE order_id = ANY($1) ORDER BY created_at, id`,
+      [orderIds],
+    ) as Promise<ShipmentView[]>,
+    db.query(
+      `SELECT id, order_id AS "orderId", purchase_id AS "purchaseId", reason, status, comment, created_at AS "createdAt", updated_at AS "updatedAt"
+         FROM cases WHERE order_id = ANY($1) ORDER BY created_at, id`,
+      [orderIds],
+    ) as Promise<Array<Omit<CaseView, 'workflowId' | 'outcomes' | 'attachments'>>>,
+    db.query(`SELECT order_id AS "orderId", reviewer_id AS "reviewerId", rating FROM reviews WHERE order_id = ANY($1)`, [orderIds]) as Promise<
+      Array<{ orderId: string; reviewerId: string; rating: number }>
+    >,
+  ]);
+  const [catalog, buyers] = await Promise.all([
+    loadItems(db, items.map((i) => i.urn)),
+    loadUserSummaries(db, orders.map((o) => o.buyerId)),
+  ]);
+  const itemsOf = group(items, 'orderId');
+  const shipmentsOf = group(shipments, 'orderId');
+  const casesOf = group(cases, 'orderId');
+  const reviewsOf = group(reviews, 'orderId');
+  const byId = new Map(orders.map((o) => [o.id, o]));
+  return orderIds
+    .map((id) => byId.get(id))
+    .filter((o): o is OrderRow => o !== undefined)
+    .map((o) => ({
+      id: o.id,
+      sellerId: o.sellerId,
+      purchaseId: o.purchaseId,
+      status: o.status,
+      deliveryCharge: o.deliveryCharge,
+      subtotal: o.subtotal,
+      total: o.total,
+      createdAt: o.createdAt,
+      updatedAt: o.updatedAt,
+      items: (itemsOf.get(o.id) ?? []).map((i) => ({ ...i, item: orderItemItem(catalog.get(i.urn)) })),
+      shipments: shipmentsOf.get(o.id) ?? [],
+      purchase: { deliveryAddress: o.deliveryAddress, user: buyers.get(o.buyerId) ?? null },
+      cases: (casesOf.get(o.id) ?? []).map((c) => ({ ...c, workflowId: workflowIds.case(c.id), outcomes: [], attachments: [] })),
+      adjustments: [],
+      transfers: [],
+      reviews: Object.fromEntries((reviewsOf.get(o.id) ?? []).map((r) => [r.reviewerId, r.rating])),
+    }));
+}
+
+function orderItemItem(item: ItemView | undefined): OrderItemItem | null {
+  if (!item) return null;
+  const { quantity: _quantity, min: _min, max: _max, ...upToAvailable } = item;
+  return upToAvailable;
+}

@@ -1,0 +1,58 @@
+import type { DataSource } from 'typeorm';
+import { notFound } from '../errors';
+import type { PageRequest } from '../paging';
+import { loadUserSummaries, type UserSummary } from '../users/user-summary';
+import { packingSlipCsv, packingSlipPdf } from './documents';
+import { loadOrderViews, type OrderView } from './order-view';
+
+export interface SellerOrderSummary {
+  id: string;
+  purchaseId: string;
+  status: string;
+  subtotal: number;
+  deliveryCharge: number;
+  total: number;
+  createdAt: Date;
+  updatedAt: Date;
+  /** Units across the order's items. */
+  itemCount: number;
+  shipmentCount: number;
+  buyer: UserSummary | null;
+}
+
+const SORT_COLUMNS = { createdAt: 'o.created_at', updatedAt: 'o.updated_at' } as const;
+
+/** A seller's view of their orders; every query filters by the seller inside the SQL. */
+export class SellerOrders {
+  constructor(private readonly db: DataSource) {}
+
+  async list(sellerId: string, q: PageRequest): Promise<SellerOrderSummary[]> {
+    const rows: Array<Omit<SellerOrderSummary, 'buyer'> & { buyerId: string }> = await this.db.query(
+      `SELECT o.id, o.purchase_id AS "purchaseId", o.status, o.subtotal, o.delivery_charge AS "deliveryCharge", o.total,
+              o.created_at AS "createdAt", o.updated_at AS "updatedAt", o.buyer_id AS "buyerId",
+              (SELECT coalesce(sum(quantity), 0)::int FROM order_items WHERE order_id = o.id) AS "itemCount",
+              (SELECT count(*)::int FROM shipments WHERE order_id = o.id) AS "shipmentCount"
+         FROM orders o
+        WHERE o.seller_id = $1
+        ORDER BY ${SORT_COLUMNS[q.sort]} ${q.direction === 'asc' ? 'ASC' : 'DESC'}, o.id
+        LIMIT $2 OFFSET $3`,
+      [sellerId, q.size, (q.page - 1) * q.size],
+    );
+    const buyers = await loadUserSummaries(this.db, rows.map((r) => r.buyerId));
+    return rows.map(({ buyerId, ...r }) => ({ ...r, buyer: buyers.get(buyerId) ?? null }));
+  }
+
+  async packingSlip(sellerId: string, orderId: string, format: 'pdf' | 'csv'): Promise<{ body: Buffer | string; contentType: string }> {
+    const order = await this.get(sellerId, orderId);
+    return format === 'pdf'
+      ? { body: await packingSlipPdf(order), contentType: 'application/pdf' }
+      : { body: packingSlipCsv(order), contentType: 'text/csv; charset=utf-8' };
+  }
+
+  async get(sellerId: string, orderId: string): Promise<OrderView> {
+    const [owned] = await this.db.query(`SELECT id FROM orders WHERE id = $1 AND seller_id = $2`, [orderId, sellerId]);
+    if (!owned) throw notFound('Order');
+    const [view] = await loadOrderViews(this.db, [orderId]);
+    return view!;
+  }
+}
