@@ -24,6 +24,7 @@ export function createWorker({ config, db, connection, workflowBundle }: CreateW
     codeKey: config.auth.jwtSecret,
     codeTtlSeconds: config.emailChange.codeTtlSeconds,
     importBatchSize: config.imports.batchSize,
+    reviewWindowSeconds: config.reviews.windowSeconds,
   });
   return Worker.create({
     connection,

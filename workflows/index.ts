@@ -4,3 +4,4 @@ export { checkoutWorkflow } from './checkout';
 export { emailChangeWorkflow } from './email-change';
 export { listingImportWorkflow } from './listing-import';
 export { orderReceiptWorkflow } from './order-receipt';
+export { reviewWindowWorkflow } from './review-window';

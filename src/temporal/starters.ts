@@ -1,5 +1,12 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import type { caseWorkflow, checkoutWorkflow, emailChangeWorkflow, listingImportWorkflow, orderReceiptWorkflow } from '../../workflows';
+import type {
+  caseWorkflow,
+  checkoutWorkflow,
+  emailChangeWorkflow,
+  listingImportWorkflow,
+  orderReceiptWorkflow,
+  reviewWindowWorkflow,
+} from '../../workflows';
 import { workflowIds } from './workflow-ids';
 
 /** How long a request waits for Temporal to accept a workflow start before giving up. */
@@ -78,6 +85,23 @@ export class WorkflowStarters {
           workflowId: workflowIds.orderReceipt(orderId),
           taskQueue: this.taskQueue,
           args: [{ orderId, afterSeconds }],
+        }),
+      ),
+    );
+  }
+
+  /**
+   * One window per purchase, ever: REJECT_DUPLICATE keeps a late or repeated start (the
+   * reconciliation, a retried request) from opening a second window after the first closed.
+   */
+  async reviewWindow(purchaseId: string, completedAt: Date, windowSeconds: number): Promise<void> {
+    await this.idempotent(() =>
+      this.client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+        this.client.workflow.start<typeof reviewWindowWorkflow>('reviewWindowWorkflow', {
+          workflowId: workflowIds.reviewWindow(purchaseId),
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          taskQueue: this.taskQueue,
+          args: [{ purchaseId, completedAt: completedAt.toISOString(), windowSeconds }],
         }),
       ),
     );
