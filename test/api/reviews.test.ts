@@ -165,6 +165,25 @@ describe('aggregates under concurrency', () => {
   });
 });
 
+describe('the review window when Temporal is down', () => {
+  it('still completes the purchase, and leaves the window for the reconciliation', async () => {
+    // This API's Temporal client points at a closed port.
+    const buyer = await registerUser(api, 'buyer');
+    const seller = await registerUser(api, 'seller');
+    const { purchaseId, orderIds } = await insertPurchase(api.database.db, {
+      buyerId: buyer.id,
+      sellerIds: [seller.id],
+      orderStatus: 'SHIPPED',
+      purchaseStatus: 'PAID',
+    });
+    const res = await api.http.put(`/user/purchases/${purchaseId}`).set(buyer.bearer).send({ action: 'receive', orderId: orderIds[0] }).expect(200);
+    expect(res.body.status).toBe('COMPLETED');
+    const [row] = await api.database.db.query(`SELECT status, review_window_started_at FROM purchases WHERE id = $1`, [purchaseId]);
+    expect(row).toEqual({ status: 'COMPLETED', review_window_started_at: null });
+    expect(await api.services.reviewWindows.openPending()).toBe(0);
+  });
+});
+
 describe('reading reviews', () => {
   it('pages the reviews the caller wrote and received', async () => {
     const { buyer, seller, orderId } = await receivedOrder();
