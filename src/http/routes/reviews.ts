@@ -3,7 +3,7 @@ import { MAX_REVIEW_CONTENT } from '../../services/reviews/content';
 import type { ReviewRole } from '../../services/reviews/review-pages';
 import type { NewReview, Revision } from '../../services/reviews/reviews';
 import { defineRoute } from '../route';
-import { review } from '../schemas';
+import { review, reviewsPage } from '../schemas';
 import type { Services } from '../services';
 import { pageQuery } from './discover-common';
 
@@ -11,13 +11,6 @@ type None = Record<string, never>;
 const idParams = Joi.object({ id: Joi.string().uuid().required() });
 const rating = Joi.number().integer().min(1).max(5).required().description('Whole stars, 1 to 5.');
 const content = Joi.string().allow('').max(MAX_REVIEW_CONTENT).description('Plain text; any markup is removed before saving.');
-
-const reviewsPage = Joi.object({
-  total: Joi.number().integer().min(0).required(),
-  page: Joi.number().integer().required(),
-  size: Joi.number().integer().required(),
-  reviews: Joi.array().items(review).required(),
-});
 
 interface CreateBody {
   source: { type: 'ORDER'; id: string };
