@@ -5,9 +5,9 @@ import { eventually, startStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 beforeAll(async () => {
-  // A 2-second window instead of 14 days. The API under test runs no reconciliation loop (that is
-  // main.ts); the second test calls it directly.
-  stack = await startStack({ REVIEW_WINDOW_SECONDS: '2' });
+  // A 2-second window instead of 14 days, and a 5-second automatic receipt. The API under test
+  // runs no reconciliation loop (that is main.ts); the last test calls it directly.
+  stack = await startStack({ REVIEW_WINDOW_SECONDS: '2', ORDER_AUTO_RECEIPT_SECONDS: '5' });
 }, 120_000);
 afterAll(() => stack?.stop());
 
@@ -19,14 +19,14 @@ const automaticReviews = async (purchaseId: string) => {
   return rows.length === 2 ? rows : null;
 };
 
-it('a purchase completes → its review-window workflow writes the default reviews → aggregates follow', async () => {
+/** Checkout, payment and shipment of one listing: a purchase whose one order is on its way. */
+async function shippedPurchase() {
   const api = stack.api;
   const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 1, price: 1200 }]);
   const buyer = await registerUser(api, 'buyer');
   const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
   const { url } = (await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/thanks' }).expect(201)).body;
   const purchaseId = await pay(api, url);
-
   const purchase = await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200);
   const order = purchase.body.orders[0];
   await api.http
@@ -34,6 +34,12 @@ it('a purchase completes → its review-window workflow writes the default revie
     .set(seller.bearer)
     .send({ action: 'ship', shipment: { carrier: 'Royal Mail', trackingNumber: 'RM1' }, items: order.items.map((i: { id: string; quantity: number }) => ({ id: i.id, quantity: i.quantity })) })
     .expect(204);
+  return { buyer, seller, purchaseId, order };
+}
+
+it('a purchase completes → its review-window workflow writes the default reviews → aggregates follow', async () => {
+  const api = stack.api;
+  const { buyer, seller, purchaseId, order } = await shippedPurchase();
   const received = await api.http.put(`/user/purchases/${purchaseId}`).set(buyer.bearer).send({ action: 'receive', orderId: order.id }).expect(200);
   expect(received.body.status).toBe('COMPLETED');
 
@@ -54,6 +60,15 @@ it('a purchase completes → its review-window workflow writes the default revie
   expect(sellerOrder.body.reviews).toEqual({ [buyer.id]: 5, [seller.id]: 5 });
   const [marker] = await api.database.db.query(`SELECT review_window_started_at FROM purchases WHERE id = $1`, [purchaseId]);
   expect(marker.review_window_started_at).toBeInstanceOf(Date);
+}, 60_000);
+
+it('a purchase completed by the automatic receipt opens its window too', async () => {
+  const { buyer, purchaseId } = await shippedPurchase();
+  // Nobody confirms receipt: order-receipt:{orderId} does, completing the purchase from a worker.
+  const handle = stack.env.client.workflow.getHandle(`review-window:${purchaseId}`);
+  expect(await eventually(() => handle.result().catch(() => null), 30_000)).toBe(2);
+  const purchase = await stack.api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200);
+  expect(purchase.body.status).toBe('COMPLETED');
 }, 60_000);
 
 it('a completion whose window Temporal did not start is opened by the reconciliation', async () => {
