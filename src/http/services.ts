@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Baskets } from '../services/basket/baskets';
 import type { Checkouts } from '../services/checkout/checkouts';
+import type { Invoices } from '../services/orders/invoices';
 import type { OrderUpdates } from '../services/orders/order-updates';
 import type { Purchases } from '../services/orders/purchases';
 import type { SellerOrders } from '../services/orders/seller-orders';
@@ -41,6 +42,7 @@ export interface Services {
   orderUpdates: OrderUpdates;
   sellerOrders: SellerOrders;
   purchases: Purchases;
+  invoices: Invoices;
   reviews: Reviews;
   reviewWindows: ReviewWindows;
   /** Resolves when Temporal answers; rejects otherwise (for /readyz). */

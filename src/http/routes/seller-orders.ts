@@ -89,4 +89,27 @@ export const sellerOrderRoutes = (s: Services) => [
       return { status: 204 };
     },
   }),
+
+  defineRoute<{ id: string }, { format: 'pdf' | 'csv' }, undefined, 'seller'>({
+    operationId: 'sellerOrderPackingSlip',
+    method: 'get',
+    path: '/seller/orders/{id}/packing-slip',
+    tag: 'Seller orders',
+    summary: 'The packing slip of one of the caller\'s orders, as PDF (default) or CSV',
+    auth: 'seller',
+    request: { params: idParams, query: Joi.object({ format: Joi.string().valid('pdf', 'csv').default('pdf') }) },
+    responses: {
+      200: { description: 'The document (application/pdf, or text/csv with a header row).', contentType: 'application/pdf' },
+      404: { description: 'Not found or not the caller\'s.' },
+    },
+    handler: async ({ principal, params, query }) => {
+      const slip = await s.sellerOrders.packingSlip(principal.userId, params.id, query.format);
+      return {
+        status: 200,
+        body: slip.body,
+        contentType: slip.contentType,
+        headers: { 'Content-Disposition': `attachment; filename="packing-slip-${params.id}.${query.format}"` },
+      };
+    },
+  }),
 ];
