@@ -1,5 +1,6 @@
 import { createReviewActivities } from '../../activities/reviews';
 import { AUTOMATIC_REVIEW_CONTENT } from '../../src/services/reviews/default-reviews';
+import { Reviews } from '../../src/services/reviews/reviews';
 import { registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { insertPurchase } from '../support/orders';
 
@@ -52,6 +53,24 @@ describe('createDefaultReviews (on Postgres)', () => {
     expect(await activities().createDefaultReviews(purchaseId)).toBe(0);
     expect(await reviewsOf(purchaseId)).toHaveLength(2);
     expect(await aggregatesOf(seller)).toEqual({ reviews_count: 1, rating_sum: 5 });
+  });
+
+  it('does not replace a review its author deleted', async () => {
+    const buyer = await registerUser(api, 'buyer');
+    const seller = await registerUser(api, 'seller');
+    const { purchaseId, orderIds } = await insertPurchase(api.database.db, { buyerId: buyer.id, sellerIds: [seller.id] });
+    const reviews = new Reviews(api.database.db);
+    const withdrawn = await reviews.create(buyer.id, { orderId: orderIds[0]!, rating: 1 });
+    await reviews.remove(buyer.id, withdrawn.id);
+
+    expect(await activities().createDefaultReviews(purchaseId)).toBe(1);
+    expect((await reviewsOf(purchaseId)).map((r: { reviewer_id: string; automatic: boolean }) => [r.reviewer_id, r.automatic])).toEqual(
+      expect.arrayContaining([
+        [buyer.id, false],
+        [seller.id, true],
+      ]),
+    );
+    expect(await aggregatesOf(seller)).toEqual({ reviews_count: 0, rating_sum: 0 });
   });
 
   it('leaves a purchase that has not completed alone', async () => {

@@ -130,7 +130,7 @@ describe('revising and deleting', () => {
     expect(row).toEqual({ rating: 3, revisions: 0 });
   });
 
-  it('lets the author delete; the aggregates drop the review', async () => {
+  it('lets the author delete for good; the aggregates and every read drop the review', async () => {
     const { buyer, seller, orderId } = await receivedOrder();
     const other = await receivedOrder();
     await insertPurchase(api.database.db, { buyerId: other.buyer.id, sellerIds: [seller.id] }).then(({ orderIds }) =>
@@ -141,6 +141,16 @@ describe('revising and deleting', () => {
     await api.http.delete(`/user/reviews/${body.id}`).set(buyer.bearer).expect(204);
     expect(await aggregates(seller)).toEqual({ reviews: 1, rating: 2, score: 3.67 });
     await api.http.delete(`/user/reviews/${body.id}`).set(buyer.bearer).expect(404);
+    await api.http.put(`/user/reviews/${body.id}`).set(buyer.bearer).send({ rating: 1 }).expect(404);
+
+    const mine = await api.http.get('/user/reviews?role=written').set(buyer.bearer).expect(200);
+    expect(mine.body.total).toBe(0);
+    const received = await api.http.get(`/profile/${seller.id}/reviews`).expect(200);
+    expect(received.body.reviews.map((r: { rating: number }) => r.rating)).toEqual([2]);
+    // Deleting does not free the slot: otherwise delete-and-rewrite would bypass the revision limit.
+    const again = await write(buyer, orderId, 5).expect(409);
+    expect(again.body.type).toBe('/problems/review-exists');
+    expect(await aggregates(seller)).toEqual({ reviews: 1, rating: 2, score: 3.67 });
   });
 });
 

@@ -9,7 +9,8 @@ export const AUTOMATIC_REVIEW_CONTENT = 'Automatic review: the trade completed w
 /**
  * The review window's end: for every order of a completed purchase, the buyer→seller and
  * seller→buyer reviews that nobody wrote are created as automatic 5-star reviews, with the
- * reviewed user's aggregates, in one transaction. Reviews already written are left alone, and a
+ * reviewed user's aggregates, in one transaction. Reviews already written are left alone, and so
+ * are reviews their author deleted (a withdrawn opinion is not replaced by a 5-star one). A
  * second run finds nothing missing (the unique constraint settles a race with a user writing at
  * that very moment). Returns how many reviews were created.
  */

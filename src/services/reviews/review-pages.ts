@@ -24,6 +24,7 @@ export async function reviewsPage(db: DataSource, userId: string, role: ReviewRo
     .getRepository(Review)
     .createQueryBuilder('r')
     .where(FILTERS[role], { userId })
+    .andWhere('r.deleted_at IS NULL')
     .orderBy('r.created_at', 'DESC')
     .addOrderBy('r.id', 'DESC')
     .offset((page - 1) * size)

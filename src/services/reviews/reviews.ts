@@ -24,7 +24,7 @@ export interface Revision {
 /**
  * Reviews written by users through the API. The rules (docs/reviews.md): only the buyer and the
  * seller of an order review each other, once each, once the order has been received; the author
- * alone revises (once) or deletes. Every write adjusts the reviewed user's aggregates in its own
+ * alone revises (once) or deletes (for good). Every write adjusts the reviewed user's aggregates in its own
  * transaction. Ownership is part of each statement's WHERE clause, so a review or order the
  * caller has no part in is "not found", exactly like a missing one.
  */
@@ -48,7 +48,7 @@ export class Reviews {
          ON CONFLICT ON CONSTRAINT reviews_one_per_order_and_reviewer DO NOTHING RETURNING id`,
         [newId(), input.orderId, reviewerId, reviewedUserId, input.rating, sanitizeReviewContent(input.content)],
       );
-      if (!inserted) throw conflict('review-exists', 'You have already reviewed this order.');
+      if (!inserted) throw conflict('review-exists', 'You have already reviewed this order (a deleted review is not written again).');
       await adjustReviewAggregates(tx, reviewedUserId, reviewAdded(input.rating));
       return inserted.id;
     });
@@ -60,14 +60,14 @@ export class Reviews {
     return this.db.transaction(async (tx) => {
       // The row lock makes concurrent revisions queue; the second then sees revisions = 1.
       const [[revised]]: [Array<{ reviewed_user_id: string; old_rating: number }>] = await tx.query(
-        `WITH old AS (SELECT id, rating FROM reviews WHERE id = $1 AND reviewer_id = $2 FOR UPDATE)
+        `WITH old AS (SELECT id, rating FROM reviews WHERE id = $1 AND reviewer_id = $2 AND deleted_at IS NULL FOR UPDATE)
          UPDATE reviews r SET rating = $3, content = $4, revisions = r.revisions + 1, automatic = false, updated_at = now()
            FROM old WHERE r.id = old.id AND r.revisions < $5
          RETURNING r.reviewed_user_id, old.rating AS old_rating`,
         [reviewId, reviewerId, revision.rating, sanitizeReviewContent(revision.content), MAX_REVISIONS],
       );
       if (!revised) {
-        const [mine] = await tx.query(`SELECT 1 FROM reviews WHERE id = $1 AND reviewer_id = $2`, [reviewId, reviewerId]);
+        const [mine] = await tx.query(`SELECT 1 FROM reviews WHERE id = $1 AND reviewer_id = $2 AND deleted_at IS NULL`, [reviewId, reviewerId]);
         if (!mine) throw notFound('Review');
         throw conflict('review-revision-limit', 'This review has already been revised; a review may be revised once.');
       }
@@ -76,10 +76,15 @@ export class Reviews {
     });
   }
 
+  /**
+   * Deleting leaves a tombstone: the review disappears from every read and from the aggregates,
+   * but its (order, reviewer) slot stays taken, so delete-and-write-again cannot get around the
+   * one-revision limit, and the review window does not replace a withdrawn review.
+   */
   async remove(reviewerId: string, reviewId: string): Promise<void> {
     await this.db.transaction(async (tx) => {
       const [[removed]]: [Array<{ reviewed_user_id: string; rating: number }>] = await tx.query(
-        `DELETE FROM reviews WHERE id = $1 AND reviewer_id = $2 RETURNING reviewed_user_id, rating`,
+        `UPDATE reviews SET deleted_at = now() WHERE id = $1 AND reviewer_id = $2 AND deleted_at IS NULL RETURNING reviewed_user_id, rating`,
         [reviewId, reviewerId],
       );
       if (!removed) throw notFound('Review');
