@@ -1,4 +1,4 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, type Client, type Workflow, type WorkflowStartOptions } from '@temporalio/client';
 import type {
   caseWorkflow,
   checkoutWorkflow,
@@ -47,15 +47,7 @@ export class WorkflowStarters {
 
   /** Bounded like listingImport: a checkout answers 503 quickly when Temporal is unreachable. */
   async checkout(sessionId: string, holdSeconds: number): Promise<void> {
-    await this.idempotent(() =>
-      this.client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-        this.client.workflow.start<typeof checkoutWorkflow>('checkoutWorkflow', {
-          workflowId: workflowIds.checkout(sessionId),
-          taskQueue: this.taskQueue,
-          args: [{ sessionId, holdSeconds }],
-        }),
-      ),
-    );
+    await this.startBounded<typeof checkoutWorkflow>('checkoutWorkflow', workflowIds.checkout(sessionId), [{ sessionId, holdSeconds }]);
   }
 
   /** Tells `checkout:{sessionId}` its payment settled (the signal name is the workflow's). */
@@ -67,27 +59,11 @@ export class WorkflowStarters {
 
   /** The case workflow (a placeholder until the cases issue replaces `workflows/case.ts`). */
   async startCase(caseId: string): Promise<void> {
-    await this.idempotent(() =>
-      this.client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-        this.client.workflow.start<typeof caseWorkflow>('caseWorkflow', {
-          workflowId: workflowIds.case(caseId),
-          taskQueue: this.taskQueue,
-          args: [{ caseId }],
-        }),
-      ),
-    );
+    await this.startBounded<typeof caseWorkflow>('caseWorkflow', workflowIds.case(caseId), [{ caseId }]);
   }
 
   async orderReceipt(orderId: string, afterSeconds: number): Promise<void> {
-    await this.idempotent(() =>
-      this.client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-        this.client.workflow.start<typeof orderReceiptWorkflow>('orderReceiptWorkflow', {
-          workflowId: workflowIds.orderReceipt(orderId),
-          taskQueue: this.taskQueue,
-          args: [{ orderId, afterSeconds }],
-        }),
-      ),
-    );
+    await this.startBounded<typeof orderReceiptWorkflow>('orderReceiptWorkflow', workflowIds.orderReceipt(orderId), [{ orderId, afterSeconds }]);
   }
 
   /**
@@ -95,14 +71,27 @@ export class WorkflowStarters {
    * reconciliation, a retried request) from opening a second window after the first closed.
    */
   async reviewWindow(purchaseId: string, completedAt: Date, windowSeconds: number): Promise<void> {
+    await this.startBounded<typeof reviewWindowWorkflow>(
+      'reviewWindowWorkflow',
+      workflowIds.reviewWindow(purchaseId),
+      [{ purchaseId, completedAt: completedAt.toISOString(), windowSeconds }],
+      { workflowIdReusePolicy: 'REJECT_DUPLICATE' },
+    );
+  }
+
+  /**
+   * Starts a workflow within START_DEADLINE_MS; an already-running one counts as started. `W`
+   * types the arguments at each call site.
+   */
+  private async startBounded<W extends Workflow>(
+    type: string,
+    workflowId: string,
+    args: Parameters<W>,
+    options: Pick<WorkflowStartOptions, 'workflowIdReusePolicy'> = {},
+  ): Promise<void> {
     await this.idempotent(() =>
       this.client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-        this.client.workflow.start<typeof reviewWindowWorkflow>('reviewWindowWorkflow', {
-          workflowId: workflowIds.reviewWindow(purchaseId),
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
-          taskQueue: this.taskQueue,
-          args: [{ purchaseId, completedAt: completedAt.toISOString(), windowSeconds }],
-        }),
+        this.client.workflow.start<Workflow>(type, { ...options, workflowId, taskQueue: this.taskQueue, args }),
       ),
     );
   }

@@ -129,7 +129,7 @@ it('end to end: two sellers, checkout, payment, two orders, each seller ships, b
     expect(orders).toHaveLength(1);
     const order = (await api.http.get(`/seller/orders/${orders[0].id}`).set(seller.bearer).expect(200)).body;
     expect(order).toMatchObject({ sellerId: seller.id, purchaseId, adjustments: [], transfers: [], cases: [], reviews: {} });
-    expect(order.purchase.user.id).toBe(buyer.id);
+    expect(order.purchase.user).toMatchObject({ id: buyer.id, purchases: 1 });
     expect(order.total).toBe(order.subtotal + order.deliveryCharge);
     expect(orders[0].itemCount).toBe(order.items.reduce((n: number, i: { quantity: number }) => n + i.quantity, 0));
 
@@ -219,6 +219,13 @@ it('ships part of an item, and a dispute opens a case that keeps the purchase fr
   expect(withCase.cases).toMatchObject([{ reason: 'DAMAGED', status: 'OPEN', comment: 'bent corner' }]);
   const described = await stack.env.client.workflow.getHandle(withCase.cases[0].workflowId).describe();
   expect(described.status.name).toBe('RUNNING');
+
+  const second = await api.http
+    .post(`/seller/orders/${orderId}`)
+    .set(seller.bearer)
+    .send({ action: 'dispute', reason: 'CHARGEBACK', comment: '', items: [{ id: itemId, quantity: 1 }] })
+    .expect(409);
+  expect(second.body.type).toMatch(/case-already-open/);
 
   const received = (await api.http.put(`/user/purchases/${purchaseId}`).set(buyer.bearer).send({ action: 'receive', orderId }).expect(200)).body;
   expect(received.orders[0].status).toBe('RECEIVED');

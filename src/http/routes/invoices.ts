@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { PageRequest } from '../../services/paging';
 import { defineRoute } from '../route';
-import { pagedQuery, timestamp } from '../schemas';
+import { idParams, pagedQuery, timestamp } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
@@ -34,7 +34,7 @@ export const invoiceRoutes = (s: Services) => [
     tag: 'Purchases',
     summary: 'One of the caller\'s invoices as a PDF',
     auth: 'user',
-    request: { params: Joi.object({ id: Joi.string().uuid().required() }) },
+    request: { params: idParams },
     responses: { 200: { description: 'The invoice.', contentType: 'application/pdf' }, 404: { description: 'Not found or not the caller\'s.' } },
     handler: async ({ principal, params }) => ({ status: 200, body: await s.invoices.pdf(principal.userId, params.id), contentType: 'application/pdf' }),
   }),

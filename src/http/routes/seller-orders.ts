@@ -2,20 +2,19 @@ import Joi from 'joi';
 import { CASE_REASONS, type CaseReason, type ItemQuantity } from '../../services/orders/order-engine';
 import type { PageRequest } from '../../services/paging';
 import { defineRoute } from '../route';
-import { itemQuantities, orderView, pagedQuery, timestamp, userSummary } from '../schemas';
+import { idParams, itemQuantities, orderView, pagedQuery, pence, timestamp, userSummary } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
-const idParams = Joi.object({ id: Joi.string().uuid().required() });
-const pence = Joi.number().integer().min(0).required();
+const amount = pence.required();
 
 const orderSummary = Joi.object({
   id: Joi.string().required(),
   purchaseId: Joi.string().required(),
   status: Joi.string().required(),
-  subtotal: pence,
-  deliveryCharge: pence,
-  total: pence,
+  subtotal: amount,
+  deliveryCharge: amount,
+  total: amount,
   createdAt: timestamp.required(),
   updatedAt: timestamp.required(),
   itemCount: Joi.number().integer().min(0).required(),
