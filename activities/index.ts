@@ -2,9 +2,15 @@ import { createCheckoutActivities, type CheckoutActivityDeps } from './checkout'
 import { createEmailActivities, type EmailActivityDeps } from './email';
 import { createImportActivities, type ImportActivityDeps } from './imports';
 import { createOrderActivities, type OrderActivityDeps } from './orders';
+import { createReviewActivities, type ReviewActivityDeps } from './reviews';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
 
-export type ActivityDeps = EmailActivityDeps & WebhookActivityDeps & ImportActivityDeps & CheckoutActivityDeps & OrderActivityDeps;
+export type ActivityDeps = EmailActivityDeps &
+  WebhookActivityDeps &
+  ImportActivityDeps &
+  CheckoutActivityDeps &
+  OrderActivityDeps &
+  ReviewActivityDeps;
 
 /** All activities, built from their dependencies (no globals), for the worker and for tests. */
 export function createActivities(deps: ActivityDeps) {
@@ -14,5 +20,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createImportActivities(deps),
     ...createCheckoutActivities(deps),
     ...createOrderActivities(deps),
+    ...createReviewActivities(deps),
   };
 }

@@ -27,6 +27,9 @@ import { OrderUpdates } from './services/orders/order-updates';
 import { Purchases } from './services/orders/purchases';
 import { SellerOrders } from './services/orders/seller-orders';
 import { WorkflowStarters } from './temporal/starters';
+import { createLogger } from './logger';
+import { Reviews } from './services/reviews/reviews';
+import { ReviewWindows } from './services/reviews/review-windows';
 
 /** The composition root: wires services from configuration, the database and Temporal. */
 export function createServices(config: Config, db: DataSource, temporal: Client): Services {
@@ -39,9 +42,15 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   });
   const deliveryOptions = new DeliveryOptions(db);
   const baskets = new Baskets(db, (sellerId, country) => deliveryOptions.availableTo(sellerId, country));
+  const log = createLogger(config.logLevel, 'api');
+  const reviewWindows = new ReviewWindows(db, {
+    start: (purchaseId, completedAt) => starters.reviewWindow(purchaseId, completedAt, config.reviews.windowSeconds),
+    onStartFailed: (purchaseId, err) => log.warn({ purchaseId, err }, 'review window not started; reconciliation will retry'),
+  });
   const orderUpdates = new OrderUpdates(db, {
     startCase: (caseId) => starters.startCase(caseId),
     startReceiptTimer: (orderId) => starters.orderReceipt(orderId, config.orders.autoReceiptSeconds),
+    purchaseCompleted: (purchaseId) => reviewWindows.open(purchaseId),
   });
   return {
     db,
@@ -83,6 +92,8 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     sellerOrders: new SellerOrders(db),
     purchases: new Purchases(db, orderUpdates),
     invoices: new Invoices(db),
+    reviews: new Reviews(db),
+    reviewWindows,
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));

@@ -61,6 +61,12 @@ export interface Config {
     /** After shipping, an order counts as received automatically once this has passed. */
     autoReceiptSeconds: number;
   };
+  reviews: {
+    /** After a purchase completes, parties have this long to review before defaults are written. */
+    windowSeconds: number;
+    /** How often the API starts review windows that Temporal could not start at completion. */
+    reconcileSeconds: number;
+  };
 }
 
 /** Webhook delivery settings (docs/webhooks.md). Durations in milliseconds. */
@@ -119,6 +125,8 @@ const schema = Joi.object({
   WEBHOOK_DISPATCH_INTERVAL: Joi.string().pattern(DURATION).default('1s'),
   CHECKOUT_HOLD_SECONDS: Joi.number().integer().min(1).max(86_400).default(900),
   ORDER_AUTO_RECEIPT_SECONDS: Joi.number().integer().min(1).default(21 * 86_400),
+  REVIEW_WINDOW_SECONDS: Joi.number().integer().min(1).default(14 * 86_400),
+  REVIEW_WINDOW_RECONCILE_SECONDS: Joi.number().integer().min(0).default(300),
   UPLOADS_DIR: Joi.string().default('.data/uploads'),
   UPLOAD_MAX_BYTES: Joi.number().integer().min(1024).default(10 * 1024 * 1024),
   IMPORT_MAX_BYTES: Joi.number().integer().min(1024).default(5 * 1024 * 1024),
@@ -196,5 +204,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     search: { cacheTtlMs: value.SELLER_SEARCH_CACHE_MS },
     checkout: { holdSeconds: value.CHECKOUT_HOLD_SECONDS },
     orders: { autoReceiptSeconds: value.ORDER_AUTO_RECEIPT_SECONDS },
+    reviews: { windowSeconds: value.REVIEW_WINDOW_SECONDS, reconcileSeconds: value.REVIEW_WINDOW_RECONCILE_SECONDS },
   };
 }

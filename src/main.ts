@@ -1,7 +1,8 @@
 import { loadConfig } from './config';
 import { connectAndMigrate } from './db/data-source';
 import { createApp } from './http/app';
-import { createLogger } from './logger';
+import type { Services } from './http/services';
+import { createLogger, type Logger } from './logger';
 import { connectTemporalClient } from './temporal/client';
 import { createServices } from './composition';
 
@@ -11,12 +12,15 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel, 'api');
   const db = await connectAndMigrate({ url: config.databaseUrl, applicationName: 'marketplace-api' });
   const temporal = await connectTemporalClient(config.temporal);
-  const app = createApp(createServices(config, db, temporal), config, log);
+  const services = createServices(config, db, temporal);
+  const app = createApp(services, config, log);
+  const reconcile = startReviewWindowReconciliation(services, config.reviews.reconcileSeconds, log);
   const server = app.listen(config.port, config.host, () => {
     log.info({ url: config.publicBaseUrl, docs: `${config.publicBaseUrl}/docs` }, 'api listening');
   });
   const stop = () => {
     log.info('api stopping');
+    clearInterval(reconcile);
     server.close(async () => {
       await temporal.connection.close();
       await db.destroy();
@@ -26,6 +30,21 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+}
+
+/**
+ * Review windows Temporal could not start when their purchase completed are started here, at
+ * boot and then periodically. Every replica may run it: starts are idempotent by workflow id.
+ */
+function startReviewWindowReconciliation(services: Services, everySeconds: number, log: Logger): NodeJS.Timeout | undefined {
+  if (everySeconds === 0) return undefined;
+  const run = () =>
+    services.reviewWindows.openPending().then(
+      (opened) => opened > 0 && log.info({ opened }, 'review windows started by reconciliation'),
+      (err) => log.warn({ err }, 'review window reconciliation failed'),
+    );
+  void run();
+  return setInterval(run, everySeconds * 1000).unref();
 }
 
 main().catch((err) => {

@@ -25,6 +25,7 @@ export function createWorker({ config, db, connection, workflowBundle }: CreateW
     codeTtlSeconds: config.emailChange.codeTtlSeconds,
     webhooks: config.webhooks,
     importBatchSize: config.imports.batchSize,
+    reviewWindowSeconds: config.reviews.windowSeconds,
   });
   return Worker.create({
     connection,

@@ -5,3 +5,4 @@ export { emailChangeWorkflow } from './email-change';
 export { webhookDeliveryWorkflow } from './webhook-delivery';
 export { listingImportWorkflow } from './listing-import';
 export { orderReceiptWorkflow } from './order-receipt';
+export { reviewWindowWorkflow } from './review-window';

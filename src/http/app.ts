@@ -25,6 +25,7 @@ import { uploadRoutes } from './routes/uploads';
 import { sellerImportRoutes } from './routes/seller-imports';
 import { purchaseRoutes } from './routes/purchases';
 import { sellerOrderRoutes } from './routes/seller-orders';
+import { reviewRoutes } from './routes/reviews';
 import { systemRoutes } from './routes/system';
 import { webhookRoutes } from './routes/webhooks';
 import type { Services } from './services';
@@ -51,6 +52,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...purchaseRoutes(services),
     ...invoiceRoutes(services),
     ...sellerOrderRoutes(services),
+    ...reviewRoutes(services),
     ...(config.env === 'development' ? devRoutes(services) : []),
   ];
   // The document describes the API routes and the system routes alike; it is built once, lazily.

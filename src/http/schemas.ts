@@ -116,6 +116,14 @@ export const review = Joi.object({
   createdAt: timestamp.required(),
 });
 
+/** One page of reviews (a profile's received, the caller's written or received). */
+export const reviewsPage = Joi.object({
+  total: Joi.number().integer().min(0).required(),
+  page: Joi.number().integer().required(),
+  size: Joi.number().integer().required(),
+  reviews: Joi.array().items(review).required(),
+});
+
 /** The spec's purchase.deliveryAddress: every field a string. */
 export const deliveryAddress = Joi.object({
   name: Joi.string().trim().min(1).max(200).required(),

@@ -20,6 +20,8 @@ import type { DeliveryOptions } from '../services/sellers/delivery-options';
 import type { SellerStatsService } from '../services/sellers/seller-stats';
 import type { Uploads } from '../services/uploads';
 import type { ListingImports } from '../services/imports/listing-imports';
+import type { Reviews } from '../services/reviews/reviews';
+import type { ReviewWindows } from '../services/reviews/review-windows';
 
 /** What route handlers may use; built once in `src/composition.ts`. */
 export interface Services {
@@ -45,6 +47,8 @@ export interface Services {
   sellerOrders: SellerOrders;
   purchases: Purchases;
   invoices: Invoices;
+  reviews: Reviews;
+  reviewWindows: ReviewWindows;
   /** Resolves when Temporal answers; rejects otherwise (for /readyz). */
   temporalHealth: () => Promise<void>;
 }

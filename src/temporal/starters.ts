@@ -1,10 +1,11 @@
-import { WorkflowExecutionAlreadyStartedError, type Client, type Workflow, type WorkflowIdReusePolicy } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, type Client, type Workflow, type WorkflowStartOptions } from '@temporalio/client';
 import type {
   caseWorkflow,
   checkoutWorkflow,
   emailChangeWorkflow,
   listingImportWorkflow,
   orderReceiptWorkflow,
+  reviewWindowWorkflow,
   webhookDeliveryWorkflow,
 } from '../../workflows';
 import type { WebhookDeliveryInput } from '../../workflows/webhook-delivery';
@@ -41,7 +42,7 @@ export class WorkflowStarters {
       'webhookDeliveryWorkflow',
       workflowIds.webhookDelivery(input.eventId, input.endpointId),
       [input],
-      options.replay ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
+      { workflowIdReusePolicy: options.replay ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE' },
     );
   }
 
@@ -69,6 +70,19 @@ export class WorkflowStarters {
   }
 
   /**
+   * One window per purchase, ever: REJECT_DUPLICATE keeps a late or repeated start (the
+   * reconciliation, a retried request) from opening a second window after the first closed.
+   */
+  async reviewWindow(purchaseId: string, completedAt: Date, windowSeconds: number): Promise<void> {
+    await this.start<typeof reviewWindowWorkflow>(
+      'reviewWindowWorkflow',
+      workflowIds.reviewWindow(purchaseId),
+      [{ purchaseId, completedAt: completedAt.toISOString(), windowSeconds }],
+      { workflowIdReusePolicy: 'REJECT_DUPLICATE' },
+    );
+  }
+
+  /**
    * Starts a workflow within START_DEADLINE_MS. Returns false when the id is taken, which callers
    * treat as already started. `W` types the arguments at each call site.
    */
@@ -76,11 +90,11 @@ export class WorkflowStarters {
     type: string,
     workflowId: string,
     args: Parameters<W>,
-    workflowIdReusePolicy?: WorkflowIdReusePolicy,
+    options: Pick<WorkflowStartOptions, 'workflowIdReusePolicy' | 'typedSearchAttributes'> = {},
   ): Promise<boolean> {
     try {
       await this.client.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-        this.client.workflow.start<Workflow>(type, { workflowId, taskQueue: this.taskQueue, args, workflowIdReusePolicy }),
+        this.client.workflow.start<Workflow>(type, { ...options, workflowId, taskQueue: this.taskQueue, args }),
       );
       return true;
     } catch (err) {

@@ -1,5 +1,6 @@
 import { newId } from '../../src/ids';
 import { registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
+import { insertPurchase } from '../support/orders';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -7,13 +8,14 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-/** Reviews are written by the reviews issue; here they are rows, with aggregates kept in step. */
+/** Reviews as rows (dated, which the API cannot do), each on its own order, with aggregates kept in step. */
 async function review(reviewer: TestUser, reviewed: TestUser, rating: number, createdAt: Date, content: string | null = null): Promise<string> {
   const id = newId();
+  const { orderIds } = await insertPurchase(api.database.db, { buyerId: reviewer.id, sellerIds: [reviewed.id] });
   await api.database.db.query(
     `INSERT INTO reviews (id, order_id, reviewer_id, reviewed_user_id, rating, content, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
-    [id, newId(), reviewer.id, reviewed.id, rating, content, createdAt],
+    [id, orderIds[0], reviewer.id, reviewed.id, rating, content, createdAt],
   );
   await api.database.db.query(`UPDATE users SET reviews_count = reviews_count + 1, rating_sum = rating_sum + $2 WHERE id = $1`, [reviewed.id, rating]);
   return id;

@@ -1,7 +1,8 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 /**
- * A review one party of an order leaves about the other. One per (order, reviewer); never of
+ * A review one party of an order leaves about the other. One per (order, reviewer), deleted ones
+ * included; never of
  * oneself (database constraints). `automatic` marks the default 5-star review the review window
  * creates when a party stays silent.
  */
@@ -36,4 +37,8 @@ export class Review {
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;
+
+  /** Set when the author deletes it: the row stays so the author cannot write the order's review anew. */
+  @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true })
+  deletedAt: Date | null;
 }

@@ -4,6 +4,7 @@ import { Webhooks1732752000000 } from './1732752000000-webhooks';
 import { CatalogSearch1732838400000 } from './1732838400000-catalog-search';
 import { SellerListings1732924800000 } from './1732924800000-seller-listings';
 import { CheckoutOrders1733011200000 } from './1733011200000-checkout-orders';
+import { Reviews1733097600000 } from './1733097600000-reviews';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   CatalogSearch1732838400000,
   SellerListings1732924800000,
   CheckoutOrders1733011200000,
+  Reviews1733097600000,
 ];

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { defineRoute } from '../route';
-import { review, userSummary } from '../schemas';
+import { reviewsPage, userSummary } from '../schemas';
 import type { Services } from '../services';
 import { pageQuery, SEARCH_CACHE } from './discover-common';
 
@@ -32,12 +32,7 @@ export const profileRoutes = (s: Services) => [
     responses: {
       200: {
         description: 'One page of reviews received.',
-        schema: Joi.object({
-          total: Joi.number().integer().min(0).required(),
-          page: Joi.number().integer().required(),
-          size: Joi.number().integer().required(),
-          reviews: Joi.array().items(review).required(),
-        }),
+        schema: reviewsPage,
       },
       404: { description: 'No such user.' },
     },

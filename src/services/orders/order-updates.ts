@@ -4,6 +4,11 @@ import { applyOrderAction, type Actor, type OrderAction, type OrderEffects } fro
 export interface OrderWorkflows {
   startCase(caseId: string): Promise<void>;
   startReceiptTimer(orderId: string): Promise<void>;
+  /**
+   * Runs after the commit that completed a purchase (opens its review window). It must not
+   * throw: the completion has already happened and stands whatever Temporal does.
+   */
+  purchaseCompleted(purchaseId: string): Promise<unknown>;
 }
 
 /**
@@ -18,11 +23,14 @@ export class OrderUpdates {
   ) {}
 
   async apply(orderId: string, actor: Actor, action: OrderAction): Promise<OrderEffects | null> {
-    return this.db.transaction(async (tx) => {
+    const effects = await this.db.transaction(async (tx) => {
       const effects = await applyOrderAction(tx, orderId, actor, action);
       if (effects?.caseId) await this.workflows.startCase(effects.caseId);
       if (effects?.shippedOrderId) await this.workflows.startReceiptTimer(effects.shippedOrderId);
       return effects;
     });
+    // After the commit, not inside it: Temporal being down must not refuse the buyer's receipt.
+    if (effects?.completedPurchaseId) await this.workflows.purchaseCompleted(effects.completedPurchaseId);
+    return effects;
   }
 }

@@ -128,7 +128,7 @@ export async function loadOrderViews(db: DataSource | EntityManager, orderIds: s
          FROM cases WHERE order_id = ANY($1) ORDER BY created_at, id`,
       [orderIds],
     ) as Promise<Array<Omit<CaseView, 'workflowId' | 'outcomes' | 'attachments'>>>,
-    db.query(`SELECT order_id AS "orderId", reviewer_id AS "reviewerId", rating FROM reviews WHERE order_id = ANY($1)`, [orderIds]) as Promise<
+    db.query(`SELECT order_id AS "orderId", reviewer_id AS "reviewerId", rating FROM reviews WHERE order_id = ANY($1) AND deleted_at IS NULL`, [orderIds]) as Promise<
       Array<{ orderId: string; reviewerId: string; rating: number }>
     >,
   ]);

@@ -1,16 +1,8 @@
 import type { DataSource } from 'typeorm';
-import { Review } from '../../db/entities';
 import { UUID_PATTERN } from '../../ids';
 import { notFound } from '../errors';
-import { toReviewViews, type ReviewView } from '../reviews/review-view';
+import { reviewsPage, type ReviewsPage } from '../reviews/review-pages';
 import { toUserSummary, userSummaryColumns, type UserSummary, type UserSummaryRow } from '../users/user-summary';
-
-export interface ReviewsPage {
-  total: number;
-  page: number;
-  size: number;
-  reviews: ReviewView[];
-}
 
 /** Public profiles: a user's summary and the reviews they received, by id or username. */
 export class Profiles {
@@ -30,15 +22,7 @@ export class Profiles {
   /** Reviews the user received, newest first. */
   async reviewsReceived(identifier: string, page: number, size: number): Promise<ReviewsPage> {
     const { id } = await this.summary(identifier);
-    const [reviews, total] = await this.db
-      .getRepository(Review)
-      .createQueryBuilder('r')
-      .where('r.reviewed_user_id = :id', { id })
-      .orderBy('r.created_at', 'DESC')
-      .addOrderBy('r.id', 'DESC')
-      .offset((page - 1) * size)
-      .limit(size)
-      .getManyAndCount();
-    return { total, page, size, reviews: await toReviewViews(this.db, reviews) };
+    return reviewsPage(this.db, id, 'received', page, size);
   }
+
 }

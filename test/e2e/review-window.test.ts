@@ -1,0 +1,85 @@
+import { registerUser } from '../support/api';
+import { insertPurchase } from '../support/orders';
+import { fillBasket, pay, sellerWithListings } from '../support/shop';
+import { eventually, startStack, type TestStack } from '../support/stack';
+
+let stack: TestStack;
+beforeAll(async () => {
+  // A 2-second window instead of 14 days, and a 5-second automatic receipt. The API under test
+  // runs no reconciliation loop (that is main.ts); the last test calls it directly.
+  stack = await startStack({ REVIEW_WINDOW_SECONDS: '2', ORDER_AUTO_RECEIPT_SECONDS: '5' });
+}, 120_000);
+afterAll(() => stack?.stop());
+
+const automaticReviews = async (purchaseId: string) => {
+  const rows: Array<{ reviewer_id: string; rating: number }> = await stack.api.database.db.query(
+    `SELECT r.reviewer_id, r.rating FROM reviews r JOIN orders o ON o.id = r.order_id WHERE o.purchase_id = $1 AND r.automatic ORDER BY r.reviewer_id`,
+    [purchaseId],
+  );
+  return rows.length === 2 ? rows : null;
+};
+
+/** Checkout, payment and shipment of one listing: a purchase whose one order is on its way. */
+async function shippedPurchase() {
+  const api = stack.api;
+  const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 1, price: 1200 }]);
+  const buyer = await registerUser(api, 'buyer');
+  const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
+  const { url } = (await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/thanks' }).expect(201)).body;
+  const purchaseId = await pay(api, url);
+  const purchase = await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200);
+  const order = purchase.body.orders[0];
+  await api.http
+    .post(`/seller/orders/${order.id}`)
+    .set(seller.bearer)
+    .send({ action: 'ship', shipment: { carrier: 'Royal Mail', trackingNumber: 'RM1' }, items: order.items.map((i: { id: string; quantity: number }) => ({ id: i.id, quantity: i.quantity })) })
+    .expect(204);
+  return { buyer, seller, purchaseId, order };
+}
+
+it('a purchase completes → its review-window workflow writes the default reviews → aggregates follow', async () => {
+  const api = stack.api;
+  const { buyer, seller, purchaseId, order } = await shippedPurchase();
+  const received = await api.http.put(`/user/purchases/${purchaseId}`).set(buyer.bearer).send({ action: 'receive', orderId: order.id }).expect(200);
+  expect(received.body.status).toBe('COMPLETED');
+
+  // The window is a workflow an operator finds in the Web UI by the purchase id.
+  const handle = stack.env.client.workflow.getHandle(`review-window:${purchaseId}`);
+  expect((await handle.describe()).type).toBe('reviewWindowWorkflow');
+  expect(await handle.result()).toBe(2);
+
+  expect(await eventually(() => automaticReviews(purchaseId))).toEqual(
+    [
+      { reviewer_id: buyer.id, rating: 5 },
+      { reviewer_id: seller.id, rating: 5 },
+    ].sort((a, b) => a.reviewer_id.localeCompare(b.reviewer_id)),
+  );
+  const sellerProfile = await api.http.get(`/profile/${seller.id}`).expect(200);
+  expect(sellerProfile.body).toMatchObject({ reviews: 1, rating: 5, score: 4.17 });
+  const sellerOrder = await api.http.get(`/seller/orders/${order.id}`).set(seller.bearer).expect(200);
+  expect(sellerOrder.body.reviews).toEqual({ [buyer.id]: 5, [seller.id]: 5 });
+  const [marker] = await api.database.db.query(`SELECT review_window_started_at FROM purchases WHERE id = $1`, [purchaseId]);
+  expect(marker.review_window_started_at).toBeInstanceOf(Date);
+}, 60_000);
+
+it('a purchase completed by the automatic receipt opens its window too', async () => {
+  const { buyer, purchaseId } = await shippedPurchase();
+  // Nobody confirms receipt: order-receipt:{orderId} does, completing the purchase from a worker.
+  const handle = stack.env.client.workflow.getHandle(`review-window:${purchaseId}`);
+  expect(await eventually(() => handle.result().catch(() => null), 30_000)).toBe(2);
+  const purchase = await stack.api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200);
+  expect(purchase.body.status).toBe('COMPLETED');
+}, 60_000);
+
+it('a completion whose window Temporal did not start is opened by the reconciliation', async () => {
+  const api = stack.api;
+  const buyer = await registerUser(api, 'buyer');
+  const seller = await registerUser(api, 'seller');
+  // Completed with no window started: what a completion during a Temporal outage leaves behind.
+  const { purchaseId } = await insertPurchase(api.database.db, { buyerId: buyer.id, sellerIds: [seller.id] });
+
+  expect(await api.services.reviewWindows.openPending()).toBeGreaterThanOrEqual(1);
+  expect(await stack.env.client.workflow.getHandle(`review-window:${purchaseId}`).result()).toBe(2);
+  expect(await automaticReviews(purchaseId)).toHaveLength(2);
+  expect(await api.services.reviewWindows.openPending()).toBe(0);
+}, 60_000);

@@ -1,0 +1,21 @@
+import { proxyActivities, sleep } from '@temporalio/workflow';
+import type { ReviewActivities } from '../activities/reviews';
+
+const { createDefaultReviews } = proxyActivities<ReviewActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+});
+
+/**
+ * `review-window:{purchaseId}`: started when a purchase completes. Parties review each other
+ * during the window; when it closes, whatever is still missing becomes an automatic 5-star
+ * review. The length comes in as an argument (REVIEW_WINDOW_SECONDS, read by the starter) so
+ * the workflow stays deterministic. Returns how many automatic reviews were created.
+ */
+export async function reviewWindowWorkflow(input: { purchaseId: string; completedAt: string; windowSeconds: number }): Promise<number> {
+  // Measured from the completion, so a window started late (by the reconciliation) still closes
+  // on time. Date.now() is workflow time here: deterministic, and skipped by the test server.
+  const remainingMs = Date.parse(input.completedAt) + input.windowSeconds * 1000 - Date.now();
+  if (remainingMs > 0) await sleep(remainingMs);
+  return createDefaultReviews(input.purchaseId);
+}
