@@ -23,6 +23,8 @@ import { OrderUpdates } from './services/orders/order-updates';
 import { Purchases } from './services/orders/purchases';
 import { SellerOrders } from './services/orders/seller-orders';
 import { WorkflowStarters } from './temporal/starters';
+import { Cases } from './services/cases/cases';
+import { CaseUpdates } from './temporal/case-updates';
 
 /** The composition root: wires services from configuration, the database and Temporal. */
 export function createServices(config: Config, db: DataSource, temporal: Client): Services {
@@ -36,7 +38,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   const deliveryOptions = new DeliveryOptions(db);
   const baskets = new Baskets(db, (sellerId, country) => deliveryOptions.availableTo(sellerId, country));
   const orderUpdates = new OrderUpdates(db, {
-    startCase: (caseId) => starters.startCase(caseId),
+    startCase: (opened) => starters.startCase(opened, config.cases.autoEscalateSeconds),
     startReceiptTimer: (orderId) => starters.orderReceipt(orderId, config.orders.autoReceiptSeconds),
   });
   return {
@@ -72,6 +74,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     orderUpdates,
     sellerOrders: new SellerOrders(db),
     purchases: new Purchases(db, orderUpdates),
+    cases: new Cases(db, uploads, new CaseUpdates(temporal)),
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));

@@ -59,6 +59,10 @@ export interface Config {
     /** After shipping, an order counts as received automatically once this has passed. */
     autoReceiptSeconds: number;
   };
+  cases: {
+    /** An OPEN or REMEDIATION case unresolved this long escalates automatically (spec: 7 days). */
+    autoEscalateSeconds: number;
+  };
 }
 
 const DEV_JWT_SECRET = 'development-only-secret-change-me-0123456789';
@@ -94,6 +98,7 @@ const schema = Joi.object({
   UPLOAD_MAX_BYTES: Joi.number().integer().min(1024).default(10 * 1024 * 1024),
   IMPORT_MAX_BYTES: Joi.number().integer().min(1024).default(5 * 1024 * 1024),
   IMPORT_BATCH_SIZE: Joi.number().integer().min(1).max(5000).default(500),
+  CASE_AUTO_ESCALATE_SECONDS: Joi.number().integer().min(1).default(7 * 86_400),
   SELLER_SEARCH_CACHE_MS: Joi.number().integer().min(0).max(600_000).default(5000),
 }).unknown(true);
 
@@ -142,5 +147,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     search: { cacheTtlMs: value.SELLER_SEARCH_CACHE_MS },
     checkout: { holdSeconds: value.CHECKOUT_HOLD_SECONDS },
     orders: { autoReceiptSeconds: value.ORDER_AUTO_RECEIPT_SECONDS },
+    cases: { autoEscalateSeconds: value.CASE_AUTO_ESCALATE_SECONDS },
   };
 }

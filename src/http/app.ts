@@ -25,6 +25,7 @@ import { sellerImportRoutes } from './routes/seller-imports';
 import { purchaseRoutes } from './routes/purchases';
 import { sellerOrderRoutes } from './routes/seller-orders';
 import { systemRoutes } from './routes/system';
+import { sellerCaseRoutes, userCaseRoutes } from './routes/cases';
 import type { Services } from './services';
 
 /** The route table: every route of the API, in the order the OpenAPI document lists them. */
@@ -47,6 +48,8 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...paymentSimulatorRoutes(services),
     ...purchaseRoutes(services),
     ...sellerOrderRoutes(services),
+    ...userCaseRoutes(services),
+    ...sellerCaseRoutes(services),
     ...(config.env === 'development' ? devRoutes(services) : []),
   ];
   // The document describes the API routes and the system routes alike; it is built once, lazily.

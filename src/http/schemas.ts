@@ -212,3 +212,12 @@ export const itemQuantities = Joi.array()
   .items(Joi.object({ id: Joi.string().uuid().required(), quantity: Joi.number().integer().min(1).max(10_000).required() }))
   .min(1)
   .max(200);
+
+/** An outcome a party proposes on a case (also as initial outcomes of a dispute). */
+export const outcomeProposalFields = {
+  type: Joi.string().valid('RETURN', 'REFUND', 'REPLACEMENT').required(),
+  amount: Joi.number().integer().min(0).max(100_000_000).default(0).description('Pence.'),
+  comment: Joi.string().allow('').max(2000).default(''),
+  deliveryAddress: deliveryAddress.allow(null).default(null).description('Where a return or replacement goes.'),
+};
+export const caseOutcomes = Joi.array().items(Joi.object(outcomeProposalFields)).max(3).default([]);

@@ -17,6 +17,7 @@ import type { DeliveryOptions } from '../services/sellers/delivery-options';
 import type { SellerStatsService } from '../services/sellers/seller-stats';
 import type { Uploads } from '../services/uploads';
 import type { ListingImports } from '../services/imports/listing-imports';
+import type { Cases } from '../services/cases/cases';
 
 /** What route handlers may use; built once in `src/composition.ts`. */
 export interface Services {
@@ -39,6 +40,7 @@ export interface Services {
   orderUpdates: OrderUpdates;
   sellerOrders: SellerOrders;
   purchases: Purchases;
+  cases: Cases;
   /** Resolves when Temporal answers; rejects otherwise (for /readyz). */
   temporalHealth: () => Promise<void>;
 }

@@ -1,5 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { caseWorkflow, checkoutWorkflow, emailChangeWorkflow, listingImportWorkflow, orderReceiptWorkflow } from '../../workflows';
+import { CASE_SEARCH_ATTRIBUTES } from '../../workflows/case-search-attributes';
+import type { OpenedCase } from '../services/cases/case-opening';
 import { workflowIds } from './workflow-ids';
 
 /** How long a request waits for Temporal to accept a workflow start before giving up. */
@@ -58,14 +60,20 @@ export class WorkflowStarters {
     );
   }
 
-  /** The case workflow (a placeholder until the cases issue replaces `workflows/case.ts`). */
-  async startCase(caseId: string): Promise<void> {
+  /** `case:{caseId}`, indexed by its search attributes from the start (docs/cases.md). */
+  async startCase(opened: OpenedCase, autoEscalateSeconds: number): Promise<void> {
     await this.idempotent(() =>
       this.client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
         this.client.workflow.start<typeof caseWorkflow>('caseWorkflow', {
-          workflowId: workflowIds.case(caseId),
+          workflowId: workflowIds.case(opened.caseId),
           taskQueue: this.taskQueue,
-          args: [{ caseId }],
+          args: [{ caseId: opened.caseId, outcomes: opened.outcomes, autoEscalateAfterMs: autoEscalateSeconds * 1000, indexed: true }],
+          typedSearchAttributes: [
+            { key: CASE_SEARCH_ATTRIBUTES.status, value: 'OPEN' },
+            { key: CASE_SEARCH_ATTRIBUTES.reason, value: opened.reason },
+            { key: CASE_SEARCH_ATTRIBUTES.sellerId, value: opened.sellerId },
+            { key: CASE_SEARCH_ATTRIBUTES.orderId, value: opened.orderId },
+          ],
         }),
       ),
     );

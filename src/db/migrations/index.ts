@@ -3,6 +3,7 @@ import { CatalogListingsOutbox1732665600000 } from './1732665600000-catalog-list
 import { CatalogSearch1732838400000 } from './1732838400000-catalog-search';
 import { SellerListings1732924800000 } from './1732924800000-seller-listings';
 import { CheckoutOrders1733011200000 } from './1733011200000-checkout-orders';
+import { Cases1733184000000 } from './1733184000000-cases';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   CatalogSearch1732838400000,
   SellerListings1732924800000,
   CheckoutOrders1733011200000,
+  Cases1733184000000,
 ];

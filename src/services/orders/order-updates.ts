@@ -1,8 +1,9 @@
 import type { DataSource } from 'typeorm';
+import type { OpenedCase } from '../cases/case-opening';
 import { applyOrderAction, type Actor, type OrderAction, type OrderEffects } from './order-engine';
 
 export interface OrderWorkflows {
-  startCase(caseId: string): Promise<void>;
+  startCase(opened: OpenedCase): Promise<void>;
   startReceiptTimer(orderId: string): Promise<void>;
 }
 
@@ -20,7 +21,7 @@ export class OrderUpdates {
   async apply(orderId: string, actor: Actor, action: OrderAction): Promise<OrderEffects | null> {
     return this.db.transaction(async (tx) => {
       const effects = await applyOrderAction(tx, orderId, actor, action);
-      if (effects?.caseId) await this.workflows.startCase(effects.caseId);
+      if (effects?.openedCase) await this.workflows.startCase(effects.openedCase);
       if (effects?.shippedOrderId) await this.workflows.startReceiptTimer(effects.shippedOrderId);
       return effects;
     });

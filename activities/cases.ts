@@ -1,0 +1,19 @@
+import type { DataSource } from 'typeorm';
+import { recordCaseChange, type CaseChange, type RecordedChange } from '../src/services/cases/case-changes';
+
+export type { CaseChange, RecordedChange };
+
+export interface CaseActivityDeps {
+  db: DataSource;
+}
+
+export interface CaseActivities {
+  /** Writes one change of `case:{caseId}` to Postgres (idempotent); null when the case is gone. */
+  recordCaseChange(change: CaseChange): Promise<RecordedChange | null>;
+}
+
+export function createCaseActivities({ db }: CaseActivityDeps): CaseActivities {
+  return {
+    recordCaseChange: (change) => recordCaseChange(db, change),
+  };
+}
