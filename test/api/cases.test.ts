@@ -125,6 +125,24 @@ describe('redaction of the seller\'s return address', () => {
     expect(after.body).toMatchObject({ status: 'SETTLED', outcomes: [{ status: 'ACCEPTED', deliveryAddress: RETURN_ADDRESS }] });
   });
 
+  it("applies in order views too: the seller's order shows it, the buyer's purchase does not", async () => {
+    const { caseId, orderId, purchaseId } = await openedCase();
+    const outcomeId = randomUUID();
+    await recordCaseChange(db(), {
+      caseId,
+      changeId: randomUUID(),
+      actor: 'SELLER',
+      kind: 'propose',
+      status: 'OPEN',
+      outcomes: [{ id: outcomeId, type: 'RETURN', party: 'SELLER', status: 'PENDING' }],
+      proposal: { id: outcomeId, type: 'RETURN', amount: 0, comment: '', deliveryAddress: RETURN_ADDRESS },
+    });
+    const sellerOrder = await api.http.get(`/seller/orders/${orderId}`).set(seller.bearer).expect(200);
+    expect(sellerOrder.body.cases).toEqual([expect.objectContaining({ id: caseId, outcomes: [expect.objectContaining({ deliveryAddress: RETURN_ADDRESS })] })]);
+    const purchase = await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200);
+    expect(purchase.body.orders[0].cases[0].outcomes[0].deliveryAddress).toBeNull();
+  });
+
   it('shows the buyer their own outcome\'s address', async () => {
     const { caseId } = await openedCase(buyer, seller, [{ type: 'REPLACEMENT', amount: 0, comment: '<b>new one</b> please', deliveryAddress: RETURN_ADDRESS }]);
     const res = await api.http.get(`/user/cases/${caseId}`).set(buyer.bearer).expect(200);
