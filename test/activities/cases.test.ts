@@ -55,6 +55,15 @@ describe('recordCaseChange (on Postgres)', () => {
     expect(purchase!.status).toBe('COMPLETED');
   });
 
+  it('counts the seller\'s unclosed cases in seller stats, fresh on open and close', async () => {
+    const stats = () => api.http.get('/seller/stats').set(seller.bearer).expect(200);
+    const before = (await stats()).body.cases.open;
+    const { caseId } = await openedCase();
+    expect((await stats()).body.cases.open).toBe(before + 1);
+    await record(change(caseId, { actor: 'OPERATOR', kind: 'operator-close', status: 'CLOSED' }));
+    expect((await stats()).body.cases.open).toBe(before);
+  });
+
   it('leaves the purchase PAID when a case closes while an order is not yet received', async () => {
     const { caseId, purchaseId } = await openedCase();
     const closed = await record(change(caseId, { actor: 'OPERATOR', kind: 'operator-close', status: 'CLOSED' }));

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { CaseStatus, OutcomeProposal, OutcomeState, Party } from '../../../workflows/case-machine';
 import { completePurchaseIfSettled } from '../orders/order-engine';
+import { touchSellerStats } from '../sellers/stats-version';
 import { queueCaseNotifications } from './case-notifications';
 
 /** One state change decided by `case:{caseId}`, written by the `recordCaseChange` activity. */
@@ -34,7 +35,7 @@ export interface RecordedChange {
  */
 export async function recordCaseChange(db: DataSource, c: CaseChange): Promise<RecordedChange | null> {
   return db.transaction(async (tx) => {
-    const [row]: Array<{ purchase_id: string }> = await tx.query(`SELECT purchase_id FROM cases WHERE id = $1 FOR UPDATE`, [c.caseId]);
+    const [row]: Array<{ purchase_id: string; seller_id: string }> = await tx.query(`SELECT purchase_id, seller_id FROM cases WHERE id = $1 FOR UPDATE`, [c.caseId]);
     if (!row) return null;
     const [done]: Array<{ message_ids: string[] }> = await tx.query(`SELECT message_ids FROM case_actions WHERE id = $1`, [c.changeId]);
     if (done) return { messageIds: done.message_ids, completedPurchaseId: null };
@@ -59,6 +60,7 @@ export async function recordCaseChange(db: DataSource, c: CaseChange): Promise<R
         WHERE id = $1`,
       [c.caseId, c.status],
     );
+    if (c.status === 'CLOSED') await touchSellerStats(tx, row.seller_id);
     const completed = c.status === 'CLOSED' && (await completePurchaseIfSettled(tx, row.purchase_id));
     const messageIds = await queueCaseNotifications(tx, c);
     await tx.query(`INSERT INTO case_actions (id, case_id, actor, kind, status, message_ids) VALUES ($1, $2, $3, $4, $5, $6)`, [
