@@ -49,8 +49,6 @@ export interface Refusal {
   message: string;
 }
 
-/** Statuses in which the parties still negotiate outcomes. */
-const NEGOTIATING: CaseStatus[] = ['OPEN', 'REMEDIATION', 'ESCALATED'];
 /** Statuses the 7-day timer and party escalation apply to. */
 export const ESCALATABLE: CaseStatus[] = ['OPEN', 'REMEDIATION'];
 
@@ -62,8 +60,8 @@ export function refusal(state: CaseState, a: PartyAction): Refusal | null {
   const accepted = state.outcomes.find((o) => o.status === 'ACCEPTED');
   switch (a.action) {
     case 'propose':
-      if (accepted) return refuse('outcome-accepted', 'An outcome was accepted; it cannot be changed.');
-      return NEGOTIATING.includes(state.status) ? null : refuse('case-not-negotiable', `The case is ${state.status}.`);
+      // Parties negotiate in OPEN, REMEDIATION and ESCALATED; SETTLED always has an accepted outcome.
+      return accepted ? refuse('outcome-accepted', 'An outcome was accepted; it cannot be changed.') : null;
     case 'accept':
     case 'reject': {
       if (accepted) return refuse('outcome-accepted', 'An outcome was accepted; it cannot be changed.');

@@ -83,9 +83,14 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseState>
     const written = writes.then(() => recordCaseChange({ ...change, caseId: input.caseId, changeId: uuid4(), status: next.status, outcomes: next.outcomes }));
     writes = written.catch(() => undefined);
     const result = await written;
-    if (result === null) missing = true;
+    if (result === null) {
+      missing = true;
+      return next;
+    }
     // Notifications go out in the background: a party's answer does not wait for SMTP.
-    else deliveries.push(...result.messageIds.map((id) => deliverEmail(id)));
+    deliveries.push(...result.messageIds.map((id) => deliverEmail(id)));
+    // TODO(reviews issue): when result.completedPurchaseId is set, start `review-window:{purchaseId}`
+    // here (the reviews engineer's workflow; not on this branch yet).
     return next;
   }
 

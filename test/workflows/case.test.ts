@@ -160,7 +160,7 @@ describe('caseWorkflow', () => {
     expect((await h.executeUpdate(acceptUpdate, { args: [{ party: 'BUYER', outcomeId: 'o-2' }] })).status).toBe('CLOSED');
   });
 
-  it('escalates automatically after 7 days unresolved, and tells both parties', async () => {
+  it('escalates automatically after 7 days unresolved, as a SYSTEM change', async () => {
     const h = await open();
     await env.sleep(6 * DAY);
     expect((await h.query(caseStateQuery)).status).toBe('OPEN');

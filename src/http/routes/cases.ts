@@ -66,9 +66,9 @@ const ACTION_RESPONSES = {
   404: { description: 'Case (or the named outcome) missing or not the caller\'s.' },
   409: {
     description:
-      '`outcome-accepted` (an accepted outcome cannot change), `case-closed`, `own-outcome`, `outcome-not-pending`, `case-not-escalatable`, `case-not-settled`, `case-not-negotiable`.',
+      '`outcome-accepted` (an accepted outcome cannot change), `case-closed`, `own-outcome`, `outcome-not-pending`, `case-not-escalatable`, `case-not-settled`.',
   },
-  503: { description: 'The case workflow did not answer in time; nothing changed.' },
+  503: { description: 'The case workflow did not answer in time; the action may still apply (read the case before retrying).' },
 };
 
 /** The attachment routes of one party (`/user/cases` or `/seller/cases`). */
