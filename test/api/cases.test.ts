@@ -102,10 +102,9 @@ describe('GET /user/cases', () => {
 });
 
 describe('redaction of the seller\'s return address', () => {
-  it('hides it from the buyer until the buyer accepts that outcome', async () => {
-    const { caseId } = await openedCase();
-    const outcomeId = randomUUID();
-    const pending = { id: outcomeId, type: 'RETURN' as const, party: 'SELLER' as const, status: 'PENDING' as const };
+  /** The seller proposes a RETURN to their address, as the case workflow would record it. */
+  async function sellerProposesReturn(caseId: string) {
+    const pending = { id: randomUUID(), type: 'RETURN' as const, party: 'SELLER' as const, status: 'PENDING' as const };
     await recordCaseChange(db(), {
       caseId,
       changeId: randomUUID(),
@@ -113,8 +112,15 @@ describe('redaction of the seller\'s return address', () => {
       kind: 'propose',
       status: 'OPEN',
       outcomes: [pending],
-      proposal: { id: outcomeId, type: 'RETURN', amount: 0, comment: 'post it back', deliveryAddress: RETURN_ADDRESS },
+      proposal: { id: pending.id, type: 'RETURN', amount: 0, comment: 'post it back', deliveryAddress: RETURN_ADDRESS },
     });
+    return pending;
+  }
+
+  it('hides it from the buyer until the buyer accepts that outcome', async () => {
+    const { caseId } = await openedCase();
+    const pending = await sellerProposesReturn(caseId);
+    const outcomeId = pending.id;
     const before = await api.http.get(`/user/cases/${caseId}`).set(buyer.bearer).expect(200);
     expect(before.body.outcomes).toEqual([expect.objectContaining({ id: outcomeId, party: 'SELLER', status: 'PENDING', deliveryAddress: null })]);
     const listed = await api.http.get('/user/cases?size=50').set(buyer.bearer).expect(200);
@@ -127,16 +133,7 @@ describe('redaction of the seller\'s return address', () => {
 
   it("applies in order views too: the seller's order shows it, the buyer's purchase does not", async () => {
     const { caseId, orderId, purchaseId } = await openedCase();
-    const outcomeId = randomUUID();
-    await recordCaseChange(db(), {
-      caseId,
-      changeId: randomUUID(),
-      actor: 'SELLER',
-      kind: 'propose',
-      status: 'OPEN',
-      outcomes: [{ id: outcomeId, type: 'RETURN', party: 'SELLER', status: 'PENDING' }],
-      proposal: { id: outcomeId, type: 'RETURN', amount: 0, comment: '', deliveryAddress: RETURN_ADDRESS },
-    });
+    await sellerProposesReturn(caseId);
     const sellerOrder = await api.http.get(`/seller/orders/${orderId}`).set(seller.bearer).expect(200);
     expect(sellerOrder.body.cases).toEqual([expect.objectContaining({ id: caseId, outcomes: [expect.objectContaining({ deliveryAddress: RETURN_ADDRESS })] })]);
     const purchase = await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200);

@@ -10,16 +10,22 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => stack?.stop());
 
+/** A real purchase through basket, checkout and the payment simulator: one order, one item. */
+async function boughtOrder() {
+  const { api } = stack;
+  const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 2, price: 1500 }]);
+  const buyer = await registerUser(api, 'e2ebuyer');
+  const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
+  const checkout = await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/thanks' }).expect(201);
+  const purchaseId = await pay(api, checkout.body.url);
+  const purchase = await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200);
+  return { seller, buyer, purchaseId, order: purchase.body.orders[0] };
+}
+
 describe('a case end to end (API → Temporal dev server → worker → Postgres)', () => {
   it('order → dispute → seller proposes REFUND → buyer accepts → CLOSED, the same in Postgres, the API and Temporal', async () => {
     const { api, env } = stack;
-    const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 2, price: 1500 }]);
-    const buyer = await registerUser(api, 'e2ebuyer');
-    const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
-    const checkout = await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/thanks' }).expect(201);
-    const purchaseId = await pay(api, checkout.body.url);
-    const purchase = await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200);
-    const order = purchase.body.orders[0];
+    const { seller, buyer, purchaseId, order } = await boughtOrder();
 
     await api.http
       .put(`/user/purchases/${purchaseId}`)
@@ -75,12 +81,7 @@ describe('a case end to end (API → Temporal dev server → worker → Postgres
 
   it('finds escalated cases by search attribute, as an operator would', async () => {
     const { api, env } = stack;
-    const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 1, price: 900 }]);
-    const buyer = await registerUser(api, 'e2ebuyer');
-    const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
-    const checkout = await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/thanks' }).expect(201);
-    const purchaseId = await pay(api, checkout.body.url);
-    const order = (await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200)).body.orders[0];
+    const { seller, buyer, order } = await boughtOrder();
     await api.http
       .post(`/seller/orders/${order.id}`)
       .set(seller.bearer)
