@@ -19,6 +19,7 @@ import { ListingImports } from './services/imports/listing-imports';
 import { LocalDiskImageStorage } from './integrations/images/storage';
 import { Baskets } from './services/basket/baskets';
 import { Checkouts } from './services/checkout/checkouts';
+import { Invoices } from './services/orders/invoices';
 import { OrderUpdates } from './services/orders/order-updates';
 import { Purchases } from './services/orders/purchases';
 import { SellerOrders } from './services/orders/seller-orders';
@@ -74,6 +75,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     orderUpdates,
     sellerOrders: new SellerOrders(db),
     purchases: new Purchases(db, orderUpdates),
+    invoices: new Invoices(db),
     cases: new Cases(db, uploads, new CaseUpdates(temporal)),
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.

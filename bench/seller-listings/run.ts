@@ -6,6 +6,7 @@
 // bench/seller-listings/RESULTS.md and drops the database unless BENCH_KEEP=1.
 import { fork, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
@@ -124,6 +125,7 @@ async function main(): Promise<void> {
     console.log(`seeded ${LISTINGS + 5_000} listings in ${Date.now() - t} ms`);
 
     const rows: string[] = [];
+    const loadBefore = os.loadavg()[0]!.toFixed(1);
     for (const scenario of SCENARIOS) {
       const check = await json(`${base}/seller/listings/search`, scenario.body, seller.bearer);
       t = Date.now();
@@ -150,6 +152,7 @@ async function main(): Promise<void> {
       'warm-up; each target in its own process with a pool of 10. Latencies in ms. "cached": the default search cache',
       '(5 s, keyed by the seller\'s listings version; repeated identical searches). "uncached": SELLER_SEARCH_CACHE_MS=0,',
       'every request counts all fourteen facets and reads its page in SQL.',
+      `Machine load average (1 min) ${loadBefore} before and ${os.loadavg()[0]!.toFixed(1)} after the measurements (other work shares the cores).`,
       '',
       '| scenario | API cached req/s | p99 | vs baseline | API uncached req/s | p99 | vs baseline | baseline req/s | baseline p99 | errors |',
       '|---|---|---|---|---|---|---|---|---|---|',

@@ -14,6 +14,7 @@ import { catalogTreeRoutes } from './routes/catalog-tree';
 import { devRoutes } from './routes/dev';
 import { discoverRoutes } from './routes/discover';
 import { listingSearchRoutes } from './routes/listing-search';
+import { invoiceRoutes } from './routes/invoices';
 import { paymentSimulatorRoutes } from './routes/payment-simulator';
 import { personalAccessTokenRoutes } from './routes/personal-access-tokens';
 import { profileRoutes } from './routes/profiles';
@@ -47,6 +48,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...basketRoutes(services),
     ...paymentSimulatorRoutes(services),
     ...purchaseRoutes(services),
+    ...invoiceRoutes(services),
     ...sellerOrderRoutes(services),
     ...userCaseRoutes(services),
     ...sellerCaseRoutes(services),

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { NO_TRAILING_SLASH, URN_MAX_LENGTH, URN_SHAPE } from '../services/catalog/urn';
 
 /** Shared field schemas, so one rule (e.g. what a username is) is written once. */
 export const email = Joi.string().trim().email({ tlds: false }).max(254);
@@ -30,7 +31,8 @@ export const userSummary = Joi.object({
   profile: Joi.string().allow(null).required(),
 });
 
-const pence = Joi.number().integer().min(0);
+/** An amount in integer pence. */
+export const pence = Joi.number().integer().min(0);
 
 export const item = Joi.object({
   urn: Joi.string().required(),
@@ -93,10 +95,12 @@ export const listing = Joi.object({
   reference: Joi.string().allow(null),
 });
 
-/** An item reference: never ends with `/` (the spec's rule); a bad entry is named in the error. */
-export const itemUrn = Joi.string()
-  .max(200)
-  .pattern(/[^/]$/)
+/** A catalog URN (see services/catalog/urn.ts); a bad entry is named, with its value, in the error. */
+export const catalogUrn = Joi.string()
+  .max(URN_MAX_LENGTH)
+  .pattern(URN_SHAPE)
+  .message('{{#label}} must be segments of letters, digits, ".", "_", "~" or "-" joined by "/" (got "{{#value}}")')
+  .pattern(NO_TRAILING_SLASH)
   .message('{{#label}} must not end with "/" (got "{{#value}}")');
 
 /** The spec's Review resource, plus the author (`reviewer`) for reviews received. */
@@ -132,7 +136,6 @@ export const pagedQuery = Joi.object({
   sort: Joi.string().valid('createdAt', 'updatedAt').default('createdAt'),
   direction: Joi.string().valid('asc', 'desc').default('desc'),
 });
-
 
 /** Item fields up to `available`, as embedded in an order item (spec "Item"). */
 const orderItemItem = item.fork(['quantity', 'min', 'max'], (s) => s.forbidden());
@@ -213,10 +216,14 @@ export const itemQuantities = Joi.array()
   .min(1)
   .max(200);
 
+/** Path parameters of routes addressing one resource by its UUID id. */
+export const idParams = Joi.object({ id: Joi.string().uuid().required() });
+export type IdParams = { id: string };
+
 /** An outcome a party proposes on a case (also as initial outcomes of a dispute). */
 export const outcomeProposalFields = {
   type: Joi.string().valid('RETURN', 'REFUND', 'REPLACEMENT').required(),
-  amount: Joi.number().integer().min(0).max(100_000_000).default(0).description('Pence.'),
+  amount: pence.max(100_000_000).default(0).description('Pence.'),
   comment: Joi.string().allow('').max(2000).default(''),
   deliveryAddress: deliveryAddress.allow(null).default(null).description('Where a return or replacement goes.'),
 };

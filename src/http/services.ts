@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Baskets } from '../services/basket/baskets';
 import type { Checkouts } from '../services/checkout/checkouts';
+import type { Invoices } from '../services/orders/invoices';
 import type { OrderUpdates } from '../services/orders/order-updates';
 import type { Purchases } from '../services/orders/purchases';
 import type { SellerOrders } from '../services/orders/seller-orders';
@@ -40,6 +41,7 @@ export interface Services {
   orderUpdates: OrderUpdates;
   sellerOrders: SellerOrders;
   purchases: Purchases;
+  invoices: Invoices;
   cases: Cases;
   /** Resolves when Temporal answers; rejects otherwise (for /readyz). */
   temporalHealth: () => Promise<void>;

@@ -1,5 +1,6 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, type Client, type Workflow } from '@temporalio/client';
 import type { caseWorkflow, checkoutWorkflow, emailChangeWorkflow, listingImportWorkflow, orderReceiptWorkflow } from '../../workflows';
+import type { SearchAttributePair } from '@temporalio/common';
 import { CASE_SEARCH_ATTRIBUTES } from '../../workflows/case-search-attributes';
 import type { OpenedCase } from '../services/cases/case-opening';
 import { workflowIds } from './workflow-ids';
@@ -42,15 +43,7 @@ export class WorkflowStarters {
 
   /** Bounded like listingImport: a checkout answers 503 quickly when Temporal is unreachable. */
   async checkout(sessionId: string, holdSeconds: number): Promise<void> {
-    await this.idempotent(() =>
-      this.client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-        this.client.workflow.start<typeof checkoutWorkflow>('checkoutWorkflow', {
-          workflowId: workflowIds.checkout(sessionId),
-          taskQueue: this.taskQueue,
-          args: [{ sessionId, holdSeconds }],
-        }),
-      ),
-    );
+    await this.startBounded<typeof checkoutWorkflow>('checkoutWorkflow', workflowIds.checkout(sessionId), [{ sessionId, holdSeconds }]);
   }
 
   /** Tells `checkout:{sessionId}` its payment settled (the signal name is the workflow's). */
@@ -62,31 +55,36 @@ export class WorkflowStarters {
 
   /** `case:{caseId}`, indexed by its search attributes from the start (docs/cases.md). */
   async startCase(opened: OpenedCase, autoEscalateSeconds: number): Promise<void> {
-    await this.idempotent(() =>
-      this.client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-        this.client.workflow.start<typeof caseWorkflow>('caseWorkflow', {
-          workflowId: workflowIds.case(opened.caseId),
-          taskQueue: this.taskQueue,
-          args: [{ caseId: opened.caseId, outcomes: opened.outcomes, autoEscalateAfterMs: autoEscalateSeconds * 1000, indexed: true }],
-          typedSearchAttributes: [
-            { key: CASE_SEARCH_ATTRIBUTES.status, value: 'OPEN' },
-            { key: CASE_SEARCH_ATTRIBUTES.reason, value: opened.reason },
-            { key: CASE_SEARCH_ATTRIBUTES.sellerId, value: opened.sellerId },
-            { key: CASE_SEARCH_ATTRIBUTES.orderId, value: opened.orderId },
-          ],
-        }),
-      ),
+    await this.startBounded<typeof caseWorkflow>(
+      'caseWorkflow',
+      workflowIds.case(opened.caseId),
+      [{ caseId: opened.caseId, outcomes: opened.outcomes, autoEscalateAfterMs: autoEscalateSeconds * 1000, indexed: true }],
+      [
+        { key: CASE_SEARCH_ATTRIBUTES.status, value: 'OPEN' },
+        { key: CASE_SEARCH_ATTRIBUTES.reason, value: opened.reason },
+        { key: CASE_SEARCH_ATTRIBUTES.sellerId, value: opened.sellerId },
+        { key: CASE_SEARCH_ATTRIBUTES.orderId, value: opened.orderId },
+      ],
     );
   }
 
   async orderReceipt(orderId: string, afterSeconds: number): Promise<void> {
+    await this.startBounded<typeof orderReceiptWorkflow>('orderReceiptWorkflow', workflowIds.orderReceipt(orderId), [{ orderId, afterSeconds }]);
+  }
+
+  /**
+   * Starts a workflow within START_DEADLINE_MS; an already-running one counts as started. `W`
+   * types the arguments at each call site; search attributes index it for operators.
+   */
+  private async startBounded<W extends Workflow>(
+    type: string,
+    workflowId: string,
+    args: Parameters<W>,
+    typedSearchAttributes: SearchAttributePair[] = [],
+  ): Promise<void> {
     await this.idempotent(() =>
       this.client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-        this.client.workflow.start<typeof orderReceiptWorkflow>('orderReceiptWorkflow', {
-          workflowId: workflowIds.orderReceipt(orderId),
-          taskQueue: this.taskQueue,
-          args: [{ orderId, afterSeconds }],
-        }),
+        this.client.workflow.start<Workflow>(type, { workflowId, taskQueue: this.taskQueue, args, typedSearchAttributes }),
       ),
     );
   }

@@ -37,28 +37,31 @@ describe('import activities (on Postgres)', () => {
       `${items[2]!.urn},MINT,de,300,4,,true`,
       `,MINT,en,300,-1,,`,
       `pokemon/base/none/1,MINT,en,100,1,,`,
+      `${items[0]!.urn},MINT,en,100,1,,false,stray`,
     ].join('\n');
     const importId = await storeImport(seller, csv);
     const activities = createImportActivities({ db: api.database.db, importBatchSize: 2 });
 
     const plan = await activities.startImport(importId);
-    expect(plan).toEqual({ status: 'RUNNING', totalRows: 5, processedRows: 0, batchSize: 2 });
-    for (let offset = 0; offset < 5; offset += 2) await activities.importBatch(importId, offset, 2);
+    expect(plan).toEqual({ status: 'RUNNING', totalRows: 6, processedRows: 0, batchSize: 2 });
+    for (let offset = 0; offset < 6; offset += 2) await activities.importBatch(importId, offset, 2);
     // A retried batch (e.g. the activity timed out after committing) changes nothing.
     await activities.importBatch(importId, 0, 2);
     await activities.importBatch(importId, 2, 2);
     const summary = await activities.finishImport(importId);
-    expect(summary).toEqual({ status: 'COMPLETED', totalRows: 5, createdCount: 3, errorCount: 2 });
-    expect(await counts(importId, seller.id)).toEqual({ listings: 3, events: 3, errors: 4 });
+    expect(summary).toEqual({ status: 'COMPLETED', totalRows: 6, createdCount: 3, errorCount: 3 });
+    expect(await counts(importId, seller.id)).toEqual({ listings: 3, events: 3, errors: 5 });
 
     const errors = await api.services.imports.errors(seller.id, importId, 1, 50);
-    expect(errors.total).toBe(4);
+    expect(errors.total).toBe(5);
     expect(errors.errors.map((e) => [e.row, e.column])).toEqual([
       [3, 'condition'],
       [3, 'price'],
       [5, 'quantity'],
       [5, 'urn'],
+      [7, '(row)'],
     ]);
+    expect(errors.errors[4]!.message).toBe('the row has 8 cells but the header has 7 columns');
     expect(errors.errors[0]!.message).toContain('"condition" must be one of');
     const [hidden] = await api.database.db.query(`SELECT hidden, notes, valid FROM listings WHERE import_id = $1 AND import_row = 4`, [importId]);
     expect(hidden).toEqual({ hidden: true, notes: null, valid: true });
@@ -68,7 +71,7 @@ describe('import activities (on Postgres)', () => {
     // Re-running the finished import changes nothing.
     expect((await activities.startImport(importId)).status).toBe('COMPLETED');
     expect(await activities.finishImport(importId)).toEqual(summary);
-    expect(await counts(importId, seller.id)).toEqual({ listings: 3, events: 3, errors: 4 });
+    expect(await counts(importId, seller.id)).toEqual({ listings: 3, events: 3, errors: 5 });
   });
 
   it('fails an import whose file cannot be read, once', async () => {

@@ -36,11 +36,17 @@ describe('POST /search/lookup/bulk', () => {
     expect(res.body.errors[0].message).toContain('"pokemon/base/"');
   });
 
+  it('refuses URNs with characters a URN never has, or longer than 100 characters', async () => {
+    const res = await lookup({ urns: ['pokemon/base/base1/4 ', 'pokémon/base', 'a,b', 'x'.repeat(101), '/pokemon'] }).expect(400);
+    const fields = new Set(res.body.errors.map((e: { field: string }) => e.field));
+    expect([...fields]).toEqual(['urns.0', 'urns.1', 'urns.2', 'urns.3', 'urns.4']);
+  });
+
   it('names the URNs it did not find in X-Unprocessed-Urns; found ones keep their order, repeats are answered once', async () => {
     const [a, b] = [urns[0]!, urns[2]!];
-    const res = await lookup({ urns: [b, 'pokemon/none/x,y/1', a, b, 'pokemon/none/z/2'] }).expect(200);
+    const res = await lookup({ urns: [b, 'pokemon/none/x.y/1', a, b, 'pokemon/none/z/2'] }).expect(200);
     expect(res.body.map((i: { urn: string }) => i.urn)).toEqual([b, a]);
     expect(res.headers['x-unprocessed-count']).toBe('2');
-    expect(String(res.headers['x-unprocessed-urns']).split(',').map(decodeURIComponent)).toEqual(['pokemon/none/x,y/1', 'pokemon/none/z/2']);
+    expect(String(res.headers['x-unprocessed-urns']).split(',')).toEqual(['pokemon/none/x.y/1', 'pokemon/none/z/2']);
   });
 });

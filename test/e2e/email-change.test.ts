@@ -27,13 +27,13 @@ describe('e-mail change, end to end (API → Temporal dev server → worker → 
     });
     const code = /code is (\d{6})/.exec(message.body_text)![1]!;
 
-    // The workflow that sent it is visible to operators under its deterministic id.
-    // (The activity stamps delivered_at just before the workflow completes, so wait for its result.)
-    const handle = env.client.workflow.getHandle(workflowIds.emailChange(message.request_id));
-    await handle.result();
-    const description = await handle.describe();
+    // The workflow that sent it is visible to operators under its deterministic id. It completes
+    // just after its delivery activity has marked the message, so wait for that.
+    const description = await eventually(async () => {
+      const d = await env.client.workflow.getHandle(workflowIds.emailChange(message.request_id)).describe();
+      return d.status.name === 'COMPLETED' ? d : null;
+    });
     expect(description.type).toBe('emailChangeWorkflow');
-    expect(description.status.name).toBe('COMPLETED');
 
     const wrongCode = code === '000000' ? '111111' : '000000';
     const wrong = await api.http.put('/user/account/email').set(user.bearer).send({ email: newEmail, code: wrongCode });

@@ -69,7 +69,7 @@ describe('catalog import', () => {
     ]);
     expect(summary.skipped.map((s) => s.line)).toEqual([2, 3, 5, 6, 7]);
     expect(summary.skipped[0]!.reason).toBe('not valid JSON');
-    expect(summary.skipped[1]!.reason).toMatch(/never ending with "\/"/);
+    expect(summary.skipped[1]!.reason).toMatch(/must not end with "\/"/);
     expect(summary.skipped[2]!.reason).toMatch(/is not an item of set/);
     expect(summary.skipped[3]!.reason).toMatch(/"urn" is required/);
     expect(summary.skipped[4]!.reason).toMatch(/"title" is required.*"name" must be a string/);

@@ -2,13 +2,12 @@ import Joi from 'joi';
 import type { DeliveryAddress } from '../../services/basket/pricing';
 import { MAX_BASKET_LINES, MAX_LINE_QUANTITY } from '../../services/basket/baskets';
 import { defineRoute } from '../route';
-import { deliveryAddress, timestamp, userSummary } from '../schemas';
+import { deliveryAddress, idParams, pence, timestamp, userSummary } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
-const basketParams = Joi.object({ id: Joi.string().uuid().required() });
 const lineParams = Joi.object({ id: Joi.string().uuid().required(), listingId: Joi.string().uuid().required() });
-const pence = Joi.number().integer().min(0).required();
+const amount = pence.required();
 
 const basketView = Joi.object({
   id: Joi.string().required(),
@@ -18,7 +17,7 @@ const basketView = Joi.object({
   updatedAt: timestamp.required(),
 });
 
-const deliveryChoice = Joi.object({ id: Joi.string().required(), name: Joi.string().required(), price: pence, tracked: Joi.boolean().required() });
+const deliveryChoice = Joi.object({ id: Joi.string().required(), name: Joi.string().required(), price: amount, tracked: Joi.boolean().required() });
 
 const summaryView = Joi.object({
   id: Joi.string().required(),
@@ -40,25 +39,25 @@ const summaryView = Joi.object({
               variants: Joi.array().required(),
               comment: Joi.string().allow('').required(),
               quantity: Joi.number().integer().min(1).required(),
-              price: pence,
-              lineTotal: pence,
+              price: amount,
+              lineTotal: amount,
               available: Joi.number().integer().min(0).required(),
               problem: Joi.string().valid('own-listing', 'not-live', 'insufficient-stock', 'no-delivery').allow(null).required(),
             }),
           )
           .required(),
-        subtotal: pence,
+        subtotal: amount,
         deliveryOptions: Joi.array().items(deliveryChoice).required(),
         deliveryOption: deliveryChoice.allow(null).required(),
-        deliveryCharge: pence,
-        total: pence,
+        deliveryCharge: amount,
+        total: amount,
       }),
     )
     .required(),
-  subtotal: pence,
-  delivery: pence,
-  fee: pence,
-  total: pence,
+  subtotal: amount,
+  delivery: amount,
+  fee: amount,
+  total: amount,
   failingListingIds: Joi.array().items(Joi.string()).required(),
 });
 
@@ -118,7 +117,7 @@ export const basketRoutes = (s: Services) => [
     description: '`options` maps a seller id to one of that seller\'s delivery option ids; sellers not named get their cheapest option that delivers to the address country.',
     auth: 'user',
     request: {
-      params: basketParams,
+      params: idParams,
       body: Joi.object({
         address: deliveryAddress.required(),
         options: Joi.object().pattern(Joi.string().uuid(), Joi.string().uuid()).max(MAX_BASKET_LINES).default({}),
@@ -139,7 +138,7 @@ export const basketRoutes = (s: Services) => [
     summary: 'Per-seller lines, subtotals, delivery options and costs, buyer fee and totals',
     description: 'All amounts are pence computed on the server. The buyer fee is 2% of the items subtotal rounded up, at least 25p, once per purchase. Lines that cannot be bought carry a `problem` and are listed in `failingListingIds`.',
     auth: 'user',
-    request: { params: basketParams },
+    request: { params: idParams },
     responses: { 200: { description: 'The basket summary.', schema: summaryView }, 404: { description: 'Basket not found.' } },
     handler: async ({ principal, params }) => ({ status: 200, body: await s.baskets.summary(principal.userId, params.id) }),
   }),
@@ -154,7 +153,7 @@ export const basketRoutes = (s: Services) => [
       'Refusals are 409 problem+json with `listingIds` naming every listing that failed (own listing, not live, not enough available, no delivery to the address); `basket-empty` and `delivery-address-required` carry an empty `listingIds`. The holds last `CHECKOUT_HOLD_SECONDS`.',
     auth: 'user',
     request: {
-      params: basketParams,
+      params: idParams,
       body: Joi.object({ successUrl: Joi.string().uri({ scheme: ['http', 'https'] }).max(2000).required() }),
     },
     responses: {

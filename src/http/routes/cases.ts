@@ -4,11 +4,10 @@ import type { CaseActionRequest } from '../../services/cases/cases';
 import type { PageRequest } from '../../services/paging';
 import { CASE_STATUSES, OUTCOME_TYPES, type Party } from '../../../workflows/case-machine';
 import { defineRoute } from '../route';
-import { deliveryAddress, outcomeProposalFields, pagedQuery, timestamp } from '../schemas';
+import { deliveryAddress, idParams, outcomeProposalFields, pagedQuery, pence, timestamp, type IdParams } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
-const idParams = Joi.object({ id: Joi.string().uuid().required() });
 
 const outcome = Joi.object({
   id: Joi.string().required(),
@@ -16,7 +15,7 @@ const outcome = Joi.object({
   type: Joi.string().valid(...OUTCOME_TYPES).required(),
   party: Joi.string().valid('BUYER', 'SELLER').required(),
   status: Joi.string().valid('PENDING', 'ACCEPTED', 'REJECTED', 'SUPERSEDED').required(),
-  amount: Joi.number().integer().min(0).required(),
+  amount: pence.required(),
   comment: Joi.string().allow('').required(),
   deliveryAddress: deliveryAddress.allow(null).required().description('Null for the buyer on a seller outcome until it is accepted.'),
   createdAt: timestamp.required(),
@@ -75,7 +74,7 @@ const ACTION_RESPONSES = {
 function attachmentRoutes<A extends 'user' | 'seller'>(s: Services, party: Party, auth: A, base: string, tag: string) {
   const who = party === 'BUYER' ? 'User' : 'Seller';
   return [
-    defineRoute<{ id: string }, None, undefined, A>({
+    defineRoute<IdParams, None, undefined, A>({
       operationId: `create${who}CaseAttachment`,
       method: 'post',
       path: `${base}/{id}/attachments`,
@@ -87,7 +86,7 @@ function attachmentRoutes<A extends 'user' | 'seller'>(s: Services, party: Party
       responses: { 201: { description: 'The upload.', schema: attachmentUpload }, 404: { description: 'Case missing or not the caller\'s.' } },
       handler: async ({ principal, params }) => ({ status: 201, body: await s.cases.createAttachment(party, principal!.userId, params.id) }),
     }),
-    defineRoute<{ id: string }, None, { id: string }, A>({
+    defineRoute<IdParams, None, { id: string }, A>({
       operationId: `finalize${who}CaseAttachment`,
       method: 'patch',
       path: `${base}/{id}/attachments`,
@@ -121,7 +120,7 @@ export const userCaseRoutes = (s: Services) => [
     responses: { 200: { description: 'Cases.', schema: Joi.array().items(caseView) } },
     handler: async ({ principal, query }) => ({ status: 200, body: await s.cases.listForBuyer(principal.userId, query) }),
   }),
-  defineRoute<{ id: string }, None, undefined, 'user'>({
+  defineRoute<IdParams, None, undefined, 'user'>({
     operationId: 'getUserCase',
     method: 'get',
     path: '/user/cases/{id}',
@@ -132,7 +131,7 @@ export const userCaseRoutes = (s: Services) => [
     responses: { 200: { description: 'The case.', schema: caseView }, 404: { description: 'Case missing or not the caller\'s.' } },
     handler: async ({ principal, params }) => ({ status: 200, body: await s.cases.get('BUYER', principal.userId, params.id) }),
   }),
-  defineRoute<{ id: string }, None, CaseActionRequest, 'user'>({
+  defineRoute<IdParams, None, CaseActionRequest, 'user'>({
     operationId: 'updateUserCase',
     method: 'put',
     path: '/user/cases/{id}',
@@ -148,7 +147,7 @@ export const userCaseRoutes = (s: Services) => [
 ];
 
 export const sellerCaseRoutes = (s: Services) => [
-  defineRoute<{ id: string }, None, CaseActionRequest, 'seller'>({
+  defineRoute<IdParams, None, CaseActionRequest, 'seller'>({
     operationId: 'updateSellerCase',
     method: 'put',
     path: '/seller/cases/{id}',

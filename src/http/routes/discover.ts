@@ -3,17 +3,15 @@ import { priceHistory } from '../../services/catalog/price-history';
 import { lookupItems } from '../../services/search/bulk-lookup';
 import { searchCatalog, type CatalogQuery } from '../../services/search/catalog-search';
 import { defineRoute } from '../route';
-import { item, itemUrn } from '../schemas';
+import { catalogUrn, item } from '../schemas';
 import type { Services } from '../services';
 import { CATALOG_CACHE, MAX_BULK_URNS, pageQuery, SEARCH_CACHE } from './discover-common';
 
-const catalogFilter = Joi.string().max(200);
-
 const searchQuery = Joi.object({
   q: Joi.string().trim().min(1).max(200),
-  game: catalogFilter.description('Game URN, e.g. `pokemon`.'),
-  series: catalogFilter.description('Series URN, e.g. `pokemon/base`.'),
-  set: catalogFilter.description('Set URN, e.g. `pokemon/base/base1`.'),
+  game: catalogUrn.description('Game URN, e.g. `pokemon`.'),
+  series: catalogUrn.description('Series URN, e.g. `pokemon/base`.'),
+  set: catalogUrn.description('Set URN, e.g. `pokemon/base/base1`.'),
   rarity: Joi.string().max(100).description('Exact rarity, case-insensitive, e.g. `rare holo`.'),
   sort: Joi.string().valid('relevance', 'name', 'price').default('relevance'),
 }).concat(pageQuery);
@@ -32,9 +30,6 @@ const pricePoint = Joi.object({
   max: Joi.number().integer().required(),
   count: Joi.number().integer().required(),
 });
-
-/** Percent-encodes what a header or the comma list cannot carry; `/` stays readable. */
-const headerSafeUrn = (urn: string) => encodeURIComponent(urn).replace(/%2F/g, '/');
 
 export const discoverRoutes = (s: Services) => [
   defineRoute<Record<string, never>, CatalogQuery, undefined, 'public'>({
@@ -60,11 +55,11 @@ export const discoverRoutes = (s: Services) => [
     summary: 'Items for 1 to 200 URNs, in request order',
     description:
       'The body is the spec\'s array<Item>: found items in the order first asked for (a repeated URN is answered once). ' +
-      'URNs not in the catalog are named in the `X-Unprocessed-Urns` header (comma-separated, absent when all were found) ' +
+      'URNs not in the catalog are named in the `X-Unprocessed-Urns` header (comma-separated: URNs never contain commas; absent when all were found) ' +
       'and counted in `X-Unprocessed-Count`.',
     auth: 'public',
     request: {
-      body: Joi.object({ urns: Joi.array().items(itemUrn.required()).min(1).max(MAX_BULK_URNS).required() }),
+      body: Joi.object({ urns: Joi.array().items(catalogUrn).min(1).max(MAX_BULK_URNS).required() }),
     },
     responses: { 200: { description: 'Found items, in request order.', schema: Joi.array().items(item) } },
     handler: async ({ body }) => {
@@ -75,7 +70,7 @@ export const discoverRoutes = (s: Services) => [
         headers: {
           'Cache-Control': SEARCH_CACHE,
           'X-Unprocessed-Count': String(unprocessed.length),
-          ...(unprocessed.length ? { 'X-Unprocessed-Urns': unprocessed.map(headerSafeUrn).join(',') } : {}),
+          ...(unprocessed.length ? { 'X-Unprocessed-Urns': unprocessed.join(',') } : {}),
         },
       };
     },
@@ -90,7 +85,7 @@ export const discoverRoutes = (s: Services) => [
     auth: 'public',
     request: {
       query: Joi.object({
-        urn: itemUrn.required(),
+        urn: catalogUrn.required(),
         days: Joi.number().integer().min(1).max(365).default(90).description('How many days back from now.'),
       }),
     },

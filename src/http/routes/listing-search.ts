@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { searchListings, type ListingQuery } from '../../services/search/listing-search';
 import { defineRoute } from '../route';
-import { itemUrn, listing } from '../schemas';
+import { catalogUrn, listing } from '../schemas';
 import type { Services } from '../services';
 import { SEARCH_CACHE } from './discover-common';
 
@@ -9,7 +9,7 @@ const pence = Joi.number().integer().min(0);
 const values = Joi.array().items(Joi.string().max(50)).max(20);
 
 const body = Joi.object({
-  urn: itemUrn,
+  urn: catalogUrn,
   slug: Joi.string().max(200),
   filters: Joi.object({
     condition: values.description('Any of these conditions, e.g. `NEAR_MINT`.'),

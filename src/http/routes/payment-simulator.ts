@@ -1,12 +1,12 @@
 import Joi from 'joi';
 import type { PaymentPage } from '../../services/checkout/checkouts';
+import { formatPence } from '../../services/orders/documents';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
 const sessionParams = Joi.object({ sessionId: Joi.string().uuid().required() });
 
-const pounds = (pence: number) => `£${Math.floor(pence / 100)}.${String(pence % 100).padStart(2, '0')}`;
 
 function page(session: PaymentPage): string {
   const open = session.status === 'OPEN';
@@ -14,7 +14,7 @@ function page(session: PaymentPage): string {
 <html lang="en"><head><meta charset="utf-8"><title>Payment simulator</title></head>
 <body>
 <h1>Payment simulator</h1>
-<p>Checkout ${session.id}: ${pounds(session.total)} (${session.status.toLowerCase()}).</p>
+<p>Checkout ${session.id}: ${formatPence(session.total)} (${session.status.toLowerCase()}).</p>
 ${
   open
     ? `<form method="post"><button name="outcome" value="success">Pay</button> <button name="outcome" value="failure">Fail payment</button></form>`

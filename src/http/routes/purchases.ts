@@ -3,20 +3,19 @@ import { CASE_REASONS } from '../../services/orders/order-engine';
 import type { PageRequest } from '../../services/paging';
 import type { PurchaseAction } from '../../services/orders/purchases';
 import { defineRoute } from '../route';
-import { caseOutcomes, deliveryAddress, itemQuantities, orderView, pagedQuery, timestamp } from '../schemas';
+import { caseOutcomes, deliveryAddress, idParams, itemQuantities, orderView, pagedQuery, pence, timestamp } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
-const idParams = Joi.object({ id: Joi.string().uuid().required() });
-const pence = Joi.number().integer().min(0).required();
+const amount = pence.required();
 
 const purchaseFields = {
   id: Joi.string().required(),
   status: Joi.string().valid('PAID', 'COMPLETED').required(),
-  subtotal: pence,
-  delivery: pence,
-  fee: pence,
-  total: pence,
+  subtotal: amount,
+  delivery: amount,
+  fee: amount,
+  total: amount,
   deliveryAddress: deliveryAddress.required(),
   completedAt: timestamp.allow(null).required(),
   createdAt: timestamp.required(),

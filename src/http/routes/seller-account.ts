@@ -2,7 +2,7 @@ import Joi from 'joi';
 import type { DeliveryOptionInput } from '../../services/sellers/delivery-options';
 import { MAX_DELIVERY_OPTIONS } from '../../services/sellers/delivery-options';
 import { defineRoute } from '../route';
-import { timestamp } from '../schemas';
+import { timestamp, idParams, type IdParams } from '../schemas';
 import { sellerView } from './seller';
 import type { Services } from '../services';
 
@@ -33,8 +33,6 @@ const deliveryOption = Joi.object({
   createdAt: timestamp.required(),
   updatedAt: timestamp.required(),
 });
-const idParams = Joi.object({ id: Joi.string().uuid().required() });
-type IdParams = { id: string };
 type None = Record<string, never>;
 
 export const sellerAccountRoutes = (s: Services) => [

@@ -2,7 +2,7 @@ import Joi from 'joi';
 import { IMPORT_COLUMNS, REQUIRED_COLUMNS } from '../../services/imports/csv-rows';
 import { readRawBody } from '../raw-body';
 import { defineRoute } from '../route';
-import { timestamp } from '../schemas';
+import { timestamp, idParams, type IdParams } from '../schemas';
 import type { Services } from '../services';
 
 const importView = Joi.object({
@@ -16,8 +16,6 @@ const importView = Joi.object({
   createdAt: timestamp.required(),
   finishedAt: timestamp.allow(null).required(),
 });
-const idParams = Joi.object({ id: Joi.string().uuid().required() });
-type IdParams = { id: string };
 type None = Record<string, never>;
 
 export const sellerImportRoutes = (s: Services, maxBytes: number) => [

@@ -11,11 +11,9 @@ import {
   type SellerSearchRequest,
 } from '../../services/listings/seller-search';
 import { defineRoute } from '../route';
-import { listing, timestamp } from '../schemas';
+import { listing, timestamp, idParams, type IdParams } from '../schemas';
 import type { Services } from '../services';
 
-const idParams = Joi.object({ id: Joi.string().uuid().required() });
-type IdParams = { id: string };
 
 const attachment = Joi.object({ id: Joi.string().required(), imageId: Joi.string().required(), url: Joi.string().required() });
 

@@ -3,20 +3,19 @@ import { CASE_REASONS, type CaseReason, type ItemQuantity } from '../../services
 import type { CaseRequest } from '../../services/cases/case-opening';
 import type { PageRequest } from '../../services/paging';
 import { defineRoute } from '../route';
-import { caseOutcomes, itemQuantities, orderView, pagedQuery, timestamp, userSummary } from '../schemas';
+import { caseOutcomes, idParams, itemQuantities, orderView, pagedQuery, pence, timestamp, userSummary } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
-const idParams = Joi.object({ id: Joi.string().uuid().required() });
-const pence = Joi.number().integer().min(0).required();
+const amount = pence.required();
 
 const orderSummary = Joi.object({
   id: Joi.string().required(),
   purchaseId: Joi.string().required(),
   status: Joi.string().required(),
-  subtotal: pence,
-  deliveryCharge: pence,
-  total: pence,
+  subtotal: amount,
+  deliveryCharge: amount,
+  total: amount,
   createdAt: timestamp.required(),
   updatedAt: timestamp.required(),
   itemCount: Joi.number().integer().min(0).required(),
@@ -89,6 +88,29 @@ export const sellerOrderRoutes = (s: Services) => [
     handler: async ({ principal, params, body }) => {
       await s.orderUpdates.apply(params.id, { role: 'seller', userId: principal.userId }, body);
       return { status: 204 };
+    },
+  }),
+
+  defineRoute<{ id: string }, { format: 'pdf' | 'csv' }, undefined, 'seller'>({
+    operationId: 'sellerOrderPackingSlip',
+    method: 'get',
+    path: '/seller/orders/{id}/packing-slip',
+    tag: 'Seller orders',
+    summary: 'The packing slip of one of the caller\'s orders, as PDF (default) or CSV',
+    auth: 'seller',
+    request: { params: idParams, query: Joi.object({ format: Joi.string().valid('pdf', 'csv').default('pdf') }) },
+    responses: {
+      200: { description: 'The document (application/pdf, or text/csv with a header row).', contentType: 'application/pdf' },
+      404: { description: 'Not found or not the caller\'s.' },
+    },
+    handler: async ({ principal, params, query }) => {
+      const slip = await s.sellerOrders.packingSlip(principal.userId, params.id, query.format);
+      return {
+        status: 200,
+        body: slip.body,
+        contentType: slip.contentType,
+        headers: { 'Content-Disposition': `attachment; filename="packing-slip-${params.id}.${query.format}"` },
+      };
     },
   }),
 ];

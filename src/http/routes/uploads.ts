@@ -1,11 +1,9 @@
 import Joi from 'joi';
 import { readRawBody } from '../raw-body';
 import { defineRoute } from '../route';
-import { timestamp } from '../schemas';
+import { timestamp, idParams, type IdParams } from '../schemas';
 import type { Services } from '../services';
 
-const idParams = Joi.object({ id: Joi.string().uuid().required() });
-type IdParams = { id: string };
 type None = Record<string, never>;
 
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'application/octet-stream'];

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import type { ItemView } from './item-view';
+import { NO_TRAILING_SLASH, URN_MAX_LENGTH, URN_SHAPE } from './urn';
 
 /**
  * The spec's Item shape as found in catalog NDJSON (`items.ndjson`), plus the seed's
@@ -16,7 +17,12 @@ export interface SetLine extends SetFields {
 
 export type CatalogLine = { kind: 'item'; item: ItemLine } | { kind: 'set'; set: SetLine };
 
-const urn = Joi.string().max(200).pattern(/^[^/]+(\/[^/]+)*$/).message('{{#label}} must be non-empty segments joined by "/", never ending with "/"');
+const urn = Joi.string()
+  .max(URN_MAX_LENGTH)
+  .pattern(URN_SHAPE)
+  .message('{{#label}} must be segments of letters, digits, ".", "_", "~" or "-" joined by "/"')
+  .pattern(NO_TRAILING_SLASH)
+  .message('{{#label}} must not end with "/"');
 const text = Joi.string().allow('');
 const nullableInt = Joi.number().integer().min(0).allow(null);
 

@@ -64,11 +64,11 @@ const SERIES_SQL = `
     FROM catalog_series sr`;
 
 const SETS_SQL = `
-  SELECT s.urn, s.name, s.series_urn, s.released, s.size, s.symbol_url,
+  SELECT s.urn, s.name, s.series_urn, s.game_urn, s.released, s.size, s.symbol_url,
          (SELECT count(*) FROM catalog_items i WHERE i.set_urn = s.urn)::int AS items
     FROM catalog_sets s`;
 
-type SetRow = CountRow & { series_urn: string; released: string | null; size: number | null; symbol_url: string | null };
+type SetRow = CountRow & { series_urn: string; game_urn: string; released: string | null; size: number | null; symbol_url: string | null };
 const toSetNode = (r: SetRow): SetNode => ({ ...toNode(r), released: r.released, size: r.size, symbol: { url: r.symbol_url } });
 
 export class CatalogHierarchy {
@@ -99,12 +99,11 @@ export class CatalogHierarchy {
 
   /** A set and one page of its items, in card-number order (numeric part first: 2 before 10). */
   async set(setUrn: string, page: number, size: number): Promise<SetLevel> {
-    const [set]: Array<SetRow & { game_urn: string; game_name: string; series_name: string }> = await this.db.query(
-      `SELECT x.*, s.game_urn, g.name AS game_name, sr.name AS series_name
+    const [set]: Array<SetRow & { game_name: string; series_name: string }> = await this.db.query(
+      `SELECT x.*, g.name AS game_name, sr.name AS series_name
          FROM (${SETS_SQL} WHERE s.urn = $1) x
-         JOIN catalog_sets s ON s.urn = x.urn
-         JOIN catalog_series sr ON sr.urn = s.series_urn
-         JOIN catalog_games g ON g.urn = s.game_urn`,
+         JOIN catalog_series sr ON sr.urn = x.series_urn
+         JOIN catalog_games g ON g.urn = x.game_urn`,
       [setUrn],
     );
     if (!set) throw notFound('Set');

@@ -69,17 +69,21 @@ export class Checkouts {
     // Unguessable (122 random bits): the payment page is public and the id is its capability.
     const sessionId = randomUUID();
     const expiresAt = new Date(Date.now() + this.options.holdSeconds * 1000);
+    // Priced on the pool, outside the transaction: the holds below are what guarantee stock, and
+    // the transaction never waits for a second connection (which could exhaust the pool).
+    const basket = await this.baskets.find(this.db, userId, basketId);
+    const priced = await this.baskets.price(this.db, basket);
+    if (priced.sellers.length === 0) throw refused('basket-empty', 'The basket has no listings to check out.', []);
+    const deliveryAddress = basket.deliveryAddress;
+    if (!deliveryAddress) {
+      throw refused('delivery-address-required', 'Set a delivery address (PUT /basket/{id}/delivery) before checking out.', []);
+    }
+    if (priced.failingListingIds.length > 0) {
+      throw refused('listings-unavailable', 'Some listings cannot be bought as they are in the basket.', priced.failingListingIds);
+    }
     await this.db.transaction(async (tx) => {
-      // Locking the basket serialises two checkouts of one basket.
-      const basket = await this.baskets.find(tx, userId, basketId, true);
-      const priced = await this.baskets.price(tx, basket);
-      if (priced.sellers.length === 0) throw refused('basket-empty', 'The basket has no listings to check out.', []);
-      if (!basket.deliveryAddress) {
-        throw refused('delivery-address-required', 'Set a delivery address (PUT /basket/{id}/delivery) before checking out.', []);
-      }
-      if (priced.failingListingIds.length > 0) {
-        throw refused('listings-unavailable', 'Some listings cannot be bought as they are in the basket.', priced.failingListingIds);
-      }
+      // Locking the basket serialises two checkouts of one basket (and one that races its commit).
+      await this.baskets.find(tx, userId, basketId, true);
       // A new checkout of the same basket supersedes an unpaid earlier one and frees its holds.
       await closeOpenSessions(tx, { basketId: basket.id }, 'EXPIRED');
       const session: Omit<SessionSnapshot, 'id'> = {
@@ -97,7 +101,7 @@ export class Checkouts {
         delivery: priced.delivery,
         fee: priced.fee,
         total: priced.total,
-        deliveryAddress: basket.deliveryAddress,
+        deliveryAddress,
       };
       await tx.query(
         `INSERT INTO checkout_sessions (id, basket_id, buyer_id, status, success_url, lines, sellers, subtotal, delivery, fee, total,
@@ -148,6 +152,9 @@ export class Checkouts {
    */
   async settle(sessionId: string, outcome: 'success' | 'failure'): Promise<PaymentResult> {
     const result = await this.db.transaction(async (tx): Promise<PaymentResult | null> => {
+      // Basket first, then session, then listings: the lock order of start(), so a re-checkout of
+      // the basket racing this payment waits instead of deadlocking.
+      await tx.query(`SELECT b.id FROM baskets b JOIN checkout_sessions c ON c.basket_id = b.id WHERE c.id = $1 FOR UPDATE OF b`, [sessionId]);
       if (outcome === 'failure') return (await closeOpenSessions(tx, { sessionId }, 'FAILED')) ? { outcome: 'failed' } : null;
       const [[session]]: [SessionSnapshot[]] = await tx.query(
         `UPDATE checkout_sessions SET status = 'PAID', updated_at = now() WHERE id = $1 AND status = 'OPEN' RETURNING ${SESSION_COLUMNS}`,

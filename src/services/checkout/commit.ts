@@ -70,5 +70,9 @@ export async function commitCheckout(tx: EntityManager, session: SessionSnapshot
   await tx.query(`UPDATE checkout_sessions SET purchase_id = $2, updated_at = now() WHERE id = $1`, [session.id, purchaseId]);
   await tx.query(`UPDATE baskets SET status = 'ORDERED', updated_at = now() WHERE id = $1`, [session.basketId]);
   await emitEvents(tx, 'ORDER_CREATED', events);
+  // The user summary's `purchases` and `sales` count purchases and seller orders. Last, because
+  // a busy seller's row is contended: concurrent commits for one seller queue here, briefly.
+  await tx.query(`UPDATE users SET purchases_count = purchases_count + 1 WHERE id = $1`, [session.buyerId]);
+  await tx.query(`UPDATE users SET sales_count = sales_count + 1 WHERE id = ANY($1)`, [session.sellers.map((s) => s.sellerId)]);
   return purchaseId;
 }

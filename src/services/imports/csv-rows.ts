@@ -11,7 +11,11 @@ export const REQUIRED_COLUMNS = ['urn', 'condition', 'language', 'price', 'quant
 
 export class CsvFormatError extends Error {}
 
-export type CsvRecord = Record<string, string>;
+/** One data row: its cells by column name, and how many cells it had (to catch stray ones). */
+export interface CsvRecord {
+  cells: Record<string, string>;
+  cellCount: number;
+}
 
 /** The header of a CSV file, checked: every required column present, no unknown column. */
 export function checkHeader(header: string[]): void {
@@ -41,8 +45,13 @@ function parseOrThrow(csv: string, options: Options): unknown[] {
 
 /** Data records after a checked header; a record's row number is its index + 2 (the header is row 1). */
 export function readRecords(csv: string): CsvRecord[] {
-  checkHeader(readHeader(csv));
-  return parseOrThrow(csv, { columns: true, relax_column_count: true }) as CsvRecord[];
+  const [header, ...rows] = parseOrThrow(csv, { relax_column_count: true }) as string[][];
+  if (!header) throw new CsvFormatError('The CSV file is empty.');
+  checkHeader(header);
+  return rows.map((row) => ({
+    cells: Object.fromEntries(header.map((column, i) => [column, row[i] ?? ''])),
+    cellCount: row.length,
+  }));
 }
 
 export const rowNumberOf = (index: number) => index + 2;
@@ -55,11 +64,15 @@ export interface RowError {
 
 /**
  * One record as a listing input, with the same rules as the API (`listingInput`); empty cells
- * count as absent. Errors name the row and the column.
+ * count as absent, missing trailing cells are empty, stray cells beyond the header are an
+ * error (column `(row)`). Errors name the row and the column.
  */
 export function recordToInput(record: CsvRecord, row: number): { input: ListingInput; errors: null } | { input: null; errors: RowError[] } {
-  const value = Object.fromEntries(Object.entries(record).filter(([, cell]) => cell !== undefined && cell !== ''));
+  const columns = Object.keys(record.cells).length;
+  const stray: RowError[] =
+    record.cellCount > columns ? [{ row, column: '(row)', message: `the row has ${record.cellCount} cells but the header has ${columns} columns` }] : [];
+  const value = Object.fromEntries(Object.entries(record.cells).filter(([, cell]) => cell !== ''));
   const parsed = parseListingInput(value, { in: 'csv', prefix: '' });
-  if (parsed.errors === null) return { input: parsed.value, errors: null };
-  return { input: null, errors: parsed.errors.map((e: FieldError) => ({ row, column: e.field.split('.')[0]!, message: e.message })) };
+  const errors = [...stray, ...(parsed.errors ?? []).map((e: FieldError) => ({ row, column: e.field.split('.')[0]!, message: e.message }))];
+  return parsed.value && errors.length === 0 ? { input: parsed.value, errors: null } : { input: null, errors };
 }

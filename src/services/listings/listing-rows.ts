@@ -75,7 +75,7 @@ const RETURNING = 'RETURNING id, item_urn, quantity, price, import_row';
 
 /**
  * Inserts listings in one statement and, in the same transaction, one `LISTING_CREATED` per
- * listing actually inserted. With an import row number per input, a row already imported
+ * listing actually inserted; returns them in input order. With an import row number per input, a row already imported
  * (a retried batch) is skipped: it is neither inserted nor announced again.
  */
 export async function insertListings(
@@ -94,7 +94,7 @@ export async function insertListings(
     import_id: importId,
     import_row: importRow ?? null,
   }));
-  const written: WrittenListing[] = await tx.query(
+  const inserted: WrittenListing[] = await tx.query(
     `INSERT INTO listings (id, seller_id, item_urn, condition, language, price, quantity, comment, grading_provider,
                            grading_score, grading_number, notes, reference, variants, hidden, valid, search_text,
                            import_id, import_row)
@@ -108,6 +108,9 @@ export async function insertListings(
      ${RETURNING}`,
     [JSON.stringify(rows)],
   );
+  // In input order (RETURNING promises none), without the rows an earlier run already imported.
+  const byId = new Map(inserted.map((l) => [l.id, l]));
+  const written = rows.map((r) => byId.get(r.id)).filter((l): l is WrittenListing => l !== undefined);
   await recordChange(tx, sellerId, 'LISTING_CREATED', written);
   return written;
 }

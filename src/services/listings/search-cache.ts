@@ -1,32 +1,59 @@
+interface Entry<T> {
+  version: string;
+  expires: number;
+  value: Promise<T>;
+  refreshing: boolean;
+}
+
 /**
  * A small per-process cache of seller search results (facet counts, pages of ids): "the search
  * index" of the spec's seller search. An entry is keyed by seller, search request and the
- * seller's stats version, so any listing write by the seller (create, update, delete, import)
+ * seller's stats version (an increasing integer, as text), so any listing write by the seller (create, update, delete, import)
  * makes it unreachable at once, in every process. Stock moved by checkouts does not bump the
- * version; such changes (Availability, Quantity) show within `ttlMs`. Concurrent identical
- * misses share one computation, so a burst of the same search costs one query.
+ * version; such changes (Availability, Quantity) show within `ttlMs` plus one computation:
+ * an expired entry of the current version is still answered while a single refresh runs,
+ * so expiry never makes a burst of searches wait. Identical concurrent misses share one
+ * computation.
  */
 export class SearchCache<T> {
-  private readonly entries = new Map<string, { version: string; expires: number; value: Promise<T> }>();
+  private readonly entries = new Map<string, Entry<T>>();
 
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries = 1000,
+    private readonly now: () => number = Date.now,
   ) {}
 
   async get(key: string, version: string, compute: () => Promise<T>): Promise<T> {
     if (this.ttlMs <= 0) return compute();
-    const now = Date.now();
     const hit = this.entries.get(key);
-    if (hit && hit.version === version && hit.expires > now) return hit.value;
+    if (hit && hit.version === version) {
+      if (hit.expires <= this.now() && !hit.refreshing) {
+        hit.refreshing = true;
+        const fresh = compute();
+        // Swapped in only once computed; a failed refresh leaves the entry to be retried.
+        fresh.then(
+          () => this.store(key, version, fresh),
+          () => (hit.refreshing = false),
+        );
+      }
+      return hit.value;
+    }
     const value = compute();
-    this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { version, expires: now + this.ttlMs, value });
+    this.store(key, version, value);
     // A failed computation is not remembered.
     value.catch(() => {
       if (this.entries.get(key)?.value === value) this.entries.delete(key);
     });
     return value;
+  }
+
+  private store(key: string, version: string, value: Promise<T>): void {
+    const current = this.entries.get(key);
+    // A computation finishing after one for a newer version was stored must not put the old one back.
+    if (current && BigInt(current.version) > BigInt(version)) return;
+    this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { version, expires: this.now() + this.ttlMs, value, refreshing: false });
   }
 }

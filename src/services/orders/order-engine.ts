@@ -62,6 +62,10 @@ const ALLOWED: Record<Actor['role'], Array<OrderAction['action']>> = {
  */
 export async function applyOrderAction(tx: EntityManager, orderId: string, actor: Actor, action: OrderAction): Promise<OrderEffects | null> {
   const order = await lockOrder(tx, orderId, actor);
+  if (!order) {
+    if (actor.role === 'system') return null; // a timer outliving its order has nothing to do
+    throw notFound('Order');
+  }
   if (!ALLOWED[actor.role].includes(action.action)) throw conflict('action-not-allowed', `The ${actor.role} cannot ${action.action} an order.`);
   const items: ItemRow[] = await tx.query(
     `SELECT id, listing_id, urn, price, quantity, status FROM order_items WHERE order_id = $1 ORDER BY created_at, id FOR UPDATE`,
@@ -85,14 +89,13 @@ export async function applyOrderAction(tx: EntityManager, orderId: string, actor
   return effects;
 }
 
-async function lockOrder(tx: EntityManager, orderId: string, actor: Actor): Promise<OrderRow> {
+async function lockOrder(tx: EntityManager, orderId: string, actor: Actor): Promise<OrderRow | undefined> {
   const owner = actor.role === 'seller' ? 'AND seller_id = $2' : actor.role === 'buyer' ? 'AND buyer_id = $2' : '';
   const args = actor.role === 'system' ? [orderId] : [orderId, actor.userId];
   const [order]: OrderRow[] = await tx.query(
     `SELECT id, purchase_id, seller_id, buyer_id, status FROM orders WHERE id = $1 ${owner} FOR UPDATE`,
     args,
   );
-  if (!order) throw notFound('Order');
   return order;
 }
 

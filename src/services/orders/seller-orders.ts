@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { notFound } from '../errors';
 import type { PageRequest } from '../paging';
 import { loadUserSummaries, type UserSummary } from '../users/user-summary';
+import { packingSlipCsv, packingSlipPdf } from './documents';
 import { loadOrderViews, type OrderView } from './order-view';
 
 export interface SellerOrderSummary {
@@ -39,6 +40,13 @@ export class SellerOrders {
     );
     const buyers = await loadUserSummaries(this.db, rows.map((r) => r.buyerId));
     return rows.map(({ buyerId, ...r }) => ({ ...r, buyer: buyers.get(buyerId) ?? null }));
+  }
+
+  async packingSlip(sellerId: string, orderId: string, format: 'pdf' | 'csv'): Promise<{ body: Buffer | string; contentType: string }> {
+    const order = await this.get(sellerId, orderId);
+    return format === 'pdf'
+      ? { body: await packingSlipPdf(order), contentType: 'application/pdf' }
+      : { body: packingSlipCsv(order), contentType: 'text/csv; charset=utf-8' };
   }
 
   async get(sellerId: string, orderId: string): Promise<OrderView> {

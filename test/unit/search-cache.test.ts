@@ -1,0 +1,57 @@
+import { SearchCache } from '../../src/services/listings/search-cache';
+
+function counter() {
+  let calls = 0;
+  return { compute: (tag: string) => async () => `${tag}#${++calls}`, calls: () => calls };
+}
+
+describe('SearchCache', () => {
+  let clock = 0;
+  const cache = () => new SearchCache<string>(1000, 10, () => clock);
+  beforeEach(() => {
+    clock = 0;
+  });
+
+  it('computes once per key and version, sharing concurrent misses', async () => {
+    const c = cache();
+    const n = counter();
+    const results = await Promise.all([c.get('k', '1', n.compute('a')), c.get('k', '1', n.compute('a'))]);
+    expect(results).toEqual(['a#1', 'a#1']);
+    expect(await c.get('k', '1', n.compute('a'))).toBe('a#1');
+    expect(n.calls()).toBe(1);
+  });
+
+  it('recomputes at once, and waits, when the version moves on', async () => {
+    const c = cache();
+    const n = counter();
+    await c.get('k', '1', n.compute('a'));
+    expect(await c.get('k', '2', n.compute('b'))).toBe('b#2');
+    // A straggler that read the old version cannot put the old result back.
+    await c.get('k', '1', n.compute('late'));
+    expect(await c.get('k', '2', n.compute('c'))).toBe('b#2');
+  });
+
+  it('answers an expired entry while one refresh runs, then the refreshed value', async () => {
+    const c = cache();
+    const n = counter();
+    await c.get('k', '1', n.compute('a'));
+    clock = 5000;
+    expect(await c.get('k', '1', n.compute('b'))).toBe('a#1');
+    expect(await c.get('k', '1', n.compute('b'))).toBe('b#2');
+    expect(n.calls()).toBe(2);
+  });
+
+  it('does not remember a failure', async () => {
+    const c = cache();
+    await expect(c.get('k', '1', async () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
+    expect(await c.get('k', '1', async () => 'ok')).toBe('ok');
+  });
+
+  it('computes every time when disabled', async () => {
+    const c = new SearchCache<string>(0);
+    const n = counter();
+    await c.get('k', '1', n.compute('a'));
+    await c.get('k', '1', n.compute('a'));
+    expect(n.calls()).toBe(2);
+  });
+});

@@ -1,0 +1,94 @@
+import { Worker } from '@temporalio/worker';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createActivities } from '../../activities';
+import { createMailTransport } from '../../src/integrations/email/transport';
+import { registerUser, startTestApi, type TestApi } from '../support/api';
+import { fillBasket, pay, sellerWithListings } from '../support/shop';
+import { timeSkippingEnv, workflowBundle } from '../support/temporal';
+
+/**
+ * The checkout hold and the automatic receipt on the time-skipping server, driven through the
+ * real API and run by the real activities on a real database: a 15-minute hold or a 21-day
+ * receipt period passes in milliseconds.
+ */
+let env: TestWorkflowEnvironment;
+let api: TestApi;
+beforeAll(async () => {
+  env = await timeSkippingEnv();
+  api = await startTestApi({ temporal: env.client });
+});
+afterAll(async () => {
+  await api?.close();
+  await env?.teardown();
+});
+
+/** Runs a fresh worker (a worker runs once) until the workflow's result arrives. */
+async function untilResult<T>(workflowId: string): Promise<T> {
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue: api.config.temporal.taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities: createActivities({
+      db: api.database.db,
+      transport: createMailTransport(undefined),
+      from: api.config.email.from,
+      codeKey: api.config.auth.jwtSecret,
+      codeTtlSeconds: api.config.emailChange.codeTtlSeconds,
+      importBatchSize: api.config.imports.batchSize,
+    }),
+  });
+  return worker.runUntil(env.client.workflow.getHandle(workflowId).result()) as Promise<T>;
+}
+
+async function checkedOut() {
+  const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 2, price: 1000 }]);
+  const buyer = await registerUser(api);
+  const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]!, quantity: 2 }]);
+  const res = await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/ok' }).expect(201);
+  const sessionId = new URL(res.body.url).pathname.split('/').pop()!;
+  return { seller, buyer, listingId: listingIds[0]!, url: res.body.url as string, sessionId };
+}
+
+const sessionState = async (sessionId: string, listingId: string) => {
+  const [{ status }] = await api.database.db.query(`SELECT status FROM checkout_sessions WHERE id = $1`, [sessionId]);
+  const [{ quantity, reserved }] = await api.database.db.query(`SELECT quantity, reserved FROM listings WHERE id = $1`, [listingId]);
+  return { status, quantity, reserved };
+};
+
+describe('checkoutWorkflow', () => {
+  it('expires an unpaid session after the hold time and releases its holds', async () => {
+    const { sessionId, listingId, url } = await checkedOut();
+    expect(await sessionState(sessionId, listingId)).toEqual({ status: 'OPEN', quantity: 2, reserved: 2 });
+    const result = await untilResult(`checkout:${sessionId}`);
+    expect(result).toBe('expired');
+    expect(await sessionState(sessionId, listingId)).toEqual({ status: 'EXPIRED', quantity: 2, reserved: 0 });
+    const late = await api.http.post(new URL(url).pathname).type('form').send({ outcome: 'success' }).expect(409);
+    expect(late.body.type).toMatch(/checkout-closed/);
+  });
+
+  it('ends at the payment and leaves the committed stock alone', async () => {
+    const { sessionId, listingId, url } = await checkedOut();
+    await pay(api, url);
+    const result = await untilResult(`checkout:${sessionId}`);
+    expect(result).toBe('settled');
+    expect(await sessionState(sessionId, listingId)).toEqual({ status: 'PAID', quantity: 0, reserved: 0 });
+  });
+});
+
+describe('orderReceiptWorkflow', () => {
+  it('receives a shipped order after the configured period, completing the purchase', async () => {
+    const { seller, url } = await checkedOut();
+    const purchaseId = await pay(api, url);
+    const [order] = (await api.http.get('/seller/orders').set(seller.bearer).expect(200)).body;
+    const { items } = (await api.http.get(`/seller/orders/${order.id}`).set(seller.bearer)).body;
+    await api.http
+      .post(`/seller/orders/${order.id}`)
+      .set(seller.bearer)
+      .send({ action: 'ship', shipment: { carrier: 'RM', trackingNumber: 'RM1' }, items: [{ id: items[0].id, quantity: items[0].quantity }] })
+      .expect(204);
+    const received = await untilResult(`order-receipt:${order.id}`);
+    expect(received).toBe(true);
+    const [{ status }] = await api.database.db.query(`SELECT status FROM purchases WHERE id = $1`, [purchaseId]);
+    expect(status).toBe('COMPLETED');
+  });
+});
