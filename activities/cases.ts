@@ -14,6 +14,9 @@ export interface CaseActivities {
 
 export function createCaseActivities({ db }: CaseActivityDeps): CaseActivities {
   return {
+    // TODO(reviews issue): when the result has `completedPurchaseId`, open the purchase's review
+    // window here, as the order activities do for receipts (`activityReviewWindows(deps).open`
+    // on branch issue-7-reviews; not on this branch's base yet).
     recordCaseChange: (change) => recordCaseChange(db, change),
   };
 }
