@@ -1,4 +1,4 @@
-import { ServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { isGrpcServiceError, ServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { CaseState, PartyAction } from '../../workflows/case-machine';
 import { conflict, DomainError, notFound } from '../services/errors';
@@ -33,7 +33,8 @@ function toDomainError(err: unknown): unknown {
     return kind === 'not-found' ? notFound('Outcome') : conflict(code, err.cause.message);
   }
   if (err instanceof WorkflowNotFoundError) return conflict('case-closed', 'The case is closed.');
-  if (err instanceof ServiceError) {
+  // Temporal unreachable or too slow: the gRPC call failed or its deadline passed.
+  if (err instanceof ServiceError || err instanceof WorkflowUpdateRPCTimeoutOrCancelledError || isGrpcServiceError(err)) {
     return new DomainError('unavailable', 'temporarily-unavailable', 'The case could not be updated; try again shortly.');
   }
   return err;

@@ -59,6 +59,16 @@ describe('opening a case through the order routes', () => {
     await expect(insertCase(db(), order.orderId, 'BUYER', { items: [{ id: order.itemIds[1]!, quantity: 1 }] })).resolves.toBeDefined();
   });
 
+  it('answers 503 and opens nothing when the case workflow cannot be started', async () => {
+    const fresh = await insertPaidOrder(db(), buyer.id, seller.id);
+    const res = await api.http
+      .post(`/seller/orders/${fresh.orderId}`)
+      .set(seller.bearer)
+      .send({ action: 'dispute', reason: 'SNAD', items: [{ id: fresh.itemIds[0], quantity: 1 }] });
+    expect(res.status).toBe(503);
+    expect(await db().query(`SELECT 1 FROM cases WHERE order_id = $1`, [fresh.orderId])).toHaveLength(0);
+  }, 30_000);
+
   it('validates initial outcomes', async () => {
     await api.http
       .post(`/seller/orders/${order.orderId}`)
@@ -163,6 +173,14 @@ describe('PUT /seller/cases/{id} and PUT /user/cases/{id}', () => {
     await api.http.put(`/seller/cases/${caseId}`).set(seller.bearer).send({ action: 'accept' }).expect(400);
     await api.http.put(`/seller/cases/${caseId}`).set(seller.bearer).send({ action: 'propose', type: 'REFUND', amount: -1 }).expect(400);
   });
+
+  it('answers 503 and changes nothing when the case workflow cannot be reached', async () => {
+    const { caseId } = await openedCase();
+    const res = await api.http.put(`/seller/cases/${caseId}`).set(seller.bearer).send({ action: 'escalate' }).expect(503);
+    expect(res.body.type).toContain('temporarily-unavailable');
+    const [row] = await db().query(`SELECT status FROM cases WHERE id = $1`, [caseId]);
+    expect(row.status).toBe('OPEN');
+  }, 30_000);
 
   it('answers 409 on a closed case', async () => {
     const { caseId } = await openedCase();

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { OpenedCase } from '../cases/case-opening';
+import { DomainError } from '../errors';
 import { applyOrderAction, type Actor, type OrderAction, type OrderEffects } from './order-engine';
 
 export interface OrderWorkflows {
@@ -21,8 +22,14 @@ export class OrderUpdates {
   async apply(orderId: string, actor: Actor, action: OrderAction): Promise<OrderEffects | null> {
     return this.db.transaction(async (tx) => {
       const effects = await applyOrderAction(tx, orderId, actor, action);
-      if (effects?.openedCase) await this.workflows.startCase(effects.openedCase);
-      if (effects?.shippedOrderId) await this.workflows.startReceiptTimer(effects.shippedOrderId);
+      try {
+        if (effects?.openedCase) await this.workflows.startCase(effects.openedCase);
+        if (effects?.shippedOrderId) await this.workflows.startReceiptTimer(effects.shippedOrderId);
+      } catch (err) {
+        throw new DomainError('unavailable', 'temporarily-unavailable', 'The order action could not be scheduled; try again shortly.', {
+          cause: String(err),
+        });
+      }
       return effects;
     });
   }
