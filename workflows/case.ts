@@ -121,19 +121,17 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseState>
     const { handler, validator } = party(action);
     setHandler(update as typeof escalateUpdate, handler, { validator });
   }
+  const checkOperator = (_decision: OperatorDecision) => {
+    const r = operatorRefusal(state);
+    if (r) throw fail(r);
+  };
   setHandler(
     operatorDecisionUpdate,
     (d) => {
-      const r = operatorRefusal(state);
-      if (r) throw fail(r);
+      checkOperator(d);
       return commit(afterDecision(state, d), { actor: 'OPERATOR', kind: d.decision === 'close' ? 'operator-close' : 'operator-remediate' });
     },
-    {
-      validator: (_decision: OperatorDecision) => {
-        const r = operatorRefusal(state);
-        if (r) throw fail(r);
-      },
-    },
+    { validator: checkOperator },
   );
   setHandler(caseStateQuery, () => state);
 
@@ -147,7 +145,8 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseState>
       await condition(() => state.status !== seen || missing);
     }
   }
-  await allHandlersFinished();
+  // Let Updates in flight finish (their callers wait for the answer) before completing.
+  await condition(allHandlersFinished);
   await writes;
   await Promise.all(deliveries);
   return state;
