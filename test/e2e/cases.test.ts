@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { workflowIds } from '../../src/temporal/workflow-ids';
+import { TEMPORAL_CLI } from '../support/env';
 import { registerUser } from '../support/api';
 import { fillBasket, pay, sellerWithListings } from '../support/shop';
 import { eventually, startStack, type TestStack } from '../support/stack';
@@ -67,6 +69,16 @@ describe('a case end to end (API → Temporal dev server → worker → Postgres
     expect(description.typedSearchAttributes.get(CASE_SEARCH_ATTRIBUTES.reason)).toBe('DAMAGED');
     expect(description.typedSearchAttributes.get(CASE_SEARCH_ATTRIBUTES.sellerId)).toBe(seller.id);
     expect(description.typedSearchAttributes.get(CASE_SEARCH_ATTRIBUTES.orderId)).toBe(order.id);
+    // And as an operator sees it with the CLI.
+    const cli = JSON.parse(
+      execFileSync(TEMPORAL_CLI, ['workflow', 'describe', '--address', env.address, '--workflow-id', workflowIds.case(opened.id), '--output', 'json'], {
+        encoding: 'utf8',
+      }),
+    );
+    const keyword = (name: string) => JSON.parse(Buffer.from(cli.workflowExecutionInfo.searchAttributes.indexedFields[name].data, 'base64').toString());
+    expect(cli.workflowExecutionInfo.status).toBe('WORKFLOW_EXECUTION_STATUS_COMPLETED');
+    expect(cli.result).toEqual(finalState);
+    expect(keyword('CaseStatus')).toBe('CLOSED');
 
     // Both parties were told: the seller of the buyer's acceptance, the buyer of the proposal.
     const told = await eventually(async () => {
