@@ -84,11 +84,14 @@ export class Cases {
     const uploadId = match[2]!;
     const upload = await this.db.getRepository(Upload).findOneBy({ id: uploadId, ownerId: userId, status: 'READY' });
     if (!upload) throw invalid('upload-not-ready', 'The upload is unknown, not yours, or has no image bytes yet.');
-    await this.db.query(
-      `INSERT INTO case_attachments (id, case_id, party, image_id, url) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
-      [uploadId, caseId, party, imageId, this.uploads.imageUrl(uploadId)],
-    );
-    await this.db.query(`UPDATE cases SET updated_at = now() WHERE id = $1`, [caseId]);
+    await this.db.transaction(async (tx) => {
+      const [added] = await tx.query(
+        `INSERT INTO case_attachments (id, case_id, party, image_id, url) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING RETURNING id`,
+        [uploadId, caseId, party, imageId, this.uploads.imageUrl(uploadId)],
+      );
+      // A new attachment is a change of the case (sorting by updatedAt shows it); a repeat is not.
+      if (added) await tx.query(`UPDATE cases SET updated_at = now() WHERE id = $1`, [caseId]);
+    });
     const [attachment]: CaseAttachmentView[] = await this.db.query(
       `SELECT id, image_id AS "imageId", url, party, created_at AS "createdAt" FROM case_attachments WHERE id = $1 AND case_id = $2`,
       [uploadId, caseId],
