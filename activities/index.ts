@@ -1,3 +1,4 @@
+import { createCaseActivities, type CaseActivityDeps } from './cases';
 import { createCheckoutActivities, type CheckoutActivityDeps } from './checkout';
 import { createEmailActivities, type EmailActivityDeps } from './email';
 import { createImportActivities, type ImportActivityDeps } from './imports';
@@ -10,7 +11,8 @@ export type ActivityDeps = EmailActivityDeps &
   ImportActivityDeps &
   CheckoutActivityDeps &
   OrderActivityDeps &
-  ReviewActivityDeps;
+  ReviewActivityDeps &
+  CaseActivityDeps;
 
 /** All activities, built from their dependencies (no globals), for the worker and for tests. */
 export function createActivities(deps: ActivityDeps) {
@@ -21,5 +23,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createCheckoutActivities(deps),
     ...createOrderActivities(deps),
     ...createReviewActivities(deps),
+    ...createCaseActivities(deps),
   };
 }

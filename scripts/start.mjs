@@ -60,6 +60,8 @@ async function temporal() {
     '--ui-port', String(uiPort),
     '--db-filename', path.join(DATA_DIR, 'temporal.sqlite'),
     '--log-level', 'error',
+    // The case workflows' search attributes (workflows/case-search-attributes.ts).
+    ...['CaseStatus', 'CaseReason', 'CaseSellerId', 'CaseOrderId'].flatMap((name) => ['--search-attribute', `${name}=Keyword`]),
   ], { stdio: ['ignore', 'ignore', 'inherit'] });
   server.once('exit', (code) => !stopping && (log(`Temporal dev server exited (${code})`), shutdown(1)));
   await waitForPort(port, 'Temporal dev server');

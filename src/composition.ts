@@ -30,6 +30,8 @@ import { WorkflowStarters } from './temporal/starters';
 import { createLogger } from './logger';
 import { Reviews } from './services/reviews/reviews';
 import { ReviewWindows } from './services/reviews/review-windows';
+import { Cases } from './services/cases/cases';
+import { CaseUpdates } from './temporal/case-updates';
 
 /** The composition root: wires services from configuration, the database and Temporal. */
 export function createServices(config: Config, db: DataSource, temporal: Client): Services {
@@ -48,7 +50,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     onStartFailed: (purchaseId, err) => log.warn({ purchaseId, err }, 'review window not started; reconciliation will retry'),
   });
   const orderUpdates = new OrderUpdates(db, {
-    startCase: (caseId) => starters.startCase(caseId),
+    startCase: (opened) => starters.startCase(opened, config.cases.autoEscalateSeconds),
     startReceiptTimer: (orderId) => starters.orderReceipt(orderId, config.orders.autoReceiptSeconds),
     purchaseCompleted: (purchaseId) => reviewWindows.open(purchaseId),
   });
@@ -94,6 +96,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     invoices: new Invoices(db),
     reviews: new Reviews(db),
     reviewWindows,
+    cases: new Cases(db, uploads, new CaseUpdates(temporal)),
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));

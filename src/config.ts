@@ -67,6 +67,10 @@ export interface Config {
     /** How often the API starts review windows that Temporal could not start at completion. */
     reconcileSeconds: number;
   };
+  cases: {
+    /** An OPEN or REMEDIATION case unresolved this long escalates automatically (spec: 7 days). */
+    autoEscalateSeconds: number;
+  };
 }
 
 /** Webhook delivery settings (docs/webhooks.md). Durations in milliseconds. */
@@ -131,6 +135,7 @@ const schema = Joi.object({
   UPLOAD_MAX_BYTES: Joi.number().integer().min(1024).default(10 * 1024 * 1024),
   IMPORT_MAX_BYTES: Joi.number().integer().min(1024).default(5 * 1024 * 1024),
   IMPORT_BATCH_SIZE: Joi.number().integer().min(1).max(5000).default(500),
+  CASE_AUTO_ESCALATE_SECONDS: Joi.number().integer().min(1).default(7 * 86_400),
   SELLER_SEARCH_CACHE_MS: Joi.number().integer().min(0).max(600_000).default(5000),
 }).unknown(true);
 
@@ -205,5 +210,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     checkout: { holdSeconds: value.CHECKOUT_HOLD_SECONDS },
     orders: { autoReceiptSeconds: value.ORDER_AUTO_RECEIPT_SECONDS },
     reviews: { windowSeconds: value.REVIEW_WINDOW_SECONDS, reconcileSeconds: value.REVIEW_WINDOW_RECONCILE_SECONDS },
+    cases: { autoEscalateSeconds: value.CASE_AUTO_ESCALATE_SECONDS },
   };
 }

@@ -1,17 +1,153 @@
-import { condition, defineSignal, setHandler } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  condition,
+  defineQuery,
+  defineUpdate,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  uuid4,
+  allHandlersFinished,
+} from '@temporalio/workflow';
+import type { CaseActivities, CaseChange } from '../activities/cases';
+import type { EmailActivities } from '../activities/email';
+import { CASE_SEARCH_ATTRIBUTES } from './case-search-attributes';
+import {
+  afterAction,
+  afterDecision,
+  ESCALATABLE,
+  operatorRefusal,
+  refusal,
+  type CaseState,
+  type OperatorDecision,
+  type OutcomeProposal,
+  type OutcomeState,
+  type Party,
+  type PartyAction,
+  type Refusal,
+} from './case-machine';
 
-/** Ends the placeholder case workflow; the cases issue replaces this with its own Updates. */
-export const caseClosedSignal = defineSignal('caseClosed');
+const { recordCaseChange, deliverEmail } = proxyActivities<CaseActivities & EmailActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+export interface CaseWorkflowInput {
+  caseId: string;
+  /** Outcomes proposed when the case was opened (already stored with the case). */
+  outcomes: OutcomeState[];
+  /** "Unresolved for 7 days" (CASE_AUTO_ESCALATE_SECONDS), counted per OPEN/REMEDIATION period. */
+  autoEscalateAfterMs: number;
+  /**
+   * Whether the server knows the custom search attributes (the dev server and real clusters
+   * do; the time-skipping test server does not), so CaseStatus is kept up to date there.
+   */
+  indexed: boolean;
+}
+
+export const proposeUpdate = defineUpdate<CaseState, [{ party: Party } & OutcomeProposal]>('propose');
+export const acceptUpdate = defineUpdate<CaseState, [{ party: Party; outcomeId: string }]>('accept');
+export const rejectUpdate = defineUpdate<CaseState, [{ party: Party; outcomeId: string }]>('reject');
+export const escalateUpdate = defineUpdate<CaseState, [{ party: Party }]>('escalate');
+export const resolveUpdate = defineUpdate<CaseState, [{ party: Party }]>('resolve');
+/** Operators only (CLI or Web UI): the ways out of ESCALATED. */
+export const operatorDecisionUpdate = defineUpdate<CaseState, [OperatorDecision]>('operatorDecision');
+export const caseStateQuery = defineQuery<CaseState>('state');
+
+/** A refused Update: the failure type carries the kind and code the API maps to 404/409. */
+const fail = (r: Refusal) => ApplicationFailure.create({ type: `${r.kind}:${r.code}`, message: r.message, nonRetryable: true });
 
 /**
- * `case:{caseId}`: placeholder until the cases issue. Starting it at dispute time gives every
- * case its workflow id from day one; for now it only waits until told the case is closed.
+ * `case:{caseId}`: owns the case state machine from OPEN to CLOSED. Parties act through Updates
+ * whose validators refuse invalid transitions (so the API answers 409/404 synchronously and the
+ * refused call leaves no trace in history); each accepted Update is written to Postgres by the
+ * `recordCaseChange` activity before it answers, so what the API then reads is the new state.
+ * An OPEN or REMEDIATION period that lasts `autoEscalateAfterMs` escalates automatically.
  */
-export async function caseWorkflow(input: { caseId: string }): Promise<string> {
-  let closed = false;
-  setHandler(caseClosedSignal, () => {
-    closed = true;
+export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseState> {
+  let state: CaseState = { status: 'OPEN', outcomes: input.outcomes };
+  /** Bumped when an OPEN/REMEDIATION period starts; the escalation timer belongs to one period. */
+  let period = 0;
+  /** The case row is gone (its opening transaction rolled back): nothing to do. */
+  let missing = false;
+  // Writes are applied one after another in the order the state changed, so Postgres never
+  // ends up with an older status written after a newer one.
+  let writes: Promise<unknown> = Promise.resolve();
+  const deliveries: Array<Promise<void>> = [];
+
+  async function commit(next: CaseState, change: Omit<CaseChange, 'caseId' | 'changeId' | 'status' | 'outcomes'>): Promise<CaseState> {
+    const entersPeriod = ESCALATABLE.includes(next.status) && !ESCALATABLE.includes(state.status);
+    state = next;
+    if (entersPeriod) period += 1;
+    if (input.indexed) upsertSearchAttributes([{ key: CASE_SEARCH_ATTRIBUTES.status, value: next.status }]);
+    const written = writes.then(() => recordCaseChange({ ...change, caseId: input.caseId, changeId: uuid4(), status: next.status, outcomes: next.outcomes }));
+    writes = written.catch(() => undefined);
+    const result = await written;
+    if (result === null) {
+      missing = true;
+      return next;
+    }
+    // Notifications go out in the background: a party's answer does not wait for SMTP.
+    deliveries.push(...result.messageIds.map((id) => deliverEmail(id)));
+    return next;
+  }
+
+  /** Refuses (validator) or applies (handler) one party action; both see the same rules. */
+  const check = (a: PartyAction) => {
+    const r = refusal(state, a);
+    if (r) throw fail(r);
+  };
+  const act = (a: PartyAction) => {
+    // Re-checked: another Update may have changed the state since this one was validated.
+    check(a);
+    const outcomeId = uuid4();
+    return commit(afterAction(state, a, outcomeId), {
+      actor: a.party,
+      kind: a.action,
+      proposal: a.action === 'propose' ? { id: outcomeId, type: a.type, amount: a.amount, comment: a.comment, deliveryAddress: a.deliveryAddress } : undefined,
+    });
+  };
+  const party = (action: PartyAction['action']) => ({
+    validator: (args: object) => check({ ...args, action } as PartyAction),
+    handler: (args: object) => act({ ...args, action } as PartyAction),
   });
-  await condition(() => closed);
-  return input.caseId;
+  for (const [update, action] of [
+    [proposeUpdate, 'propose'],
+    [acceptUpdate, 'accept'],
+    [rejectUpdate, 'reject'],
+    [escalateUpdate, 'escalate'],
+    [resolveUpdate, 'resolve'],
+  ] as const) {
+    const { handler, validator } = party(action);
+    setHandler(update as typeof escalateUpdate, handler, { validator });
+  }
+  const checkOperator = (_decision: OperatorDecision) => {
+    const r = operatorRefusal(state);
+    if (r) throw fail(r);
+  };
+  setHandler(
+    operatorDecisionUpdate,
+    (d) => {
+      checkOperator(d);
+      return commit(afterDecision(state, d), { actor: 'OPERATOR', kind: d.decision === 'close' ? 'operator-close' : 'operator-remediate' });
+    },
+    { validator: checkOperator },
+  );
+  setHandler(caseStateQuery, () => state);
+
+  while (state.status !== 'CLOSED' && !missing) {
+    if (ESCALATABLE.includes(state.status)) {
+      const current = period;
+      const moved = await condition(() => period !== current || !ESCALATABLE.includes(state.status) || missing, input.autoEscalateAfterMs);
+      if (!moved) await commit({ ...state, status: 'ESCALATED' }, { actor: 'SYSTEM', kind: 'auto-escalate' });
+    } else {
+      const seen = state.status;
+      await condition(() => state.status !== seen || missing);
+    }
+  }
+  // Let Updates in flight finish (their callers wait for the answer) before completing.
+  await condition(allHandlersFinished);
+  await writes;
+  await Promise.all(deliveries);
+  return state;
 }

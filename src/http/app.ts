@@ -28,6 +28,7 @@ import { sellerOrderRoutes } from './routes/seller-orders';
 import { reviewRoutes } from './routes/reviews';
 import { systemRoutes } from './routes/system';
 import { webhookRoutes } from './routes/webhooks';
+import { sellerCaseRoutes, userCaseRoutes } from './routes/cases';
 import type { Services } from './services';
 
 /** The route table: every route of the API, in the order the OpenAPI document lists them. */
@@ -53,6 +54,8 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...invoiceRoutes(services),
     ...sellerOrderRoutes(services),
     ...reviewRoutes(services),
+    ...userCaseRoutes(services),
+    ...sellerCaseRoutes(services),
     ...(config.env === 'development' ? devRoutes(services) : []),
   ];
   // The document describes the API routes and the system routes alike; it is built once, lazily.

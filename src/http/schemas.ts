@@ -227,3 +227,12 @@ export const itemQuantities = Joi.array()
 /** Path parameters of routes addressing one resource by its UUID id. */
 export const idParams = Joi.object({ id: Joi.string().uuid().required() });
 export type IdParams = { id: string };
+
+/** An outcome a party proposes on a case (also as initial outcomes of a dispute). */
+export const outcomeProposalFields = {
+  type: Joi.string().valid('RETURN', 'REFUND', 'REPLACEMENT').required(),
+  amount: pence.max(100_000_000).default(0).description('Pence.'),
+  comment: Joi.string().allow('').max(2000).default(''),
+  deliveryAddress: deliveryAddress.allow(null).default(null).description('Where a return or replacement goes.'),
+};
+export const caseOutcomes = Joi.array().items(Joi.object(outcomeProposalFields)).max(3).default([]);

@@ -22,6 +22,7 @@ import type { Uploads } from '../services/uploads';
 import type { ListingImports } from '../services/imports/listing-imports';
 import type { Reviews } from '../services/reviews/reviews';
 import type { ReviewWindows } from '../services/reviews/review-windows';
+import type { Cases } from '../services/cases/cases';
 
 /** What route handlers may use; built once in `src/composition.ts`. */
 export interface Services {
@@ -49,6 +50,7 @@ export interface Services {
   invoices: Invoices;
   reviews: Reviews;
   reviewWindows: ReviewWindows;
+  cases: Cases;
   /** Resolves when Temporal answers; rejects otherwise (for /readyz). */
   temporalHealth: () => Promise<void>;
 }

@@ -8,7 +8,9 @@ import type {
   reviewWindowWorkflow,
   webhookDeliveryWorkflow,
 } from '../../workflows';
+import { CASE_SEARCH_ATTRIBUTES } from '../../workflows/case-search-attributes';
 import type { WebhookDeliveryInput } from '../../workflows/webhook-delivery';
+import type { OpenedCase } from '../services/cases/case-opening';
 import { workflowIds } from './workflow-ids';
 
 /**
@@ -61,8 +63,21 @@ export class WorkflowStarters {
     );
   }
 
-  async startCase(caseId: string): Promise<void> {
-    await this.start<typeof caseWorkflow>('caseWorkflow', workflowIds.case(caseId), [{ caseId }]);
+  /** `case:{caseId}`, indexed by its search attributes from the start (docs/cases.md). */
+  async startCase(opened: OpenedCase, autoEscalateSeconds: number): Promise<void> {
+    await this.start<typeof caseWorkflow>(
+      'caseWorkflow',
+      workflowIds.case(opened.caseId),
+      [{ caseId: opened.caseId, outcomes: opened.outcomes, autoEscalateAfterMs: autoEscalateSeconds * 1000, indexed: true }],
+      {
+        typedSearchAttributes: [
+          { key: CASE_SEARCH_ATTRIBUTES.status, value: 'OPEN' },
+          { key: CASE_SEARCH_ATTRIBUTES.reason, value: opened.reason },
+          { key: CASE_SEARCH_ATTRIBUTES.sellerId, value: opened.sellerId },
+          { key: CASE_SEARCH_ATTRIBUTES.orderId, value: opened.orderId },
+        ],
+      },
+    );
   }
 
   async orderReceipt(orderId: string, afterSeconds: number): Promise<void> {

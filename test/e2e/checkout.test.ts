@@ -225,7 +225,7 @@ it('ships part of an item, and a dispute opens a case that keeps the purchase fr
     .set(seller.bearer)
     .send({ action: 'dispute', reason: 'CHARGEBACK', comment: '', items: [{ id: itemId, quantity: 1 }] })
     .expect(409);
-  expect(second.body.type).toMatch(/case-already-open/);
+  expect(second.body.type).toMatch(/item-already-disputed/);
 
   const received = (await api.http.put(`/user/purchases/${purchaseId}`).set(buyer.bearer).send({ action: 'receive', orderId }).expect(200)).body;
   expect(received.orders[0].status).toBe('RECEIVED');

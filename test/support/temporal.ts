@@ -7,6 +7,7 @@ import {
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
 import { WORKFLOWS_PATH } from '../../worker/create-worker';
+import { CASE_SEARCH_ATTRIBUTE_ARGS } from '../../workflows/case-search-attributes';
 import { TEMPORAL_CLI, TEMPORAL_TEST_SERVER } from './env';
 
 let quiet = false;
@@ -44,7 +45,7 @@ export function devServerEnv(): Promise<TestWorkflowEnvironment> {
     server: {
       executable: { type: 'existing-path', path: TEMPORAL_CLI },
       namespace: 'default',
-      extraArgs: ['--log-level', 'error'],
+      extraArgs: ['--log-level', 'error', ...CASE_SEARCH_ATTRIBUTE_ARGS],
     },
   });
 }

@@ -5,6 +5,7 @@ import { CatalogSearch1732838400000 } from './1732838400000-catalog-search';
 import { SellerListings1732924800000 } from './1732924800000-seller-listings';
 import { CheckoutOrders1733011200000 } from './1733011200000-checkout-orders';
 import { Reviews1733097600000 } from './1733097600000-reviews';
+import { Cases1733184000000 } from './1733184000000-cases';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   SellerListings1732924800000,
   CheckoutOrders1733011200000,
   Reviews1733097600000,
+  Cases1733184000000,
 ];

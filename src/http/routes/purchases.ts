@@ -3,7 +3,7 @@ import { CASE_REASONS } from '../../services/orders/order-engine';
 import type { PageRequest } from '../../services/paging';
 import type { PurchaseAction } from '../../services/orders/purchases';
 import { defineRoute } from '../route';
-import { deliveryAddress, idParams, itemQuantities, orderView, pagedQuery, pence, timestamp } from '../schemas';
+import { caseOutcomes, deliveryAddress, idParams, itemQuantities, orderView, pagedQuery, pence, timestamp } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
@@ -30,6 +30,7 @@ const purchaseAction = Joi.object({
   reason: Joi.when('action', { is: 'dispute', then: Joi.string().valid(...CASE_REASONS).required(), otherwise: Joi.forbidden() }),
   comment: Joi.when('action', { is: 'dispute', then: Joi.string().allow('').max(2000).default(''), otherwise: Joi.forbidden() }),
   items: Joi.when('action', { is: 'dispute', then: itemQuantities.required(), otherwise: Joi.forbidden() }),
+  outcomes: Joi.when('action', { is: 'dispute', then: caseOutcomes, otherwise: Joi.forbidden() }),
 });
 
 export const purchaseRoutes = (s: Services) => [
@@ -71,7 +72,7 @@ export const purchaseRoutes = (s: Services) => [
       200: { description: 'The purchase after the action.', schema: purchaseView },
       400: { description: '`invalid-items`.' },
       404: { description: 'Purchase or order not found, or not the caller\'s.' },
-      409: { description: '`order-not-shipped`, `order-already-received` or `case-already-open`.' },
+      409: { description: '`order-not-shipped`, `order-already-received` or `item-already-disputed`.' },
     },
     handler: async ({ principal, params, body }) => ({ status: 200, body: await s.purchases.act(principal.userId, params.id, body) }),
   }),

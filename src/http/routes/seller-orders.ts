@@ -1,8 +1,9 @@
 import Joi from 'joi';
 import { CASE_REASONS, type CaseReason, type ItemQuantity } from '../../services/orders/order-engine';
+import type { CaseRequest } from '../../services/cases/case-opening';
 import type { PageRequest } from '../../services/paging';
 import { defineRoute } from '../route';
-import { idParams, itemQuantities, orderView, pagedQuery, pence, timestamp, userSummary } from '../schemas';
+import { caseOutcomes, idParams, itemQuantities, orderView, pagedQuery, pence, timestamp, userSummary } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
@@ -24,7 +25,7 @@ const orderSummary = Joi.object({
 
 type SellerOrderAction =
   | { action: 'ship'; shipment: { carrier: string; trackingNumber: string; trackingUrl?: string }; items: ItemQuantity[] }
-  | { action: 'dispute'; reason: CaseReason; comment: string; items: ItemQuantity[] };
+  | ({ action: 'dispute'; reason: CaseReason } & CaseRequest);
 
 const sellerOrderAction = Joi.object({
   action: Joi.string().valid('ship', 'dispute').required(),
@@ -40,6 +41,7 @@ const sellerOrderAction = Joi.object({
   items: itemQuantities.required(),
   reason: Joi.when('action', { is: 'dispute', then: Joi.string().valid(...CASE_REASONS).required(), otherwise: Joi.forbidden() }),
   comment: Joi.when('action', { is: 'dispute', then: Joi.string().allow('').max(2000).default(''), otherwise: Joi.forbidden() }),
+  outcomes: Joi.when('action', { is: 'dispute', then: caseOutcomes, otherwise: Joi.forbidden() }),
 });
 
 export const sellerOrderRoutes = (s: Services) => [
@@ -74,14 +76,14 @@ export const sellerOrderRoutes = (s: Services) => [
     tag: 'Seller orders',
     summary: 'Ship items (a shipment with carrier and tracking) or open a dispute on items',
     description:
-      '`ship` ships the named accepted items (a quantity below the item\'s splits it); the order is SHIPPED when no item is left accepted. `dispute` opens a case (`reason`, `comment`) on the named items. Emits ORDER_UPDATED.',
+      '`ship` ships the named accepted items (a quantity below the item\'s splits it); the order is SHIPPED when no item is left accepted. `dispute` opens a case (`reason`, `comment`, optional initial `outcomes`) on the named items and quantities. Emits ORDER_UPDATED.',
     auth: 'seller',
     request: { params: idParams, body: sellerOrderAction },
     responses: {
       204: { description: 'Applied.' },
       400: { description: '`invalid-items`: every bad item is listed in `errors`.' },
       404: { description: 'Not found or not the caller\'s.' },
-      409: { description: '`case-already-open`.' },
+      409: { description: '`item-already-disputed`: an item is in an unclosed case.' },
     },
     handler: async ({ principal, params, body }) => {
       await s.orderUpdates.apply(params.id, { role: 'seller', userId: principal.userId }, body);

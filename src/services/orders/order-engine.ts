@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { newId } from '../../ids';
 import { conflict, invalid, notFound, type FieldError } from '../errors';
 import { emitEvents } from '../events/outbox';
+import { openCase, type CaseRequest, type OpenedCase } from '../cases/case-opening';
 
 export const CASE_REASONS = ['SNAD', 'DAMAGED', 'WRONG_ITEM', 'NOT_RECEIVED', 'OTHER', 'CHARGEBACK'] as const;
 export type CaseReason = (typeof CASE_REASONS)[number];
@@ -15,12 +16,13 @@ export interface ItemQuantity {
 
 export type OrderAction =
   | { action: 'ship'; shipment: { carrier: string; trackingNumber: string; trackingUrl?: string }; items: ItemQuantity[] }
-  | { action: 'dispute'; reason: CaseReason; comment: string; items: ItemQuantity[] }
+  | ({ action: 'dispute'; reason: CaseReason } & CaseRequest)
   | { action: 'receive' };
 
 /** Work to start once the transaction has committed (workflows must never see rolled-back rows). */
 export interface OrderEffects {
-  caseId?: string;
+  /** A dispute opened this case: start its workflow. */
+  openedCase?: OpenedCase;
   /** The order has just shipped in full: start its automatic-receipt timer. */
   shippedOrderId?: string;
   /** The purchase has just completed. */
@@ -75,7 +77,7 @@ export async function applyOrderAction(tx: EntityManager, orderId: string, actor
       effects = await ship(tx, order, items, action);
       break;
     case 'dispute':
-      effects = await dispute(tx, order, items, action);
+      effects = await dispute(tx, order, items, actor.role === 'seller' ? 'SELLER' : 'BUYER', action);
       break;
     case 'receive':
       effects = await receive(tx, order, actor);
@@ -147,20 +149,16 @@ async function ship(tx: EntityManager, order: OrderRow, items: ItemRow[], action
   return shipped ? { shippedOrderId: order.id } : {};
 }
 
-async function dispute(tx: EntityManager, order: OrderRow, items: ItemRow[], action: Extract<OrderAction, { action: 'dispute' }>): Promise<OrderEffects> {
+async function dispute(
+  tx: EntityManager,
+  order: OrderRow,
+  items: ItemRow[],
+  party: 'BUYER' | 'SELLER',
+  action: Extract<OrderAction, { action: 'dispute' }>,
+): Promise<OrderEffects> {
   const errors = checkItems(items, action.items, ['ACCEPTED', 'SHIPPED', 'RECEIVED']);
   if (errors.length > 0) throw invalid('invalid-items', 'Some items cannot be disputed.', errors);
-  const [open] = await tx.query(`SELECT 1 FROM cases WHERE order_id = $1 AND status <> 'CLOSED'`, [order.id]);
-  if (open) throw conflict('case-already-open', 'This order already has an open case.');
-  const caseId = newId();
-  await tx.query(
-    `INSERT INTO cases (id, order_id, purchase_id, buyer_id, seller_id, reason, comment) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [caseId, order.id, order.purchase_id, order.buyer_id, order.seller_id, action.reason, action.comment],
-  );
-  for (const r of action.items) {
-    await tx.query(`INSERT INTO case_items (case_id, order_item_id, quantity) VALUES ($1, $2, $3)`, [caseId, r.id, r.quantity]);
-  }
-  return { caseId };
+  return { openedCase: await openCase(tx, order, party, action) };
 }
 
 async function receive(tx: EntityManager, order: OrderRow, actor: Actor): Promise<OrderEffects | null> {
@@ -175,7 +173,7 @@ async function receive(tx: EntityManager, order: OrderRow, actor: Actor): Promis
 
 /**
  * The purchase lifecycle's one completion rule: COMPLETED when every order is received and no
- * case is open. Called after a receipt; the cases issue calls it when a case closes.
+ * case is open. Called after a receipt and when a case closes (src/services/cases/case-changes.ts).
  */
 export async function completePurchaseIfSettled(tx: EntityManager, purchaseId: string): Promise<boolean> {
   const [rows]: [unknown[]] = await tx.query(

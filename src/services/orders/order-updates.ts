@@ -1,8 +1,10 @@
 import type { DataSource } from 'typeorm';
+import type { OpenedCase } from '../cases/case-opening';
+import { DomainError } from '../errors';
 import { applyOrderAction, type Actor, type OrderAction, type OrderEffects } from './order-engine';
 
 export interface OrderWorkflows {
-  startCase(caseId: string): Promise<void>;
+  startCase(opened: OpenedCase): Promise<void>;
   startReceiptTimer(orderId: string): Promise<void>;
   /**
    * Runs after the commit that completed a purchase (opens its review window). It must not
@@ -25,8 +27,14 @@ export class OrderUpdates {
   async apply(orderId: string, actor: Actor, action: OrderAction): Promise<OrderEffects | null> {
     const effects = await this.db.transaction(async (tx) => {
       const effects = await applyOrderAction(tx, orderId, actor, action);
-      if (effects?.caseId) await this.workflows.startCase(effects.caseId);
-      if (effects?.shippedOrderId) await this.workflows.startReceiptTimer(effects.shippedOrderId);
+      try {
+        if (effects?.openedCase) await this.workflows.startCase(effects.openedCase);
+        if (effects?.shippedOrderId) await this.workflows.startReceiptTimer(effects.shippedOrderId);
+      } catch (err) {
+        throw new DomainError('unavailable', 'temporarily-unavailable', 'The order action could not be scheduled; try again shortly.', {
+          cause: String(err),
+        });
+      }
       return effects;
     });
     // After the commit, not inside it: Temporal being down must not refuse the buyer's receipt.

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { workflowIds } from '../../temporal/workflow-ids';
+import type { Party } from '../../../workflows/case-machine';
+import { loadCaseViews, type CaseView } from '../cases/case-view';
 import type { DeliveryAddress } from '../basket/pricing';
 import { loadItems, type ItemView } from '../catalog/item-view';
 import { loadUserSummaries, type UserSummary } from '../users/user-summary';
@@ -36,20 +37,6 @@ export interface ShipmentView {
   createdAt: Date;
   updatedAt: Date;
   attachments: Array<{ id: string; url: string; hidden: boolean }>;
-}
-
-export interface CaseView {
-  id: string;
-  workflowId: string;
-  orderId: string;
-  purchaseId: string;
-  reason: string;
-  status: string;
-  comment: string;
-  outcomes: unknown[];
-  attachments: unknown[];
-  createdAt: Date;
-  updatedAt: Date;
 }
 
 /** The spec's Seller order (full detail); buyers see their orders in the same shape. */
@@ -98,9 +85,10 @@ const group = <T extends Record<K, string>, K extends keyof T>(rows: T[], key: K
 /**
  * Full order views for the given ids, in that order, with a fixed number of queries (items,
  * catalog items, shipments, cases, reviews, buyers), never one per order. Callers have already
- * filtered the ids by ownership.
+ * filtered the ids by ownership. `viewer` decides what the cases show (a seller's return
+ * address stays hidden from buyers until accepted), so buyers are the safe default.
  */
-export async function loadOrderViews(db: DataSource | EntityManager, orderIds: string[]): Promise<OrderView[]> {
+export async function loadOrderViews(db: DataSource | EntityManager, orderIds: string[], viewer: Party = 'BUYER'): Promise<OrderView[]> {
   if (orderIds.length === 0) return [];
   const orders: OrderRow[] = await db.query(
     `SELECT o.id, o.seller_id AS "sellerId", o.purchase_id AS "purchaseId", o.buyer_id AS "buyerId", o.status,
@@ -123,11 +111,9 @@ export async function loadOrderViews(db: DataSource | EntityManager, orderIds: s
          FROM shipments WHERE order_id = ANY($1) ORDER BY created_at, id`,
       [orderIds],
     ) as Promise<ShipmentView[]>,
-    db.query(
-      `SELECT id, order_id AS "orderId", purchase_id AS "purchaseId", reason, status, comment, created_at AS "createdAt", updated_at AS "updatedAt"
-         FROM cases WHERE order_id = ANY($1) ORDER BY created_at, id`,
-      [orderIds],
-    ) as Promise<Array<Omit<CaseView, 'workflowId' | 'outcomes' | 'attachments'>>>,
+    db
+      .query(`SELECT id FROM cases WHERE order_id = ANY($1) ORDER BY created_at, id`, [orderIds])
+      .then((rows: Array<{ id: string }>) => loadCaseViews(db, rows.map((r) => r.id), viewer)),
     db.query(`SELECT order_id AS "orderId", reviewer_id AS "reviewerId", rating FROM reviews WHERE order_id = ANY($1) AND deleted_at IS NULL`, [orderIds]) as Promise<
       Array<{ orderId: string; reviewerId: string; rating: number }>
     >,
@@ -157,7 +143,7 @@ export async function loadOrderViews(db: DataSource | EntityManager, orderIds: s
       items: (itemsOf.get(o.id) ?? []).map((i) => ({ ...i, item: orderItemItem(catalog.get(i.urn)) })),
       shipments: shipmentsOf.get(o.id) ?? [],
       purchase: { deliveryAddress: o.deliveryAddress, user: buyers.get(o.buyerId) ?? null },
-      cases: (casesOf.get(o.id) ?? []).map((c) => ({ ...c, workflowId: workflowIds.case(c.id), outcomes: [], attachments: [] })),
+      cases: casesOf.get(o.id) ?? [],
       adjustments: [],
       transfers: [],
       reviews: Object.fromEntries((reviewsOf.get(o.id) ?? []).map((r) => [r.reviewerId, r.rating])),

@@ -2,7 +2,8 @@ import type { DataSource } from 'typeorm';
 import type { DeliveryAddress } from '../basket/pricing';
 import { notFound } from '../errors';
 import type { PageRequest } from '../paging';
-import type { CaseReason, ItemQuantity } from './order-engine';
+import type { CaseRequest } from '../cases/case-opening';
+import type { CaseReason } from './order-engine';
 import type { OrderUpdates } from './order-updates';
 import { loadOrderViews, type OrderView } from './order-view';
 
@@ -23,7 +24,7 @@ export type PurchaseView = PurchaseSummary & { orders: OrderView[] };
 
 export type PurchaseAction =
   | { action: 'receive'; orderId: string }
-  | { action: 'dispute'; orderId: string; reason: CaseReason; comment: string; items: ItemQuantity[] };
+  | ({ action: 'dispute'; orderId: string; reason: CaseReason } & CaseRequest);
 
 const COLUMNS = `id, status, subtotal, delivery, fee, total, delivery_address AS "deliveryAddress", completed_at AS "completedAt",
   created_at AS "createdAt", updated_at AS "updatedAt"`;
@@ -64,7 +65,10 @@ export class Purchases {
     if (!order) throw notFound('Order of this purchase');
     const actor = { role: 'buyer' as const, userId: buyerId };
     if (action.action === 'receive') await this.orderUpdates.apply(action.orderId, actor, { action: 'receive' });
-    else await this.orderUpdates.apply(action.orderId, actor, { action: 'dispute', reason: action.reason, comment: action.comment, items: action.items });
+    else {
+      const { orderId: _orderId, ...dispute } = action;
+      await this.orderUpdates.apply(action.orderId, actor, dispute);
+    }
     return this.get(buyerId, purchaseId);
   }
 }

@@ -52,7 +52,7 @@ export class SellerOrders {
   async get(sellerId: string, orderId: string): Promise<OrderView> {
     const [owned] = await this.db.query(`SELECT id FROM orders WHERE id = $1 AND seller_id = $2`, [orderId, sellerId]);
     if (!owned) throw notFound('Order');
-    const [view] = await loadOrderViews(this.db, [orderId]);
+    const [view] = await loadOrderViews(this.db, [orderId], 'SELLER');
     return view!;
   }
 }

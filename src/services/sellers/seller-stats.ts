@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { caseStatsSource } from '../cases/case-stats';
 
 /** The spec's Seller stats. */
 export interface SellerStats {
@@ -23,7 +24,7 @@ const listingsSource: StatsSource = async (db, sellerId) => {
   return { listings: { total: row.total, invalid: row.invalid } };
 };
 
-export const STATS_SOURCES: StatsSource[] = [listingsSource];
+export const STATS_SOURCES: StatsSource[] = [listingsSource, caseStatsSource];
 
 const empty = (): SellerStats => ({ orders: { total: 0, open: 0, waiting: 0 }, cases: { open: 0 }, listings: { total: 0, invalid: 0 } });
 

@@ -1,0 +1,163 @@
+import Joi from 'joi';
+import { CASE_REASONS } from '../../services/orders/order-engine';
+import type { CaseActionRequest } from '../../services/cases/cases';
+import type { PageRequest } from '../../services/paging';
+import { CASE_STATUSES, OUTCOME_TYPES, type Party } from '../../../workflows/case-machine';
+import { defineRoute } from '../route';
+import { deliveryAddress, idParams, outcomeProposalFields, pagedQuery, pence, timestamp, type IdParams } from '../schemas';
+import type { Services } from '../services';
+
+type None = Record<string, never>;
+
+const outcome = Joi.object({
+  id: Joi.string().required(),
+  caseId: Joi.string().required(),
+  type: Joi.string().valid(...OUTCOME_TYPES).required(),
+  party: Joi.string().valid('BUYER', 'SELLER').required(),
+  status: Joi.string().valid('PENDING', 'ACCEPTED', 'REJECTED', 'SUPERSEDED').required(),
+  amount: pence.required(),
+  comment: Joi.string().allow('').required(),
+  deliveryAddress: deliveryAddress.allow(null).required().description('Null for the buyer on a seller outcome until it is accepted.'),
+  createdAt: timestamp.required(),
+  updatedAt: timestamp.required(),
+});
+const attachment = Joi.object({
+  id: Joi.string().required(),
+  imageId: Joi.string().required(),
+  url: Joi.string().uri().required(),
+  party: Joi.string().valid('BUYER', 'SELLER').required(),
+  createdAt: timestamp.required(),
+});
+const caseView = Joi.object({
+  id: Joi.string().required(),
+  workflowId: Joi.string().required(),
+  orderId: Joi.string().required(),
+  purchaseId: Joi.string().required(),
+  reason: Joi.string().valid(...CASE_REASONS).required(),
+  status: Joi.string().valid(...CASE_STATUSES).required(),
+  comment: Joi.string().allow('').required(),
+  createdAt: timestamp.required(),
+  updatedAt: timestamp.required(),
+  outcomes: Joi.array().items(outcome).required(),
+  attachments: Joi.array().items(attachment).required(),
+});
+
+/** The action body: the buyer has four actions, the seller also `resolve` (a return arrived). */
+const caseAction = (actions: string[]) =>
+  Joi.object({
+    action: Joi.string().valid(...actions).required(),
+    ...Object.fromEntries(
+      Object.entries(outcomeProposalFields).map(([k, schema]) => [k, Joi.when('action', { is: 'propose', then: schema, otherwise: Joi.forbidden() })]),
+    ),
+    outcomeId: Joi.when('action', { is: Joi.valid('accept', 'reject'), then: Joi.string().uuid().required(), otherwise: Joi.forbidden() }),
+  });
+
+const attachmentUpload = Joi.object({
+  id: Joi.string().required(),
+  imageId: Joi.string().required(),
+  uploadUrl: Joi.string().uri().required(),
+  maxBytes: Joi.number().integer().required(),
+});
+const finalizeBody = Joi.object({ id: Joi.string().max(200).required().description('The `imageId` from step 1: `case/{caseId}/attachments/{attachmentId}`.') });
+
+const ACTION_RESPONSES = {
+  400: { description: 'Malformed action.' },
+  404: { description: 'Case (or the named outcome) missing or not the caller\'s.' },
+  409: {
+    description:
+      '`outcome-accepted` (an accepted outcome cannot change), `case-closed`, `own-outcome`, `outcome-not-pending`, `case-not-escalatable`, `case-not-settled`.',
+  },
+  503: { description: 'The case workflow did not answer in time; the action may still apply (read the case before retrying).' },
+};
+
+/** The attachment routes of one party (`/user/cases` or `/seller/cases`). */
+function attachmentRoutes<A extends 'user' | 'seller'>(s: Services, party: Party, auth: A, base: string, tag: string) {
+  const who = party === 'BUYER' ? 'User' : 'Seller';
+  return [
+    defineRoute<IdParams, None, undefined, A>({
+      operationId: `create${who}CaseAttachment`,
+      method: 'post',
+      path: `${base}/{id}/attachments`,
+      tag,
+      summary: 'Step 1 of a case attachment: an upload URL and the attachment\'s image id',
+      description: '`PUT` the image bytes to `uploadUrl`, then `PATCH` this path with `{id: imageId}`.',
+      auth,
+      request: { params: idParams },
+      responses: { 201: { description: 'The upload.', schema: attachmentUpload }, 404: { description: 'Case missing or not the caller\'s.' } },
+      handler: async ({ principal, params }) => ({ status: 201, body: await s.cases.createAttachment(party, principal!.userId, params.id) }),
+    }),
+    defineRoute<IdParams, None, { id: string }, A>({
+      operationId: `finalize${who}CaseAttachment`,
+      method: 'patch',
+      path: `${base}/{id}/attachments`,
+      tag,
+      summary: 'Step 2 of a case attachment: attach the finished upload',
+      auth,
+      request: { params: idParams, body: finalizeBody },
+      responses: {
+        200: { description: 'The case attachment.', schema: attachment },
+        400: { description: '`invalid-image-id` (not this case\'s URN shape) or `upload-not-ready` (unknown, not the caller\'s, or a draft).' },
+        404: { description: 'Case missing or not the caller\'s.' },
+      },
+      handler: async ({ principal, params, body }) => ({
+        status: 200,
+        body: await s.cases.finalizeAttachment(party, principal!.userId, params.id, body.id),
+      }),
+    }),
+  ];
+}
+
+export const userCaseRoutes = (s: Services) => [
+  defineRoute<None, PageRequest, undefined, 'user'>({
+    operationId: 'listUserCases',
+    method: 'get',
+    path: '/user/cases',
+    tag: 'Cases',
+    summary: 'Cases on the caller\'s purchases, paged, with outcomes and attachments',
+    description: 'A seller\'s `deliveryAddress` on a seller outcome is null until the buyer accepts that outcome.',
+    auth: 'user',
+    request: { query: pagedQuery },
+    responses: { 200: { description: 'Cases.', schema: Joi.array().items(caseView) } },
+    handler: async ({ principal, query }) => ({ status: 200, body: await s.cases.listForBuyer(principal.userId, query) }),
+  }),
+  defineRoute<IdParams, None, undefined, 'user'>({
+    operationId: 'getUserCase',
+    method: 'get',
+    path: '/user/cases/{id}',
+    tag: 'Cases',
+    summary: 'One case on the caller\'s purchases',
+    auth: 'user',
+    request: { params: idParams },
+    responses: { 200: { description: 'The case.', schema: caseView }, 404: { description: 'Case missing or not the caller\'s.' } },
+    handler: async ({ principal, params }) => ({ status: 200, body: await s.cases.get('BUYER', principal.userId, params.id) }),
+  }),
+  defineRoute<IdParams, None, CaseActionRequest, 'user'>({
+    operationId: 'updateUserCase',
+    method: 'put',
+    path: '/user/cases/{id}',
+    tag: 'Cases',
+    summary: 'Act on a case as the buyer: `propose`, `accept`, `reject` or `escalate`',
+    description: 'See docs/cases.md for the state machine. Answers the refreshed case.',
+    auth: 'user',
+    request: { params: idParams, body: caseAction(['propose', 'accept', 'reject', 'escalate']) },
+    responses: { 200: { description: 'The case after the action.', schema: caseView }, ...ACTION_RESPONSES },
+    handler: async ({ principal, params, body }) => ({ status: 200, body: await s.cases.act('BUYER', principal.userId, params.id, body) }),
+  }),
+  ...attachmentRoutes(s, 'BUYER', 'user', '/user/cases', 'Cases'),
+];
+
+export const sellerCaseRoutes = (s: Services) => [
+  defineRoute<IdParams, None, CaseActionRequest, 'seller'>({
+    operationId: 'updateSellerCase',
+    method: 'put',
+    path: '/seller/cases/{id}',
+    tag: 'Seller cases',
+    summary: 'Act on a case as the seller: `escalate`, `propose`, `accept`, `reject` or `resolve`',
+    description: '`resolve` confirms that the returned items of an accepted RETURN arrived: SETTLED → CLOSED. Answers the refreshed case (with `orderId`).',
+    auth: 'seller',
+    request: { params: idParams, body: caseAction(['escalate', 'propose', 'accept', 'reject', 'resolve']) },
+    responses: { 200: { description: 'The case after the action.', schema: caseView }, ...ACTION_RESPONSES },
+    handler: async ({ principal, params, body }) => ({ status: 200, body: await s.cases.act('SELLER', principal.userId, params.id, body) }),
+  }),
+  ...attachmentRoutes(s, 'SELLER', 'seller', '/seller/cases', 'Seller cases'),
+];

@@ -1,0 +1,64 @@
+import type { EntityManager } from 'typeorm';
+import type { OutcomeProposal, OutcomeState, Party } from '../../../workflows/case-machine';
+import { newId } from '../../ids';
+import { conflict } from '../errors';
+import { touchSellerStats } from '../sellers/stats-version';
+import { plainText } from './plain-text';
+
+/** A dispute as the order engine received it (items already checked against the order). */
+export interface CaseRequest {
+  reason: string;
+  comment: string;
+  items: Array<{ id: string; quantity: number }>;
+  /** Outcomes the opening party proposes right away (PENDING). */
+  outcomes: OutcomeProposal[];
+}
+
+/** What `case:{caseId}` is started with: its search attributes and initial outcomes. */
+export interface OpenedCase {
+  caseId: string;
+  orderId: string;
+  sellerId: string;
+  reason: string;
+  outcomes: OutcomeState[];
+}
+
+/**
+ * The one place a case is created (seller- and buyer-side disputes both come here through the
+ * order engine, with the order row locked): case OPEN, items linked, initial outcomes stored.
+ * An order item already in an unclosed case cannot be disputed again (409).
+ */
+export async function openCase(
+  tx: EntityManager,
+  order: { id: string; purchase_id: string; buyer_id: string; seller_id: string },
+  party: Party,
+  request: CaseRequest,
+): Promise<OpenedCase> {
+  const busy: Array<{ order_item_id: string }> = await tx.query(
+    `SELECT ci.order_item_id FROM case_items ci JOIN cases c ON c.id = ci.case_id
+      WHERE ci.order_item_id = ANY($1) AND c.status <> 'CLOSED'`,
+    [request.items.map((i) => i.id)],
+  );
+  if (busy.length > 0) {
+    throw conflict('item-already-disputed', `Order items ${busy.map((b) => b.order_item_id).join(', ')} are already in an open case.`);
+  }
+  const caseId = newId();
+  await tx.query(
+    `INSERT INTO cases (id, order_id, purchase_id, buyer_id, seller_id, reason, comment) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [caseId, order.id, order.purchase_id, order.buyer_id, order.seller_id, request.reason, plainText(request.comment)],
+  );
+  for (const item of request.items) {
+    await tx.query(`INSERT INTO case_items (case_id, order_item_id, quantity) VALUES ($1, $2, $3)`, [caseId, item.id, item.quantity]);
+  }
+  await touchSellerStats(tx, order.seller_id);
+  const outcomes: OutcomeState[] = [];
+  for (const o of request.outcomes) {
+    const id = newId();
+    await tx.query(
+      `INSERT INTO case_outcomes (id, case_id, type, party, amount, comment, delivery_address) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [id, caseId, o.type, party, o.amount, plainText(o.comment), o.deliveryAddress === null ? null : JSON.stringify(o.deliveryAddress)],
+    );
+    outcomes.push({ id, type: o.type, party, status: 'PENDING' });
+  }
+  return { caseId, orderId: order.id, sellerId: order.seller_id, reason: request.reason, outcomes };
+}

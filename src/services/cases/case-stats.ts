@@ -1,0 +1,7 @@
+import type { StatsSource } from '../sellers/seller-stats';
+
+/** Seller stats `cases.open`: the seller's cases not yet CLOSED (kept fresh by `touchSellerStats` on open and close). */
+export const caseStatsSource: StatsSource = async (db, sellerId) => {
+  const [row] = await db.query(`SELECT count(*)::int AS open FROM cases WHERE seller_id = $1 AND status <> 'CLOSED'`, [sellerId]);
+  return { cases: { open: row.open } };
+};

@@ -1,0 +1,111 @@
+import type { DataSource } from 'typeorm';
+import type { CaseState, Party, PartyAction } from '../../../workflows/case-machine';
+import { Upload } from '../../db/entities';
+import { conflict, invalid, notFound } from '../errors';
+import type { PageRequest } from '../paging';
+import type { Uploads } from '../uploads';
+import { plainText } from './plain-text';
+import { loadCaseViews, type CaseAttachmentView, type CaseView } from './case-view';
+
+/** Sends a party's action to the case workflow and returns its answer (see src/temporal/case-updates.ts). */
+export interface CaseWorkflowActions {
+  act(caseId: string, action: PartyAction): Promise<CaseState>;
+}
+
+/** A party's action as the API receives it: the party is the caller's role, never the body's. */
+export type CaseActionRequest = PartyAction extends infer A ? (A extends PartyAction ? Omit<A, 'party'> : never) : never;
+
+/** Which cases column names the party: ownership is always part of the SQL. */
+const OWNER_COLUMN: Record<Party, string> = { BUYER: 'buyer_id', SELLER: 'seller_id' };
+const SORT_COLUMNS = { createdAt: 'created_at', updatedAt: 'updated_at' } as const;
+
+/** The image id of a case attachment: `case/{caseId}/attachments/{attachmentId}` (docs/cases.md). */
+export const attachmentImageId = (caseId: string, attachmentId: string) => `case/${caseId}/attachments/${attachmentId}`;
+const IMAGE_ID = /^case\/([0-9a-f-]{36})\/attachments\/([0-9a-f-]{36})$/;
+
+/**
+ * Cases as buyers and sellers see and act on them. Reads come from Postgres (written by the
+ * case workflow's activity); actions go to the workflow, which owns the state machine. A case
+ * that is missing or not the caller's is "not found".
+ */
+export class Cases {
+  constructor(
+    private readonly db: DataSource,
+    private readonly uploads: Uploads,
+    private readonly workflow: CaseWorkflowActions,
+  ) {}
+
+  async listForBuyer(buyerId: string, q: PageRequest): Promise<CaseView[]> {
+    const rows: Array<{ id: string }> = await this.db.query(
+      `SELECT id FROM cases WHERE buyer_id = $1
+        ORDER BY ${SORT_COLUMNS[q.sort]} ${q.direction === 'asc' ? 'ASC' : 'DESC'}, id LIMIT $2 OFFSET $3`,
+      [buyerId, q.size, (q.page - 1) * q.size],
+    );
+    return loadCaseViews(this.db, rows.map((r) => r.id), 'BUYER');
+  }
+
+  async get(party: Party, userId: string, caseId: string): Promise<CaseView> {
+    await this.owned(party, userId, caseId);
+    const [view] = await loadCaseViews(this.db, [caseId], party);
+    return view!;
+  }
+
+  /** Applies a party's action through the workflow, then answers the refreshed case. */
+  async act(party: Party, userId: string, caseId: string, request: CaseActionRequest): Promise<CaseView> {
+    const { status } = await this.owned(party, userId, caseId);
+    // A closed case's workflow has finished: answer without asking Temporal.
+    if (status === 'CLOSED') throw conflict('case-closed', 'The case is closed.');
+    const action = { ...request, party } as PartyAction;
+    if (action.action === 'propose') action.comment = plainText(action.comment);
+    await this.workflow.act(caseId, action);
+    return this.get(party, userId, caseId);
+  }
+
+  /** Step 1 of an attachment: an upload for the caller, named by the case's image id shape. */
+  async createAttachment(party: Party, userId: string, caseId: string): Promise<{ id: string; imageId: string; uploadUrl: string; maxBytes: number }> {
+    await this.owned(party, userId, caseId);
+    const upload = await this.uploads.create(userId);
+    return { id: upload.id, imageId: attachmentImageId(caseId, upload.id), uploadUrl: upload.uploadUrl, maxBytes: upload.maxBytes };
+  }
+
+  /**
+   * Step 2: attaches a finished upload to the case. 404 when the case is not the caller's; 400
+   * when the image id does not have this case's shape, or its upload is unknown, not the
+   * caller's or still a draft. Finalizing the same image twice answers the same attachment.
+   */
+  async finalizeAttachment(party: Party, userId: string, caseId: string, imageId: string): Promise<CaseAttachmentView> {
+    await this.owned(party, userId, caseId);
+    const match = IMAGE_ID.exec(imageId);
+    if (!match || match[1] !== caseId) {
+      throw invalid('invalid-image-id', `The image id must be ${attachmentImageId(caseId, '{attachmentId}')}.`, [
+        { in: 'body', field: 'id', message: 'Not an attachment id of this case.' },
+      ]);
+    }
+    const uploadId = match[2]!;
+    const upload = await this.db.getRepository(Upload).findOneBy({ id: uploadId, ownerId: userId, status: 'READY' });
+    if (!upload) throw invalid('upload-not-ready', 'The upload is unknown, not yours, or has no image bytes yet.');
+    await this.db.transaction(async (tx) => {
+      const [added] = await tx.query(
+        `INSERT INTO case_attachments (id, case_id, party, image_id, url) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING RETURNING id`,
+        [uploadId, caseId, party, imageId, this.uploads.imageUrl(uploadId)],
+      );
+      // A new attachment is a change of the case (sorting by updatedAt shows it); a repeat is not.
+      if (added) await tx.query(`UPDATE cases SET updated_at = now() WHERE id = $1`, [caseId]);
+    });
+    const [attachment]: CaseAttachmentView[] = await this.db.query(
+      `SELECT id, image_id AS "imageId", url, party, created_at AS "createdAt" FROM case_attachments WHERE id = $1 AND case_id = $2`,
+      [uploadId, caseId],
+    );
+    if (!attachment) throw invalid('upload-not-ready', 'The upload is attached to another case.');
+    return attachment;
+  }
+
+  private async owned(party: Party, userId: string, caseId: string): Promise<{ status: string }> {
+    const [row]: Array<{ status: string }> = await this.db.query(`SELECT status FROM cases WHERE id = $1 AND ${OWNER_COLUMN[party]} = $2`, [
+      caseId,
+      userId,
+    ]);
+    if (!row) throw notFound('Case');
+    return row;
+  }
+}

@@ -1,0 +1,114 @@
+import { execFileSync } from 'node:child_process';
+import { workflowIds } from '../../src/temporal/workflow-ids';
+import { TEMPORAL_CLI } from '../support/env';
+import { registerUser } from '../support/api';
+import { fillBasket, pay, sellerWithListings } from '../support/shop';
+import { eventually, startStack, type TestStack } from '../support/stack';
+import { CASE_SEARCH_ATTRIBUTES } from '../../workflows/case-search-attributes';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startStack();
+}, 120_000);
+afterAll(() => stack?.stop());
+
+/** A real purchase through basket, checkout and the payment simulator: one order, one item. */
+async function boughtOrder() {
+  const { api } = stack;
+  const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 2, price: 1500 }]);
+  const buyer = await registerUser(api, 'e2ebuyer');
+  const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
+  const checkout = await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/thanks' }).expect(201);
+  const purchaseId = await pay(api, checkout.body.url);
+  const purchase = await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200);
+  return { seller, buyer, purchaseId, order: purchase.body.orders[0] };
+}
+
+describe('a case end to end (API → Temporal dev server → worker → Postgres)', () => {
+  it('order → dispute → seller proposes REFUND → buyer accepts → CLOSED, the same in Postgres, the API and Temporal', async () => {
+    const { api, env } = stack;
+    const { seller, buyer, purchaseId, order } = await boughtOrder();
+
+    await api.http
+      .put(`/user/purchases/${purchaseId}`)
+      .set(buyer.bearer)
+      .send({ action: 'dispute', orderId: order.id, reason: 'DAMAGED', comment: 'Bent corner', items: [{ id: order.items[0].id, quantity: 1 }] })
+      .expect(200);
+    const [opened] = (await api.http.get('/user/cases').set(buyer.bearer).expect(200)).body;
+    expect(opened).toMatchObject({ status: 'OPEN', reason: 'DAMAGED', comment: 'Bent corner', purchaseId, orderId: order.id });
+    const handle = env.client.workflow.getHandle(workflowIds.case(opened.id));
+
+    const proposed = await api.http
+      .put(`/seller/cases/${opened.id}`)
+      .set(seller.bearer)
+      .send({ action: 'propose', type: 'REFUND', amount: 1500, comment: 'Full refund' })
+      .expect(200);
+    expect(proposed.body).toMatchObject({ status: 'OPEN', orderId: order.id, outcomes: [{ type: 'REFUND', party: 'SELLER', status: 'PENDING', amount: 1500 }] });
+    const outcomeId = proposed.body.outcomes[0].id;
+
+    // The seller cannot accept their own proposal: the workflow's validator refuses (409).
+    await api.http.put(`/seller/cases/${opened.id}`).set(seller.bearer).send({ action: 'accept', outcomeId }).expect(409);
+
+    const accepted = await api.http.put(`/user/cases/${opened.id}`).set(buyer.bearer).send({ action: 'accept', outcomeId }).expect(200);
+    expect(accepted.body).toMatchObject({ status: 'CLOSED', outcomes: [{ id: outcomeId, status: 'ACCEPTED' }] });
+    // Once accepted, nothing changes any more.
+    await api.http.put(`/user/cases/${opened.id}`).set(buyer.bearer).send({ action: 'escalate' }).expect(409);
+
+    const finalState = await handle.result();
+    const [row] = await api.database.db.query(`SELECT status, workflow_id FROM cases WHERE id = $1`, [opened.id]);
+    const outcomes = await api.database.db.query(`SELECT id, status FROM case_outcomes WHERE case_id = $1`, [opened.id]);
+    const viaApi = (await api.http.get(`/user/cases/${opened.id}`).set(buyer.bearer).expect(200)).body;
+    const description = await handle.describe();
+
+    expect(row).toEqual({ status: 'CLOSED', workflow_id: `case:${opened.id}` });
+    expect(outcomes).toEqual([{ id: outcomeId, status: 'ACCEPTED' }]);
+    expect(viaApi.status).toBe('CLOSED');
+    expect(finalState).toEqual({ status: 'CLOSED', outcomes: [{ id: outcomeId, type: 'REFUND', party: 'SELLER', status: 'ACCEPTED' }] });
+    expect(description.status.name).toBe('COMPLETED');
+    expect(description.typedSearchAttributes.get(CASE_SEARCH_ATTRIBUTES.status)).toBe('CLOSED');
+    expect(description.typedSearchAttributes.get(CASE_SEARCH_ATTRIBUTES.reason)).toBe('DAMAGED');
+    expect(description.typedSearchAttributes.get(CASE_SEARCH_ATTRIBUTES.sellerId)).toBe(seller.id);
+    expect(description.typedSearchAttributes.get(CASE_SEARCH_ATTRIBUTES.orderId)).toBe(order.id);
+    // And as an operator sees it with the CLI.
+    const cli = JSON.parse(
+      execFileSync(TEMPORAL_CLI, ['workflow', 'describe', '--address', env.address, '--workflow-id', workflowIds.case(opened.id), '--output', 'json'], {
+        encoding: 'utf8',
+      }),
+    );
+    const keyword = (name: string) => JSON.parse(Buffer.from(cli.workflowExecutionInfo.searchAttributes.indexedFields[name].data, 'base64').toString());
+    expect(cli.workflowExecutionInfo.status).toBe('WORKFLOW_EXECUTION_STATUS_COMPLETED');
+    expect(cli.result).toEqual(finalState);
+    expect(keyword('CaseStatus')).toBe('CLOSED');
+
+    // Both parties were told: the seller of the buyer's acceptance, the buyer of the proposal.
+    const told = await eventually(async () => {
+      const rows: Array<{ to: string }> = await api.database.db.query(
+        `SELECT to_address AS "to" FROM email_messages WHERE kind = 'case-update' AND delivered_at IS NOT NULL AND to_address = ANY($1)`,
+        [[buyer.email, seller.email]],
+      );
+      return rows.length >= 2 ? rows.map((r) => r.to).sort() : null;
+    });
+    expect(told).toEqual([buyer.email, seller.email].sort());
+  }, 120_000);
+
+  it('finds escalated cases by search attribute, as an operator would', async () => {
+    const { api, env } = stack;
+    const { seller, buyer, order } = await boughtOrder();
+    await api.http
+      .post(`/seller/orders/${order.id}`)
+      .set(seller.bearer)
+      .send({ action: 'dispute', reason: 'NOT_RECEIVED', items: [{ id: order.items[0].id, quantity: 1 }] })
+      .expect(204);
+    const [opened] = (await api.http.get('/user/cases').set(buyer.bearer).expect(200)).body;
+    const escalated = await api.http.put(`/seller/cases/${opened.id}`).set(seller.bearer).send({ action: 'escalate' }).expect(200);
+    expect(escalated.body.status).toBe('ESCALATED');
+
+    const query = `CaseStatus = 'ESCALATED' AND CaseSellerId = '${seller.id}'`;
+    const found = await eventually(async () => {
+      const ids: string[] = [];
+      for await (const wf of env.client.workflow.list({ query })) ids.push(wf.workflowId);
+      return ids.length > 0 ? ids : null;
+    });
+    expect(found).toEqual([`case:${opened.id}`]);
+  }, 120_000);
+});

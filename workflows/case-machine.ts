@@ -1,0 +1,117 @@
+/**
+ * The case state machine (spec "States and transitions → Case status"), as pure functions so the
+ * workflow, its Update validators and the tests share one set of rules. No I/O, no clock.
+ * Decisions beyond the spec's table are documented in docs/cases.md.
+ */
+
+export const CASE_STATUSES = ['OPEN', 'REMEDIATION', 'SETTLED', 'CLOSED', 'ESCALATED'] as const;
+export type CaseStatus = (typeof CASE_STATUSES)[number];
+export const OUTCOME_TYPES = ['RETURN', 'REFUND', 'REPLACEMENT'] as const;
+export type OutcomeType = (typeof OUTCOME_TYPES)[number];
+export type Party = 'BUYER' | 'SELLER';
+export type OutcomeStatus = 'PENDING' | 'ACCEPTED' | 'REJECTED' | 'SUPERSEDED';
+
+export interface OutcomeState {
+  id: string;
+  type: OutcomeType;
+  party: Party;
+  status: OutcomeStatus;
+}
+
+export interface CaseState {
+  status: CaseStatus;
+  outcomes: OutcomeState[];
+}
+
+/** What a party proposes; the address is where a return or replacement goes. */
+export interface OutcomeProposal {
+  type: OutcomeType;
+  amount: number;
+  comment: string;
+  deliveryAddress: Record<string, string> | null;
+}
+
+export type PartyAction =
+  | ({ action: 'propose'; party: Party } & OutcomeProposal)
+  | { action: 'accept'; party: Party; outcomeId: string }
+  | { action: 'reject'; party: Party; outcomeId: string }
+  | { action: 'escalate'; party: Party }
+  /** The seller confirms the accepted return arrived: SETTLED → CLOSED. */
+  | { action: 'resolve'; party: Party };
+
+/** An operator's decision on an ESCALATED case (the only ways out of ESCALATED besides an agreement). */
+export type OperatorDecision = { decision: 'close' } | { decision: 'remediate' };
+
+/** Why an action is refused; `kind` decides the HTTP status (404 or 409). */
+export interface Refusal {
+  kind: 'not-found' | 'conflict';
+  code: string;
+  message: string;
+}
+
+/** Statuses the 7-day timer and party escalation apply to. */
+export const ESCALATABLE: CaseStatus[] = ['OPEN', 'REMEDIATION'];
+
+const refuse = (code: string, message: string, kind: Refusal['kind'] = 'conflict'): Refusal => ({ kind, code, message });
+
+/** Null when the action is allowed in this state, else why not. */
+export function refusal(state: CaseState, a: PartyAction): Refusal | null {
+  if (state.status === 'CLOSED') return refuse('case-closed', 'The case is closed.');
+  const accepted = state.outcomes.find((o) => o.status === 'ACCEPTED');
+  switch (a.action) {
+    case 'propose':
+      // Parties negotiate in OPEN, REMEDIATION and ESCALATED; SETTLED always has an accepted outcome.
+      return accepted ? refuse('outcome-accepted', 'An outcome was accepted; it cannot be changed.') : null;
+    case 'accept':
+    case 'reject': {
+      if (accepted) return refuse('outcome-accepted', 'An outcome was accepted; it cannot be changed.');
+      const outcome = state.outcomes.find((o) => o.id === a.outcomeId);
+      if (!outcome) return refuse('not-found', 'Outcome was not found.', 'not-found');
+      if (outcome.party === a.party) return refuse('own-outcome', 'Only the opposite party may accept or reject an outcome.');
+      if (outcome.status !== 'PENDING') return refuse('outcome-not-pending', `The outcome is ${outcome.status}.`);
+      return null;
+    }
+    case 'escalate':
+      return ESCALATABLE.includes(state.status) ? null : refuse('case-not-escalatable', `A ${state.status} case cannot be escalated.`);
+    case 'resolve':
+      if (a.party !== 'SELLER') return refuse('action-not-allowed', 'Only the seller confirms that a return arrived.');
+      return state.status === 'SETTLED' ? null : refuse('case-not-settled', 'Only a settled return can be resolved.');
+  }
+}
+
+export function operatorRefusal(state: CaseState): Refusal | null {
+  return state.status === 'ESCALATED' ? null : refuse('case-not-escalated', 'Operators decide escalated cases only.');
+}
+
+/** The state after an allowed party action; `newOutcomeId` names a proposed outcome. */
+export function afterAction(state: CaseState, a: PartyAction, newOutcomeId: string): CaseState {
+  const setOutcomes = (f: (o: OutcomeState) => OutcomeState) => state.outcomes.map(f);
+  switch (a.action) {
+    case 'propose':
+      return { ...state, outcomes: [...state.outcomes, { id: newOutcomeId, type: a.type, party: a.party, status: 'PENDING' }] };
+    case 'accept': {
+      const accepted = state.outcomes.find((o) => o.id === a.outcomeId)!;
+      return {
+        // Accepting one outcome ends the negotiation: other pending proposals are superseded.
+        outcomes: setOutcomes((o) =>
+          o.id === a.outcomeId ? { ...o, status: 'ACCEPTED' } : o.status === 'PENDING' ? { ...o, status: 'SUPERSEDED' } : o,
+        ),
+        status: accepted.type === 'RETURN' ? 'SETTLED' : 'CLOSED',
+      };
+    }
+    case 'reject':
+      return { ...state, outcomes: setOutcomes((o) => (o.id === a.outcomeId ? { ...o, status: 'REJECTED' } : o)) };
+    case 'escalate':
+      return { ...state, status: 'ESCALATED' };
+    case 'resolve':
+      return { ...state, status: 'CLOSED' };
+  }
+}
+
+export function afterDecision(state: CaseState, d: OperatorDecision): CaseState {
+  return {
+    status: d.decision === 'close' ? 'CLOSED' : 'REMEDIATION',
+    // An operator closing the case leaves nothing to negotiate.
+    outcomes: d.decision === 'close' ? state.outcomes.map((o) => (o.status === 'PENDING' ? { ...o, status: 'SUPERSEDED' } : o)) : state.outcomes,
+  };
+}
