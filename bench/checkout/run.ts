@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Client } from 'pg';
+import { adminQuery, percentile } from '../support';
 import { createServices } from '../../src/composition';
 import { loadConfig } from '../../src/config';
 import { connectAndMigrate } from '../../src/db/data-source';
@@ -24,17 +24,9 @@ const DURATION_S = Number(process.env.BENCH_DURATION ?? 20);
 const TEMPORAL_CLI = process.env.TEMPORAL_CLI_PATH ?? path.resolve(__dirname, '../../.venv/bin/temporal');
 const ADDRESS = { name: 'Bench Buyer', line1: '1 Bench Road', line2: '', city: 'London', state: '', postal_code: 'E1 1AA', country: 'GB' };
 
-async function admin(sql: string): Promise<void> {
-  const url = new URL(DATABASE_URL);
-  url.pathname = '/postgres';
-  const c = new Client({ connectionString: url.toString() });
-  await c.connect();
-  await c.query(sql);
-  await c.end();
-}
+const admin = (sql: string) => adminQuery(DATABASE_URL, sql);
 
 const dbName = () => new URL(DATABASE_URL).pathname.slice(1);
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 
 async function call(base: string, method: string, url: string, token: string | null, body?: unknown): Promise<Response> {
   const res = await fetch(base + url, {

@@ -2,7 +2,7 @@
 // worker (batches of IMPORT_BATCH_SIZE, default 500) → Postgres, until the import is COMPLETED.
 // `node -r ts-node/register bench/seller-listings/import.ts`. Uses its own database
 // (mts_bench_import on the local PostgreSQL), dropped at the end.
-import { Client } from 'pg';
+import { adminQuery } from '../support';
 import { connectAndMigrate } from '../../src/db/data-source';
 import { createWorker } from '../../worker/create-worker';
 import { registerSeller, startTestApi } from '../../test/support/api';
@@ -13,12 +13,7 @@ import { devServerEnv, workflowBundle } from '../../test/support/temporal';
 const ROWS = 10_000;
 const NAME = 'mts_bench_import';
 
-async function admin(sql: string): Promise<void> {
-  const c = new Client({ connectionString: ADMIN_DATABASE_URL });
-  await c.connect();
-  await c.query(sql);
-  await c.end();
-}
+const admin = (sql: string) => adminQuery(ADMIN_DATABASE_URL, sql);
 
 async function main(): Promise<void> {
   await admin(`DROP DATABASE IF EXISTS ${NAME} WITH (FORCE)`);

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
+import { adminQuery } from '../support';
 import { connectAndMigrate } from '../../src/db/data-source';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/mts_bench_listings';
@@ -26,14 +27,7 @@ const SCENARIOS: Array<{ name: string; body: Record<string, unknown> }> = [
   { name: 'text query "charizard" + facet', body: { query: 'charizard', facets: { Rarity: ['Rare Holo'] }, size: 25 } },
 ];
 
-async function admin(sql: string): Promise<void> {
-  const url = new URL(DATABASE_URL);
-  url.pathname = '/postgres';
-  const c = new Client({ connectionString: url.toString() });
-  await c.connect();
-  await c.query(sql);
-  await c.end();
-}
+const admin = (sql: string) => adminQuery(DATABASE_URL, sql);
 
 const dbName = () => new URL(DATABASE_URL).pathname.slice(1);
 

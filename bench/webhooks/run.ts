@@ -19,6 +19,7 @@ import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { Client as PgClient } from 'pg';
+import { percentile } from '../support';
 import { loadConfig } from '../../src/config';
 import { connectAndMigrate } from '../../src/db/data-source';
 import { newId } from '../../src/ids';
@@ -47,9 +48,6 @@ interface Result {
   p99: number;
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 function summarise(scenario: string, events: number, started: Map<string, number>, received: Map<string, number>, keyToEvent: (k: string) => string): Result {
   const latencies = [...received].map(([key, at]) => at - started.get(keyToEvent(key))!).sort((a, b) => a - b);
