@@ -32,6 +32,8 @@ import { Reviews } from './services/reviews/reviews';
 import { ReviewWindows } from './services/reviews/review-windows';
 import { Cases } from './services/cases/cases';
 import { CaseUpdates } from './temporal/case-updates';
+import { BulkLookup } from './services/search/bulk-lookup';
+import { ListingSearch } from './services/search/listing-search';
 
 /** The composition root: wires services from configuration, the database and Temporal. */
 export function createServices(config: Config, db: DataSource, temporal: Client): Services {
@@ -82,6 +84,8 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     uploads,
     imports: new ListingImports(db, (importId) => starters.listingImport(importId)),
     catalogTree: new CatalogHierarchy(db),
+    bulkLookup: new BulkLookup(db, config.discover.cacheTtlMs),
+    listingSearch: new ListingSearch(db, config.discover.cacheTtlMs),
     profiles: new Profiles(db),
     baskets,
     checkouts: new Checkouts(

@@ -53,6 +53,10 @@ export interface Config {
     /** How long seller search results may lag stock moved by checkouts (0: no cache). */
     cacheTtlMs: number;
   };
+  discover: {
+    /** How long bulk lookup and listing search answers are served from memory (0: no cache). */
+    cacheTtlMs: number;
+  };
   checkout: {
     /** How long a checkout holds stock before an unpaid session expires and releases it. */
     holdSeconds: number;
@@ -137,6 +141,8 @@ const schema = Joi.object({
   IMPORT_BATCH_SIZE: Joi.number().integer().min(1).max(5000).default(500),
   CASE_AUTO_ESCALATE_SECONDS: Joi.number().integer().min(1).default(7 * 86_400),
   SELLER_SEARCH_CACHE_MS: Joi.number().integer().min(0).max(600_000).default(5000),
+  // Below the 30 s that Discover answers already allow shared caches (Cache-Control max-age).
+  DISCOVER_CACHE_MS: Joi.number().integer().min(0).max(30_000).default(2000),
 }).unknown(true);
 
 /** `250ms`, `5s`, `30m`, `2h`, `5d` → milliseconds. */
@@ -207,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploads: { dir: path.resolve(value.UPLOADS_DIR), maxBytes: value.UPLOAD_MAX_BYTES },
     imports: { maxBytes: value.IMPORT_MAX_BYTES, batchSize: value.IMPORT_BATCH_SIZE },
     search: { cacheTtlMs: value.SELLER_SEARCH_CACHE_MS },
+    discover: { cacheTtlMs: value.DISCOVER_CACHE_MS },
     checkout: { holdSeconds: value.CHECKOUT_HOLD_SECONDS },
     orders: { autoReceiptSeconds: value.ORDER_AUTO_RECEIPT_SECONDS },
     reviews: { windowSeconds: value.REVIEW_WINDOW_SECONDS, reconcileSeconds: value.REVIEW_WINDOW_RECONCILE_SECONDS },

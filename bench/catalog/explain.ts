@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DataSource, type Logger } from 'typeorm';
 import { createDataSource } from '../../src/db/data-source';
-import { lookupItems } from '../../src/services/search/bulk-lookup';
+import { loadItems } from '../../src/services/catalog/item-view';
 import { searchCatalog } from '../../src/services/search/catalog-search';
 import { searchListings } from '../../src/services/search/listing-search';
 import { BENCH, benchDatabaseUrl } from './settings';
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   await db.initialize();
   const [{ urns }] = await db.query(`SELECT array_agg(urn) AS urns FROM (SELECT urn FROM catalog_items ORDER BY md5(urn) LIMIT 200) x`);
   const runs: Array<[string, () => Promise<unknown>]> = [
-    ['POST /search/lookup/bulk (200 URNs): the one query', () => lookupItems(db, urns)],
+    ['POST /search/lookup/bulk (200 URNs): the one query', () => loadItems(db, urns)],
     ['GET /search?q=charzard: the ranking query', () => searchCatalog(db, { q: 'charzard', sort: 'relevance', page: 1, size: 20 })],
     ['POST /listings/item (popular item): the page query', () => searchListings(db, { urn: BENCH.popularUrn, filters: {}, sort: 'price', from: 0, size: 20 })],
   ];

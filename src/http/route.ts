@@ -34,8 +34,18 @@ export interface RequestSpec {
   rawBody?: { mediaTypes: string[]; description: string };
 }
 
+/**
+ * A JSON body already serialized by `toJsonBytes` (kept so by a cache: a hit then costs
+ * neither `JSON.stringify` nor encoding). The router sends the bytes as `application/json` unchanged,
+ * and parses them back only when it validates responses against their schemas.
+ */
+export class JsonBytes {
+  constructor(readonly bytes: Buffer) {}
+}
+
 export interface HandlerResult {
   status: number;
+  /** An object or array (sent as JSON), `JsonBytes`, or a document with `contentType`. */
   body?: unknown;
   headers?: Record<string, string>;
   /** Content type for non-JSON bodies (documents, HTML). */

@@ -3,7 +3,7 @@ import type { Context, Middleware } from 'koa';
 import type { Authenticator, Principal } from '../services/auth/authenticator';
 import { DomainError, forbidden, unauthenticated } from '../services/errors';
 import type { Logger } from '../logger';
-import type { AnyRoute, AuthLevel } from './route';
+import { JsonBytes, type AnyRoute, type AuthLevel } from './route';
 import { validatePart } from './validation';
 
 export interface RouterDeps {
@@ -67,13 +67,17 @@ function routeMiddleware(route: AnyRoute, deps: RouterDeps): Middleware {
     if (deps.validateResponses) {
       if (!spec) throw new Error(`${route.operationId} answered ${result.status}, which its route does not declare`);
       if (spec.schema) {
-        const { error } = spec.schema.validate(result.body, { abortEarly: false });
+        const body = result.body instanceof JsonBytes ? JSON.parse(result.body.bytes.toString('utf8')) : result.body;
+        const { error } = spec.schema.validate(body, { abortEarly: false });
         if (error) throw new Error(`${route.operationId} response does not match its schema: ${error.message}`);
       }
     }
     ctx.status = result.status;
     for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
-    if (result.body !== undefined) {
+    if (result.body instanceof JsonBytes) {
+      ctx.body = result.body.bytes;
+      ctx.type = 'application/json';
+    } else if (result.body !== undefined) {
       ctx.body = result.body;
       if (result.contentType) ctx.type = result.contentType;
     }

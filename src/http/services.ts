@@ -23,6 +23,8 @@ import type { ListingImports } from '../services/imports/listing-imports';
 import type { Reviews } from '../services/reviews/reviews';
 import type { ReviewWindows } from '../services/reviews/review-windows';
 import type { Cases } from '../services/cases/cases';
+import type { BulkLookup } from '../services/search/bulk-lookup';
+import type { ListingSearch } from '../services/search/listing-search';
 
 /** What route handlers may use; built once in `src/composition.ts`. */
 export interface Services {
@@ -41,6 +43,8 @@ export interface Services {
   uploads: Uploads;
   imports: ListingImports;
   catalogTree: CatalogHierarchy;
+  bulkLookup: BulkLookup;
+  listingSearch: ListingSearch;
   profiles: Profiles;
   baskets: Baskets;
   checkouts: Checkouts;

@@ -24,6 +24,8 @@ export function testEnv(databaseUrl: string, overrides: Record<string, string> =
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     SCRYPT_LOG_N: '10',
+    // Tests read their own writes at once; the Discover cache has its own tests that turn it on.
+    DISCOVER_CACHE_MS: '0',
     JWT_SECRET: 'test-secret-test-secret-test-secret-0123',
     ...overrides,
   };

@@ -1,8 +1,7 @@
 import Joi from 'joi';
 import { priceHistory } from '../../services/catalog/price-history';
-import { lookupItems } from '../../services/search/bulk-lookup';
 import { searchCatalog, type CatalogQuery } from '../../services/search/catalog-search';
-import { defineRoute } from '../route';
+import { defineRoute, JsonBytes } from '../route';
 import { catalogUrn, item } from '../schemas';
 import type { Services } from '../services';
 import { CATALOG_CACHE, MAX_BULK_URNS, pageQuery, SEARCH_CACHE } from './discover-common';
@@ -63,10 +62,10 @@ export const discoverRoutes = (s: Services) => [
     },
     responses: { 200: { description: 'Found items, in request order.', schema: Joi.array().items(item) } },
     handler: async ({ body }) => {
-      const { items, unprocessed } = await lookupItems(s.db, body.urns);
+      const { json, unprocessed } = await s.bulkLookup.lookup(body.urns);
       return {
         status: 200,
-        body: items,
+        body: new JsonBytes(json),
         headers: {
           'Cache-Control': SEARCH_CACHE,
           'X-Unprocessed-Count': String(unprocessed.length),

@@ -1,6 +1,6 @@
 import Joi from 'joi';
-import { searchListings, type ListingQuery } from '../../services/search/listing-search';
-import { defineRoute } from '../route';
+import type { ListingQuery } from '../../services/search/listing-search';
+import { defineRoute, JsonBytes } from '../route';
 import { catalogUrn, listing } from '../schemas';
 import type { Services } from '../services';
 import { SEARCH_CACHE } from './discover-common';
@@ -44,6 +44,6 @@ export const listingSearchRoutes = (s: Services) => [
         schema: Joi.object({ total: Joi.number().integer().min(0).required(), hits: Joi.array().items(listing).required() }),
       },
     },
-    handler: async ({ body }) => ({ status: 200, body: await searchListings(s.db, body), headers: { 'Cache-Control': SEARCH_CACHE } }),
+    handler: async ({ body }) => ({ status: 200, body: new JsonBytes(await s.listingSearch.search(body)), headers: { 'Cache-Control': SEARCH_CACHE } }),
   }),
 ];

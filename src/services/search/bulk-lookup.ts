@@ -1,19 +1,42 @@
 import type { DataSource } from 'typeorm';
-import { loadItems, type ItemView } from '../catalog/item-view';
+import { ItemJsonCache } from '../catalog/item-json-cache';
+import { loadItems } from '../catalog/item-view';
 
-export interface BulkLookup {
-  /** Found items, in the order first asked for; a URN asked for twice is answered once. */
-  items: ItemView[];
+const [OPEN, COMMA, CLOSE, EMPTY] = ['[', ',', ']', '[]'].map((s) => Buffer.from(s)) as [Buffer, Buffer, Buffer, Buffer];
+
+export interface BulkLookupResult {
+  /** The spec's array<Item> as JSON bytes (`toJsonBytes`): found items in the order first asked for. */
+  json: Buffer;
   /** URNs not in the catalog, in request order, each once. */
   unprocessed: string[];
 }
 
-/** Items for up to 200 URNs in one database round trip (the shared item view is one query). */
-export async function lookupItems(db: DataSource, urns: string[]): Promise<BulkLookup> {
-  const unique = [...new Set(urns)];
-  const found = await loadItems(db, unique);
-  return {
-    items: unique.map((urn) => found.get(urn)).filter((i): i is ItemView => i !== undefined),
-    unprocessed: unique.filter((urn) => !found.has(urn)),
-  };
+/**
+ * `POST /search/lookup/bulk`: up to 200 URNs, answered from serialized items kept for a few
+ * seconds (see `ItemJsonCache`), with everything missing read in one database round trip.
+ * The answer is public and sent with `Cache-Control: max-age=30`, so a per-process TTL of a
+ * few seconds adds no staleness the API has not already allowed any shared cache; checkout
+ * re-checks price and stock against the live rows.
+ */
+export class BulkLookup {
+  private readonly items: ItemJsonCache;
+
+  constructor(db: DataSource, cacheTtlMs: number) {
+    this.items = new ItemJsonCache((urns) => loadItems(db, urns), cacheTtlMs);
+  }
+
+  /** A URN asked for twice is answered once. */
+  async lookup(urns: string[]): Promise<BulkLookupResult> {
+    const unique = [...new Set(urns)];
+    const found = await this.items.getMany(unique);
+    const items: Buffer[] = [];
+    const unprocessed: string[] = [];
+    unique.forEach((urn, n) => {
+      const json = found[n];
+      if (json === null || json === undefined) unprocessed.push(urn);
+      else items.push(items.length === 0 ? OPEN : COMMA, json);
+    });
+    items.push(items.length === 0 ? EMPTY : CLOSE);
+    return { json: Buffer.concat(items), unprocessed };
+  }
 }

@@ -1,5 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { Listing } from '../../db/entities';
+import { toJsonBytes } from '../../json-bytes';
+import { SearchCache } from '../listings/search-cache';
 import { toListingViews, type ListingView } from '../listings/listing-view';
 import { LIVE_LISTING_SQL } from '../listings/visibility';
 
@@ -63,3 +65,28 @@ export async function searchListings(db: DataSource, query: ListingQuery): Promi
   const total = raw.length ? Number(raw[0]!.total) : query.from > 0 ? await qb.offset(0).limit(undefined).orderBy().getCount() : 0;
   return { total, hits: await toListingViews(db, entities, { includePrivate: false }) };
 }
+
+/**
+ * `POST /listings/item` as served: each distinct query's answer kept serialized for a few
+ * seconds per process (`SearchCache`, no version: expiry only), so a popular item's burst of
+ * identical searches costs one query. The answer is public and sent with `max-age=30`, so this
+ * adds no staleness the API has not already allowed shared caches; checkout re-checks stock.
+ */
+export class ListingSearch {
+  private readonly pages: SearchCache<Buffer>;
+
+  constructor(
+    private readonly db: DataSource,
+    cacheTtlMs: number,
+  ) {
+    this.pages = new SearchCache(cacheTtlMs);
+  }
+
+  /** The page as JSON bytes (`toJsonBytes`). The query arrives normalised by the route's schema (defaults filled). */
+  search(query: ListingQuery): Promise<Buffer> {
+    return this.pages.get(JSON.stringify(query), NO_VERSION, async () => toJsonBytes(await searchListings(this.db, query)));
+  }
+}
+
+/** Listing search entries are not versioned: they live until they expire. */
+const NO_VERSION = '0';

@@ -1,0 +1,97 @@
+import { toJsonBytes } from '../../json-bytes';
+import type { ItemView } from './item-view';
+
+interface Entry {
+  expires: number;
+  /** The item as JSON bytes (`toJsonBytes`), or null when the URN is not in the catalog. */
+  json: Promise<Buffer | null>;
+  /** `json` once settled: a lookup whose entries are all settled answers without a promise each. */
+  value?: Buffer | null;
+  /** An expired entry being re-read: it keeps answering until the new value is in. */
+  refreshing: boolean;
+}
+
+/**
+ * Serialized item views by URN, each kept for `ttlMs`: the bulk lookup's working set. A lookup
+ * takes what it finds here and loads everything else with ONE call to `load` (one database
+ * round trip), so any mix of URNs benefits, not only repeated identical requests.
+ *
+ * - Items are kept as JSON bytes (`toJsonBytes`): serializing and encoding them, not reading
+ *   the map, is the cost of a hit.
+ * - An expired item is still answered while a single refresh of it runs (in the same batch as
+ *   the lookup's missing URNs), so expiry never makes a burst of lookups wait: an answer is at
+ *   most `ttlMs` plus one query old. A failed refresh drops the entry, so the next lookup
+ *   waits for the database rather than serving an ever older value.
+ * - URNs being loaded for a concurrent lookup are awaited, not loaded twice; a failed load is
+ *   forgotten at once so the next lookup retries it.
+ */
+export class ItemJsonCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly load: (urns: string[]) => Promise<Map<string, ItemView>>,
+    private readonly ttlMs: number,
+    private readonly maxEntries = 100_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Each URN's item as JSON bytes (`toJsonBytes`), or null for a URN not in the catalog, in the order given. */
+  async getMany(urns: string[]): Promise<Array<Buffer | null>> {
+    if (this.ttlMs <= 0) {
+      const found = await this.load(urns);
+      return urns.map((urn) => serialize(found.get(urn)));
+    }
+    const now = this.now();
+    // Entries are taken before anything is stored: storing may evict entries this lookup uses.
+    const entries = urns.map((urn) => this.entries.get(urn));
+    const toLoad = new Set<string>();
+    entries.forEach((entry, n) => {
+      if (entry && (entry.expires > now || entry.refreshing)) return;
+      if (entry) entry.refreshing = true;
+      toLoad.add(urns[n]!);
+    });
+    const loaded = toLoad.size > 0 ? this.loadBatch([...toLoad]) : undefined;
+    const answer = entries.map((entry, n) => entry ?? loaded!.get(urns[n]!)!);
+    if (answer.every((e) => e.value !== undefined)) return answer.map((e) => e.value!);
+    return Promise.all(answer.map((e) => e.json));
+  }
+
+  /**
+   * Loads `urns` in one call. URNs without an entry get one at once (so concurrent lookups
+   * await this load), returned by URN; an expired entry is replaced once its new value is in.
+   */
+  private loadBatch(urns: string[]): Map<string, Entry> {
+    const batch = this.load(urns);
+    const created = new Map<string, Entry>();
+    for (const urn of urns) {
+      const json = batch.then((found) => serialize(found.get(urn)));
+      const entry: Entry = { expires: this.now() + this.ttlMs, json, refreshing: false };
+      const stale = this.entries.get(urn);
+      json.then(
+        (value) => {
+          entry.value = value;
+          // A refreshed entry counts its time from when its value is in.
+          if (stale) this.store(urn, { ...entry, expires: this.now() + this.ttlMs });
+        },
+        () => {
+          const current = this.entries.get(urn);
+          if (current === stale || current === entry) this.entries.delete(urn);
+        },
+      );
+      if (!stale) {
+        this.store(urn, entry);
+        created.set(urn, entry);
+      }
+    }
+    return created;
+  }
+
+  private store(urn: string, entry: Entry): void {
+    this.entries.delete(urn);
+    // Oldest first: a Map iterates in insertion order, and a refreshed entry is re-inserted.
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(urn, entry);
+  }
+}
+
+const serialize = (item: ItemView | undefined) => (item === undefined ? null : toJsonBytes(item));

@@ -1,0 +1,106 @@
+import { ItemJsonCache } from '../../src/services/catalog/item-json-cache';
+import type { ItemView } from '../../src/services/catalog/item-view';
+
+/** A loader over a fixed catalog that records every call, standing in for the one SQL query. */
+function catalog(known: string[]) {
+  const calls: string[][] = [];
+  let price = 100;
+  return {
+    calls,
+    reprice: (p: number) => (price = p),
+    load: async (urns: string[]) => {
+      calls.push([...urns]);
+      return new Map(urns.filter((u) => known.includes(u)).map((u) => [u, { urn: u, price } as unknown as ItemView]));
+    },
+  };
+}
+
+/** Lets a background refresh finish. */
+const settle = () => new Promise((r) => setImmediate(r));
+
+/** The cached bytes as text, to compare. */
+const text = (items: Array<Buffer | null>) => items.map((b) => (b === null ? null : b.toString('utf8')));
+
+describe('ItemJsonCache', () => {
+  let clock = 0;
+  beforeEach(() => {
+    clock = 0;
+  });
+
+  it('serves fresh items from memory and loads only the missing ones, in one call', async () => {
+    const c = catalog(['a', 'b', 'c']);
+    const cache = new ItemJsonCache(c.load, 1000, 100, () => clock);
+    expect(text(await cache.getMany(['a', 'b']))).toEqual(['{"urn":"a","price":100}', '{"urn":"b","price":100}']);
+    expect(text(await cache.getMany(['c', 'b', 'a', 'x']))).toEqual(['{"urn":"c","price":100}', '{"urn":"b","price":100}', '{"urn":"a","price":100}', null]);
+    expect(c.calls).toEqual([['a', 'b'], ['c', 'x']]);
+  });
+
+  it('answers an expired item once more while one refresh runs, then the new value; unknown URNs alike', async () => {
+    const c = catalog(['a']);
+    const cache = new ItemJsonCache(c.load, 1000, 100, () => clock);
+    await cache.getMany(['a', 'x']);
+    c.reprice(250);
+    clock = 999;
+    expect(text(await cache.getMany(['a', 'x']))).toEqual(['{"urn":"a","price":100}', null]);
+    expect(c.calls).toEqual([['a', 'x']]);
+    clock = 1000;
+    const [during, alsoDuring] = await Promise.all([cache.getMany(['a', 'x']), cache.getMany(['a'])]);
+    expect(text(during)).toEqual(['{"urn":"a","price":100}', null]);
+    expect(text(alsoDuring)).toEqual(['{"urn":"a","price":100}']);
+    await settle();
+    expect(text(await cache.getMany(['a', 'x']))).toEqual(['{"urn":"a","price":250}', null]);
+    // One refresh for both concurrent lookups.
+    expect(c.calls).toEqual([['a', 'x'], ['a', 'x']]);
+  });
+
+  it('drops an item whose refresh failed, so the next lookup waits for the database instead of an older value', async () => {
+    const c = catalog(['a']);
+    let fail = false;
+    const cache = new ItemJsonCache((urns) => (fail ? Promise.reject(new Error('db down')) : c.load(urns)), 1000, 100, () => clock);
+    await cache.getMany(['a']);
+    clock = 1000;
+    fail = true;
+    expect(text(await cache.getMany(['a']))).toEqual(['{"urn":"a","price":100}']);
+    await settle();
+    await expect(cache.getMany(['a'])).rejects.toThrow('db down');
+    fail = false;
+    c.reprice(300);
+    expect(text(await cache.getMany(['a']))).toEqual(['{"urn":"a","price":300}']);
+  });
+
+  it('lets concurrent lookups of the same URNs share one load, and answers repeats in place', async () => {
+    const c = catalog(['a', 'b']);
+    const cache = new ItemJsonCache(c.load, 1000, 100, () => clock);
+    const [first, second] = (await Promise.all([cache.getMany(['a', 'b']), cache.getMany(['b', 'a', 'b'])])).map(text);
+    expect(first).toEqual(['{"urn":"a","price":100}', '{"urn":"b","price":100}']);
+    expect(second).toEqual(['{"urn":"b","price":100}', '{"urn":"a","price":100}', '{"urn":"b","price":100}']);
+    expect(c.calls).toEqual([['a', 'b']]);
+  });
+
+  it('forgets a failed load, so the next lookup retries it', async () => {
+    const c = catalog(['a']);
+    let fail = true;
+    const cache = new ItemJsonCache((urns) => (fail ? Promise.reject(new Error('db down')) : c.load(urns)), 1000, 100, () => clock);
+    await expect(cache.getMany(['a'])).rejects.toThrow('db down');
+    fail = false;
+    expect(text(await cache.getMany(['a']))).toEqual(['{"urn":"a","price":100}']);
+  });
+
+  it('keeps at most maxEntries, dropping the oldest, without losing an answer being built', async () => {
+    const c = catalog(['a', 'b', 'c']);
+    const cache = new ItemJsonCache(c.load, 1000, 2, () => clock);
+    await cache.getMany(['a']);
+    // 'a' is a hit here and is evicted by storing 'b' and 'c'; this lookup still answers it.
+    expect(text(await cache.getMany(['a', 'b', 'c']))).toEqual(['{"urn":"a","price":100}', '{"urn":"b","price":100}', '{"urn":"c","price":100}']);
+    await cache.getMany(['a']);
+    expect(c.calls).toEqual([['a'], ['b', 'c'], ['a']]);
+  });
+
+  it('with a TTL of 0 loads every time', async () => {
+    const c = catalog(['a']);
+    const cache = new ItemJsonCache(c.load, 0, 100, () => clock);
+    await cache.getMany(['a']);
+    await cache.getMany(['a']);
+    expect(c.calls).toEqual([['a'], ['a']]);
+  });
+});
