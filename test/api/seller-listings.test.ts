@@ -263,6 +263,20 @@ describe('seller listing search', () => {
     expect((await search(seller2, {}).expect(200)).body.total).toBe(0);
   });
 
+  it('serves a cached answer until the seller writes; stock held by checkouts may lag (SELLER_SEARCH_CACHE_MS)', async () => {
+    const seller2 = await registerSeller(api);
+    const listing = await create(seller2, { quantity: 3 });
+    expect((await search(seller2, {}).expect(200)).body.hits[0]).toMatchObject({ id: listing.id, locked: false, available: 3 });
+    // A checkout's hold moves no listings version: the cached answer stands, as documented.
+    await api.database.db.transaction((tx) => reserveStock(tx, listing.id, 1));
+    expect((await search(seller2, {}).expect(200)).body.hits[0]).toMatchObject({ locked: false, available: 3 });
+    // The seller's own write does, and the next answer is read afresh, hold included.
+    await api.http.put(`/seller/listings/${listing.id}`).set(seller2.bearer).send(body({ quantity: 3, price: 999 })).expect(200);
+    const after = await search(seller2, {}).expect(200);
+    expect(after.body.hits[0]).toMatchObject({ id: listing.id, price: 999, locked: true, available: 2 });
+    expect(after.body.facets.Price).toEqual([{ value: '500-999', count: 1 }]);
+  });
+
   it('validates filter values by field', async () => {
     const res = await search(seller, { filters: [{ field: 'price', op: 'gt', value: 'abc' }], size: 500 }).expect(400);
     expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['filters.0.value', 'size']);

@@ -62,10 +62,14 @@ describe('listing attachments (step 2)', () => {
     const seller = await registerSeller(api);
     const listing = await api.http.post('/seller/listings').set(seller.bearer).send({ urn, condition: 'MINT', language: 'en', price: 100, quantity: 1 }).expect(201);
     const { id } = await upload(seller.bearer, PNG);
+    const search = () => api.http.post('/seller/listings/search').set(seller.bearer).send({}).expect(200);
+    expect((await search()).body.hits[0].attachments).toEqual([]);
     const attached = await api.http.post(`/seller/listings/${listing.body.id}/attachments`).set(seller.bearer).send({ imageId: id }).expect(201);
     expect(attached.body).toMatchObject({ imageId: id, url: `${api.config.publicBaseUrl}/images/${id}` });
     const view = await api.http.get(`/seller/listings/${listing.body.id}`).set(seller.bearer).expect(200);
     expect(view.body.attachments).toEqual([attached.body]);
+    // Seller search answers are cached, but attaching moves the seller's listings version.
+    expect((await search()).body.hits[0].attachments).toEqual([attached.body]);
   });
 
   it('is 400 for unknown, unfinished or foreign uploads and 404 for a foreign listing', async () => {

@@ -10,7 +10,7 @@ import {
   QUANTITY_BUCKETS,
   type SellerSearchRequest,
 } from '../../services/listings/seller-search';
-import { defineRoute } from '../route';
+import { defineRoute, JsonBytes } from '../route';
 import { listing, timestamp, idParams, type IdParams } from '../schemas';
 import type { Services } from '../services';
 
@@ -124,7 +124,7 @@ export const sellerListingRoutes = (s: Services) => [
         schema: Joi.object({ total: Joi.number().integer().required(), hits: Joi.array().items(listing).required(), facets: facetCounts.required() }),
       },
     },
-    handler: async ({ principal, body }) => ({ status: 200, body: await s.listings.search(principal.userId, body) }),
+    handler: async ({ principal, body }) => ({ status: 200, body: new JsonBytes(await s.listings.search(principal.userId, body)) }),
   }),
 
   defineRoute<Record<string, never>, { urn: string }, undefined, 'seller'>({

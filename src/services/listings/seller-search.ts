@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { toJsonBytes } from '../../json-bytes';
 import { SearchCache } from './search-cache';
 import { loadListingViews, type ListingView } from './listing-view';
 
@@ -161,13 +162,14 @@ const FACET_WORK_MEM = '32MB';
 
 /**
  * `POST /seller/listings/search`: the caller's listings, facet counts and a page of hits.
- * Facet counts with the total, and the page's ids, come from cached queries (see
- * `SearchCache`); the hits themselves are always read live and enriched from the primary
- * records (valid, hidden, locked, attachment URLs).
+ * Answers are cached (see `SearchCache`) per (seller, request, page) and keyed by the seller's
+ * listings version, so a listing write of the seller shows in the next search. Facet counts are
+ * cached apart from pages (keyed without `from`/`size`), so paging through a result counts its
+ * facets once. A hit costs one version read and no serialization: answers are kept as JSON bytes (`toJsonBytes`).
  */
 export class SellerSearch {
   private readonly facets: SearchCache<{ total: number; facets: SellerSearchResult['facets'] }>;
-  private readonly pages: SearchCache<string[]>;
+  private readonly pages: SearchCache<Buffer>;
 
   constructor(
     private readonly db: DataSource,
@@ -177,20 +179,21 @@ export class SellerSearch {
     this.pages = new SearchCache(cacheTtlMs);
   }
 
-  async search(sellerId: string, req: SellerSearchRequest): Promise<SellerSearchResult> {
-    const where = searchWhere(sellerId, req);
+  /** The spec's search result (`SellerSearchResult`) as JSON bytes (`toJsonBytes`). */
+  async search(sellerId: string, req: SellerSearchRequest): Promise<Buffer> {
     const [row] = await this.db.query(`SELECT stats_version::text AS version FROM seller_accounts WHERE user_id = $1`, [sellerId]);
     const version: string = row?.version ?? '0';
     const key = JSON.stringify([sellerId, req.query ?? '', req.filters, req.facets]);
-    const [counted, ids] = await Promise.all([
-      this.facets.get(key, version, () => this.countFacets(where)),
-      this.pages.get(`${key}:${req.from}:${req.size}`, version, async () => {
-        const rows: Array<{ id: string }> = await this.db.query(pageSql(where.sql, where.params.length + 1), [...where.params, req.size, req.from]);
-        return rows.map((r) => r.id);
-      }),
-    ]);
-    const hits = await loadListingViews(this.db, ids, { includePrivate: true });
-    return { total: counted.total, hits, facets: counted.facets };
+    return this.pages.get(`${key}:${req.from}:${req.size}`, version, async () => {
+      const where = searchWhere(sellerId, req);
+      const [counted, rows] = await Promise.all([
+        this.facets.get(key, version, () => this.countFacets(where)),
+        this.db.query(pageSql(where.sql, where.params.length + 1), [...where.params, req.size, req.from]) as Promise<Array<{ id: string }>>,
+      ]);
+      const hits = await loadListingViews(this.db, rows.map((r) => r.id), { includePrivate: true });
+      const result: SellerSearchResult = { total: counted.total, hits, facets: counted.facets };
+      return toJsonBytes(result);
+    });
   }
 
   private countFacets(where: { sql: string; params: unknown[] }) {
