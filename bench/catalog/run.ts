@@ -4,8 +4,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { Client } from 'pg';
+import { runLoad, settle, type LoadResult } from '../load';
 import { BENCH, benchDatabaseUrl } from './settings';
 
 interface Scenario {
@@ -18,7 +18,7 @@ interface Scenario {
 
 interface Row {
   scenario: string;
-  side: 'baseline' | 'api';
+  side: 'baseline' | 'api' | 'uncached';
   connections: number;
   rps: number;
   p50: number;
@@ -51,14 +51,14 @@ async function scenarios(): Promise<Scenario[]> {
   ];
 }
 
-async function load(port: number, s: Scenario, duration: number, connections: number): Promise<autocannon.Result> {
-  return autocannon({
+function load(port: number, s: Scenario, durationSeconds: number, connections: number): Promise<LoadResult> {
+  return runLoad({
     url: `http://127.0.0.1:${port}${s.path}`,
     method: s.method,
     body: s.body,
     headers: s.body ? { 'content-type': 'application/json' } : {},
     connections,
-    duration,
+    durationSeconds,
   });
 }
 
@@ -70,6 +70,9 @@ async function check(port: number, s: Scenario): Promise<void> {
   if (res.status !== 200 || size === 0) throw new Error(`${s.name} on port ${port}: status ${res.status}, ${size} results`);
 }
 
+/** `p50 / p99` in ms; wrk reports fractions, one decimal is plenty below 10 ms. */
+const latency = (r: Row) => [r.p50, r.p99].map((ms) => (ms < 10 ? ms.toFixed(1) : ms.toFixed(0))).join(' / ');
+
 const find = (rows: Row[], s: Scenario, side: Row['side'], connections: number) =>
   rows.find((r) => r.scenario === s.name && r.side === side && r.connections === connections)!;
 
@@ -78,45 +81,56 @@ function report(rows: Row[], list: Scenario[], load: { before: number[]; after: 
   const lines = [
     '# Catalog / Discover benchmark',
     '',
-    `Run ${new Date().toISOString()} on ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? 'unknown'}), shared with other work: ` +
+    `Run ${new Date().toISOString()} on ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? 'unknown'}), ` +
       `load average (1/5/15 min) ${avg(load.before)} before, ${avg(load.after)} after. PostgreSQL, server and load generator on the same machine, loopback only.`,
-    `Catalog: ≥ 100,000 items, ≥ 500,000 listings (bench/catalog/generate.ts). autocannon; per scenario a 3 s warm-up of each side, then ` +
-      `${BENCH.rounds} alternating ${BENCH.roundSeconds} s rounds baseline / API; each cell is the median round (errors: sum over rounds). ` +
-      `baseline = bare Koa + one SQL statement via pg (bench/catalog/baseline.ts), same pool size (10). Latencies in ms.`,
+    `Catalog: ≥ 100,000 items, ≥ 500,000 listings (bench/catalog/generate.ts). autocannon (bench/load.ts); per scenario a 3 s warm-up of each side, then ` +
+      `${BENCH.rounds} alternating ${BENCH.roundSeconds} s rounds baseline / API / API without cache; each cell is the median round (errors: sum over rounds). ` +
+      `baseline = bare Koa + one SQL statement via pg (bench/catalog/baseline.ts), same pool size (10); each target in its own process. Latencies in ms.`,
     '',
     `## ${BENCH.connections} connections`,
     '',
-    '| scenario | baseline req/s | API req/s | API / baseline | baseline p50 / p99 | API p50 / p99 | target | errors |',
-    '|---|---:|---:|---:|---:|---:|---|---:|',
+    '"API" is the service as deployed (DISCOVER_CACHE_MS default, 2 s); "API, no cache" is the same app with DISCOVER_CACHE_MS=0, ' +
+      'so every request reads the database like the baseline does.',
+    '',
+    '| scenario | baseline req/s | API req/s | API / baseline | API, no cache req/s | no cache / baseline | baseline p50 / p99 | API p50 / p99 | API, no cache p50 / p99 | target | errors |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|',
   ];
+  const share = (a: Row, b: Row) => `${((a.rps / b.rps) * 100).toFixed(0)} %`;
   for (const s of list) {
-    const b = find(rows, s, 'baseline', BENCH.connections);
-    const a = find(rows, s, 'api', BENCH.connections);
+    const [b, a, u] = (['baseline', 'api', 'uncached'] as const).map((side) => find(rows, s, side, BENCH.connections)) as [Row, Row, Row];
     lines.push(
-      `| ${s.name} | ${b.rps.toFixed(0)} | ${a.rps.toFixed(0)} | ${((a.rps / b.rps) * 100).toFixed(0)} % | ${b.p50} / ${b.p99} | ${a.p50} / ${a.p99} | ≥ 50 %; ${s.target} | ${b.errors + a.errors} |`,
+      `| ${s.name} | ${b.rps.toFixed(0)} | ${a.rps.toFixed(0)} | ${share(a, b)} | ${u.rps.toFixed(0)} | ${share(u, b)} | ${latency(b)} | ${latency(a)} | ${latency(u)} | ≥ 50 %; ${s.target} | ${b.errors + a.errors + u.errors} |`,
     );
   }
-  lines.push('', '## 1 connection (service time without queueing)', '', '| scenario | baseline req/s | API req/s | baseline p50 / p99 | API p50 / p99 |', '|---|---:|---:|---:|---:|');
+  lines.push(
+    '',
+    '## 1 connection (service time without queueing)',
+    '',
+    '| scenario | baseline req/s | API req/s | API, no cache req/s | baseline p50 / p99 | API p50 / p99 | API, no cache p50 / p99 |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  );
   for (const s of list) {
-    const b = find(rows, s, 'baseline', 1);
-    const a = find(rows, s, 'api', 1);
-    lines.push(`| ${s.name} | ${b.rps.toFixed(0)} | ${a.rps.toFixed(0)} | ${b.p50} / ${b.p99} | ${a.p50} / ${a.p99} |`);
+    const [b, a, u] = (['baseline', 'api', 'uncached'] as const).map((side) => find(rows, s, side, 1)) as [Row, Row, Row];
+    lines.push(`| ${s.name} | ${b.rps.toFixed(0)} | ${a.rps.toFixed(0)} | ${u.rps.toFixed(0)} | ${latency(b)} | ${latency(a)} | ${latency(u)} |`);
   }
   return `${lines.join('\n')}\n`;
 }
 
 async function main(): Promise<void> {
-  const server = spawn(process.execPath, ['-r', 'ts-node/register', path.join(__dirname, 'server.ts')], { stdio: 'inherit' });
+  const servers = (['api', 'uncached', 'baseline'] as const).map((target) =>
+    spawn(process.execPath, ['-r', 'ts-node/register', path.join(__dirname, 'server.ts'), target], { stdio: 'inherit' }),
+  );
   try {
     await waitFor(`http://127.0.0.1:${BENCH.apiPort}/healthz`);
     await waitFor(`http://127.0.0.1:${BENCH.baselinePort}/`);
+    await waitFor(`http://127.0.0.1:${BENCH.uncachedApiPort}/healthz`);
     const list = await scenarios();
     const rows: Row[] = [];
     const before = os.loadavg();
     for (const connections of [BENCH.connections, 1]) {
       for (const s of list) {
-        const sides = [['baseline', BENCH.baselinePort], ['api', BENCH.apiPort]] as const;
-        const rounds: Record<Row['side'], Row[]> = { baseline: [], api: [] };
+        const sides = [['baseline', BENCH.baselinePort], ['api', BENCH.apiPort], ['uncached', BENCH.uncachedApiPort]] as const;
+        const rounds: Record<Row['side'], Row[]> = { baseline: [], api: [], uncached: [] };
         for (const [, port] of sides) {
           await check(port, s);
           await load(port, s, 3, connections);
@@ -125,15 +139,16 @@ async function main(): Promise<void> {
         // median round of each side compares the two under the same conditions.
         for (let round = 0; round < BENCH.rounds; round += 1) {
           for (const [side, port] of sides) {
+            await settle();
             const r = await load(port, s, BENCH.roundSeconds, connections);
-            rounds[side].push({ scenario: s.name, side, connections, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx + r.timeouts });
+            rounds[side].push({ scenario: s.name, side, connections, ...r });
           }
         }
         for (const [side] of sides) {
           const sorted = [...rounds[side]].sort((a, b) => a.rps - b.rps);
           const median = { ...sorted[Math.floor(sorted.length / 2)]!, errors: sorted.reduce((n, r) => n + r.errors, 0) };
           rows.push(median);
-          console.log(`${s.name} [${side}, ${connections} conn]: ${median.rps.toFixed(0)} req/s, p50 ${median.p50} ms, p99 ${median.p99} ms (rounds: ${rounds[side].map((r) => r.rps.toFixed(0)).join(', ')} req/s)`);
+          console.log(`${s.name} [${side}, ${connections} conn]: ${median.rps.toFixed(0)} req/s, p50 / p99 ${latency(median)} ms (rounds: ${rounds[side].map((r) => r.rps.toFixed(0)).join(', ')} req/s)`);
         }
       }
     }
@@ -142,7 +157,7 @@ async function main(): Promise<void> {
     writeFileSync(out, report(rows, list, { before, after: os.loadavg() }));
     console.log(`\nwritten to ${path.relative(process.cwd(), out)}`);
   } finally {
-    server.kill('SIGTERM');
+    for (const server of servers) server.kill('SIGTERM');
   }
 }
 

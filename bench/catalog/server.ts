@@ -1,5 +1,7 @@
-// The benchmark's server process: the real API and the baseline side by side, on two ports,
-// against the benchmark database. Started by run.ts; stops on SIGTERM.
+// One benchmark target per process, against the benchmark database: the real API as deployed,
+// the API with its Discover cache off, or the bare baseline. Separate processes keep one
+// target's heap and JIT state from colouring another's figures. Started by run.ts (argument:
+// the target); stops on SIGTERM.
 import { Client, Connection } from '@temporalio/client';
 import { createServices } from '../../src/composition';
 import { loadConfig } from '../../src/config';
@@ -11,25 +13,41 @@ import { BENCH, benchDatabaseUrl } from './settings';
 
 const POOL_SIZE = 10;
 
-async function main(): Promise<void> {
+/** What this process serves; run.ts starts one process per target. */
+export type Target = 'api' | 'uncached' | 'baseline';
+
+async function main(target: Target): Promise<void> {
   const url = benchDatabaseUrl();
+  if (target === 'baseline') {
+    const baseline = createBaselineApp(url, POOL_SIZE);
+    const server = baseline.app.listen(BENCH.baselinePort, '127.0.0.1');
+    process.once('SIGTERM', () => {
+      server.close();
+      void baseline.pool.end().then(() => process.exit(0));
+    });
+    return;
+  }
   // Production settings: no per-response schema validation, quiet logs.
-  const config = loadConfig({ NODE_ENV: 'production', DATABASE_URL: url, LOG_LEVEL: 'silent', JWT_SECRET: 'bench-secret-bench-secret-bench-secret-00' });
-  const db = createDataSource({ url, poolSize: POOL_SIZE, applicationName: 'bench-api' });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATABASE_URL: url,
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-00',
+    ...(target === 'uncached' ? { DISCOVER_CACHE_MS: '0' } : {}),
+  });
+  const db = createDataSource({ url, poolSize: POOL_SIZE, applicationName: `bench-${target}` });
   await db.initialize();
   // Discover routes never reach Temporal; a lazy connection to nowhere is enough.
   const temporal = new Client({ connection: Connection.lazy({ address: '127.0.0.1:9' }) });
-  const api = createApp(createServices(config, db, temporal), config, createLogger('silent', 'bench')).listen(BENCH.apiPort, '127.0.0.1');
-  const baseline = createBaselineApp(url, POOL_SIZE);
-  const bare = baseline.app.listen(BENCH.baselinePort, '127.0.0.1');
+  const app = createApp(createServices(config, db, temporal), config, createLogger('silent', 'bench'));
+  const server = app.listen(target === 'api' ? BENCH.apiPort : BENCH.uncachedApiPort, '127.0.0.1');
   process.once('SIGTERM', () => {
-    api.close();
-    bare.close();
-    void Promise.all([db.destroy(), baseline.pool.end()]).then(() => process.exit(0));
+    server.close();
+    void db.destroy().then(() => process.exit(0));
   });
 }
 
-main().catch((err) => {
+main(process.argv[2] as Target).catch((err) => {
   console.error(err);
   process.exit(1);
 });

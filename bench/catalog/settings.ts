@@ -11,6 +11,8 @@ export const BENCH = {
   roundSeconds: 5,
   apiPort: Number(process.env.BENCH_API_PORT ?? 3710),
   baselinePort: Number(process.env.BENCH_BASELINE_PORT ?? 3711),
+  /** The same API with DISCOVER_CACHE_MS=0: every request reads the database. */
+  uncachedApiPort: Number(process.env.BENCH_UNCACHED_API_PORT ?? 3712),
 };
 
 export const benchDatabaseUrl = () => process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/mts_bench_catalog';

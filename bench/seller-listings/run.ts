@@ -1,15 +1,16 @@
 // Seller listing search benchmark. `node -r ts-node/register bench/seller-listings/run.ts`
 // Builds its own database (BENCH_DATABASE_URL, default mts_bench_listings on the local
 // PostgreSQL): 2,000 catalog items, one seller with 50,000 listings and a second seller with
-// 5,000 (so the seller scope has something to exclude). Then, in the same run, autocannon at 20
-// connections against the real API and against the one-SQL baseline, per scenario. Writes
-// bench/results/seller-listings.md and drops the database unless BENCH_KEEP=1.
+// 5,000 (so the seller scope has something to exclude). Then, in the same run, autocannon
+// at 20 connections against the real API and against the one-SQL
+// baseline, per scenario. Writes bench/results/seller-listings.md and drops the database unless
+// BENCH_KEEP=1.
 import { fork, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { Client } from 'pg';
+import { runLoad, settle } from '../load';
 import { adminQuery } from '../support';
 import { connectAndMigrate } from '../../src/db/data-source';
 
@@ -81,11 +82,11 @@ async function json(url: string, body: unknown, headers: Record<string, string> 
   return (await res.json()) as Record<string, unknown>;
 }
 
-async function load(url: string, body: unknown, headers: Record<string, string>): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
+async function load(url: string, body: unknown, headers: Record<string, string>) {
   const common = { url, method: 'POST' as const, connections: CONNECTIONS, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
-  await autocannon({ ...common, duration: 3 }); // warm-up: plans, pools, JIT
-  const r = await autocannon({ ...common, duration: DURATION_S });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
+  await runLoad({ ...common, durationSeconds: 3 }); // warm-up: plans, pools, JIT
+  await settle();
+  return runLoad({ ...common, durationSeconds: DURATION_S });
 }
 
 async function main(): Promise<void> {
@@ -127,11 +128,12 @@ async function main(): Promise<void> {
       const uncached = await load(`http://127.0.0.1:${UNCACHED_API_PORT}/seller/listings/search`, scenario.body, seller.bearer);
       const baseResult = await load(`http://127.0.0.1:${BASELINE_PORT}/`, { ...scenario.body, sellerId: seller.id }, {});
       const share = (r: { rps: number }) => `${((100 * r.rps) / baseResult.rps).toFixed(0)} %`;
+      const ms = (n: number) => n.toFixed(n < 10 ? 1 : 0);
       const cells = [
         `${scenario.name} (total ${check.total as number})`,
-        cached.rps.toFixed(1), cached.p99, share(cached),
-        uncached.rps.toFixed(1), uncached.p99, share(uncached),
-        baseResult.rps.toFixed(1), baseResult.p99,
+        cached.rps.toFixed(1), `${ms(cached.p50)} / ${ms(cached.p99)}`, share(cached),
+        uncached.rps.toFixed(1), `${ms(uncached.p50)} / ${ms(uncached.p99)}`, share(uncached),
+        baseResult.rps.toFixed(1), `${ms(baseResult.p50)} / ${ms(baseResult.p99)}`,
         cached.errors + uncached.errors + baseResult.errors,
       ];
       const line = `| ${cells.join(' | ')} |`;
@@ -141,14 +143,14 @@ async function main(): Promise<void> {
     const report = [
       '# Seller listing search benchmark',
       '',
-      `Run ${new Date().toISOString()} on this machine (2 shared cores), PostgreSQL 15 on localhost. One seller with ${LISTINGS} listings`,
+      `Run ${new Date().toISOString()} on this machine (${os.cpus().length} cores), PostgreSQL 15 on localhost. One seller with ${LISTINGS} listings`,
       `over 2,000 catalog items, a second seller with 5,000. autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per measurement after a 3 s`,
       'warm-up; each target in its own process with a pool of 10. Latencies in ms. "cached": the default search cache',
-      '(5 s, keyed by the seller\'s listings version; repeated identical searches). "uncached": SELLER_SEARCH_CACHE_MS=0,',
-      'every request counts all fourteen facets and reads its page in SQL.',
-      `Machine load average (1 min) ${loadBefore} before and ${os.loadavg()[0]!.toFixed(1)} after the measurements (other work shares the cores).`,
+      '(5 s; whole answers keyed by seller, request, page and the seller\'s listings version; repeated identical searches).',
+      '"uncached": SELLER_SEARCH_CACHE_MS=0, every request counts all fourteen facets, reads its page and enriches its hits in SQL.',
+      `Machine load average (1 min) ${loadBefore} before and ${os.loadavg()[0]!.toFixed(1)} after the measurements.`,
       '',
-      '| scenario | API cached req/s | p99 | vs baseline | API uncached req/s | p99 | vs baseline | baseline req/s | baseline p99 | errors |',
+      '| scenario | API cached req/s | p50 / p99 | vs baseline | API uncached req/s | p50 / p99 | vs baseline | baseline req/s | baseline p50 / p99 | errors |',
       '|---|---|---|---|---|---|---|---|---|---|',
       ...rows,
       '',
