@@ -41,6 +41,16 @@ describe('SearchCache', () => {
     expect(n.calls()).toBe(2);
   });
 
+  it('drops an entry whose refresh failed, so the next request waits for a new computation', async () => {
+    const c = cache();
+    await c.get('k', '1', async () => 'old');
+    clock = 5000;
+    expect(await c.get('k', '1', async () => Promise.reject(new Error('db down')))).toBe('old');
+    await new Promise((r) => setImmediate(r));
+    await expect(c.get('k', '1', async () => Promise.reject(new Error('still down')))).rejects.toThrow('still down');
+    expect(await c.get('k', '1', async () => 'new')).toBe('new');
+  });
+
   it('does not remember a failure', async () => {
     const c = cache();
     await expect(c.get('k', '1', async () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');

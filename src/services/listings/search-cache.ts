@@ -6,14 +6,13 @@ interface Entry<T> {
 }
 
 /**
- * A small per-process cache of seller search results (facet counts, pages of ids): "the search
- * index" of the spec's seller search. An entry is keyed by seller, search request and the
- * seller's stats version (an increasing integer, as text), so any listing write by the seller (create, update, delete, import)
- * makes it unreachable at once, in every process. Stock moved by checkouts does not bump the
- * version; such changes (Availability, Quantity) show within `ttlMs` plus one computation:
- * an expired entry of the current version is still answered while a single refresh runs,
- * so expiry never makes a burst of searches wait. Identical concurrent misses share one
- * computation.
+ * A small per-process cache of search answers, keyed by request and by a version (an
+ * increasing integer, as text). Seller search keys on the seller's listings version, so any
+ * listing write by the seller makes its entries unreachable at once, in every process; Discover
+ * listing search passes a constant version and relies on expiry alone. Changes that bump no
+ * version show within `ttlMs` plus one computation: an expired entry of the current version is
+ * still answered while a single refresh runs, so expiry never makes a burst of searches wait,
+ * and a failed refresh drops it. Identical concurrent misses share one computation.
  */
 export class SearchCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
@@ -31,10 +30,13 @@ export class SearchCache<T> {
       if (hit.expires <= this.now() && !hit.refreshing) {
         hit.refreshing = true;
         const fresh = compute();
-        // Swapped in only once computed; a failed refresh leaves the entry to be retried.
+        // Swapped in only once computed. A failed refresh drops the entry, so the next request
+        // waits for a computation instead of being served an ever older answer.
         fresh.then(
           () => this.store(key, version, fresh),
-          () => (hit.refreshing = false),
+          () => {
+            if (this.entries.get(key) === hit) this.entries.delete(key);
+          },
         );
       }
       return hit.value;
