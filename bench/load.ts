@@ -31,6 +31,9 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx + r.timeouts };
 }
 
+/** `p50 / p99` of a run, in ms, as the reports print it. */
+export const latency = (r: Pick<LoadResult, 'p50' | 'p99'>) => [r.p50, r.p99].map((ms) => ms.toFixed(ms < 10 ? 1 : 0)).join(' / ');
+
 /**
  * Waits for the target to drain: when a run ends, the server still finishes the requests it
  * had queued (for a slow target, up to a second of database work). Measuring the next target

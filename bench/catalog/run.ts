@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { runLoad, settle, type LoadResult } from '../load';
+import { latency, runLoad, settle, type LoadResult } from '../load';
 import { BENCH, benchDatabaseUrl } from './settings';
 
 interface Scenario {
@@ -70,9 +70,6 @@ async function check(port: number, s: Scenario): Promise<void> {
   if (res.status !== 200 || size === 0) throw new Error(`${s.name} on port ${port}: status ${res.status}, ${size} results`);
 }
 
-/** `p50 / p99` in ms; wrk reports fractions, one decimal is plenty below 10 ms. */
-const latency = (r: Row) => [r.p50, r.p99].map((ms) => (ms < 10 ? ms.toFixed(1) : ms.toFixed(0))).join(' / ');
-
 const find = (rows: Row[], s: Scenario, side: Row['side'], connections: number) =>
   rows.find((r) => r.scenario === s.name && r.side === side && r.connections === connections)!;
 
@@ -136,7 +133,7 @@ async function main(): Promise<void> {
           await load(port, s, 3, connections);
         }
         // Alternating rounds: on a machine shared with other work, load drifts over a run; the
-        // median round of each side compares the two under the same conditions.
+        // median round of each side compares them under the same conditions.
         for (let round = 0; round < BENCH.rounds; round += 1) {
           for (const [side, port] of sides) {
             await settle();

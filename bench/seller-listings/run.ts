@@ -1,16 +1,15 @@
 // Seller listing search benchmark. `node -r ts-node/register bench/seller-listings/run.ts`
 // Builds its own database (BENCH_DATABASE_URL, default mts_bench_listings on the local
 // PostgreSQL): 2,000 catalog items, one seller with 50,000 listings and a second seller with
-// 5,000 (so the seller scope has something to exclude). Then, in the same run, autocannon
-// at 20 connections against the real API and against the one-SQL
-// baseline, per scenario. Writes bench/results/seller-listings.md and drops the database unless
-// BENCH_KEEP=1.
+// 5,000 (so the seller scope has something to exclude). Then, in the same run, autocannon at 20
+// connections against the real API and against the one-SQL baseline, per scenario. Writes
+// bench/results/seller-listings.md and drops the database unless BENCH_KEEP=1.
 import { fork, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { runLoad, settle } from '../load';
+import { latency, runLoad, settle } from '../load';
 import { adminQuery } from '../support';
 import { connectAndMigrate } from '../../src/db/data-source';
 
@@ -128,12 +127,11 @@ async function main(): Promise<void> {
       const uncached = await load(`http://127.0.0.1:${UNCACHED_API_PORT}/seller/listings/search`, scenario.body, seller.bearer);
       const baseResult = await load(`http://127.0.0.1:${BASELINE_PORT}/`, { ...scenario.body, sellerId: seller.id }, {});
       const share = (r: { rps: number }) => `${((100 * r.rps) / baseResult.rps).toFixed(0)} %`;
-      const ms = (n: number) => n.toFixed(n < 10 ? 1 : 0);
       const cells = [
         `${scenario.name} (total ${check.total as number})`,
-        cached.rps.toFixed(1), `${ms(cached.p50)} / ${ms(cached.p99)}`, share(cached),
-        uncached.rps.toFixed(1), `${ms(uncached.p50)} / ${ms(uncached.p99)}`, share(uncached),
-        baseResult.rps.toFixed(1), `${ms(baseResult.p50)} / ${ms(baseResult.p99)}`,
+        cached.rps.toFixed(1), latency(cached), share(cached),
+        uncached.rps.toFixed(1), latency(uncached), share(uncached),
+        baseResult.rps.toFixed(1), latency(baseResult),
         cached.errors + uncached.errors + baseResult.errors,
       ];
       const line = `| ${cells.join(' | ')} |`;

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { toJsonBytes } from '../../json-bytes';
+import { readSellerStatsVersion } from '../sellers/stats-version';
 import { SearchCache } from './search-cache';
 import { loadListingViews, type ListingView } from './listing-view';
 
@@ -181,8 +182,7 @@ export class SellerSearch {
 
   /** The spec's search result (`SellerSearchResult`) as JSON bytes (`toJsonBytes`). */
   async search(sellerId: string, req: SellerSearchRequest): Promise<Buffer> {
-    const [row] = await this.db.query(`SELECT stats_version::text AS version FROM seller_accounts WHERE user_id = $1`, [sellerId]);
-    const version: string = row?.version ?? '0';
+    const version = await readSellerStatsVersion(this.db, sellerId);
     const key = JSON.stringify([sellerId, req.query ?? '', req.filters, req.facets]);
     return this.pages.get(`${key}:${req.from}:${req.size}`, version, async () => {
       const where = searchWhere(sellerId, req);

@@ -33,8 +33,8 @@ export class BulkLookup {
     const unprocessed: string[] = [];
     unique.forEach((urn, n) => {
       const json = found[n];
-      if (json === null || json === undefined) unprocessed.push(urn);
-      else items.push(items.length === 0 ? OPEN : COMMA, json);
+      if (json) items.push(items.length === 0 ? OPEN : COMMA, json);
+      else unprocessed.push(urn);
     });
     items.push(items.length === 0 ? EMPTY : CLOSE);
     return { json: Buffer.concat(items), unprocessed };

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { caseStatsSource } from '../cases/case-stats';
+import { readSellerStatsVersion } from './stats-version';
 
 /** The spec's Seller stats. */
 export interface SellerStats {
@@ -48,8 +49,7 @@ export class SellerStatsService {
   async get(sellerId: string): Promise<SellerStats> {
     // The version is read before counting: a change committed meanwhile bumps it past what we
     // cache, so the next request recounts rather than trusting stale numbers.
-    const [row] = await this.db.query(`SELECT stats_version::text AS version FROM seller_accounts WHERE user_id = $1`, [sellerId]);
-    const version: string = row?.version ?? '0';
+    const version = await readSellerStatsVersion(this.db, sellerId);
     const cached = this.cache.get(sellerId);
     if (cached?.version === version) return cached.stats;
     const parts = await Promise.all(this.sources.map((source) => source(this.db, sellerId)));

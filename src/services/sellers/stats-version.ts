@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 
 /**
  * Marks a seller's stats stale. Call it in the transaction of any change that alters them
@@ -7,4 +7,10 @@ import type { EntityManager } from 'typeorm';
  */
 export async function touchSellerStats(tx: EntityManager, sellerId: string): Promise<void> {
   await tx.query(`UPDATE seller_accounts SET stats_version = stats_version + 1 WHERE user_id = $1`, [sellerId]);
+}
+
+/** The seller's current version, as text (it is a bigint): what stats and search caches key on. */
+export async function readSellerStatsVersion(db: DataSource, sellerId: string): Promise<string> {
+  const [row] = await db.query(`SELECT stats_version::text AS version FROM seller_accounts WHERE user_id = $1`, [sellerId]);
+  return row?.version ?? '0';
 }
