@@ -75,9 +75,13 @@ export class OutboxDispatcher {
       if (rows.length === 0) return 0;
       const starts = rows.filter((r) => r.endpoint_id !== null);
       for (let i = 0; i < starts.length; i += START_CONCURRENCY) {
-        await Promise.all(
+        // Every start settles before the pass fails: a start left running in the background would
+        // outlive stop() and retry on a closed Temporal connection (and race the next pass).
+        const results = await Promise.allSettled(
           starts.slice(i, i + START_CONCURRENCY).map((r) => this.options.startDelivery(r.event_id, r.endpoint_id!, { replay: false })),
         );
+        const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+        if (failed) throw failed.reason;
       }
       const eventIds = [...new Set(rows.map((r) => r.event_id))];
       await tx.query(`UPDATE outbox_events SET dispatched_at = now() WHERE id = ANY ($1::uuid[])`, [eventIds]);
