@@ -1,7 +1,11 @@
 // Times a 10,000-row CSV listing import end to end: HTTP upload → Temporal dev server →
 // worker (batches of IMPORT_BATCH_SIZE, default 500) → Postgres, until the import is COMPLETED.
 // `node -r ts-node/register bench/seller-listings/import.ts`. Uses its own database
-// (mts_bench_import on the local PostgreSQL), dropped at the end.
+// (mts_bench_import on the local PostgreSQL), dropped at the end. Each run appends a row to
+// bench/results/seller-listings-import.md.
+import { appendFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import path from 'node:path';
 import { adminQuery } from '../support';
 import { connectAndMigrate } from '../../src/db/data-source';
 import { createWorker } from '../../worker/create-worker';
@@ -12,6 +16,7 @@ import { devServerEnv, workflowBundle } from '../../test/support/temporal';
 
 const ROWS = 10_000;
 const NAME = 'mts_bench_import';
+const RESULTS = path.join(__dirname, '..', 'results', 'seller-listings-import.md');
 
 const admin = (sql: string) => adminQuery(ADMIN_DATABASE_URL, sql);
 
@@ -37,7 +42,12 @@ async function main(): Promise<void> {
       const res = await api.http.get(`/seller/imports/${accepted.body.id}`).set(seller.bearer).expect(200);
       if (res.body.status === 'COMPLETED' || res.body.status === 'FAILED') {
         const ms = Date.now() - started;
-        console.log(JSON.stringify({ rows: ROWS, batchSize: api.config.imports.batchSize, ms, rowsPerSecond: Math.round((ROWS * 1000) / ms), import: res.body }));
+        const rowsPerSecond = Math.round((ROWS * 1000) / ms);
+        console.log(JSON.stringify({ rows: ROWS, batchSize: api.config.imports.batchSize, ms, rowsPerSecond, import: res.body }));
+        if (res.body.status === 'COMPLETED') {
+          const at = new Date().toISOString().slice(0, 16).replace('T', ' ');
+          appendFileSync(RESULTS, `| ${at} UTC | ≈ ${loadavg()[0]!.toFixed(1)} | ${(ms / 1000).toFixed(1)} s | ${rowsPerSecond.toLocaleString('en-GB')} |\n`);
+        }
         break;
       }
       await new Promise((r) => setTimeout(r, 50));
