@@ -5,6 +5,7 @@ import type { Services } from './http/services';
 import { AccessTokens } from './services/auth/access-tokens';
 import { AuthService } from './services/auth/auth-service';
 import { Authenticator } from './services/auth/authenticator';
+import { OAuthApps } from './services/auth/oauth-apps';
 import { CatalogHierarchy } from './services/catalog/hierarchy';
 import { EmailChange } from './services/email-change';
 import { PersonalAccessTokens } from './services/personal-access-tokens';
@@ -38,6 +39,7 @@ import { ListingSearch } from './services/search/listing-search';
 /** The composition root: wires services from configuration, the database and Temporal. */
 export function createServices(config: Config, db: DataSource, temporal: Client): Services {
   const accessTokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenTtlSeconds);
+  const oauthApps = new OAuthApps(db);
   const starters = new WorkflowStarters(temporal, config.temporal.taskQueue);
   const uploads = new Uploads(db, {
     storage: new LocalDiskImageStorage(config.uploads.dir),
@@ -58,11 +60,12 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   });
   return {
     db,
-    auth: new AuthService(db, accessTokens, {
+    auth: new AuthService(db, accessTokens, oauthApps, {
       refreshTokenTtlSeconds: config.auth.refreshTokenTtlSeconds,
       scryptLogN: config.auth.scryptLogN,
     }),
-    authenticator: new Authenticator(db, accessTokens),
+    authenticator: new Authenticator(db, accessTokens, oauthApps),
+    oauthApps,
     pats: new PersonalAccessTokens(db),
     sellers: new Sellers(db),
     emailChange: new EmailChange(db, {

@@ -10,6 +10,8 @@ import type { AnyRoute } from './route';
 import { buildRouter } from './router';
 import { accountRoutes } from './routes/account';
 import { authRoutes } from './routes/auth';
+import { linkedApplicationRoutes } from './routes/linked-applications';
+import { oauthAuthorizeRoutes } from './routes/oauth-authorize';
 import { basketRoutes } from './routes/basket';
 import { catalogTreeRoutes } from './routes/catalog-tree';
 import { devRoutes } from './routes/dev';
@@ -37,6 +39,8 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
   let openApi: Record<string, unknown> | undefined;
   const routes: AnyRoute[] = [
     ...authRoutes(services),
+    ...oauthAuthorizeRoutes(services),
+    ...linkedApplicationRoutes(services),
     ...personalAccessTokenRoutes(services),
     ...accountRoutes(services),
     ...sellerRoutes(services),

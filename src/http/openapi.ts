@@ -10,8 +10,8 @@ const toSchema = (schema: Joi.Schema): JsonSchema => parse(schema, 'open-api-3.1
 const SECURITY: Record<AuthLevel, Array<Record<string, string[]>>> = {
   public: [],
   bearer: [{ Bearer: [] }],
-  user: [{ Bearer: [] }, { ApiKey: [] }],
-  seller: [{ Bearer: [] }, { ApiKey: [] }],
+  user: [{ Bearer: [] }, { ApiKey: [] }, { ThirdPartyApp: [] }],
+  seller: [{ Bearer: [] }, { ApiKey: [] }, { ThirdPartyApp: [] }],
 };
 
 const problemRef = (description: string) => ({
@@ -128,6 +128,13 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Record<stri
           in: 'header',
           name: 'Authorization',
           description: 'A personal access token, sent as `Authorization: ApiKey <token>`.',
+        },
+        ThirdPartyApp: {
+          type: 'oauth2',
+          description:
+            'An operator-registered application acting for a user who linked it (authorization code with PKCE S256). ' +
+            'No scopes: the token acts as the user, except on account-security routes, which take only the user\'s own token.',
+          flows: { authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes: {} } },
         },
       },
       schemas: {

@@ -5,8 +5,9 @@ import type { Principal } from '../services/auth/authenticator';
 /**
  * Who may call a route:
  * - `public`: no credential;
- * - `bearer`: an OAuth access token only (account and credential management);
- * - `user`: a bearer access token or a personal access token (`ApiKey`);
+ * - `bearer`: a first-party OAuth access token only (account and credential management);
+ * - `user`: any access token (first-party or a linked third-party application's) or a personal
+ *   access token (`ApiKey`);
  * - `seller`: like `user`, and the caller must have an active seller account.
  */
 export type AuthLevel = 'public' | 'bearer' | 'user' | 'seller';

@@ -41,7 +41,10 @@ async function resolvePrincipal(ctx: Context, level: AuthLevel, deps: RouterDeps
   const principal = await deps.authenticator.authenticate(kind, match[2]!);
   if (!principal) throw unauthenticated();
   if (level === 'bearer' && principal.via !== 'bearer') {
-    throw forbidden('bearer-token-required', 'This route accepts only an OAuth access token, not a personal access token.');
+    throw forbidden(
+      'bearer-token-required',
+      "This route accepts only the user's own OAuth access token, not a personal access token or a third-party application's token.",
+    );
   }
   if (level === 'seller' && !(await deps.isActiveSeller(principal.userId))) {
     throw forbidden('seller-account-required', 'This route requires an active seller account; create one with POST /seller.');

@@ -7,6 +7,7 @@ import type { Purchases } from '../services/orders/purchases';
 import type { SellerOrders } from '../services/orders/seller-orders';
 import type { AuthService } from '../services/auth/auth-service';
 import type { Authenticator } from '../services/auth/authenticator';
+import type { OAuthApps } from '../services/auth/oauth-apps';
 import type { CatalogHierarchy } from '../services/catalog/hierarchy';
 import type { EmailChange } from '../services/email-change';
 import type { PersonalAccessTokens } from '../services/personal-access-tokens';
@@ -31,6 +32,7 @@ export interface Services {
   db: DataSource;
   auth: AuthService;
   authenticator: Authenticator;
+  oauthApps: OAuthApps;
   pats: PersonalAccessTokens;
   sellers: Sellers;
   emailChange: EmailChange;

@@ -16,11 +16,13 @@ describe('GET /openapi.json', () => {
     await expect(SwaggerParser.validate(structuredClone(res.body))).resolves.toBeDefined();
   });
 
-  it('documents both security schemes and every route of the table', async () => {
+  it('documents the security schemes and every route of the table', async () => {
     const doc = (await api.http.get('/openapi.json')).body;
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['ApiKey', 'Bearer']);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['ApiKey', 'Bearer', 'ThirdPartyApp']);
+    expect(doc.components.securitySchemes.ThirdPartyApp.flows.authorizationCode).toMatchObject({ authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token' });
     expect(doc.paths['/user/personal-access-tokens'].delete.security).toEqual([{ Bearer: [] }]);
-    expect(doc.paths['/seller/status'].get.security).toEqual([{ Bearer: [] }, { ApiKey: [] }]);
+    expect(doc.paths['/user/applications'].get.security).toEqual([{ Bearer: [] }]);
+    expect(doc.paths['/seller/status'].get.security).toEqual([{ Bearer: [] }, { ApiKey: [] }, { ThirdPartyApp: [] }]);
     expect(doc.paths['/auth/register'].post.security).toEqual([]);
     expect(doc.paths['/oauth/token'].post.requestBody.content).toHaveProperty('application/x-www-form-urlencoded');
   });

@@ -6,6 +6,7 @@ import { SellerListings1732924800000 } from './1732924800000-seller-listings';
 import { CheckoutOrders1733011200000 } from './1733011200000-checkout-orders';
 import { Reviews1733097600000 } from './1733097600000-reviews';
 import { Cases1733184000000 } from './1733184000000-cases';
+import { OAuthApps1733270400000 } from './1733270400000-oauth-apps';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   CheckoutOrders1733011200000,
   Reviews1733097600000,
   Cases1733184000000,
+  OAuthApps1733270400000,
 ];

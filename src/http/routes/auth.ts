@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { User } from '../../db/entities';
-import type { TokenPair } from '../../services/auth/auth-service';
+import type { ClientCredentials, TokenPair } from '../../services/auth/auth-service';
 import { defineRoute } from '../route';
 import { email, password, userView, username } from '../schemas';
 import type { Services } from '../services';
@@ -13,9 +13,44 @@ interface RegisterBody {
   password: string;
 }
 
-type TokenBody =
-  | { grant_type: 'password'; username: string; password: string; scope?: string }
-  | { grant_type: 'refresh_token'; refresh_token: string; scope?: string };
+interface ClientFields {
+  scope?: string;
+  client_id?: string;
+  client_secret?: string;
+}
+
+type TokenBody = ClientFields &
+  (
+    | { grant_type: 'password'; username: string; password: string }
+    | { grant_type: 'refresh_token'; refresh_token: string }
+    | { grant_type: 'authorization_code'; code: string; redirect_uri?: string; code_verifier: string }
+  );
+
+/** Fields that belong to one grant type only. */
+const onlyFor = (grant: string, schema: Joi.StringSchema) =>
+  schema.when('grant_type', { is: grant, then: Joi.required(), otherwise: Joi.forbidden() });
+
+/**
+ * Client credentials (RFC 6749 §2.3.1): HTTP Basic (`client_secret_basic`) or the body
+ * (`client_secret_post`). Basic values are form-urlencoded before base64.
+ */
+function clientCredentials(authorization: string, body: ClientFields): ClientCredentials {
+  const basic = /^Basic\s+(\S+)$/i.exec(authorization);
+  if (!basic) return { clientId: body.client_id, clientSecret: body.client_secret };
+  const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const [id, secret] = colon < 0 ? [decoded, ''] : [decoded.slice(0, colon), decoded.slice(colon + 1)];
+  return { clientId: formDecode(id), clientSecret: formDecode(secret) || undefined };
+}
+
+/** A malformed escape is kept as is: it then simply fails client authentication. */
+function formDecode(value: string): string {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return value;
+  }
+}
 
 const oauthTokenResponse = (t: TokenPair) => ({
   access_token: t.accessToken,
@@ -61,23 +96,30 @@ export const authRoutes = (s: Services) => [
     method: 'post',
     path: '/oauth/token',
     tag: 'Auth',
-    summary: 'OAuth 2.0 token endpoint (password and rotating refresh_token grants)',
+    summary: 'OAuth 2.0 token endpoint (password, authorization_code with PKCE, rotating refresh_token)',
     description:
       '`grant_type=password` takes `username` (or the e-mail address) and `password`. ' +
+      '`grant_type=authorization_code` (third-party applications) takes `code`, `code_verifier`, optionally `redirect_uri`, ' +
+      'and the client credentials: `client_id` (+ `client_secret` for a confidential application) in the body or as HTTP Basic. ' +
       '`grant_type=refresh_token` spends the refresh token and returns a new pair; presenting a spent ' +
-      'refresh token again revokes every token descended from the same sign-in. JSON or form-encoded.',
+      'refresh token again revokes every token descended from the same sign-in. An application refreshing its tokens authenticates as above. ' +
+      'JSON or form-encoded.',
     auth: 'public',
     request: {
       bodyTypes: ['json', 'form'],
       body: Joi.object({
-        grant_type: Joi.string().valid('password', 'refresh_token').required(),
-        username: Joi.string().max(254).when('grant_type', { is: 'password', then: Joi.required(), otherwise: Joi.forbidden() }),
-        password: Joi.string().max(256).when('grant_type', { is: 'password', then: Joi.required(), otherwise: Joi.forbidden() }),
-        refresh_token: Joi.string()
-          .max(512)
-          .when('grant_type', { is: 'refresh_token', then: Joi.required(), otherwise: Joi.forbidden() }),
+        grant_type: Joi.string().valid('password', 'refresh_token', 'authorization_code').required(),
+        username: onlyFor('password', Joi.string().max(254)),
+        password: onlyFor('password', Joi.string().max(256)),
+        refresh_token: onlyFor('refresh_token', Joi.string().max(512)),
+        code: onlyFor('authorization_code', Joi.string().max(256)),
+        code_verifier: onlyFor('authorization_code', Joi.string().max(128)),
+        redirect_uri: Joi.string()
+          .max(2048)
+          .when('grant_type', { is: 'authorization_code', otherwise: Joi.forbidden() }),
         scope: Joi.string().max(512),
         client_id: Joi.string().max(128),
+        client_secret: Joi.string().max(256),
       }),
     },
     responses: {
@@ -90,12 +132,15 @@ export const authRoutes = (s: Services) => [
           refresh_token: Joi.string().required(),
         }),
       },
+      400: { description: '`invalid-grant` (RFC 6749 `invalid_grant`): wrong credentials, or a code or refresh token that is invalid, expired, spent or not this application\'s.' },
+      401: { description: '`invalid-client` (RFC 6749 `invalid_client`): unknown or disabled application, or wrong client credentials.' },
     },
-    handler: async ({ body }) => {
-      const tokens =
-        body.grant_type === 'password'
-          ? await s.auth.passwordGrant(body.username, body.password)
-          : await s.auth.refreshGrant(body.refresh_token);
+    handler: async ({ body, ctx }) => {
+      const client = clientCredentials(ctx.get('authorization'), body);
+      let tokens: TokenPair;
+      if (body.grant_type === 'password') tokens = await s.auth.passwordGrant(body.username, body.password);
+      else if (body.grant_type === 'refresh_token') tokens = await s.auth.refreshGrant(body.refresh_token, client);
+      else tokens = await s.auth.authorizationCodeGrant({ code: body.code, redirectUri: body.redirect_uri, codeVerifier: body.code_verifier }, client);
       return { status: 200, body: oauthTokenResponse(tokens), headers: NO_STORE };
     },
   }),

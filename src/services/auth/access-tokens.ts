@@ -3,6 +3,13 @@ import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 const ISSUER = 'marketplace';
 const AUDIENCE = 'marketplace-api';
 
+/** Who an access token speaks for: the user, and the third-party application it was issued to. */
+export interface AccessTokenSubject {
+  userId: string;
+  /** RFC 9068 `client_id`; null for first-party sign-ins. */
+  clientId: string | null;
+}
+
 /** Short-lived, stateless bearer access tokens (HS256 JWT). Revocation is by expiry. */
 export class AccessTokens {
   constructor(
@@ -10,8 +17,8 @@ export class AccessTokens {
     readonly ttlSeconds: number,
   ) {}
 
-  issue(userId: string): Promise<string> {
-    return new SignJWT({})
+  issue({ userId, clientId }: AccessTokenSubject): Promise<string> {
+    return new SignJWT(clientId ? { client_id: clientId } : {})
       .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
       .setSubject(userId)
       .setIssuer(ISSUER)
@@ -21,8 +28,8 @@ export class AccessTokens {
       .sign(this.key);
   }
 
-  /** The user id the token was issued to, or null for any invalid or expired token. */
-  async verify(token: string): Promise<string | null> {
+  /** The token's subject, or null for any invalid or expired token. */
+  async verify(token: string): Promise<AccessTokenSubject | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
         issuer: ISSUER,
@@ -30,7 +37,8 @@ export class AccessTokens {
         algorithms: ['HS256'],
         typ: 'at+jwt',
       });
-      return typeof payload.sub === 'string' ? payload.sub : null;
+      if (typeof payload.sub !== 'string') return null;
+      return { userId: payload.sub, clientId: typeof payload.client_id === 'string' ? payload.client_id : null };
     } catch (err) {
       if (err instanceof joseErrors.JOSEError) return null;
       throw err;

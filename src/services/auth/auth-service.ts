@@ -1,9 +1,10 @@
 import { DataSource, IsNull } from 'typeorm';
 import { RefreshToken, User } from '../../db/entities';
 import { newId } from '../../ids';
-import { conflict, DomainError } from '../errors';
+import { conflict } from '../errors';
 import { uniqueViolation } from '../db-errors';
 import { AccessTokens } from './access-tokens';
+import { invalidGrant, type OAuthApps } from './oauth-apps';
 import { decoyHash, hashPassword, verifyPassword } from './passwords';
 import { hashSecret, newSecret } from './secrets';
 
@@ -18,17 +19,23 @@ export interface AuthServiceOptions {
   scryptLogN: number;
 }
 
-/** OAuth 2.0 error (RFC 6749 §5.2): answered as problem+json carrying `error`. */
-const invalidGrant = (message: string) =>
-  new DomainError('invalid', 'invalid-grant', message, { error: 'invalid_grant', error_description: message });
+/** Client credentials as presented at the token endpoint (body or HTTP Basic). */
+export interface ClientCredentials {
+  clientId?: string;
+  clientSecret?: string;
+}
 
-/** Registration and the first-party token grants (password, rotating refresh token). */
+/**
+ * Registration and the token grants: password (first party), authorization_code with PKCE
+ * (third-party applications) and the rotating refresh token (both).
+ */
 export class AuthService {
   private decoy: Promise<string> | undefined;
 
   constructor(
     private readonly db: DataSource,
     private readonly accessTokens: AccessTokens,
+    private readonly apps: OAuthApps,
     private readonly options: AuthServiceOptions,
   ) {}
 
@@ -48,47 +55,70 @@ export class AuthService {
       throw err;
     }
     const saved = await this.db.getRepository(User).findOneByOrFail({ id: user.id });
-    return { user: saved, tokens: await this.issueTokens(saved.id, newId()) };
+    return { user: saved, tokens: await this.issueTokens(saved.id, newId(), null) };
   }
 
   /** `grant_type=password`: `username` may be the username or the e-mail address. */
   async passwordGrant(username: string, password: string): Promise<TokenPair> {
+    const userId = await this.checkCredentials(username, password);
+    if (!userId) throw invalidGrant('The username or password is incorrect.');
+    return this.issueTokens(userId, newId(), null);
+  }
+
+  /**
+   * The user id for a username (or e-mail) and password, or null. An unknown user costs the same
+   * time as a wrong password, so response time does not reveal which accounts exist.
+   */
+  async checkCredentials(username: string, password: string): Promise<string | null> {
     const user = await this.db
       .getRepository(User)
       .createQueryBuilder('u')
       .where('lower(u.username) = lower(:name) OR lower(u.email) = lower(:name)', { name: username })
       .getOne();
     if (!user) {
-      // Same cost as a wrong password, so response time does not reveal which accounts exist.
       this.decoy ??= decoyHash(this.options.scryptLogN);
       await verifyPassword(password, await this.decoy);
-      throw invalidGrant('The username or password is incorrect.');
+      return null;
     }
-    if (!(await verifyPassword(password, user.passwordHash))) {
-      throw invalidGrant('The username or password is incorrect.');
-    }
-    return this.issueTokens(user.id, newId());
+    return (await verifyPassword(password, user.passwordHash)) ? user.id : null;
+  }
+
+  /** `grant_type=authorization_code` (RFC 6749 §4.1.3 with RFC 7636 PKCE): a third-party application links the user. */
+  async authorizationCodeGrant(
+    input: { code: string; redirectUri?: string; codeVerifier: string },
+    credentials: ClientCredentials,
+  ): Promise<TokenPair> {
+    const client = await this.apps.authenticateClient(credentials.clientId, credentials.clientSecret);
+    const { userId, familyId } = await this.apps.redeemCode({ ...input, client });
+    return this.issueTokens(userId, familyId, client.id);
   }
 
   /**
    * `grant_type=refresh_token` with rotation. Spending a token is one conditional UPDATE, so two
    * concurrent refreshes with the same token cannot both succeed. A token that was already spent
    * signals theft: the whole family is revoked, logging out both the thief and the user.
+   * A third-party application's token is refreshed only by that application, authenticated, and
+   * only while the user keeps it linked (RFC 6749 §6).
    */
-  async refreshGrant(refreshToken: string): Promise<TokenPair> {
+  async refreshGrant(refreshToken: string, credentials: ClientCredentials = {}): Promise<TokenPair> {
     const tokenHash = hashSecret(refreshToken);
-    const spent: Array<{ user_id: string; family_id: string }> = (
+    const known = await this.db.getRepository(RefreshToken).findOneBy({ tokenHash });
+    if (known?.clientId) {
+      const client = await this.apps.authenticateClient(credentials.clientId, credentials.clientSecret);
+      if (client.id !== known.clientId) throw invalidGrant('The refresh token was issued to another application.');
+      if (!(await this.apps.isLinked(known.userId, client.id))) throw invalidGrant('The user has unlinked this application.');
+    }
+    const spent: Array<{ user_id: string; family_id: string; client_id: string | null }> = (
       await this.db.query(
         `UPDATE refresh_tokens SET used_at = now()
           WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
-          RETURNING user_id, family_id`,
+          RETURNING user_id, family_id, client_id`,
         [tokenHash],
       )
     )[0];
     const row = spent[0];
-    if (row) return this.issueTokens(row.user_id, row.family_id);
+    if (row) return this.issueTokens(row.user_id, row.family_id, row.client_id);
 
-    const known = await this.db.getRepository(RefreshToken).findOneBy({ tokenHash });
     if (known?.usedAt) {
       await this.db
         .getRepository(RefreshToken)
@@ -97,17 +127,18 @@ export class AuthService {
     throw invalidGrant('The refresh token is invalid, expired or already used.');
   }
 
-  private async issueTokens(userId: string, familyId: string): Promise<TokenPair> {
+  private async issueTokens(userId: string, familyId: string, clientId: string | null): Promise<TokenPair> {
     const refreshToken = newSecret('mts_rt_');
     await this.db.getRepository(RefreshToken).insert({
       id: newId(),
       userId,
       familyId,
+      clientId,
       tokenHash: hashSecret(refreshToken),
       expiresAt: new Date(Date.now() + this.options.refreshTokenTtlSeconds * 1000),
     });
     return {
-      accessToken: await this.accessTokens.issue(userId),
+      accessToken: await this.accessTokens.issue({ userId, clientId }),
       refreshToken,
       expiresIn: this.accessTokens.ttlSeconds,
     };

@@ -1,13 +1,15 @@
 import { DataSource } from 'typeorm';
 import { AccessTokens } from './access-tokens';
+import type { OAuthApps } from './oauth-apps';
 import { hashSecret } from './secrets';
 
 export type CredentialKind = 'bearer' | 'apikey';
 
-export interface Principal {
-  userId: string;
-  via: CredentialKind;
-}
+/**
+ * How the caller authenticated: `bearer` (a first-party access token), `apikey` (a personal
+ * access token) or `app` (an access token issued to a third-party application, `clientId`).
+ */
+export type Principal = { userId: string; via: CredentialKind } | { userId: string; via: 'app'; clientId: string };
 
 /** How often a PAT's `last_used_at` is refreshed; avoids a write on every request. */
 const LAST_USED_RESOLUTION = "interval '1 minute'";
@@ -17,12 +19,18 @@ export class Authenticator {
   constructor(
     private readonly db: DataSource,
     private readonly accessTokens: AccessTokens,
+    private readonly apps: OAuthApps,
   ) {}
 
   async authenticate(kind: CredentialKind, credential: string): Promise<Principal | null> {
     if (kind === 'bearer') {
-      const userId = await this.accessTokens.verify(credential);
-      return userId ? { userId, via: 'bearer' } : null;
+      const subject = await this.accessTokens.verify(credential);
+      if (!subject) return null;
+      if (!subject.clientId) return { userId: subject.userId, via: 'bearer' };
+      // Honoured only while the user keeps the application linked and the operator keeps it
+      // enabled: unlinking or disabling takes effect on the next request, not at token expiry.
+      const linked = await this.apps.isLinked(subject.userId, subject.clientId);
+      return linked ? { userId: subject.userId, via: 'app', clientId: subject.clientId } : null;
     }
     return this.authenticatePat(credential);
   }

@@ -1,0 +1,157 @@
+import Joi from 'joi';
+import { AuthorizationRequestError, type AuthorizationParams, type AuthorizationRequest } from '../../services/auth/oauth-apps';
+import { defineRoute, type HandlerResult } from '../route';
+import type { Services } from '../services';
+
+type None = Record<string, never>;
+type ConsentForm = AuthorizationParams & { username?: string; password?: string; decision: 'allow' | 'deny' };
+
+const PARAM_NAMES = ['response_type', 'client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method', 'scope'] as const;
+
+/** The authorization request's parameters: shape only; their meaning is checked by OAuthApps. */
+const authorizationParams = {
+  response_type: Joi.string().max(32),
+  client_id: Joi.string().max(128),
+  redirect_uri: Joi.string().max(2048),
+  state: Joi.string().max(1024),
+  code_challenge: Joi.string().max(128),
+  code_challenge_method: Joi.string().max(16),
+  scope: Joi.string().max(512),
+};
+
+/**
+ * The page must not be framed (clickjacking of the Allow button), cached, or leak the query
+ * (which carries `state`) through the Referer.
+ */
+const PAGE_HEADERS = {
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+  'X-Frame-Options': 'DENY',
+  'Cache-Control': 'no-store',
+  'Referrer-Policy': 'no-referrer',
+};
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
+<body>
+<h1>${escapeHtml(title)}</h1>
+${body}
+</body></html>`;
+}
+
+function consentPage(request: AuthorizationRequest, params: AuthorizationParams, error?: string): string {
+  const hidden = PARAM_NAMES.filter((name) => params[name] !== undefined)
+    .map((name) => `<input type="hidden" name="${name}" value="${escapeHtml(params[name]!)}">`)
+    .join('\n');
+  const name = escapeHtml(request.client.name);
+  return page(
+    `Link ${request.client.name} to your account`,
+    `<p><strong>${name}</strong> asks to act on your marketplace account: search, buy, sell and manage orders as you.
+It cannot manage your personal access tokens, e-mail address or linked applications. You can unlink it at any time.</p>
+${error ? `<p role="alert">${escapeHtml(error)}</p>` : ''}
+<form method="post" action="/oauth/authorize">
+${hidden}
+<p><label>Username or e-mail <input name="username" autocomplete="username"></label></p>
+<p><label>Password <input name="password" type="password" autocomplete="current-password"></label></p>
+<p><button name="decision" value="allow">Allow</button> <button name="decision" value="deny">Deny</button></p>
+</form>`,
+  );
+}
+
+/** Sends the outcome back to the application (RFC 6749 §4.1.2): `code` or `error`, with `state`. */
+function redirectBack(redirectUri: string, fields: Record<string, string | undefined>): HandlerResult {
+  const url = new URL(redirectUri);
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) url.searchParams.set(key, value);
+  return { status: 303, headers: { Location: url.toString(), 'Cache-Control': 'no-store' } };
+}
+
+/** An invalid request: to the application when its redirect URI is trusted, otherwise shown to the user. */
+function refuse(err: unknown): HandlerResult {
+  if (!(err instanceof AuthorizationRequestError)) throw err;
+  if (err.redirect) return redirectBack(err.redirect.redirectUri, { error: err.error, error_description: err.message, state: err.redirect.state });
+  return { status: 400, body: page('This link request cannot be completed', `<p>${escapeHtml(err.message)}</p>`), contentType: 'text/html', headers: PAGE_HEADERS };
+}
+
+const pickParams = (source: AuthorizationParams): AuthorizationParams =>
+  Object.fromEntries(PARAM_NAMES.filter((n) => source[n] !== undefined).map((n) => [n, source[n]]));
+
+/**
+ * The authorization endpoint of the code flow (docs/auth.md, Third-party applications): a hosted
+ * page where the user signs in and allows or denies an operator-registered application.
+ * Posting the form needs the user's password, so a forged cross-site post cannot link anything.
+ */
+export const oauthAuthorizeRoutes = (s: Services) => [
+  defineRoute<None, AuthorizationParams, undefined, 'public'>({
+    operationId: 'authorizePage',
+    method: 'get',
+    path: '/oauth/authorize',
+    tag: 'Auth',
+    summary: 'Authorization page for a third-party application (code flow with PKCE)',
+    description:
+      'RFC 6749 §4.1.1 with RFC 7636: `response_type=code`, `client_id`, `redirect_uri` (optional when the application registered one), ' +
+      '`state`, `code_challenge` and `code_challenge_method=S256` (both required). `scope` is accepted and ignored: a linked application acts as the user. ' +
+      'An unknown application or redirect URI is shown as a 400 page; other errors redirect to the application with `error`.',
+    auth: 'public',
+    // RFC 6749 §3.1: unrecognised request parameters are ignored, not refused.
+    request: { query: Joi.object(authorizationParams).unknown(true) },
+    responses: {
+      200: { description: 'The sign-in and consent page.', contentType: 'text/html' },
+      303: { description: 'The request is invalid: back to the application with `error` and `state`.' },
+      400: { description: 'Unknown application or redirect URI (never redirected).', contentType: 'text/html' },
+    },
+    handler: async ({ query }) => {
+      try {
+        const request = await s.oauthApps.checkAuthorizationRequest(query);
+        return { status: 200, body: consentPage(request, query), contentType: 'text/html', headers: PAGE_HEADERS };
+      } catch (err) {
+        return refuse(err);
+      }
+    },
+  }),
+
+  defineRoute<None, None, ConsentForm, 'public'>({
+    operationId: 'authorize',
+    method: 'post',
+    path: '/oauth/authorize',
+    tag: 'Auth',
+    summary: 'Allow or deny a third-party application',
+    description:
+      'The consent form. `decision=allow` with the right credentials answers 303 to the redirect URI with a single-use `code` (valid 5 minutes) and `state`; ' +
+      '`deny` answers 303 with `error=access_denied`. Wrong credentials show the page again with an error.',
+    auth: 'public',
+    request: {
+      bodyTypes: ['form'],
+      body: Joi.object({
+        ...authorizationParams,
+        username: Joi.string().max(254),
+        password: Joi.string().max(256),
+        decision: Joi.string().valid('allow', 'deny').required(),
+      }),
+    },
+    responses: {
+      200: { description: 'Wrong username or password: the page again, with an error.', contentType: 'text/html' },
+      303: { description: 'Back to the application with `code` or `error`, and `state`.' },
+      400: { description: 'Unknown application or redirect URI (never redirected).', contentType: 'text/html' },
+    },
+    handler: async ({ body }) => {
+      const params = pickParams(body);
+      let request: AuthorizationRequest;
+      try {
+        request = await s.oauthApps.checkAuthorizationRequest(params);
+      } catch (err) {
+        return refuse(err);
+      }
+      if (body.decision === 'deny') {
+        return redirectBack(request.redirectUri, { error: 'access_denied', error_description: 'The user denied the request.', state: request.state });
+      }
+      const userId = body.username && body.password ? await s.auth.checkCredentials(body.username, body.password) : null;
+      if (!userId) {
+        return { status: 200, body: consentPage(request, params, 'The username or password is incorrect.'), contentType: 'text/html', headers: PAGE_HEADERS };
+      }
+      return redirectBack(request.redirectUri, { code: await s.oauthApps.issueCode(request, userId), state: request.state });
+    },
+  }),
+];

@@ -1,0 +1,282 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { newId } from '../../ids';
+import { DomainError, notFound } from '../errors';
+import { constantTimeEqualHex, hashSecret, newSecret } from './secrets';
+
+/** Authorization codes are exchanged by the application's back end at once; RFC 6749 §4.1.2 allows at most 10 min. */
+const CODE_TTL_SECONDS = 300;
+
+/** RFC 7636 §4.1: 43–128 unreserved characters (also the shape of an S256 challenge, which is 43). */
+const PKCE_VALUE = /^[A-Za-z0-9._~-]{43,128}$/;
+
+export interface OAuthClient {
+  id: string;
+  name: string;
+  redirectUris: string[];
+  /** Confidential clients authenticate with a secret at the token endpoint; public ones rely on PKCE alone. */
+  confidential: boolean;
+}
+
+/** The query of `GET /oauth/authorize` (and the hidden fields of its form), unvalidated. */
+export interface AuthorizationParams {
+  response_type?: string;
+  client_id?: string;
+  redirect_uri?: string;
+  state?: string;
+  code_challenge?: string;
+  code_challenge_method?: string;
+  scope?: string;
+}
+
+/** A request that passed every check: what the consent page shows and the code is bound to. */
+export interface AuthorizationRequest {
+  client: OAuthClient;
+  redirectUri: string;
+  state: string | undefined;
+  codeChallenge: string;
+}
+
+/**
+ * RFC 6749 §4.1.2.1: without a known client and one of its registered redirect URIs, the error
+ * is shown to the user and never sent anywhere; every other error goes back to the application
+ * as a redirect carrying `error`.
+ */
+export class AuthorizationRequestError extends Error {
+  constructor(
+    readonly error: string,
+    message: string,
+    /** Where to send the error; absent when the redirect URI itself cannot be trusted. */
+    readonly redirect?: { redirectUri: string; state: string | undefined },
+  ) {
+    super(message);
+    this.name = 'AuthorizationRequestError';
+  }
+}
+
+export interface RedeemedCode {
+  userId: string;
+  clientId: string;
+  familyId: string;
+}
+
+export interface LinkedApplication {
+  clientId: string;
+  name: string;
+  linkedAt: Date;
+}
+
+/** RFC 6749 §5.2 errors, answered as problem+json carrying `error`. */
+export const invalidGrant = (message: string) =>
+  new DomainError('invalid', 'invalid-grant', message, { error: 'invalid_grant', error_description: message });
+const invalidClient = () =>
+  new DomainError('unauthenticated', 'invalid-client', 'Unknown or disabled application, or wrong client credentials.', {
+    error: 'invalid_client',
+    error_description: 'Client authentication failed.',
+  });
+
+const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
+
+interface ClientRow {
+  id: string;
+  name: string;
+  redirect_uris: string[];
+  secret_hash: string | null;
+}
+
+const toClient = (r: ClientRow): OAuthClient => ({ id: r.id, name: r.name, redirectUris: r.redirect_uris, confidential: r.secret_hash !== null });
+
+/**
+ * Third-party applications (spec, Authentication 6): registered by the operator, linked by users
+ * through the authorization code flow with PKCE (RFC 6749 §4.1, RFC 7636, OAuth 2.0 Security
+ * BCP). A link is one grant per (user, application); the tokens it yields act for the user.
+ */
+export class OAuthApps {
+  constructor(private readonly db: DataSource) {}
+
+  /** Operator registration (`npm run oauth:register-app`). The secret is returned once and stored hashed. */
+  async register(input: { name: string; redirectUris: string[]; confidential: boolean }): Promise<{ client: OAuthClient; clientSecret: string | null }> {
+    for (const uri of input.redirectUris) checkRedirectUri(uri);
+    const id = `mts_app_${newId().replace(/-/g, '')}`;
+    const clientSecret = input.confidential ? newSecret('mts_cs_') : null;
+    await this.db.query(`INSERT INTO oauth_clients (id, name, secret_hash, redirect_uris) VALUES ($1, $2, $3, $4)`, [
+      id,
+      input.name,
+      clientSecret ? hashSecret(clientSecret) : null,
+      input.redirectUris,
+    ]);
+    return { client: { id, name: input.name, redirectUris: input.redirectUris, confidential: input.confidential }, clientSecret };
+  }
+
+  /** Operator listing: every application, with how many users linked it. */
+  async list(): Promise<Array<OAuthClient & { disabled: boolean; linkedUsers: number }>> {
+    const rows: Array<ClientRow & { disabled: boolean; linked_users: number }> = await this.db.query(
+      `SELECT c.id, c.name, c.redirect_uris, c.secret_hash, c.disabled_at IS NOT NULL AS disabled,
+              (SELECT count(*)::int FROM oauth_grants g WHERE g.client_id = c.id) AS linked_users
+         FROM oauth_clients c ORDER BY c.created_at, c.id`,
+    );
+    return rows.map((r) => ({ ...toClient(r), disabled: r.disabled, linkedUsers: r.linked_users }));
+  }
+
+  /** Operator switch: a disabled application's tokens and codes are refused at once; links stay for re-enabling. */
+  async setDisabled(clientId: string, disabled: boolean): Promise<void> {
+    const [, changed]: [unknown, number] = await this.db.query(
+      `UPDATE oauth_clients SET disabled_at = CASE WHEN $2 THEN coalesce(disabled_at, now()) END WHERE id = $1`,
+      [clientId, disabled],
+    );
+    if (changed === 0) throw notFound('Application');
+  }
+
+  /** Every check of an authorization request, in the order RFC 6749 §4.1.2.1 needs them. */
+  async checkAuthorizationRequest(p: AuthorizationParams): Promise<AuthorizationRequest> {
+    const client = p.client_id ? await this.enabledClient(p.client_id) : null;
+    if (!client) throw new AuthorizationRequestError('invalid_client', 'This application is not registered, or has been disabled.');
+    const redirectUri = p.redirect_uri ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
+    if (!redirectUri || !client.redirectUris.includes(redirectUri)) {
+      throw new AuthorizationRequestError('invalid_request', 'The redirect_uri is missing or is not one this application registered.');
+    }
+    const redirect = { redirectUri, state: p.state };
+    if (p.response_type !== 'code') {
+      throw new AuthorizationRequestError('unsupported_response_type', 'Only response_type=code is supported.', redirect);
+    }
+    if (!p.code_challenge || !PKCE_VALUE.test(p.code_challenge)) {
+      throw new AuthorizationRequestError('invalid_request', 'A PKCE code_challenge (RFC 7636) is required.', redirect);
+    }
+    if (p.code_challenge_method !== 'S256') {
+      throw new AuthorizationRequestError('invalid_request', 'code_challenge_method must be S256.', redirect);
+    }
+    return { client, redirectUri, state: p.state, codeChallenge: p.code_challenge };
+  }
+
+  /** The user approved: a single-use code bound to the client, redirect URI and PKCE challenge. */
+  async issueCode(request: AuthorizationRequest, userId: string): Promise<string> {
+    const code = newSecret('mts_ac_');
+    await this.db.query(
+      `INSERT INTO oauth_authorization_codes (code_hash, client_id, user_id, redirect_uri, code_challenge, family_id, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7))`,
+      [hashSecret(code), request.client.id, userId, request.redirectUri, request.codeChallenge, newId(), CODE_TTL_SECONDS],
+    );
+    return code;
+  }
+
+  /**
+   * Client authentication at the token endpoint: a confidential client must present its secret,
+   * a public client must not claim one.
+   */
+  async authenticateClient(clientId: string | undefined, clientSecret: string | undefined): Promise<OAuthClient> {
+    const row = clientId ? await this.enabledClientRow(clientId) : null;
+    if (!row) throw invalidClient();
+    if (row.secret_hash === null ? clientSecret !== undefined : !clientSecret || !constantTimeEqualHex(hashSecret(clientSecret), row.secret_hash)) {
+      throw invalidClient();
+    }
+    return toClient(row);
+  }
+
+  /**
+   * Spends a code (one conditional UPDATE, so it works once even under concurrent exchanges),
+   * checks its bindings and links the application. A replayed code revokes the tokens its first
+   * exchange issued (RFC 6749 §4.1.2). Linking again replaces the previous link's tokens: one
+   * refreshable token per linked user.
+   */
+  async redeemCode(input: { code: string; client: OAuthClient; redirectUri?: string; codeVerifier: string }): Promise<RedeemedCode> {
+    const codeHash = hashSecret(input.code);
+    const [spent]: Array<{ client_id: string; user_id: string; redirect_uri: string; code_challenge: string; family_id: string }> = (
+      await this.db.query(
+        `UPDATE oauth_authorization_codes SET used_at = now()
+          WHERE code_hash = $1 AND used_at IS NULL AND expires_at > now()
+          RETURNING client_id, user_id, redirect_uri, code_challenge, family_id`,
+        [codeHash],
+      )
+    )[0];
+    if (!spent) {
+      await this.db.query(
+        `UPDATE refresh_tokens SET revoked_at = now()
+          WHERE revoked_at IS NULL AND family_id = (SELECT family_id FROM oauth_authorization_codes WHERE code_hash = $1 AND used_at IS NOT NULL)`,
+        [codeHash],
+      );
+      throw invalidGrant('The authorization code is invalid, expired or already used.');
+    }
+    if (spent.client_id !== input.client.id) throw invalidGrant('The authorization code was issued to another application.');
+    // With PKCE the verifier binds the code to its requester; a redirect_uri, when sent, must still match.
+    if (input.redirectUri !== undefined && input.redirectUri !== spent.redirect_uri) {
+      throw invalidGrant('redirect_uri does not match the authorization request.');
+    }
+    if (!PKCE_VALUE.test(input.codeVerifier) || !sameText(s256(input.codeVerifier), spent.code_challenge)) {
+      throw invalidGrant('The code_verifier does not match the code_challenge.');
+    }
+    await this.db.transaction(async (tx) => {
+      await tx.query(`INSERT INTO oauth_grants (user_id, client_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [spent.user_id, spent.client_id]);
+      await tx.query(`UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND client_id = $2 AND revoked_at IS NULL`, [
+        spent.user_id,
+        spent.client_id,
+      ]);
+    });
+    return { userId: spent.user_id, clientId: spent.client_id, familyId: spent.family_id };
+  }
+
+  /** Whether tokens for (user, application) may still be issued: linked, and the application enabled. */
+  async isLinked(userId: string, clientId: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      `SELECT 1 FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id
+        WHERE g.user_id = $1 AND g.client_id = $2 AND c.disabled_at IS NULL`,
+      [userId, clientId],
+    );
+    return rows.length > 0;
+  }
+
+  async linked(userId: string): Promise<LinkedApplication[]> {
+    const rows: Array<{ client_id: string; name: string; created_at: Date }> = await this.db.query(
+      `SELECT g.client_id, c.name, g.created_at FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id
+        WHERE g.user_id = $1 ORDER BY g.created_at, g.client_id`,
+      [userId],
+    );
+    return rows.map((r) => ({ clientId: r.client_id, name: r.name, linkedAt: r.created_at }));
+  }
+
+  /** Unlinks at once: the grant, its refresh tokens and any unspent codes go in one transaction. */
+  async unlink(userId: string, clientId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [, removed]: [unknown, number] = await tx.query(`DELETE FROM oauth_grants WHERE user_id = $1 AND client_id = $2`, [userId, clientId]);
+      if (removed === 0) throw notFound('Linked application');
+      await tx.query(`UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND client_id = $2 AND revoked_at IS NULL`, [userId, clientId]);
+      await tx.query(`DELETE FROM oauth_authorization_codes WHERE user_id = $1 AND client_id = $2`, [userId, clientId]);
+    });
+  }
+
+  private async enabledClient(clientId: string): Promise<OAuthClient | null> {
+    const row = await this.enabledClientRow(clientId);
+    return row ? toClient(row) : null;
+  }
+
+  private async enabledClientRow(clientId: string): Promise<ClientRow | null> {
+    const rows: ClientRow[] = await this.db.query(
+      `SELECT id, name, redirect_uris, secret_hash FROM oauth_clients WHERE id = $1 AND disabled_at IS NULL`,
+      [clientId],
+    );
+    return rows[0] ?? null;
+  }
+}
+
+/**
+ * Redirect URIs are compared exactly (Security BCP §4.1.3), so they must be absolute, without a
+ * fragment (RFC 6749 §3.1.2), and https except for loopback development callbacks.
+ */
+function checkRedirectUri(uri: string): void {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    throw new Error(`redirect URI ${uri} is not an absolute URL`);
+  }
+  if (url.hash) throw new Error(`redirect URI ${uri} must not have a fragment`);
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    throw new Error(`redirect URI ${uri} must use https (http only for localhost)`);
+  }
+}
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
