@@ -1,4 +1,5 @@
 // Small helpers shared by the benchmark scripts.
+import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 
 /** Runs one statement on the `postgres` database of the server `databaseUrl` points at (CREATE/DROP DATABASE). */
@@ -17,3 +18,26 @@ export async function adminQuery(databaseUrl: string, sql: string): Promise<void
 /** Nearest-rank percentile of an ascending array (NaN when empty). */
 export const percentile = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+
+/** Cumulative CPU ticks from /proc/stat (Linux): user, nice, system, idle, iowait, irq, softirq, steal. */
+export function cpuTicks(): number[] {
+  try {
+    return readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * What the CPUs did between two `cpuTicks()` snapshots, e.g. "busy 71 %, iowait 3 %, steal 12 %".
+ * Steal is time a virtual machine's host gave to someone else: on a shared host it, not the code,
+ * can explain a slow run.
+ */
+export function cpuShare(before: number[], after: number[]): string {
+  if (before.length < 8 || after.length < 8) return 'CPU shares unavailable';
+  const d = after.map((v, i) => v - before[i]!);
+  const total = d.reduce((a, b) => a + b, 0) || 1;
+  const pct = (n: number) => `${Math.round((100 * n) / total)} %`;
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = d as [number, number, number, number, number, number, number, number];
+  return `busy ${pct(user + nice + system + irq + softirq)}, idle ${pct(idle)}, iowait ${pct(iowait)}, steal ${pct(steal)}`;
+}

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { latency, runLoad, settle, type LoadResult } from '../load';
+import { cpuShare, cpuTicks } from '../support';
 import { BENCH, benchDatabaseUrl } from './settings';
 
 interface Scenario {
@@ -73,13 +74,14 @@ async function check(port: number, s: Scenario): Promise<void> {
 const find = (rows: Row[], s: Scenario, side: Row['side'], connections: number) =>
   rows.find((r) => r.scenario === s.name && r.side === side && r.connections === connections)!;
 
-function report(rows: Row[], list: Scenario[], load: { before: number[]; after: number[] }): string {
+function report(rows: Row[], list: Scenario[], load: { before: number[]; after: number[]; cpu: string }): string {
   const avg = (l: number[]) => l.map((n) => n.toFixed(1)).join(' / ');
   const lines = [
     '# Catalog / Discover benchmark',
     '',
     `Run ${new Date().toISOString()} on ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? 'unknown'}), ` +
-      `load average (1/5/15 min) ${avg(load.before)} before, ${avg(load.after)} after. PostgreSQL, server and load generator on the same machine, loopback only.`,
+      `load average (1/5/15 min) ${avg(load.before)} before, ${avg(load.after)} after; CPU time during the run: ${load.cpu}. ` +
+      'PostgreSQL, server and load generator on the same machine, loopback only.',
     `Catalog: ≥ 100,000 items, ≥ 500,000 listings (bench/catalog/generate.ts). autocannon (bench/load.ts); per scenario a 3 s warm-up of each side, then ` +
       `${BENCH.rounds} alternating ${BENCH.roundSeconds} s rounds baseline / API / API without cache; each cell is the median round (errors: sum over rounds). ` +
       `baseline = bare Koa + one SQL statement via pg (bench/catalog/baseline.ts), same pool size (10); each target in its own process. Latencies in ms.`,
@@ -124,6 +126,7 @@ async function main(): Promise<void> {
     const list = await scenarios();
     const rows: Row[] = [];
     const before = os.loadavg();
+    const ticks = cpuTicks();
     for (const connections of [BENCH.connections, 1]) {
       for (const s of list) {
         const sides = [['baseline', BENCH.baselinePort], ['api', BENCH.apiPort], ['uncached', BENCH.uncachedApiPort]] as const;
@@ -151,7 +154,7 @@ async function main(): Promise<void> {
     }
     const out = path.join(__dirname, '../results/catalog.md');
     mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(out, report(rows, list, { before, after: os.loadavg() }));
+    writeFileSync(out, report(rows, list, { before, after: os.loadavg(), cpu: cpuShare(ticks, cpuTicks()) }));
     console.log(`\nwritten to ${path.relative(process.cwd(), out)}`);
   } finally {
     for (const server of servers) server.kill('SIGTERM');

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { latency, runLoad, settle } from '../load';
-import { adminQuery } from '../support';
+import { adminQuery, cpuShare, cpuTicks } from '../support';
 import { connectAndMigrate } from '../../src/db/data-source';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/mts_bench_listings';
@@ -120,6 +120,7 @@ async function main(): Promise<void> {
 
     const rows: string[] = [];
     const loadBefore = os.loadavg()[0]!.toFixed(1);
+    const ticks = cpuTicks();
     for (const scenario of SCENARIOS) {
       const check = await json(`${base}/seller/listings/search`, scenario.body, seller.bearer);
       t = Date.now();
@@ -146,7 +147,7 @@ async function main(): Promise<void> {
       'warm-up; each target in its own process with a pool of 10. Latencies in ms. "cached": the default search cache',
       '(5 s; whole answers keyed by seller, request, page and the seller\'s listings version; repeated identical searches).',
       '"uncached": SELLER_SEARCH_CACHE_MS=0, every request counts all fourteen facets, reads its page and enriches its hits in SQL.',
-      `Machine load average (1 min) ${loadBefore} before and ${os.loadavg()[0]!.toFixed(1)} after the measurements.`,
+      `Machine load average (1 min) ${loadBefore} before and ${os.loadavg()[0]!.toFixed(1)} after the measurements; CPU time during them: ${cpuShare(ticks, cpuTicks())}.`,
       '',
       '| scenario | API cached req/s | p50 / p99 | vs baseline | API uncached req/s | p50 / p99 | vs baseline | baseline req/s | baseline p50 / p99 | errors |',
       '|---|---|---|---|---|---|---|---|---|---|',
