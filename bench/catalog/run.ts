@@ -63,18 +63,43 @@ function load(port: number, s: Scenario, durationSeconds: number, connections: n
   });
 }
 
-/** Each side must answer correctly before it is measured; a fast wrong answer proves nothing. */
-async function check(port: number, s: Scenario): Promise<void> {
+/**
+ * Each side must answer correctly before it is measured; a fast wrong answer proves nothing.
+ * Returns the answer's size in bytes.
+ */
+async function check(port: number, s: Scenario): Promise<number> {
   const res = await fetch(`http://127.0.0.1:${port}${s.path}`, { method: s.method, body: s.body, headers: s.body ? { 'content-type': 'application/json' } : {} });
-  const body = (await res.json()) as unknown[] | { items?: unknown[]; hits?: unknown[] };
+  const text = await res.text();
+  const body = JSON.parse(text) as unknown[] | { items?: unknown[]; hits?: unknown[] };
   const size = Array.isArray(body) ? body.length : (body.items ?? body.hits ?? []).length;
   if (res.status !== 200 || size === 0) throw new Error(`${s.name} on port ${port}: status ${res.status}, ${size} results`);
+  return Buffer.byteLength(text);
+}
+
+/**
+ * The machine's floor: a bare node:http server answering fixed bytes as large as the bulk lookup
+ * answer, doing no work at all. What it reaches is what this machine and load generator allow
+ * any server today, which separates the host's speed (it varies between days on shared VMs)
+ * from the code's.
+ */
+async function measureFloor(bytes: number): Promise<{ bytes: number; many: LoadResult; one: LoadResult }> {
+  const floor = spawn(process.execPath, ['-r', 'ts-node/register', path.join(__dirname, 'server.ts'), 'floor', String(bytes)], { stdio: 'inherit' });
+  try {
+    await waitFor(`http://127.0.0.1:${BENCH.floorPort}/`);
+    const at = (connections: number) => runLoad({ url: `http://127.0.0.1:${BENCH.floorPort}/`, method: 'GET', headers: {}, connections, durationSeconds: BENCH.roundSeconds });
+    await settle();
+    const many = await at(BENCH.connections);
+    const one = await at(1);
+    return { bytes, many, one };
+  } finally {
+    floor.kill('SIGTERM');
+  }
 }
 
 const find = (rows: Row[], s: Scenario, side: Row['side'], connections: number) =>
   rows.find((r) => r.scenario === s.name && r.side === side && r.connections === connections)!;
 
-function report(rows: Row[], list: Scenario[], load: { before: number[]; after: number[]; cpu: string }): string {
+function report(rows: Row[], list: Scenario[], load: { before: number[]; after: number[]; cpu: string }, floor: Awaited<ReturnType<typeof measureFloor>>): string {
   const avg = (l: number[]) => l.map((n) => n.toFixed(1)).join(' / ');
   const lines = [
     '# Catalog / Discover benchmark',
@@ -85,6 +110,9 @@ function report(rows: Row[], list: Scenario[], load: { before: number[]; after: 
     `Catalog: ≥ 100,000 items, ≥ 500,000 listings (bench/catalog/generate.ts). autocannon (bench/load.ts); per scenario a 3 s warm-up of each side, then ` +
       `${BENCH.rounds} alternating ${BENCH.roundSeconds} s rounds baseline / API / API without cache; each cell is the median round (errors: sum over rounds). ` +
       `baseline = bare Koa + one SQL statement via pg (bench/catalog/baseline.ts), same pool size (10); each target in its own process. Latencies in ms.`,
+    `Machine floor: a bare node:http server answering ${(floor.bytes / 1000).toFixed(0)} kB of fixed bytes (the bulk lookup answer's size) with no work ` +
+      `reached ${floor.many.rps.toFixed(0)} req/s, p50 / p99 ${latency(floor.many)} at ${BENCH.connections} connections and ` +
+      `${floor.one.rps.toFixed(0)} req/s, p50 / p99 ${latency(floor.one)} at 1 connection.`,
     '',
     `## ${BENCH.connections} connections`,
     '',
@@ -125,6 +153,7 @@ async function main(): Promise<void> {
     await waitFor(`http://127.0.0.1:${BENCH.uncachedApiPort}/healthz`);
     const list = await scenarios();
     const rows: Row[] = [];
+    const floor = await measureFloor(await check(BENCH.apiPort, list[0]!));
     const before = os.loadavg();
     const ticks = cpuTicks();
     for (const connections of [BENCH.connections, 1]) {
@@ -154,7 +183,7 @@ async function main(): Promise<void> {
     }
     const out = path.join(__dirname, '../results/catalog.md');
     mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(out, report(rows, list, { before, after: os.loadavg(), cpu: cpuShare(ticks, cpuTicks()) }));
+    writeFileSync(out, report(rows, list, { before, after: os.loadavg(), cpu: cpuShare(ticks, cpuTicks()) }, floor));
     console.log(`\nwritten to ${path.relative(process.cwd(), out)}`);
   } finally {
     for (const server of servers) server.kill('SIGTERM');

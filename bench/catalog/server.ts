@@ -1,7 +1,8 @@
 // One benchmark target per process, against the benchmark database: the real API as deployed,
-// the API with its Discover cache off, or the bare baseline. Separate processes keep one
+// the API with its Discover cache off, the bare baseline, or the floor (fixed bytes, no work). Separate processes keep one
 // target's heap and JIT state from colouring another's figures. Started by run.ts (argument:
 // the target); stops on SIGTERM.
+import { createServer } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import { createServices } from '../../src/composition';
 import { loadConfig } from '../../src/config';
@@ -14,9 +15,15 @@ import { BENCH, benchDatabaseUrl } from './settings';
 const POOL_SIZE = 10;
 
 /** What this process serves; run.ts starts one process per target. */
-export type Target = 'api' | 'uncached' | 'baseline';
+export type Target = 'api' | 'uncached' | 'baseline' | 'floor';
 
-async function main(target: Target): Promise<void> {
+async function main(target: Target, floorBytes: number): Promise<void> {
+  if (target === 'floor') {
+    const body = Buffer.from(`[${' '.repeat(Math.max(0, floorBytes - 2))}]`);
+    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body)).listen(BENCH.floorPort, '127.0.0.1');
+    process.once('SIGTERM', () => server.close(() => process.exit(0)));
+    return;
+  }
   const url = benchDatabaseUrl();
   if (target === 'baseline') {
     const baseline = createBaselineApp(url, POOL_SIZE);
@@ -47,7 +54,7 @@ async function main(target: Target): Promise<void> {
   });
 }
 
-main(process.argv[2] as Target).catch((err) => {
+main(process.argv[2] as Target, Number(process.argv[3] ?? 0)).catch((err) => {
   console.error(err);
   process.exit(1);
 });

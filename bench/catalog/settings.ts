@@ -13,6 +13,8 @@ export const BENCH = {
   baselinePort: Number(process.env.BENCH_BASELINE_PORT ?? 3711),
   /** The same API with DISCOVER_CACHE_MS=0: every request reads the database. */
   uncachedApiPort: Number(process.env.BENCH_UNCACHED_API_PORT ?? 3712),
+  /** A bare node:http server with fixed bytes: the machine's floor (run.ts measureFloor). */
+  floorPort: Number(process.env.BENCH_FLOOR_PORT ?? 3713),
 };
 
 export const benchDatabaseUrl = () => process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/mts_bench_catalog';
