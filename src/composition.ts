@@ -6,6 +6,7 @@ import { AccessTokens } from './services/auth/access-tokens';
 import { AuthService } from './services/auth/auth-service';
 import { Authenticator } from './services/auth/authenticator';
 import { OAuthApps } from './services/auth/oauth-apps';
+import { SignInThrottle } from './services/auth/sign-in-throttle';
 import { CatalogHierarchy } from './services/catalog/hierarchy';
 import { EmailChange } from './services/email-change';
 import { PersonalAccessTokens } from './services/personal-access-tokens';
@@ -60,7 +61,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   });
   return {
     db,
-    auth: new AuthService(db, accessTokens, oauthApps, {
+    auth: new AuthService(db, accessTokens, oauthApps, new SignInThrottle(db, { maxFailures: config.auth.signInMaxFailures, lockSeconds: config.auth.signInLockSeconds }), {
       refreshTokenTtlSeconds: config.auth.refreshTokenTtlSeconds,
       scryptLogN: config.auth.scryptLogN,
     }),

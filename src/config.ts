@@ -26,6 +26,9 @@ export interface Config {
     refreshTokenTtlSeconds: number;
     /** log2 of the scrypt cost parameter N. */
     scryptLogN: number;
+    /** Failed sign-ins per account name within `lockSeconds` before sign-in pauses for `lockSeconds`. */
+    signInMaxFailures: number;
+    signInLockSeconds: number;
   };
   emailChange: {
     codeTtlSeconds: number;
@@ -117,6 +120,8 @@ const schema = Joi.object({
   ACCESS_TOKEN_TTL_SECONDS: Joi.number().integer().min(30).max(86_400).default(900),
   REFRESH_TOKEN_TTL_SECONDS: Joi.number().integer().min(60).default(30 * 86_400),
   SCRYPT_LOG_N: Joi.number().integer().min(10).max(20).default(15),
+  SIGN_IN_MAX_FAILURES: Joi.number().integer().min(3).max(100).default(10),
+  SIGN_IN_LOCK_SECONDS: Joi.number().integer().min(10).max(86_400).default(900),
   EMAIL_CODE_TTL_SECONDS: Joi.number().integer().min(30).default(900),
   EMAIL_CODE_MAX_ATTEMPTS: Joi.number().integer().min(1).max(20).default(5),
   EMAIL_FROM: Joi.string().default('Marketplace <no-reply@marketplace.local>'),
@@ -189,6 +194,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       accessTokenTtlSeconds: value.ACCESS_TOKEN_TTL_SECONDS,
       refreshTokenTtlSeconds: value.REFRESH_TOKEN_TTL_SECONDS,
       scryptLogN: value.SCRYPT_LOG_N,
+      signInMaxFailures: value.SIGN_IN_MAX_FAILURES,
+      signInLockSeconds: value.SIGN_IN_LOCK_SECONDS,
     },
     emailChange: {
       codeTtlSeconds: value.EMAIL_CODE_TTL_SECONDS,

@@ -23,6 +23,7 @@ const STATUS_OF_KIND: Record<ErrorKind, number> = {
   conflict: 409,
   'payload-too-large': 413,
   'unsupported-media-type': 415,
+  'rate-limited': 429,
   unavailable: 503,
 };
 
@@ -36,6 +37,7 @@ const TITLES: Record<number, string> = {
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
   501: 'Not Implemented',
   503: 'Service Unavailable',

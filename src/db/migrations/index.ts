@@ -7,6 +7,7 @@ import { CheckoutOrders1733011200000 } from './1733011200000-checkout-orders';
 import { Reviews1733097600000 } from './1733097600000-reviews';
 import { Cases1733184000000 } from './1733184000000-cases';
 import { OAuthApps1733270400000 } from './1733270400000-oauth-apps';
+import { SignInThrottle1733356800000 } from './1733356800000-sign-in-throttle';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   Reviews1733097600000,
   Cases1733184000000,
   OAuthApps1733270400000,
+  SignInThrottle1733356800000,
 ];

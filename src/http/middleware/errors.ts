@@ -40,6 +40,7 @@ function toProblem(err: unknown): Problem {
 function send(ctx: Context, body: Problem): void {
   ctx.status = body.status;
   if (body.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="marketplace", ApiKey realm="marketplace"');
+  if (typeof body.retryAfter === 'number') ctx.set('Retry-After', String(body.retryAfter));
   ctx.type = PROBLEM_CONTENT_TYPE;
   ctx.body = { ...body, instance: ctx.path, requestId: ctx.state.requestId };
 }

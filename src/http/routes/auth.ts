@@ -134,6 +134,7 @@ export const authRoutes = (s: Services) => [
       },
       400: { description: '`invalid-grant` (RFC 6749 `invalid_grant`): wrong credentials, or a code or refresh token that is invalid, expired, spent or not this application\'s.' },
       401: { description: '`invalid-client` (RFC 6749 `invalid_client`): unknown or disabled application, or wrong client credentials.' },
+      429: { description: '`too-many-sign-in-attempts`: too many failed password sign-ins for this account name; see `Retry-After`.' },
     },
     handler: async ({ body, ctx }) => {
       const client = clientCredentials(ctx.get('authorization'), body);

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { DomainError } from '../../services/errors';
 import { AuthorizationRequestError, type AuthorizationParams, type AuthorizationRequest } from '../../services/auth/oauth-apps';
 import { defineRoute, type HandlerResult } from '../route';
 import type { Services } from '../services';
@@ -135,6 +136,7 @@ export const oauthAuthorizeRoutes = (s: Services) => [
       200: { description: 'Wrong username or password: the page again, with an error.', contentType: 'text/html' },
       303: { description: 'Back to the application with `code` or `error`, and `state`.' },
       400: { description: 'Unknown application or redirect URI (never redirected).', contentType: 'text/html' },
+      429: { description: 'Too many failed sign-ins for this account name: the page again, with `Retry-After`.', contentType: 'text/html' },
     },
     handler: async ({ body }) => {
       const params = pickParams(body);
@@ -147,7 +149,14 @@ export const oauthAuthorizeRoutes = (s: Services) => [
       if (body.decision === 'deny') {
         return redirectBack(request.redirectUri, { error: 'access_denied', error_description: 'The user denied the request.', state: request.state });
       }
-      const userId = body.username && body.password ? await s.auth.checkCredentials(body.username, body.password) : null;
+      let userId: string | null;
+      try {
+        userId = body.username && body.password ? await s.auth.checkCredentials(body.username, body.password) : null;
+      } catch (err) {
+        if (!(err instanceof DomainError && err.kind === 'rate-limited')) throw err;
+        const headers = { ...PAGE_HEADERS, 'Retry-After': String(err.extensions.retryAfter) };
+        return { status: 429, body: consentPage(request, params, err.message), contentType: 'text/html', headers };
+      }
       if (!userId) {
         return { status: 200, body: consentPage(request, params, 'The username or password is incorrect.'), contentType: 'text/html', headers: PAGE_HEADERS };
       }

@@ -7,6 +7,7 @@ import { AccessTokens } from './access-tokens';
 import { invalidGrant, type OAuthApps } from './oauth-apps';
 import { decoyHash, hashPassword, verifyPassword } from './passwords';
 import { hashSecret, newSecret } from './secrets';
+import type { SignInThrottle } from './sign-in-throttle';
 
 export interface TokenPair {
   accessToken: string;
@@ -36,6 +37,7 @@ export class AuthService {
     private readonly db: DataSource,
     private readonly accessTokens: AccessTokens,
     private readonly apps: OAuthApps,
+    private readonly throttle: SignInThrottle,
     private readonly options: AuthServiceOptions,
   ) {}
 
@@ -67,20 +69,30 @@ export class AuthService {
 
   /**
    * The user id for a username (or e-mail) and password, or null. An unknown user costs the same
-   * time as a wrong password, so response time does not reveal which accounts exist.
+   * time as a wrong password, so response time does not reveal which accounts exist. Failures
+   * count towards the name's sign-in throttle, which may refuse the attempt outright (429).
    */
   async checkCredentials(username: string, password: string): Promise<string | null> {
+    await this.throttle.assertOpen(username);
     const user = await this.db
       .getRepository(User)
       .createQueryBuilder('u')
       .where('lower(u.username) = lower(:name) OR lower(u.email) = lower(:name)', { name: username })
       .getOne();
-    if (!user) {
-      this.decoy ??= decoyHash(this.options.scryptLogN);
-      await verifyPassword(password, await this.decoy);
+    const valid = user ? await verifyPassword(password, user.passwordHash) : await this.verifyAgainstDecoy(password);
+    if (!user || !valid) {
+      await this.throttle.recordFailure(username);
       return null;
     }
-    return (await verifyPassword(password, user.passwordHash)) ? user.id : null;
+    await this.throttle.recordSuccess(username);
+    return user.id;
+  }
+
+  /** Spends a real verification's time on a decoy hash; always false. */
+  private async verifyAgainstDecoy(password: string): Promise<false> {
+    this.decoy ??= decoyHash(this.options.scryptLogN);
+    await verifyPassword(password, await this.decoy);
+    return false;
   }
 
   /** `grant_type=authorization_code` (RFC 6749 §4.1.3 with RFC 7636 PKCE): a third-party application links the user. */
