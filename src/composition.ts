@@ -41,6 +41,7 @@ import { ListingSearch } from './services/search/listing-search';
 export function createServices(config: Config, db: DataSource, temporal: Client): Services {
   const accessTokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenTtlSeconds);
   const oauthApps = new OAuthApps(db);
+  const signInThrottle = new SignInThrottle(db, { maxFailures: config.auth.signInMaxFailures, lockSeconds: config.auth.signInLockSeconds });
   const starters = new WorkflowStarters(temporal, config.temporal.taskQueue);
   const uploads = new Uploads(db, {
     storage: new LocalDiskImageStorage(config.uploads.dir),
@@ -61,7 +62,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   });
   return {
     db,
-    auth: new AuthService(db, accessTokens, oauthApps, new SignInThrottle(db, { maxFailures: config.auth.signInMaxFailures, lockSeconds: config.auth.signInLockSeconds }), {
+    auth: new AuthService(db, accessTokens, oauthApps, signInThrottle, {
       refreshTokenTtlSeconds: config.auth.refreshTokenTtlSeconds,
       scryptLogN: config.auth.scryptLogN,
     }),

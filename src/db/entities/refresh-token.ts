@@ -16,11 +16,11 @@ export class RefreshToken {
   @Column({ name: 'family_id', type: 'uuid' })
   familyId: string;
 
-  /** SHA-256 of the token; the token itself is never stored. */
   /** The third-party application the family was issued to; null for first-party sign-ins. */
   @Column({ name: 'client_id', type: 'text', nullable: true })
   clientId: string | null;
 
+  /** SHA-256 of the token; the token itself is never stored. */
   @Column({ name: 'token_hash', type: 'text' })
   tokenHash: string;
 

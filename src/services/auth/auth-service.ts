@@ -114,6 +114,8 @@ export class AuthService {
    */
   async refreshGrant(refreshToken: string, credentials: ClientCredentials = {}): Promise<TokenPair> {
     const tokenHash = hashSecret(refreshToken);
+    // An application's token is checked before it is spent: someone holding a stolen token but
+    // not the application's secret must not be able to burn it (and trip reuse detection).
     const known = await this.db.getRepository(RefreshToken).findOneBy({ tokenHash });
     if (known?.clientId) {
       const client = await this.apps.authenticateClient(credentials.clientId, credentials.clientSecret);

@@ -1,8 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { newId } from '../../ids';
 import { DomainError, notFound } from '../errors';
-import { constantTimeEqualHex, hashSecret, newSecret } from './secrets';
+import { constantTimeEqual, constantTimeEqualHex, hashSecret, newSecret } from './secrets';
 
 /** Authorization codes are exchanged by the application's back end at once; RFC 6749 §4.1.2 allows at most 10 min. */
 const CODE_TTL_SECONDS = 300;
@@ -94,7 +94,7 @@ const toClient = (r: ClientRow): OAuthClient => ({ id: r.id, name: r.name, redir
 export class OAuthApps {
   constructor(private readonly db: DataSource) {}
 
-  /** Operator registration (`npm run oauth:register-app`). The secret is returned once and stored hashed. */
+  /** Operator registration (`npm run oauth:apps -- register`). The secret is returned once and stored hashed. */
   async register(input: { name: string; redirectUris: string[]; confidential: boolean }): Promise<{ client: OAuthClient; clientSecret: string | null }> {
     for (const uri of input.redirectUris) checkRedirectUri(uri);
     const id = `mts_app_${newId().replace(/-/g, '')}`;
@@ -201,7 +201,7 @@ export class OAuthApps {
     if (input.redirectUri !== undefined && input.redirectUri !== spent.redirect_uri) {
       throw invalidGrant('redirect_uri does not match the authorization request.');
     }
-    if (!PKCE_VALUE.test(input.codeVerifier) || !sameText(s256(input.codeVerifier), spent.code_challenge)) {
+    if (!PKCE_VALUE.test(input.codeVerifier) || !constantTimeEqual(s256(input.codeVerifier), spent.code_challenge)) {
       throw invalidGrant('The code_verifier does not match the code_challenge.');
     }
     await this.db.transaction(async (tx) => {
@@ -273,10 +273,4 @@ function checkRedirectUri(uri: string): void {
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
     throw new Error(`redirect URI ${uri} must use https (http only for localhost)`);
   }
-}
-
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }

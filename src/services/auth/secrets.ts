@@ -27,7 +27,12 @@ export function hmacCode(key: Uint8Array, scope: string, code: string): string {
 }
 
 export function constantTimeEqualHex(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
+  return constantTimeEqual(a, b, 'hex');
+}
+
+/** Compares two secrets without leaking, through timing, how much of them matched. */
+export function constantTimeEqual(a: string, b: string, encoding: BufferEncoding = 'utf8'): boolean {
+  const x = Buffer.from(a, encoding);
+  const y = Buffer.from(b, encoding);
   return x.length === y.length && timingSafeEqual(x, y);
 }
