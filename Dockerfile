@@ -15,7 +15,9 @@ COPY scripts ./scripts
 # The emit step of `npm run build`; its type-check of the tests is CI's job (.ci/run).
 RUN node scripts/build.mjs
 
-# Run: production dependencies and dist/ only.
+# Run: production dependencies and dist/ only. (typeorm declares ts-node as an optional peer,
+# so npm keeps ts-node and typescript in this install; nothing loads them: the compiled
+# commands also run with both deleted.)
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
