@@ -1,6 +1,7 @@
 // `npm run build`, after the full type-check: compiles what production runs into dist/
 // (tsconfig.build.json) and prebuilds the workflow bundle the compiled worker loads, so that
 // production needs neither TypeScript nor a bundling step at start.
+import { Buffer } from 'node:buffer';
 import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
