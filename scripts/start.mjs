@@ -1,4 +1,4 @@
-// `npm start`: the whole service on its embedded defaults (see README and DESIGN.md):
+// `npm start`: the whole service on its embedded defaults (see README and docs/architecture.md):
 //   PostgreSQL  DATABASE_URL, else an embedded server with its data under .data/postgres
 //   Temporal    TEMPORAL_ADDRESS, else the Temporal CLI dev server (SQLite under .data/, Web UI)
 //   then migrations, the API and the worker. Ctrl-C stops everything this script started.

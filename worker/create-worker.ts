@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { DataSource } from 'typeorm';
@@ -5,13 +6,16 @@ import { createActivities } from '../activities';
 import type { Config } from '../src/config';
 import { createMailTransport } from '../src/integrations/email/transport';
 
-export const WORKFLOWS_PATH = path.resolve(__dirname, '../workflows/index.ts');
+/** A folder, so it names workflows/index.ts from source and dist/workflows/index.js when compiled. */
+export const WORKFLOWS_PATH = path.resolve(__dirname, '../workflows');
+/** Written by `npm run build` (dist/workflow-bundle.js); absent when running from source. */
+export const PREBUILT_WORKFLOW_BUNDLE = path.resolve(__dirname, '../workflow-bundle.js');
 
 export interface CreateWorkerOptions {
   config: Config;
   db: DataSource;
   connection: NativeConnection;
-  /** A pre-built bundle (tests build one per run); otherwise the worker bundles at start. */
+  /** A bundle built by the caller (tests build one per file); otherwise the prebuilt one, else bundled at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
 }
 
@@ -31,7 +35,14 @@ export function createWorker({ config, db, connection, workflowBundle }: CreateW
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    ...(workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    ...workflowCode(workflowBundle),
     activities,
   });
+}
+
+/** Production loads the bundle prebuilt by `npm run build`; from source the worker bundles at start. */
+function workflowCode(given: WorkerOptions['workflowBundle']): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
+  if (given) return { workflowBundle: given };
+  if (existsSync(PREBUILT_WORKFLOW_BUNDLE)) return { workflowBundle: { codePath: PREBUILT_WORKFLOW_BUNDLE } };
+  return { workflowsPath: WORKFLOWS_PATH };
 }

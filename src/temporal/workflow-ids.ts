@@ -1,7 +1,7 @@
 /**
  * Workflow ids: one workflow per business object, with deterministic ids, so starting the same
  * workflow twice is harmless (Temporal refuses a duplicate running id) and operators can find
- * a workflow from the object's id. See DESIGN.md.
+ * a workflow from the object's id. See docs/architecture.md.
  */
 export const workflowIds = {
   emailChange: (requestId: string) => `email-change:${requestId}`,

@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * The transactional outbox (DESIGN.md "Events and the outbox"): a write that emits a webhook
+ * The transactional outbox (docs/architecture.md, "Outboxes"): a write that emits a webhook
  * event inserts a row here in the same transaction. The dispatcher turns undispatched rows into
  * `webhook:{eventId}:{endpointId}` workflows and stamps `dispatched_at`.
  */

@@ -2,8 +2,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Baskets, checkout sessions, purchases and seller orders (with items, shipments and
- * invoices), plus the minimal cases tables the dispute action needs until the cases issue
- * extends them. Money is integer pence; time is timestamptz. See docs/checkout-orders.md.
+ * invoices), plus the minimal cases tables the dispute action needs (1733184000000-cases
+ * extends them). Money is integer pence; time is timestamptz. See docs/checkout-orders.md.
  */
 export class CheckoutOrders1733011200000 implements MigrationInterface {
   name = 'CheckoutOrders1733011200000';
@@ -135,7 +135,7 @@ export class CheckoutOrders1733011200000 implements MigrationInterface {
     await q.query(`CREATE INDEX invoices_buyer_idx ON invoices (buyer_id, created_at DESC)`);
     await q.query(`CREATE SEQUENCE invoice_number_seq`);
 
-    // Minimal cases: the cases issue adds outcomes, attachments and the real workflow.
+    // Minimal cases, extended by 1733184000000-cases.
     await q.query(`
       CREATE TABLE cases (
         id uuid PRIMARY KEY,

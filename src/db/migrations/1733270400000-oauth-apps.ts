@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Third-party applications (spec, Authentication 6): operator-registered OAuth clients, the
+ * Third-party applications: operator-registered OAuth clients, the
  * users who linked them (one grant per user and application), single-use authorization codes,
  * and the application a refresh token family belongs to. See docs/auth.md.
  */

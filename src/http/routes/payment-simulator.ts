@@ -24,7 +24,7 @@ ${
 }
 
 /**
- * The built-in payment simulator (DESIGN.md): the checkout `url` is this hosted page, and
+ * The built-in payment simulator (docs/architecture.md): the checkout `url` is this hosted page, and
  * posting its form completes or fails the payment. Public: the unguessable session id is the
  * capability, as with a payment provider's hosted page.
  */

@@ -87,7 +87,7 @@ interface ClientRow {
 const toClient = (r: ClientRow): OAuthClient => ({ id: r.id, name: r.name, redirectUris: r.redirect_uris, confidential: r.secret_hash !== null });
 
 /**
- * Third-party applications (spec, Authentication 6): registered by the operator, linked by users
+ * Third-party applications: registered by the operator, linked by users
  * through the authorization code flow with PKCE (RFC 6749 §4.1, RFC 7636, OAuth 2.0 Security
  * BCP). A link is one grant per (user, application); the tokens it yields act for the user.
  */

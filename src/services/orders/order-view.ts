@@ -54,9 +54,9 @@ export interface OrderView {
   shipments: ShipmentView[];
   purchase: { deliveryAddress: DeliveryAddress; user: UserSummary | null };
   cases: CaseView[];
-  /** Order-level adjustments (delivery refunds); none exist until cases settle refunds. */
+  /** Order-level adjustments (delivery refunds); nothing settles refunds, so always empty. */
   adjustments: unknown[];
-  /** Payouts and reversals; none exist until the payouts issue. */
+  /** Payouts and reversals; there are no payouts, so always empty. */
   transfers: unknown[];
   /** Reviewer user id → that reviewer's rating. */
   reviews: Record<string, number>;

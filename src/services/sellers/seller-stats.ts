@@ -11,8 +11,8 @@ export interface SellerStats {
 
 /**
  * One part of the stats, computed from its own tables; each source owns whole top-level keys
- * (`listings`, later `orders`, `cases`). The orders and cases areas add their source here (and
- * call `touchSellerStats` in their writes); until then those counts are 0.
+ * (`listings`, `cases`). A source is listed in STATS_SOURCES and its writes call
+ * `touchSellerStats`; `orders` has no source, so its counts are 0.
  */
 export type StatsSource = (db: DataSource, sellerId: string) => Promise<Partial<SellerStats>>;
 
