@@ -23,6 +23,8 @@ import { Uploads } from './services/uploads';
 import { ListingImports } from './services/imports/listing-imports';
 import { LocalDiskImageStorage } from './integrations/images/storage';
 import { Baskets } from './services/basket/baskets';
+import { SavedAddresses } from './services/account/addresses';
+import { addressLookupProvider } from './integrations/address-lookup';
 import { Checkouts } from './services/checkout/checkouts';
 import { Invoices } from './services/orders/invoices';
 import { OrderUpdates } from './services/orders/order-updates';
@@ -92,6 +94,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     bulkLookup: new BulkLookup(db, config.discover.cacheTtlMs),
     listingSearch: new ListingSearch(db, config.discover.cacheTtlMs),
     profiles: new Profiles(db),
+    addresses: new SavedAddresses(db, addressLookupProvider(config.addressLookup), { retrieveTtlSeconds: config.addressLookup.retrieveTtlSeconds }),
     baskets,
     checkouts: new Checkouts(
       db,

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { SavedAddresses } from '../services/account/addresses';
 import type { Baskets } from '../services/basket/baskets';
 import type { Checkouts } from '../services/checkout/checkouts';
 import type { Invoices } from '../services/orders/invoices';
@@ -48,6 +49,7 @@ export interface Services {
   bulkLookup: BulkLookup;
   listingSearch: ListingSearch;
   profiles: Profiles;
+  addresses: SavedAddresses;
   baskets: Baskets;
   checkouts: Checkouts;
   orderUpdates: OrderUpdates;
