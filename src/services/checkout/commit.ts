@@ -1,3 +1,4 @@
+import { touchAccountStats } from '../account/stats-version';
 import type { EntityManager } from 'typeorm';
 import { newId } from '../../ids';
 import type { DeliveryAddress, DeliveryChoice, PricedLine } from '../basket/pricing';
@@ -33,6 +34,7 @@ export async function commitCheckout(tx: EntityManager, session: SessionSnapshot
      VALUES ($1, $2, $3, 'PAID', $4, $5, $6, $7, $8, $9, $9)`,
     [purchaseId, session.buyerId, session.id, session.subtotal, session.delivery, session.fee, session.total, JSON.stringify(session.deliveryAddress), now],
   );
+  await touchAccountStats(tx, session.buyerId);
 
   const events: OrderEventData[] = [];
   const sales: Parameters<typeof recordSales>[1] = [];
