@@ -9,6 +9,8 @@ COPY workflows ./workflows
 COPY activities ./activities
 COPY worker ./worker
 COPY scripts ./scripts
+# The embedded address lookup reads its gazetteer from here.
+COPY data/address-lookup ./data/address-lookup
 ENV NODE_ENV=production
 USER node
 CMD ["npm", "run", "api"]
