@@ -1,4 +1,3 @@
-import { touchAccountStats } from '../account/stats-version';
 import type { EntityManager } from 'typeorm';
 import { newId } from '../../ids';
 import type { DeliveryAddress, DeliveryChoice, PricedLine } from '../basket/pricing';
@@ -34,7 +33,6 @@ export async function commitCheckout(tx: EntityManager, session: SessionSnapshot
      VALUES ($1, $2, $3, 'PAID', $4, $5, $6, $7, $8, $9, $9)`,
     [purchaseId, session.buyerId, session.id, session.subtotal, session.delivery, session.fee, session.total, JSON.stringify(session.deliveryAddress), now],
   );
-  await touchAccountStats(tx, session.buyerId);
 
   const events: OrderEventData[] = [];
   const sales: Parameters<typeof recordSales>[1] = [];
@@ -74,7 +72,10 @@ export async function commitCheckout(tx: EntityManager, session: SessionSnapshot
   await emitEvents(tx, 'ORDER_CREATED', events);
   // The user summary's `purchases` and `sales` count purchases and seller orders. Last, because
   // a busy seller's row is contended: concurrent commits for one seller queue here, briefly.
-  await tx.query(`UPDATE users SET purchases_count = purchases_count + 1 WHERE id = $1`, [session.buyerId]);
+  // The same write marks the buyer's account stats stale (see touchAccountStats).
+  await tx.query(`UPDATE users SET purchases_count = purchases_count + 1, account_stats_version = account_stats_version + 1 WHERE id = $1`, [
+    session.buyerId,
+  ]);
   await tx.query(`UPDATE users SET sales_count = sales_count + 1 WHERE id = ANY($1)`, [session.sellers.map((s) => s.sellerId)]);
   return purchaseId;
 }
