@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { CaseState, Party, PartyAction } from '../../../workflows/case-machine';
+import type { CaseState, Party, PartyAction } from '../../domain/cases/machine';
 import { Upload } from '../../db/entities';
 import { conflict, invalid, notFound } from '../errors';
 import type { PageRequest } from '../paging';
