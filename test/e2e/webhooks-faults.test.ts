@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import pino from 'pino';
@@ -10,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database';
 import { ROOT, TEMPORAL_CLI } from '../support/env';
 import { createListing } from '../support/listings';
 import { eventually } from '../support/stack';
-import { devServerEnv, workflowBundle } from '../support/temporal';
+import { devServerEnv, freePort, workflowBundle } from '../support/temporal';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 const WEBHOOK_ENV = { WEBHOOK_RETRY_SCHEDULE: '500ms,1s,1s,1s,1s', WEBHOOK_TIMEOUT: '2s', WORKFLOW_START_INTERVAL: '200ms' };
@@ -122,14 +121,3 @@ describe('webhook delivery under faults', () => {
     }
   }, 240_000);
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
