@@ -11,15 +11,17 @@ const UPDATE_DEADLINE_MS = 10_000;
 /**
  * Sends a party's action to `case:{caseId}` as a Temporal Update and waits for its answer. A
  * refusal by the workflow's validator becomes the DomainError it names (409, or 404 for an
- * unknown outcome); a finished workflow means the case closed in the meantime (409).
+ * unknown outcome). No running workflow — finished, or its start still waiting in the start
+ * outbox — answers null, and the service tells the two apart from the case row.
  */
 export class CaseUpdates {
   constructor(private readonly client: Client) {}
 
-  async act(caseId: string, action: PartyAction): Promise<CaseState> {
+  async act(caseId: string, action: PartyAction): Promise<CaseState | null> {
     try {
       return await this.client.connection.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () => send(this.client.workflow.getHandle(workflowIds.case(caseId)), action));
     } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return null;
       throw toDomainError(err);
     }
   }
@@ -44,7 +46,6 @@ function send(handle: WorkflowHandle, a: PartyAction): Promise<CaseState> {
 function toDomainError(err: unknown): unknown {
   const refusal = err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? caseRefusalOf(err.cause) : null;
   if (refusal) return refusal.kind === 'not-found' ? notFound('Outcome') : conflict(refusal.code, refusal.message);
-  if (err instanceof WorkflowNotFoundError) return conflict('case-closed', 'The case is closed.');
   // Temporal unreachable or too slow: the gRPC call failed or its deadline passed. The cause is
   // logged with the request id, never sent to the client.
   if (err instanceof ServiceError || err instanceof WorkflowUpdateRPCTimeoutOrCancelledError || isGrpcServiceError(err)) {

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { CaseState, Party, PartyAction } from '../../domain/cases/machine';
 import { Upload } from '../../db/entities';
-import { conflict, invalid, notFound } from '../errors';
+import { conflict, invalid, notFound, unavailable } from '../errors';
 import type { PageRequest } from '../paging';
 import type { Uploads } from '../uploads';
 import { plainText } from './plain-text';
@@ -9,7 +9,8 @@ import { loadCaseViews, type CaseAttachmentView, type CaseView } from './case-vi
 
 /** Sends a party's action to the case workflow and returns its answer (see src/temporal/case-updates.ts). */
 export interface CaseWorkflowActions {
-  act(caseId: string, action: PartyAction): Promise<CaseState>;
+  /** Null when no workflow runs for the case: it has finished, or its start still waits in the outbox. */
+  act(caseId: string, action: PartyAction): Promise<CaseState | null>;
 }
 
 /** A party's action as the API receives it: the party is the caller's role, never the body's. */
@@ -57,7 +58,11 @@ export class Cases {
     if (status === 'CLOSED') throw conflict('case-closed', 'The case is closed.');
     const action = { ...request, party } as PartyAction;
     if (action.action === 'propose') action.comment = plainText(action.comment);
-    await this.workflow.act(caseId, action);
+    if ((await this.workflow.act(caseId, action)) === null) {
+      // Closed since the check above, or opened so recently that its workflow has not started.
+      if ((await this.owned(party, userId, caseId)).status === 'CLOSED') throw conflict('case-closed', 'The case is closed.');
+      throw unavailable('The case is still being set up; try again shortly.');
+    }
     return this.get(party, userId, caseId);
   }
 
