@@ -98,11 +98,13 @@ describe('webhook delivery under faults', () => {
 
       await eventually(async () => (warnings.some((w) => w.includes('workflow starts failed')) ? true : null), 60_000);
       // The events fanned out; their deliveries wait in the start outbox with the failure recorded.
-      const waiting: Array<{ attempts: number; last_error: string }> = await database.db.query(
-        `SELECT attempts, last_error FROM workflow_starts WHERE workflow_type = 'webhookDeliveryWorkflow' AND started_at IS NULL`,
-      );
-      expect(waiting).toHaveLength(3);
-      for (const w of waiting) expect(w.attempts).toBeGreaterThanOrEqual(1);
+      const waiting = await eventually(async () => {
+        const rows: Array<{ attempts: number; last_error: string | null }> = await database.db.query(
+          `SELECT attempts, last_error FROM workflow_starts WHERE workflow_type = 'webhookDeliveryWorkflow' AND started_at IS NULL`,
+        );
+        return rows.length === 3 && rows.every((r) => r.attempts >= 1) ? rows : null;
+      }, 60_000);
+      for (const w of waiting) expect(w.last_error).toEqual(expect.any(String));
       expect(await database.db.query(`SELECT 1 FROM webhook_deliveries`)).toHaveLength(0);
 
       env = await TestWorkflowEnvironment.createLocal({
