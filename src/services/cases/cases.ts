@@ -13,6 +13,9 @@ export interface CaseWorkflowActions {
   act(caseId: string, action: PartyAction): Promise<CaseState | null>;
 }
 
+/** How long an action on a just-opened case waits for its workflow to start before a 503. */
+const WORKFLOW_START_WAIT_MS = 5000;
+
 /** A party's action as the API receives it: the party is the caller's role, never the body's. */
 export type CaseActionRequest = PartyAction extends infer A ? (A extends PartyAction ? Omit<A, 'party'> : never) : never;
 
@@ -58,10 +61,13 @@ export class Cases {
     if (status === 'CLOSED') throw conflict('case-closed', 'The case is closed.');
     const action = { ...request, party } as PartyAction;
     if (action.action === 'propose') action.comment = plainText(action.comment);
-    if ((await this.workflow.act(caseId, action)) === null) {
-      // Closed since the check above, or opened so recently that its workflow has not started.
+    // No running workflow: the case closed since the check above, or it was opened so recently
+    // that its start is still in the outbox (normally milliseconds): wait for it a little.
+    const deadline = Date.now() + WORKFLOW_START_WAIT_MS;
+    while ((await this.workflow.act(caseId, action)) === null) {
       if ((await this.owned(party, userId, caseId)).status === 'CLOSED') throw conflict('case-closed', 'The case is closed.');
-      throw unavailable('The case is still being set up; try again shortly.');
+      if (Date.now() > deadline) throw unavailable('The case is still being set up; try again shortly.');
+      await new Promise((resolve) => setTimeout(resolve, 200));
     }
     return this.get(party, userId, caseId);
   }
