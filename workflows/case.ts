@@ -17,7 +17,6 @@ import {
   refusal,
   type CaseState,
   type OperatorDecision,
-  type OutcomeState,
   type PartyAction,
 } from '../src/domain/cases/machine';
 import {
@@ -26,24 +25,12 @@ import {
   operatorDecisionUpdate,
   partyUpdates,
 } from './contracts/case';
+import type { CaseWorkflowInput } from './contracts/inputs';
 
 const { recordCaseChange, deliverEmail } = proxyActivities<CaseActivities & EmailActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
-
-export interface CaseWorkflowInput {
-  caseId: string;
-  /** Outcomes proposed when the case was opened (already stored with the case). */
-  outcomes: OutcomeState[];
-  /** "Unresolved for 7 days" (CASE_AUTO_ESCALATE_SECONDS), counted per OPEN/REMEDIATION period. */
-  autoEscalateAfterMs: number;
-  /**
-   * Whether the server knows the custom search attributes (the dev server and real clusters
-   * do; the time-skipping test server does not), so CaseStatus is kept up to date there.
-   */
-  indexed: boolean;
-}
 
 /**
  * `case:{caseId}`: owns the case state machine from OPEN to CLOSED. Parties act through Updates

@@ -1,6 +1,7 @@
 import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { CheckoutActivities } from '../activities/checkout';
 import { paymentSettledSignal } from './contracts/checkout';
+import type { WorkflowInputs } from './contracts/inputs';
 
 const { expireCheckout } = proxyActivities<CheckoutActivities>({
   startToCloseTimeout: '30 seconds',
@@ -12,7 +13,7 @@ const { expireCheckout } = proxyActivities<CheckoutActivities>({
  * payment settles; otherwise, after `holdSeconds`, expires the session and releases its holds.
  * The activity only acts on a still-open session, so a payment racing the timer is safe.
  */
-export async function checkoutWorkflow(input: { sessionId: string; holdSeconds: number }): Promise<'settled' | 'expired'> {
+export async function checkoutWorkflow(input: WorkflowInputs['checkoutWorkflow']): Promise<'settled' | 'expired'> {
   let settled = false;
   setHandler(paymentSettledSignal, () => {
     settled = true;

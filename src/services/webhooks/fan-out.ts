@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { WebhookDeliveryPolicy } from '../../../workflows/webhook-delivery';
+import type { WebhookDeliveryPolicy } from '../../../workflows/contracts/inputs';
 import { requestWorkflowStarts, starts } from '../workflow-starts';
 import type { StartFeeder } from '../workflow-starts/dispatcher';
 

@@ -1,29 +1,23 @@
-import type {
-  caseWorkflow,
-  checkoutWorkflow,
-  emailChangeWorkflow,
-  listingImportWorkflow,
-  orderReceiptWorkflow,
-  reviewWindowWorkflow,
-  webhookDeliveryWorkflow,
-} from '../../../workflows';
 import { paymentSettledSignal } from '../../../workflows/contracts/checkout';
-import type { WebhookDeliveryPolicy } from '../../../workflows/webhook-delivery';
+import type { WebhookDeliveryPolicy, WorkflowInputs } from '../../../workflows/contracts/inputs';
 import { CASE_SEARCH_ATTRIBUTES } from '../../domain/cases/search-attributes';
 import { newId } from '../../ids';
 import { workflowIds } from '../../temporal/workflow-ids';
 import type { OpenedCase } from '../cases/case-opening';
 import type { StartSearchAttribute, WorkflowStart, WorkflowStartOptions } from './start';
 
-/** Arguments typed from the workflow function, so a builder cannot drift from its workflow. */
-function start<W extends (...args: never[]) => unknown>(
-  workflowType: string,
+/**
+ * The input typed by the workflow type (workflows/contracts/inputs.ts, which the workflow
+ * functions take too), so a builder cannot drift from its workflow.
+ */
+function start<T extends keyof WorkflowInputs>(
+  workflowType: T,
   workflowId: string,
-  args: Parameters<W>,
+  input: WorkflowInputs[T],
   options: WorkflowStartOptions = {},
   requestKey?: string,
 ): WorkflowStart {
-  return { workflowType, workflowId, args, options: { reusePolicy: 'REJECT_DUPLICATE', ...options }, ...(requestKey ? { requestKey } : {}) };
+  return { workflowType, workflowId, args: [input], options: { reusePolicy: 'REJECT_DUPLICATE', ...options }, ...(requestKey ? { requestKey } : {}) };
 }
 
 const keyword = (key: { name: string }, value: string): StartSearchAttribute => ({ name: key.name, type: 'KEYWORD', value });
@@ -37,17 +31,19 @@ const keyword = (key: { name: string }, value: string): StartSearchAttribute => 
 export const starts = {
   /** One window per purchase, ever. */
   reviewWindow(purchaseId: string, completedAt: Date, windowSeconds: number): WorkflowStart {
-    return start<typeof reviewWindowWorkflow>('reviewWindowWorkflow', workflowIds.reviewWindow(purchaseId), [
-      { purchaseId, completedAt: completedAt.toISOString(), windowSeconds },
-    ]);
+    return start('reviewWindowWorkflow', workflowIds.reviewWindow(purchaseId), {
+      purchaseId,
+      completedAt: completedAt.toISOString(),
+      windowSeconds,
+    });
   },
 
   orderReceipt(orderId: string, afterSeconds: number): WorkflowStart {
-    return start<typeof orderReceiptWorkflow>('orderReceiptWorkflow', workflowIds.orderReceipt(orderId), [{ orderId, afterSeconds }]);
+    return start('orderReceiptWorkflow', workflowIds.orderReceipt(orderId), { orderId, afterSeconds });
   },
 
   checkout(sessionId: string, holdSeconds: number): WorkflowStart {
-    return start<typeof checkoutWorkflow>('checkoutWorkflow', workflowIds.checkout(sessionId), [{ sessionId, holdSeconds }]);
+    return start('checkoutWorkflow', workflowIds.checkout(sessionId), { sessionId, holdSeconds });
   },
 
   /**
@@ -56,10 +52,10 @@ export const starts = {
    * anything. Once the workflow has closed, REJECT_DUPLICATE turns this into a no-op.
    */
   checkoutSettled(sessionId: string, holdSeconds: number): WorkflowStart {
-    return start<typeof checkoutWorkflow>(
+    return start(
       'checkoutWorkflow',
       workflowIds.checkout(sessionId),
-      [{ sessionId, holdSeconds }],
+      { sessionId, holdSeconds },
       { signal: { name: paymentSettledSignal.name, args: [] } },
       paymentSettledSignal.name,
     );
@@ -67,10 +63,10 @@ export const starts = {
 
   /** `case:{caseId}`, indexed by its search attributes from the start (docs/cases.md). */
   case(opened: OpenedCase, autoEscalateSeconds: number): WorkflowStart {
-    return start<typeof caseWorkflow>(
+    return start(
       'caseWorkflow',
       workflowIds.case(opened.caseId),
-      [{ caseId: opened.caseId, outcomes: opened.outcomes, autoEscalateAfterMs: autoEscalateSeconds * 1000, indexed: true }],
+      { caseId: opened.caseId, outcomes: opened.outcomes, autoEscalateAfterMs: autoEscalateSeconds * 1000, indexed: true },
       {
         searchAttributes: [
           keyword(CASE_SEARCH_ATTRIBUTES.status, 'OPEN'),
@@ -83,11 +79,11 @@ export const starts = {
   },
 
   listingImport(importId: string): WorkflowStart {
-    return start<typeof listingImportWorkflow>('listingImportWorkflow', workflowIds.import(importId), [{ importId }]);
+    return start('listingImportWorkflow', workflowIds.import(importId), { importId });
   },
 
   emailChange(requestId: string): WorkflowStart {
-    return start<typeof emailChangeWorkflow>('emailChangeWorkflow', workflowIds.emailChange(requestId), [{ requestId }]);
+    return start('emailChangeWorkflow', workflowIds.emailChange(requestId), { requestId });
   },
 
   /**
@@ -96,10 +92,10 @@ export const starts = {
    * same id: it gets its own request key and allows the duplicate.
    */
   webhookDelivery(eventId: string, endpointId: string, policy: WebhookDeliveryPolicy, options: { replay: boolean }): WorkflowStart {
-    return start<typeof webhookDeliveryWorkflow>(
+    return start(
       'webhookDeliveryWorkflow',
       workflowIds.webhookDelivery(eventId, endpointId),
-      [{ eventId, endpointId, policy }],
+      { eventId, endpointId, policy },
       options.replay ? { reusePolicy: 'ALLOW_DUPLICATE' } : {},
       options.replay ? `replay:${newId()}` : undefined,
     );
