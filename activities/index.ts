@@ -2,6 +2,7 @@ import { createCaseActivities, type CaseActivityDeps } from './cases';
 import { createCheckoutActivities, type CheckoutActivityDeps } from './checkout';
 import { createEmailActivities, type EmailActivityDeps } from './email';
 import { createImportActivities, type ImportActivityDeps } from './imports';
+import { createMoneyActivities } from './money';
 import { createOrderActivities, type OrderActivityDeps } from './orders';
 import { createReviewActivities, type ReviewActivityDeps } from './reviews';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
@@ -22,6 +23,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createImportActivities(deps),
     ...createCheckoutActivities(deps),
     ...createOrderActivities(deps),
+    ...createMoneyActivities(deps),
     ...createReviewActivities(deps),
     ...createCaseActivities(deps),
   };

@@ -55,6 +55,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     autoEscalateSeconds: config.cases.autoEscalateSeconds,
     autoReceiptSeconds: config.orders.autoReceiptSeconds,
     reviewWindowSeconds: config.reviews.windowSeconds,
+    fundsHoldSeconds: config.money.fundsHoldSeconds,
   });
   return {
     db,
@@ -92,7 +93,11 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     billingPortal: new BillingPortal(db, { key: config.auth.jwtSecret, publicBaseUrl: config.publicBaseUrl, ttlSeconds: config.billingPortal.linkTtlSeconds }),
     addresses: new SavedAddresses(db, addressLookupProvider(config.addressLookup), { retrieveTtlSeconds: config.addressLookup.retrieveTtlSeconds }),
     baskets,
-    checkouts: new Checkouts(db, baskets, { holdSeconds: config.checkout.holdSeconds, publicBaseUrl: config.publicBaseUrl }),
+    checkouts: new Checkouts(db, baskets, {
+      holdSeconds: config.checkout.holdSeconds,
+      publicBaseUrl: config.publicBaseUrl,
+      sellerFeeBps: config.money.sellerFeeBps,
+    }),
     orderUpdates,
     sellerOrders: new SellerOrders(db),
     purchases: new Purchases(db, orderUpdates),

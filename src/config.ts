@@ -69,6 +69,12 @@ export interface Config {
     /** After shipping, an order counts as received automatically once this has passed. */
     autoReceiptSeconds: number;
   };
+  money: {
+    /** The platform's seller fee, in basis points of each order's total (500 = 5%), rounded down. */
+    sellerFeeBps: number;
+    /** After an order is received, its seller share waits this long before it becomes available. */
+    fundsHoldSeconds: number;
+  };
   reviews: {
     /** After a purchase completes, parties have this long to review before defaults are written. */
     windowSeconds: number;
@@ -156,6 +162,8 @@ const schema = Joi.object({
   WORKFLOW_START_RETRY_MAX: Joi.string().pattern(DURATION).default('30s'),
   CHECKOUT_HOLD_SECONDS: Joi.number().integer().min(1).max(86_400).default(900),
   ORDER_AUTO_RECEIPT_SECONDS: Joi.number().integer().min(1).default(21 * 86_400),
+  SELLER_FEE_BPS: Joi.number().integer().min(0).max(10_000).default(500),
+  FUNDS_HOLD_SECONDS: Joi.number().integer().min(0).default(3 * 86_400),
   REVIEW_WINDOW_SECONDS: Joi.number().integer().min(1).default(14 * 86_400),
   UPLOADS_DIR: Joi.string().default('.data/uploads'),
   UPLOAD_MAX_BYTES: Joi.number().integer().min(1024).default(10 * 1024 * 1024),
@@ -245,6 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     discover: { cacheTtlMs: value.DISCOVER_CACHE_MS },
     checkout: { holdSeconds: value.CHECKOUT_HOLD_SECONDS },
     orders: { autoReceiptSeconds: value.ORDER_AUTO_RECEIPT_SECONDS },
+    money: { sellerFeeBps: value.SELLER_FEE_BPS, fundsHoldSeconds: value.FUNDS_HOLD_SECONDS },
     reviews: { windowSeconds: value.REVIEW_WINDOW_SECONDS },
     cases: { autoEscalateSeconds: value.CASE_AUTO_ESCALATE_SECONDS },
     addressLookup: {

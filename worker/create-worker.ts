@@ -34,6 +34,7 @@ export function createWorker({ config, db, connection, workflowBundle }: CreateW
       autoEscalateSeconds: config.cases.autoEscalateSeconds,
       autoReceiptSeconds: config.orders.autoReceiptSeconds,
       reviewWindowSeconds: config.reviews.windowSeconds,
+      fundsHoldSeconds: config.money.fundsHoldSeconds,
     },
   });
   return Worker.create({

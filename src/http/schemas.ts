@@ -34,6 +34,19 @@ export const userSummary = Joi.object({
 /** An amount in integer pence. */
 export const pence = Joi.number().integer().min(0);
 
+/** A seller share released to available (TRANSFER) or taken back for a refund (REVERSAL); docs/money.md. */
+export const transfer = Joi.object({
+  id: Joi.string().required(),
+  orderId: Joi.string().required(),
+  type: Joi.string().valid('TRANSFER', 'REVERSAL').required(),
+  status: Joi.string().valid('PENDING', 'COMPLETED').required(),
+  amount: pence.required(),
+  currency: Joi.string().length(3).required(),
+  availableOn: Joi.date().iso().required(),
+  createdAt: Joi.date().iso().required(),
+  updatedAt: Joi.date().iso().required(),
+});
+
 export const item = Joi.object({
   urn: Joi.string().required(),
   slug: Joi.string().required(),
@@ -214,7 +227,7 @@ export const orderView = Joi.object({
     )
     .required(),
   adjustments: Joi.array().required(),
-  transfers: Joi.array().required(),
+  transfers: Joi.array().items(transfer).required(),
   reviews: Joi.object().pattern(Joi.string(), Joi.number().integer().min(1).max(5)).required(),
 });
 

@@ -9,6 +9,8 @@ export interface WorkflowInputs {
   caseWorkflow: CaseWorkflowInput;
   checkoutWorkflow: { sessionId: string; holdSeconds: number };
   emailChangeWorkflow: { requestId: string };
+  /** Started at an order's receipt: its seller share becomes available `afterSeconds` later. */
+  fundsReleaseWorkflow: { orderId: string; afterSeconds: number };
   listingImportWorkflow: { importId: string };
   orderReceiptWorkflow: { orderId: string; afterSeconds: number };
   /** `completedAt` is ISO 8601: the window closes `windowSeconds` after it. */

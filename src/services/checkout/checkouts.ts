@@ -57,7 +57,7 @@ export class Checkouts {
   constructor(
     private readonly db: DataSource,
     private readonly baskets: Baskets,
-    private readonly options: { holdSeconds: number; publicBaseUrl: string },
+    private readonly options: { holdSeconds: number; publicBaseUrl: string; sellerFeeBps: number },
   ) {}
 
   async start(userId: string, basketId: string, successUrl: string): Promise<{ url: string }> {
@@ -157,7 +157,7 @@ export class Checkouts {
       [sessionId],
     );
     if (!session) return null;
-    const purchaseId = await commitCheckout(tx, session);
+    const purchaseId = await commitCheckout(tx, session, { sellerFeeBps: this.options.sellerFeeBps });
     return { outcome: 'paid', redirect: await this.redirectOf(tx, sessionId, purchaseId) };
   }
 

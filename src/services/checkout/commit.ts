@@ -3,6 +3,7 @@ import { newId } from '../../ids';
 import type { DeliveryAddress, DeliveryChoice, PricedLine } from '../basket/pricing';
 import { recordSales } from '../catalog/sales-ledger';
 import { emitEvents, type OrderEventData } from '../events/outbox';
+import { postPayment } from '../money/postings';
 import { commitHolds } from './holds';
 
 /** What a checkout session froze at checkout time: the buyer pays exactly this. */
@@ -23,9 +24,10 @@ export interface SessionSnapshot {
  * Turns a paid checkout into a purchase with one seller order per seller. Runs inside the
  * transaction that moved the session OPEN → PAID, which is the single gate making it happen
  * exactly once: stock is decremented from the holds, holds are released, the sale is entered
- * in the ledger, the invoice is issued and one ORDER_CREATED per order goes to the outbox.
+ * in the sales ledger, the payment is posted to the money ledger, the invoice is issued and one
+ * ORDER_CREATED per order goes to the outbox.
  */
-export async function commitCheckout(tx: EntityManager, session: SessionSnapshot): Promise<string> {
+export async function commitCheckout(tx: EntityManager, session: SessionSnapshot, options: { sellerFeeBps: number }): Promise<string> {
   const purchaseId = newId();
   const now = new Date();
   await tx.query(
@@ -35,6 +37,7 @@ export async function commitCheckout(tx: EntityManager, session: SessionSnapshot
   );
 
   const events: OrderEventData[] = [];
+  const paidOrders: Array<{ orderId: string; sellerId: string; total: number }> = [];
   const sales: Parameters<typeof recordSales>[1] = [];
   for (const seller of session.sellers) {
     const orderId = newId();
@@ -43,6 +46,7 @@ export async function commitCheckout(tx: EntityManager, session: SessionSnapshot
        VALUES ($1, $2, $3, $4, 'ACCEPTED', $5, $6, $7, $8, $9, $9)`,
       [orderId, purchaseId, seller.sellerId, session.buyerId, seller.subtotal, seller.deliveryCharge, seller.total, JSON.stringify(seller.deliveryOption), now],
     );
+    paidOrders.push({ orderId, sellerId: seller.sellerId, total: seller.total });
     const lines = session.lines.filter((l) => l.sellerId === seller.sellerId);
     for (const line of lines) {
       await tx.query(
@@ -62,6 +66,7 @@ export async function commitCheckout(tx: EntityManager, session: SessionSnapshot
 
   await commitHolds(tx, session.id);
   await recordSales(tx, sales);
+  await postPayment(tx, { purchaseId, fee: session.fee, total: session.total, orders: paidOrders }, options.sellerFeeBps);
   await tx.query(
     `INSERT INTO invoices (id, purchase_id, buyer_id, number, total, created_at)
      VALUES ($1, $2, $3, 'INV-' || lpad(nextval('invoice_number_seq')::text, 8, '0'), $4, $5)`,

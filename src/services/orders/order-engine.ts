@@ -26,6 +26,8 @@ export interface OrderEffects {
   openedCase?: OpenedCase;
   /** The order has just shipped in full: start its automatic-receipt timer. */
   shippedOrderId?: string;
+  /** The order has just been received: its seller share is released after the hold period. */
+  receivedOrderId?: string;
   /** The purchase has just completed. */
   completedPurchaseId?: string;
 }
@@ -169,7 +171,8 @@ async function receive(tx: EntityManager, order: OrderRow, actor: Actor): Promis
   }
   await tx.query(`UPDATE order_items SET status = 'RECEIVED', updated_at = now() WHERE order_id = $1 AND status = 'SHIPPED'`, [order.id]);
   await tx.query(`UPDATE orders SET status = 'RECEIVED', received_at = now() WHERE id = $1`, [order.id]);
-  return (await completePurchaseIfSettled(tx, order.purchase_id)) ? { completedPurchaseId: order.purchase_id } : {};
+  const completed = await completePurchaseIfSettled(tx, order.purchase_id);
+  return { receivedOrderId: order.id, ...(completed ? { completedPurchaseId: order.purchase_id } : {}) };
 }
 
 /**

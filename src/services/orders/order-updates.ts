@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { scheduleFundsRelease } from '../money/transfers';
 import { requestReviewWindow } from '../reviews/review-windows';
 import { requestWorkflowStart, starts } from '../workflow-starts';
 import { applyOrderAction, type Actor, type OrderAction, type OrderEffects } from './order-engine';
@@ -10,11 +11,14 @@ export interface OrderTimings {
   autoReceiptSeconds: number;
   /** A completed purchase's review window lasts this long. */
   reviewWindowSeconds: number;
+  /** A received order's seller share becomes available after this long. */
+  fundsHoldSeconds: number;
 }
 
 /**
  * Runs an order action in its own transaction, together with the requests for the workflows it
- * calls for (a dispute's case, a shipment's receipt timer, a completed purchase's review window):
+ * calls for (a dispute's case, a shipment's receipt timer, a receipt's funds release, a completed
+ * purchase's review window):
  * they start once the action commits, and Temporal being down delays them without refusing the
  * action.
  */
@@ -29,6 +33,7 @@ export class OrderUpdates {
       const effects = await applyOrderAction(tx, orderId, actor, action);
       if (effects?.openedCase) await requestWorkflowStart(tx, starts.case(effects.openedCase, this.timings.autoEscalateSeconds));
       if (effects?.shippedOrderId) await requestWorkflowStart(tx, starts.orderReceipt(effects.shippedOrderId, this.timings.autoReceiptSeconds));
+      if (effects?.receivedOrderId) await scheduleFundsRelease(tx, effects.receivedOrderId, this.timings.fundsHoldSeconds);
       if (effects?.completedPurchaseId) await requestReviewWindow(tx, effects.completedPurchaseId, this.timings.reviewWindowSeconds);
       return effects;
     });

@@ -3,6 +3,7 @@ import type { Party } from '../../domain/cases/machine';
 import { loadCaseViews, type CaseView } from '../cases/case-view';
 import type { DeliveryAddress } from '../basket/pricing';
 import { loadItems, type ItemView } from '../catalog/item-view';
+import { transfersOfOrders, type TransferView } from '../money/transfers';
 import { loadUserSummaries, type UserSummary } from '../users/user-summary';
 
 /** Inside an order item the embedded item carries the Item fields up to `available` only (spec). */
@@ -56,8 +57,8 @@ export interface OrderView {
   cases: CaseView[];
   /** Order-level adjustments (delivery refunds); nothing settles refunds, so always empty. */
   adjustments: unknown[];
-  /** Payouts and reversals; there are no payouts, so always empty. */
-  transfers: unknown[];
+  /** The seller share's release to available and any reversal of it (docs/money.md). */
+  transfers: TransferView[];
   /** Reviewer user id → that reviewer's rating. */
   reviews: Record<string, number>;
 }
@@ -118,9 +119,10 @@ export async function loadOrderViews(db: DataSource | EntityManager, orderIds: s
       Array<{ orderId: string; reviewerId: string; rating: number }>
     >,
   ]);
-  const [catalog, buyers] = await Promise.all([
+  const [catalog, buyers, transfers] = await Promise.all([
     loadItems(db, items.map((i) => i.urn)),
     loadUserSummaries(db, orders.map((o) => o.buyerId)),
+    transfersOfOrders(db, orderIds),
   ]);
   const itemsOf = group(items, 'orderId');
   const shipmentsOf = group(shipments, 'orderId');
@@ -145,7 +147,7 @@ export async function loadOrderViews(db: DataSource | EntityManager, orderIds: s
       purchase: { deliveryAddress: o.deliveryAddress, user: buyers.get(o.buyerId) ?? null },
       cases: casesOf.get(o.id) ?? [],
       adjustments: [],
-      transfers: [],
+      transfers: transfers.get(o.id) ?? [],
       reviews: Object.fromEntries((reviewsOf.get(o.id) ?? []).map((r) => [r.reviewerId, r.rating])),
     }));
 }

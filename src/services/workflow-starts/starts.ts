@@ -42,6 +42,11 @@ export const starts = {
     return start('orderReceiptWorkflow', workflowIds.orderReceipt(orderId), { orderId, afterSeconds });
   },
 
+  /** One release per order: its seller share moves pending → available after the hold period. */
+  fundsRelease(orderId: string, afterSeconds: number): WorkflowStart {
+    return start('fundsReleaseWorkflow', workflowIds.fundsRelease(orderId), { orderId, afterSeconds });
+  },
+
   checkout(sessionId: string, holdSeconds: number): WorkflowStart {
     return start('checkoutWorkflow', workflowIds.checkout(sessionId), { sessionId, holdSeconds });
   },

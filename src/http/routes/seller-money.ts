@@ -1,0 +1,51 @@
+import Joi from 'joi';
+import { CURRENCY, sellerBalances } from '../../services/money/ledger';
+import { listSellerTransfers } from '../../services/money/transfers';
+import { defineRoute } from '../route';
+import { pence, transfer } from '../schemas';
+import type { Services } from '../services';
+
+type None = Record<string, never>;
+
+const cursorQuery = Joi.object({
+  cursor: Joi.string().uuid(),
+  size: Joi.number().integer().min(1).max(50).default(20),
+});
+
+export const sellerMoneyRoutes = (s: Services) => [
+  defineRoute<None, { cursor?: string; size: number }, undefined, 'seller'>({
+    operationId: 'listSellerTransfers',
+    method: 'get',
+    path: '/seller/transfers',
+    tag: 'Seller finance',
+    summary: "The caller's transfers (order shares released to available, and reversals), newest first",
+    description:
+      'Cursor paging: pass the `cursor` of a page to get the next; it is null on the last page. A cursor that this list did not return is a 400 `invalid-cursor`.',
+    auth: 'seller',
+    request: { query: cursorQuery },
+    responses: {
+      200: {
+        description: 'A page of transfers.',
+        schema: Joi.object({ transfers: Joi.array().items(transfer).required(), cursor: Joi.string().allow(null).required() }),
+      },
+      400: { description: '`invalid-cursor`, or `validation-failed`.' },
+    },
+    handler: async ({ principal, query }) => ({ status: 200, body: await listSellerTransfers(s.db, principal.userId, query) }),
+  }),
+
+  defineRoute<None, None, undefined, 'seller'>({
+    operationId: 'sellerBalance',
+    method: 'get',
+    path: '/seller/balance',
+    tag: 'Seller finance',
+    summary: "The caller's balance: `pending` (paid orders not yet released) and `available` (released, not yet paid out)",
+    auth: 'seller',
+    responses: {
+      200: {
+        description: 'The balance, in pence, read from the ledger.',
+        schema: Joi.object({ available: pence.required(), pending: pence.required(), currency: Joi.string().length(3).required() }),
+      },
+    },
+    handler: async ({ principal }) => ({ status: 200, body: { ...(await sellerBalances(s.db.manager, principal.userId)), currency: CURRENCY } }),
+  }),
+];
