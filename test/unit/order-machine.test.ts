@@ -4,6 +4,8 @@ import {
   CHECKOUT_STATUSES,
   CHECKOUT_TRANSITIONS,
   nextActions,
+  orderActorMay,
+  orderAllows,
   ORDER_ACTIONS,
   ORDER_ACTORS,
   ORDER_ITEM_TRANSITIONS,
@@ -97,6 +99,12 @@ describe('nextActions', () => {
     const expected = ORDER_ACTIONS.filter((a) => ORDERS[status][actor]?.[a] !== undefined);
     expect(nextActions(status, actor)).toEqual(expected);
     expect(nextActions(status, actor)).toEqual(actionsAllowed(ORDER_TRANSITIONS, status, actor));
+  });
+
+  const pairs = ORDER_ACTORS.flatMap((r) => ORDER_ACTIONS.map((a): [OrderActor, OrderActionName] => [r, a]));
+  it.each(pairs)('%s may %s in some status exactly when the expected table says so; orderAllows agrees per status', (actor, action) => {
+    expect(orderActorMay(actor, action)).toBe(ORDER_STATUSES.some((s) => ORDERS[s][actor]?.[action] !== undefined));
+    for (const s of ORDER_STATUSES) expect(orderAllows(s, actor, action)).toBe(ORDERS[s][actor]?.[action] !== undefined);
   });
 
   it('gives each party its own actions at each step of an order', () => {

@@ -5,7 +5,7 @@
  * Pure: services, views and tests may all import it. The rules are described in
  * docs/checkout-orders.md.
  */
-import { actionsAllowed, type StateTable } from '../state-table';
+import { actionsAllowed, allows, type StateTable } from '../state-table';
 
 export const CHECKOUT_STATUSES = ['OPEN', 'PAID', 'FAILED', 'EXPIRED'] as const;
 export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
@@ -64,6 +64,16 @@ export const ORDER_ITEM_TRANSITIONS = {
   receive: { actors: ['buyer', 'system'], from: ['SHIPPED'], to: 'RECEIVED' },
   dispute: { actors: ['seller', 'buyer'], from: ORDER_STATUSES, to: null },
 } as const satisfies StateTable<OrderItemStatus, OrderActionName, OrderActor>;
+
+/** Whether `actor` may ever take `action` on an order (in some status). */
+export function orderActorMay(actor: OrderActor, action: OrderActionName): boolean {
+  return (ORDER_TRANSITIONS[action].actors as readonly OrderActor[]).includes(actor);
+}
+
+/** Whether `actor` may take `action` on an order in `status`. */
+export function orderAllows(status: OrderStatus, actor: OrderActor, action: OrderActionName): boolean {
+  return allows<OrderStatus, OrderActionName, OrderActor>(ORDER_TRANSITIONS, status, actor, action);
+}
 
 /**
  * The actions `actor` may take on an order in `status` now. Status rules only: a `dispute` can

@@ -3,7 +3,15 @@ import { newId } from '../../ids';
 import { conflict, invalid, notFound, type FieldError } from '../errors';
 import { emitEvents } from '../events/outbox';
 import { openCase, type CaseRequest, type OpenedCase } from '../cases/case-opening';
-import { ORDER_ITEM_TRANSITIONS, ORDER_TRANSITIONS, PURCHASE_TRANSITIONS, type OrderItemStatus, type OrderStatus } from '../../domain/orders/order-machine';
+import {
+  ORDER_ITEM_TRANSITIONS,
+  ORDER_TRANSITIONS,
+  orderActorMay,
+  orderAllows,
+  PURCHASE_TRANSITIONS,
+  type OrderItemStatus,
+  type OrderStatus,
+} from '../../domain/orders/order-machine';
 
 export const CASE_REASONS = ['SNAD', 'DAMAGED', 'WRONG_ITEM', 'NOT_RECEIVED', 'OTHER', 'CHARGEBACK'] as const;
 export type CaseReason = (typeof CASE_REASONS)[number];
@@ -61,7 +69,7 @@ export async function applyOrderAction(tx: EntityManager, orderId: string, actor
     throw notFound('Order');
   }
   // Which party may take which action is the order table's; ownership was checked in SQL above.
-  if (!(ORDER_TRANSITIONS[action.action].actors as readonly string[]).includes(actor.role)) throw conflict('action-not-allowed', `The ${actor.role} cannot ${action.action} an order.`);
+  if (!orderActorMay(actor.role, action.action)) throw conflict('action-not-allowed', `The ${actor.role} cannot ${action.action} an order.`);
   const items: ItemRow[] = await tx.query(
     `SELECT id, listing_id, urn, price, quantity, status FROM order_items WHERE order_id = $1 ORDER BY created_at, id FOR UPDATE`,
     [order.id],
@@ -162,7 +170,7 @@ async function dispute(
 
 async function receive(tx: EntityManager, order: OrderRow, actor: Actor): Promise<OrderEffects | null> {
   const { from, to } = ORDER_TRANSITIONS.receive;
-  if (!(from as readonly OrderStatus[]).includes(order.status)) {
+  if (!orderAllows(order.status, actor.role, 'receive')) {
     if (actor.role === 'system') return null;
     throw conflict(order.status === to ? 'order-already-received' : 'order-not-shipped', `The order is ${order.status.toLowerCase()}.`);
   }
