@@ -38,6 +38,9 @@ import { Cases } from './services/cases/cases';
 import { CaseUpdates } from './temporal/case-updates';
 import { BulkLookup } from './services/search/bulk-lookup';
 import { ListingSearch } from './services/search/listing-search';
+import { searchCatalog } from './services/search/catalog-search';
+import { priceHistory } from './services/catalog/price-history';
+import { EmailOutbox } from './services/email/outbox';
 
 /** The composition root: wires services from configuration, the database and Temporal. */
 export function createServices(config: Config, db: DataSource, temporal: Client): Services {
@@ -57,7 +60,6 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     reviewWindowSeconds: config.reviews.windowSeconds,
   });
   return {
-    db,
     auth: new AuthService(db, accessTokens, oauthApps, signInThrottle, {
       refreshTokenTtlSeconds: config.auth.refreshTokenTtlSeconds,
       scryptLogN: config.auth.scryptLogN,
@@ -99,6 +101,12 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     invoices: new Invoices(db),
     reviews: new Reviews(db),
     cases: new Cases(db, uploads, new CaseUpdates(temporal)),
+    catalogSearch: (query) => searchCatalog(db, query),
+    priceHistory: (urn, days) => priceHistory(db, urn, days),
+    emailOutbox: new EmailOutbox(db),
+    databaseHealth: async () => {
+      await db.query('SELECT 1');
+    },
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));
