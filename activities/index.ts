@@ -2,7 +2,7 @@ import { createCaseActivities, type CaseActivityDeps } from './cases';
 import { createCheckoutActivities, type CheckoutActivityDeps } from './checkout';
 import { createEmailActivities, type EmailActivityDeps } from './email';
 import { createImportActivities, type ImportActivityDeps } from './imports';
-import { createMoneyActivities } from './money';
+import { createMoneyActivities, type MoneyActivityDeps } from './money';
 import { createOrderActivities, type OrderActivityDeps } from './orders';
 import { createReviewActivities, type ReviewActivityDeps } from './reviews';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
@@ -12,6 +12,7 @@ export type ActivityDeps = EmailActivityDeps &
   ImportActivityDeps &
   CheckoutActivityDeps &
   OrderActivityDeps &
+  MoneyActivityDeps &
   ReviewActivityDeps &
   CaseActivityDeps;
 

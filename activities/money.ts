@@ -1,8 +1,7 @@
-import type { DataSource } from 'typeorm';
-import { releaseOrderFunds } from '../src/services/money/transfers';
+import type { SellerMoney } from '../src/services/money/seller-money';
 
 export interface MoneyActivityDeps {
-  db: DataSource;
+  sellerMoney: SellerMoney;
 }
 
 export interface MoneyActivities {
@@ -10,6 +9,6 @@ export interface MoneyActivities {
   releaseOrderFunds(orderId: string): Promise<boolean>;
 }
 
-export function createMoneyActivities(deps: MoneyActivityDeps): MoneyActivities {
-  return { releaseOrderFunds: (orderId) => releaseOrderFunds(deps.db, orderId) };
+export function createMoneyActivities({ sellerMoney }: MoneyActivityDeps): MoneyActivities {
+  return { releaseOrderFunds: (orderId) => sellerMoney.releaseOrderFunds(orderId) };
 }

@@ -32,12 +32,16 @@ import { Checkouts } from './services/checkout/checkouts';
 import { Invoices } from './services/orders/invoices';
 import { OrderUpdates } from './services/orders/order-updates';
 import { Purchases } from './services/orders/purchases';
+import { SellerMoney } from './services/money/seller-money';
 import { SellerOrders } from './services/orders/seller-orders';
 import { Reviews } from './services/reviews/reviews';
 import { Cases } from './services/cases/cases';
 import { CaseUpdates } from './temporal/case-updates';
 import { BulkLookup } from './services/search/bulk-lookup';
 import { ListingSearch } from './services/search/listing-search';
+import { searchCatalog } from './services/search/catalog-search';
+import { priceHistory } from './services/catalog/price-history';
+import { EmailOutbox } from './services/email/outbox';
 
 /** The composition root: wires services from configuration, the database and Temporal. */
 export function createServices(config: Config, db: DataSource, temporal: Client): Services {
@@ -58,7 +62,6 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     fundsHoldSeconds: config.money.fundsHoldSeconds,
   });
   return {
-    db,
     auth: new AuthService(db, accessTokens, oauthApps, signInThrottle, {
       refreshTokenTtlSeconds: config.auth.refreshTokenTtlSeconds,
       scryptLogN: config.auth.scryptLogN,
@@ -100,10 +103,17 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     }),
     orderUpdates,
     sellerOrders: new SellerOrders(db),
+    sellerMoney: new SellerMoney(db),
     purchases: new Purchases(db, orderUpdates),
     invoices: new Invoices(db),
     reviews: new Reviews(db),
     cases: new Cases(db, uploads, new CaseUpdates(temporal)),
+    catalogSearch: (query) => searchCatalog(db, query),
+    priceHistory: (urn, days) => priceHistory(db, urn, days),
+    emailOutbox: new EmailOutbox(db),
+    databaseHealth: async () => {
+      await db.query('SELECT 1');
+    },
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));

@@ -1,4 +1,3 @@
-import type { DataSource } from 'typeorm';
 import type { Accounts } from '../services/account/account';
 import type { AccountStatsService } from '../services/account/account-stats';
 import type { SavedAddresses } from '../services/account/addresses';
@@ -9,6 +8,7 @@ import type { Invoices } from '../services/orders/invoices';
 import type { OrderUpdates } from '../services/orders/order-updates';
 import type { Purchases } from '../services/orders/purchases';
 import type { SellerOrders } from '../services/orders/seller-orders';
+import type { SellerMoney } from '../services/money/seller-money';
 import type { AuthService } from '../services/auth/auth-service';
 import type { Authenticator } from '../services/auth/authenticator';
 import type { OAuthApps } from '../services/auth/oauth-apps';
@@ -29,10 +29,12 @@ import type { Reviews } from '../services/reviews/reviews';
 import type { Cases } from '../services/cases/cases';
 import type { BulkLookup } from '../services/search/bulk-lookup';
 import type { ListingSearch } from '../services/search/listing-search';
+import type { CatalogPage, CatalogQuery } from '../services/search/catalog-search';
+import type { PricePoint } from '../services/catalog/price-history';
+import type { EmailOutbox } from '../services/email/outbox';
 
-/** What route handlers may use; built once in `src/composition.ts`. */
+/** What route handlers may use; built once in `src/composition.ts`. Handlers never see the database. */
 export interface Services {
-  db: DataSource;
   auth: AuthService;
   authenticator: Authenticator;
   oauthApps: OAuthApps;
@@ -59,10 +61,18 @@ export interface Services {
   checkouts: Checkouts;
   orderUpdates: OrderUpdates;
   sellerOrders: SellerOrders;
+  sellerMoney: SellerMoney;
   purchases: Purchases;
   invoices: Invoices;
   reviews: Reviews;
   cases: Cases;
+  catalogSearch: (query: CatalogQuery) => Promise<CatalogPage>;
+  /** Daily sale prices of an item; 404 for an unknown item. */
+  priceHistory: (urn: string, days: number) => Promise<PricePoint[]>;
+  /** The e-mail outbox, read by the development-only routes. */
+  emailOutbox: EmailOutbox;
+  /** Resolves when PostgreSQL answers; rejects otherwise (for /readyz). */
+  databaseHealth: () => Promise<void>;
   /** Resolves when Temporal answers; rejects otherwise (for /readyz). */
   temporalHealth: () => Promise<void>;
 }

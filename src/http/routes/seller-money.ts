@@ -1,6 +1,4 @@
 import Joi from 'joi';
-import { CURRENCY, sellerBalances } from '../../services/money/ledger';
-import { listSellerTransfers } from '../../services/money/transfers';
 import { defineRoute } from '../route';
 import { pence, transfer } from '../schemas';
 import type { Services } from '../services';
@@ -30,7 +28,7 @@ export const sellerMoneyRoutes = (s: Services) => [
       },
       400: { description: '`invalid-cursor`, or `validation-failed`.' },
     },
-    handler: async ({ principal, query }) => ({ status: 200, body: await listSellerTransfers(s.db, principal.userId, query) }),
+    handler: async ({ principal, query }) => ({ status: 200, body: await s.sellerMoney.transfers(principal.userId, query) }),
   }),
 
   defineRoute<None, None, undefined, 'seller'>({
@@ -46,6 +44,6 @@ export const sellerMoneyRoutes = (s: Services) => [
         schema: Joi.object({ available: pence.required(), pending: pence.required(), currency: Joi.string().length(3).required() }),
       },
     },
-    handler: async ({ principal }) => ({ status: 200, body: { ...(await sellerBalances(s.db.manager, principal.userId)), currency: CURRENCY } }),
+    handler: async ({ principal }) => ({ status: 200, body: await s.sellerMoney.balance(principal.userId) }),
   }),
 ];

@@ -1,20 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { caseStatsSource } from '../cases/case-stats';
+import type { SellerStats, StatsSource } from './stats-source';
 import { readSellerStatsVersion } from './stats-version';
-
-/** The spec's Seller stats. */
-export interface SellerStats {
-  orders: { total: number; open: number; waiting: number };
-  cases: { open: number };
-  listings: { total: number; invalid: number };
-}
-
-/**
- * One part of the stats, computed from its own tables; each source owns whole top-level keys
- * (`listings`, `cases`). A source is listed in STATS_SOURCES and its writes call
- * `touchSellerStats`; `orders` has no source, so its counts are 0.
- */
-export type StatsSource = (db: DataSource, sellerId: string) => Promise<Partial<SellerStats>>;
 
 const listingsSource: StatsSource = async (db, sellerId) => {
   const [row] = await db.query(
