@@ -34,6 +34,19 @@ export const userSummary = Joi.object({
 /** An amount in integer pence. */
 export const pence = Joi.number().integer().min(0);
 
+/** A refund of an accepted REFUND outcome on the order (docs/money.md). */
+export const adjustment = Joi.object({
+  id: Joi.string().required(),
+  orderId: Joi.string().required(),
+  caseId: Joi.string().allow(null).required(),
+  type: Joi.string().valid('REFUND').required(),
+  kind: Joi.string().valid('FULL', 'PARTIAL', 'DELIVERY').required(),
+  amount: pence.required(),
+  currency: Joi.string().length(3).required(),
+  refundId: Joi.string().required(),
+  createdAt: Joi.date().iso().required(),
+});
+
 /** A seller share released to available (TRANSFER) or taken back for a refund (REVERSAL); docs/money.md. */
 export const transfer = Joi.object({
   id: Joi.string().required(),
@@ -226,7 +239,7 @@ export const orderView = Joi.object({
       }),
     )
     .required(),
-  adjustments: Joi.array().required(),
+  adjustments: Joi.array().items(adjustment).required(),
   transfers: Joi.array().items(transfer).required(),
   reviews: Joi.object().pattern(Joi.string(), Joi.number().integer().min(1).max(5)).required(),
 });

@@ -2,6 +2,8 @@ import { QueryFailedError } from 'typeorm';
 import { newId } from '../../src/ids';
 import { postLedger, sellerBalances } from '../../src/services/money/ledger';
 import { releaseOrderFunds } from '../../src/services/money/transfers';
+import { recordCaseChange } from '../../src/services/cases/case-changes';
+import { insertCase } from '../support/cases';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { commitPaidCheckout } from '../support/purchases';
 
@@ -19,6 +21,30 @@ async function receive(orderId: string, buyerId: string): Promise<void> {
   await db().query(`UPDATE orders SET status = 'SHIPPED', shipped_at = now() WHERE id = $1`, [orderId]);
   await db().query(`UPDATE order_items SET status = 'SHIPPED' WHERE order_id = $1`, [orderId]);
   await api.services.orderUpdates.apply(orderId, { role: 'buyer', userId: buyerId }, { action: 'receive' });
+}
+
+/** A case on the order whose REFUND outcome of `amount` the buyer accepts, through the case change service. */
+async function acceptRefund(orderId: string, amount: number): Promise<void> {
+  const { caseId } = await insertCase(db(), orderId, 'BUYER', { items: [] });
+  const outcomeId = newId();
+  const outcome = { id: outcomeId, type: 'REFUND' as const, party: 'SELLER' as const };
+  const options = { reviewWindowSeconds: 60 };
+  await recordCaseChange(
+    db(),
+    {
+      caseId,
+      changeId: newId(),
+      actor: 'SELLER',
+      kind: 'propose',
+      status: 'OPEN',
+      outcomes: [{ ...outcome, status: 'PENDING' }],
+      proposal: { ...outcome, amount, comment: '', deliveryAddress: null },
+    },
+    options,
+  );
+  const accept = { caseId, changeId: newId(), actor: 'BUYER' as const, kind: 'accept' as const, status: 'CLOSED' as const, outcomes: [{ ...outcome, status: 'ACCEPTED' as const }] };
+  await recordCaseChange(db(), accept, options);
+  await recordCaseChange(db(), { ...accept, changeId: newId() }, options); // a retried write under a new id refunds nothing twice
 }
 
 describe('ledger guarantees', () => {
@@ -95,6 +121,57 @@ describe('transfers route', () => {
   });
 });
 
+describe('refunds of accepted REFUND outcomes', () => {
+  it('refunds from pending before release, reverses from available after it, and gives the fee back in proportion', async () => {
+    const seller = await registerSeller(api);
+    const buyer = await registerUser(api);
+    const { orderId, purchaseId } = await commitPaidCheckout(db(), buyer.id, seller.id, 2000); // fee 100, share 1900
+    await receive(orderId, buyer.id);
+
+    await acceptRefund(orderId, 500);
+    expect(await sellerBalances(db().manager, seller.id)).toEqual({ pending: 1900 - 475, available: 0 });
+    await releaseOrderFunds(db(), orderId);
+    expect(await sellerBalances(db().manager, seller.id)).toEqual({ pending: 0, available: 1425 });
+
+    await acceptRefund(orderId, 5000); // more than is left: refunds the remaining 1500
+    expect(await sellerBalances(db().manager, seller.id)).toEqual({ pending: 0, available: 0 });
+    const [{ fee }] = await db().query(`SELECT sum(amount)::int AS fee FROM ledger_entries WHERE order_id = $1 AND account = 'platform_seller_fee'`, [orderId]);
+    expect(fee).toBe(0);
+    const [{ refunded }] = await db().query(
+      `SELECT sum(amount)::int AS refunded FROM payment_refunds WHERE purchase_id = $1 AND status = 'SUCCEEDED'`,
+      [purchaseId],
+    );
+    expect(refunded).toBe(2000);
+
+    const order = (await api.http.get(`/seller/orders/${orderId}`).set(seller.bearer).expect(200)).body;
+    expect(order.adjustments).toEqual([
+      expect.objectContaining({ type: 'REFUND', kind: 'PARTIAL', amount: 500, currency: 'GBP' }),
+      expect.objectContaining({ type: 'REFUND', kind: 'PARTIAL', amount: 1500 }),
+    ]);
+    expect(order.transfers).toEqual([
+      expect.objectContaining({ type: 'TRANSFER', status: 'COMPLETED', amount: 1425 }),
+      expect.objectContaining({ type: 'REVERSAL', status: 'COMPLETED', amount: 1425 }),
+    ]);
+    const purchase = (await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200)).body;
+    expect(purchase.orders[0].adjustments).toEqual(order.adjustments);
+    await acceptRefund(orderId, 100); // nothing left to refund
+    expect((await api.http.get(`/seller/orders/${orderId}`).set(seller.bearer)).body.adjustments).toHaveLength(2);
+  });
+
+  it('names a whole-order refund FULL and a delivery-charge refund DELIVERY', async () => {
+    const seller = await registerSeller(api);
+    const buyer = await registerUser(api);
+    const full = await commitPaidCheckout(db(), buyer.id, seller.id, 1200);
+    await acceptRefund(full.orderId, 1200);
+    const delivery = await commitPaidCheckout(db(), buyer.id, seller.id, 1200);
+    await db().query(`UPDATE orders SET delivery_charge = 150 WHERE id = $1`, [delivery.orderId]);
+    await acceptRefund(delivery.orderId, 150);
+    const kinds = await db().query(`SELECT kind FROM adjustments WHERE order_id = ANY($1) ORDER BY created_at`, [[full.orderId, delivery.orderId]]);
+    expect(kinds.map((k: { kind: string }) => k.kind)).toEqual(['FULL', 'DELIVERY']);
+    expect(await sellerBalances(db().manager, seller.id)).toEqual({ pending: 1140 - 150 + 7, available: 0 });
+  });
+});
+
 /** A small seeded generator, so a failing history can be replayed from its seed. */
 function prng(seed: number): () => number {
   let s = seed >>> 0;
@@ -115,6 +192,7 @@ describe('random histories (property)', () => {
     const buyer = await registerUser(api);
     const paid: Array<{ orderId: string; sellerId: string; total: number }> = [];
     const received: string[] = [];
+    const refunds = new Map<string, number>();
     let buyerPaid = 0;
     for (let step = 0; step < 25; step += 1) {
       const op = rnd();
@@ -131,6 +209,12 @@ describe('random histories (property)', () => {
           await receive(order.orderId, buyer.id);
           received.push(order.orderId);
         }
+      } else if (op < 0.85) {
+        const order = pick(paid);
+        const amount = 1 + Math.floor(rnd() * order.total);
+        const [{ refunded }] = await db().query(`SELECT COALESCE(sum(amount), 0)::int AS refunded FROM adjustments WHERE order_id = $1`, [order.orderId]);
+        await acceptRefund(order.orderId, amount);
+        refunds.set(order.orderId, refunded + Math.min(amount, order.total - refunded));
       } else if (received.length > 0) {
         await releaseOrderFunds(db(), pick(received)); // a second release of one order must change nothing
       }
@@ -148,8 +232,15 @@ describe('random histories (property)', () => {
         expect(balance).toEqual({ ...rows, currency: 'GBP' });
         expect(balance.available).toBeGreaterThanOrEqual(0);
         expect(balance.pending).toBeGreaterThanOrEqual(0);
-        // What the seller is owed is their orders' totals less the 5% fee, however it is split.
-        const expected = paid.filter((p) => p.sellerId === seller.id).reduce((sum, p) => sum + p.total - Math.floor((p.total * 500) / 10_000), 0);
+        // What the seller is owed is each order's total less the 5% fee, less what was refunded
+        // net of the fee given back in proportion, however it is split between pending and available.
+        const expected = paid
+          .filter((p) => p.sellerId === seller.id)
+          .reduce((sum, p) => {
+            const fee = Math.floor((p.total * 500) / 10_000);
+            const refunded = refunds.get(p.orderId) ?? 0;
+            return sum + p.total - fee - (refunded - Math.floor((fee * refunded) / p.total));
+          }, 0);
         expect(balance.pending + balance.available).toBe(expected);
       }
       const [{ payments }] = await db().query(

@@ -11,6 +11,7 @@ import { SignInThrottle1733356800000 } from './1733356800000-sign-in-throttle';
 import { WorkflowStarts1733443200000 } from './1733443200000-workflow-starts';
 import { AccountAddresses1733443600000 } from './1733443600000-account-addresses';
 import { MoneyLedger1733443900000 } from './1733443900000-money-ledger';
+import { RefundAdjustments1733443900100 } from './1733443900100-refund-adjustments';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -27,4 +28,5 @@ export const migrations = [
   WorkflowStarts1733443200000,
   AccountAddresses1733443600000,
   MoneyLedger1733443900000,
+  RefundAdjustments1733443900100,
 ];

@@ -1,6 +1,7 @@
 import { touchAccountStats } from '../account/stats-version';
 import type { DataSource } from 'typeorm';
 import type { CaseStatus, OutcomeProposal, OutcomeState, Party } from '../../domain/cases/machine';
+import { refundOrder } from '../money/refunds';
 import { completePurchaseIfSettled } from '../orders/order-engine';
 import { requestReviewWindow } from '../reviews/review-windows';
 import { touchSellerStats } from '../sellers/stats-version';
@@ -31,14 +32,15 @@ export interface RecordedChange {
 /**
  * Writes a workflow's case change in one transaction: the proposed outcome, outcome statuses,
  * the case status (with escalation/closing times), the purchase completion rule when the case
- * closes (with the review window that completion opens), and the notifications. Idempotent: a
+ * closes (with the review window that completion opens), the refund of an accepted REFUND
+ * outcome (docs/money.md), and the notifications. Idempotent: a
  * retried change is recognised by its id and answers what the first write queued. Null when the
  * case does not exist.
  */
 export async function recordCaseChange(db: DataSource, c: CaseChange, options: { reviewWindowSeconds: number }): Promise<RecordedChange | null> {
   return db.transaction(async (tx) => {
-    const [row]: Array<{ purchase_id: string; seller_id: string; buyer_id: string }> = await tx.query(
-      `SELECT purchase_id, seller_id, buyer_id FROM cases WHERE id = $1 FOR UPDATE`,
+    const [row]: Array<{ purchase_id: string; order_id: string; seller_id: string; buyer_id: string }> = await tx.query(
+      `SELECT purchase_id, order_id, seller_id, buyer_id FROM cases WHERE id = $1 FOR UPDATE`,
       [c.caseId],
     );
     if (!row) return null;
@@ -65,6 +67,11 @@ export async function recordCaseChange(db: DataSource, c: CaseChange, options: {
         WHERE id = $1`,
       [c.caseId, c.status],
     );
+    const refund = c.kind === 'accept' ? c.outcomes.find((o) => o.status === 'ACCEPTED' && o.type === 'REFUND') : undefined;
+    if (refund) {
+      const [outcome]: Array<{ amount: number }> = await tx.query(`SELECT amount FROM case_outcomes WHERE id = $1`, [refund.id]);
+      await refundOrder(tx, { orderId: row.order_id, caseId: c.caseId, outcomeId: refund.id }, outcome!.amount);
+    }
     if (c.status === 'CLOSED') await touchSellerStats(tx, row.seller_id);
     if (c.status === 'CLOSED') await touchAccountStats(tx, row.buyer_id);
     const completed = c.status === 'CLOSED' && (await completePurchaseIfSettled(tx, row.purchase_id));

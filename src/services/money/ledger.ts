@@ -16,7 +16,7 @@ export type LedgerAccount =
   | 'refunds'
   | 'payouts';
 
-export type LedgerEvent = 'PAYMENT' | 'FUNDS_RELEASED';
+export type LedgerEvent = 'PAYMENT' | 'FUNDS_RELEASED' | 'REFUND';
 
 export interface LedgerEntry {
   account: LedgerAccount;

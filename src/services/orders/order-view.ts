@@ -3,6 +3,7 @@ import type { Party } from '../../domain/cases/machine';
 import { loadCaseViews, type CaseView } from '../cases/case-view';
 import type { DeliveryAddress } from '../basket/pricing';
 import { loadItems, type ItemView } from '../catalog/item-view';
+import { adjustmentsOfOrders, type AdjustmentView } from '../money/refunds';
 import { transfersOfOrders, type TransferView } from '../money/transfers';
 import { loadUserSummaries, type UserSummary } from '../users/user-summary';
 
@@ -55,8 +56,8 @@ export interface OrderView {
   shipments: ShipmentView[];
   purchase: { deliveryAddress: DeliveryAddress; user: UserSummary | null };
   cases: CaseView[];
-  /** Order-level adjustments (delivery refunds); nothing settles refunds, so always empty. */
-  adjustments: unknown[];
+  /** Refunds of accepted REFUND outcomes (docs/money.md). */
+  adjustments: AdjustmentView[];
   /** The seller share's release to available and any reversal of it (docs/money.md). */
   transfers: TransferView[];
   /** Reviewer user id → that reviewer's rating. */
@@ -119,10 +120,11 @@ export async function loadOrderViews(db: DataSource | EntityManager, orderIds: s
       Array<{ orderId: string; reviewerId: string; rating: number }>
     >,
   ]);
-  const [catalog, buyers, transfers] = await Promise.all([
+  const [catalog, buyers, transfers, adjustments] = await Promise.all([
     loadItems(db, items.map((i) => i.urn)),
     loadUserSummaries(db, orders.map((o) => o.buyerId)),
     transfersOfOrders(db, orderIds),
+    adjustmentsOfOrders(db, orderIds),
   ]);
   const itemsOf = group(items, 'orderId');
   const shipmentsOf = group(shipments, 'orderId');
@@ -146,7 +148,7 @@ export async function loadOrderViews(db: DataSource | EntityManager, orderIds: s
       shipments: shipmentsOf.get(o.id) ?? [],
       purchase: { deliveryAddress: o.deliveryAddress, user: buyers.get(o.buyerId) ?? null },
       cases: casesOf.get(o.id) ?? [],
-      adjustments: [],
+      adjustments: adjustments.get(o.id) ?? [],
       transfers: transfers.get(o.id) ?? [],
       reviews: Object.fromEntries((reviewsOf.get(o.id) ?? []).map((r) => [r.reviewerId, r.rating])),
     }));
