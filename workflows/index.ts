@@ -2,6 +2,7 @@
 export { caseWorkflow } from './case';
 export { checkoutWorkflow } from './checkout';
 export { emailChangeWorkflow } from './email-change';
+export { emailDeliveryWorkflow } from './email-delivery';
 export { fundsReleaseWorkflow } from './funds-release';
 export { webhookDeliveryWorkflow } from './webhook-delivery';
 export { listingImportWorkflow } from './listing-import';

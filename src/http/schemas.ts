@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { NO_TRAILING_SLASH, URN_MAX_LENGTH, URN_SHAPE } from '../services/catalog/urn';
+import { ORDER_STATUSES } from '../domain/orders/order-machine';
 
 /** Shared field schemas, so one rule (e.g. what a username is) is written once. */
 export const email = Joi.string().trim().email({ tlds: false }).max(254);
@@ -34,11 +35,12 @@ export const userSummary = Joi.object({
 /** An amount in integer pence. */
 export const pence = Joi.number().integer().min(0);
 
-/** A refund of an accepted REFUND outcome on the order (docs/money.md). */
+/** A refund on the order: an accepted REFUND outcome or its cancellation (docs/money.md). */
 export const adjustment = Joi.object({
   id: Joi.string().required(),
   orderId: Joi.string().required(),
   caseId: Joi.string().allow(null).required(),
+  reason: Joi.string().valid('CASE', 'CANCELLATION').required(),
   type: Joi.string().valid('REFUND').required(),
   kind: Joi.string().valid('FULL', 'PARTIAL', 'DELIVERY').required(),
   amount: pence.required(),
@@ -178,7 +180,7 @@ export const orderView = Joi.object({
   id: Joi.string().required(),
   sellerId: Joi.string().required(),
   purchaseId: Joi.string().required(),
-  status: Joi.string().valid('ACCEPTED', 'SHIPPED', 'RECEIVED').required(),
+  status: Joi.string().valid(...ORDER_STATUSES).required(),
   deliveryCharge: pence.required(),
   subtotal: pence.required(),
   total: pence.required(),
@@ -198,7 +200,7 @@ export const orderView = Joi.object({
         createdAt: timestamp.required(),
         updatedAt: timestamp.required(),
         item: orderItemItem.allow(null).required(),
-        status: Joi.string().valid('ACCEPTED', 'SHIPPED', 'RECEIVED').required(),
+        status: Joi.string().valid(...ORDER_STATUSES).required(),
         variants: Joi.array().required(),
         comment: Joi.string().allow('').required(),
         shipmentId: Joi.string().allow(null).required(),

@@ -5,6 +5,7 @@
  */
 export const workflowIds = {
   emailChange: (requestId: string) => `email-change:${requestId}`,
+  emailDelivery: (messageId: string) => `email:${messageId}`,
   case: (caseId: string) => `case:${caseId}`,
   reviewWindow: (purchaseId: string) => `review-window:${purchaseId}`,
   webhookDelivery: (eventId: string, endpointId: string) => `webhook:${eventId}:${endpointId}`,

@@ -215,6 +215,13 @@ describe('random histories (property)', () => {
         const [{ refunded }] = await db().query(`SELECT COALESCE(sum(amount), 0)::int AS refunded FROM adjustments WHERE order_id = $1`, [order.orderId]);
         await acceptRefund(order.orderId, amount);
         refunds.set(order.orderId, refunded + Math.min(amount, order.total - refunded));
+      } else if (op < 0.92) {
+        const order = pick(paid);
+        const [{ status }] = await db().query(`SELECT status FROM orders WHERE id = $1`, [order.orderId]);
+        if (status === 'ACCEPTED') {
+          await api.services.orderUpdates.apply(order.orderId, { role: 'seller', userId: order.sellerId }, { action: 'cancel' });
+          refunds.set(order.orderId, order.total); // the whole order, whatever a case refunded before
+        }
       } else if (received.length > 0) {
         await releaseOrderFunds(db(), pick(received)); // a second release of one order must change nothing
       }

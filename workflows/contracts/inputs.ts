@@ -9,6 +9,7 @@ export interface WorkflowInputs {
   caseWorkflow: CaseWorkflowInput;
   checkoutWorkflow: { sessionId: string; holdSeconds: number };
   emailChangeWorkflow: { requestId: string };
+  emailDeliveryWorkflow: { messageId: string };
   /** Started at an order's receipt: its seller share becomes available `afterSeconds` later. */
   fundsReleaseWorkflow: { orderId: string; afterSeconds: number };
   listingImportWorkflow: { importId: string };

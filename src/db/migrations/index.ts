@@ -12,6 +12,7 @@ import { WorkflowStarts1733443200000 } from './1733443200000-workflow-starts';
 import { AccountAddresses1733443600000 } from './1733443600000-account-addresses';
 import { MoneyLedger1733443900000 } from './1733443900000-money-ledger';
 import { RefundAdjustments1733443900100 } from './1733443900100-refund-adjustments';
+import { OrderCancellation1733443900200 } from './1733443900200-order-cancellation';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   AccountAddresses1733443600000,
   MoneyLedger1733443900000,
   RefundAdjustments1733443900100,
+  OrderCancellation1733443900200,
 ];

@@ -7,6 +7,8 @@ export interface AdjustmentView {
   id: string;
   orderId: string;
   caseId: string | null;
+  /** What refunded: an accepted REFUND outcome of a case, or the order's cancellation. */
+  reason: 'CASE' | 'CANCELLATION';
   type: 'REFUND';
   kind: 'FULL' | 'PARTIAL' | 'DELIVERY';
   amount: number;
@@ -27,20 +29,24 @@ interface OrderMoney {
 }
 
 /**
- * Refunds `requested` pence of an order to the buyer for an accepted REFUND outcome, in the case
- * change's transaction: the payment simulator's refund, the adjustment shown on the order, and the
+ * Refunds `requested` pence of an order to the buyer for an accepted REFUND outcome or a
+ * cancellation, in that change's transaction: the payment simulator's refund, the adjustment shown on the order, and the
  * ledger posting. Never more than what is left of what the buyer paid for the order. The platform
  * gives back its seller fee in proportion (all of it once the whole order is refunded); the
  * seller bears the rest, from what is still pending for the order first, then from available
- * (a REVERSAL transfer). Idempotent per outcome. Returns the adjustment, or null when nothing was
+ * (a REVERSAL transfer). Idempotent per outcome, and per order for a cancellation. Returns the adjustment, or null when nothing was
  * refunded (nothing left, or an amount of 0).
  */
 export async function refundOrder(
   tx: EntityManager,
-  order: { orderId: string; caseId: string; outcomeId: string },
+  order: { orderId: string } & ({ caseId: string; outcomeId: string } | { cancellation: true }),
   requested: number,
 ): Promise<AdjustmentView | null> {
-  const [done] = await tx.query(`SELECT 1 FROM adjustments WHERE outcome_id = $1`, [order.outcomeId]);
+  const source = 'outcomeId' in order ? { caseId: order.caseId, outcomeId: order.outcomeId, reason: 'CASE' } : { caseId: null, outcomeId: null, reason: 'CANCELLATION' };
+  const [done] = await tx.query(
+    source.outcomeId ? `SELECT 1 FROM adjustments WHERE outcome_id = $1` : `SELECT 1 FROM adjustments WHERE order_id = $1 AND reason = 'CANCELLATION'`,
+    [source.outcomeId ?? order.orderId],
+  );
   if (done) return null;
   const [m]: OrderMoney[] = await tx.query(
     `SELECT o.seller_id, o.purchase_id, o.delivery_charge,
@@ -72,9 +78,9 @@ export async function refundOrder(
   ]);
   const kind = m.refunded === 0 && amount === m.paid ? 'FULL' : amount === m.delivery_charge ? 'DELIVERY' : 'PARTIAL';
   const [adjustment]: AdjustmentView[] = await tx.query(
-    `INSERT INTO adjustments (id, order_id, case_id, outcome_id, type, kind, amount, currency, refund_id)
-     VALUES ($1, $2, $3, $4, 'REFUND', $5, $6, $7, $8) RETURNING ${ADJUSTMENT_COLUMNS}`,
-    [newId(), order.orderId, order.caseId, order.outcomeId, kind, amount, CURRENCY, refundId],
+    `INSERT INTO adjustments (id, order_id, case_id, outcome_id, reason, type, kind, amount, currency, refund_id)
+     VALUES ($1, $2, $3, $4, $5, 'REFUND', $6, $7, $8, $9) RETURNING ${ADJUSTMENT_COLUMNS}`,
+    [newId(), order.orderId, source.caseId, source.outcomeId, source.reason, kind, amount, CURRENCY, refundId],
   );
   if (fromAvailable > 0) {
     await tx.query(
@@ -84,7 +90,7 @@ export async function refundOrder(
   }
   await postLedger(tx, {
     event: 'REFUND',
-    idempotencyKey: `refund:${order.outcomeId}`,
+    idempotencyKey: source.outcomeId ? `refund:${source.outcomeId}` : `cancellation:${order.orderId}`,
     purchaseId: m.purchase_id,
     orderId: order.orderId,
     entries: [
@@ -97,7 +103,7 @@ export async function refundOrder(
   return adjustment!;
 }
 
-const ADJUSTMENT_COLUMNS = `id, order_id AS "orderId", case_id AS "caseId", type, kind, amount::int AS amount, currency, refund_id AS "refundId",
+const ADJUSTMENT_COLUMNS = `id, order_id AS "orderId", case_id AS "caseId", reason, type, kind, amount::int AS amount, currency, refund_id AS "refundId",
   created_at AS "createdAt"`;
 
 /** The adjustments of the given orders, oldest first, grouped by order (for order views). */

@@ -17,8 +17,8 @@ export interface OrderTimings {
 
 /**
  * Runs an order action in its own transaction, together with the requests for the workflows it
- * calls for (a dispute's case, a shipment's receipt timer, a receipt's funds release, a completed
- * purchase's review window):
+ * calls for (a dispute's case, a shipment's receipt timer, a receipt's funds release, the delivery
+ * of a cancellation's e-mails, a completed purchase's review window):
  * they start once the action commits, and Temporal being down delays them without refusing the
  * action.
  */
@@ -34,6 +34,7 @@ export class OrderUpdates {
       if (effects?.openedCase) await requestWorkflowStart(tx, starts.case(effects.openedCase, this.timings.autoEscalateSeconds));
       if (effects?.shippedOrderId) await requestWorkflowStart(tx, starts.orderReceipt(effects.shippedOrderId, this.timings.autoReceiptSeconds));
       if (effects?.receivedOrderId) await scheduleFundsRelease(tx, effects.receivedOrderId, this.timings.fundsHoldSeconds);
+      for (const messageId of effects?.messageIds ?? []) await requestWorkflowStart(tx, starts.emailDelivery(messageId));
       if (effects?.completedPurchaseId) await requestReviewWindow(tx, effects.completedPurchaseId, this.timings.reviewWindowSeconds);
       return effects;
     });

@@ -87,6 +87,11 @@ export const starts = {
     return start('listingImportWorkflow', workflowIds.import(importId), { importId });
   },
 
+  /** The delivery of one message an action queued in the e-mail outbox. */
+  emailDelivery(messageId: string): WorkflowStart {
+    return start('emailDeliveryWorkflow', workflowIds.emailDelivery(messageId), { messageId });
+  },
+
   emailChange(requestId: string): WorkflowStart {
     return start('emailChangeWorkflow', workflowIds.emailChange(requestId), { requestId });
   },
