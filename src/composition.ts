@@ -103,7 +103,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     }),
     orderUpdates,
     sellerOrders: new SellerOrders(db),
-    sellerMoney: new SellerMoney(db),
+    sellerMoney: new SellerMoney(db, config.money),
     purchases: new Purchases(db, orderUpdates),
     invoices: new Invoices(db),
     reviews: new Reviews(db),

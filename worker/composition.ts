@@ -30,6 +30,6 @@ function activityDependencies(config: Config, db: DataSource): ActivityDeps {
     emailDelivery: new EmailDelivery(db, createMailTransport(config.email.smtpUrl), config.email.from),
     webhookAttempts: new WebhookDeliveryAttempts(db, config.webhooks),
     importRuns: new ListingImportRuns(db, config.imports.batchSize),
-    sellerMoney: new SellerMoney(db),
+    sellerMoney: new SellerMoney(db, config.money),
   };
 }

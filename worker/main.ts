@@ -3,6 +3,7 @@ import { loadConfig } from '../src/config';
 import { connectAndMigrate } from '../src/db/data-source';
 import { createLogger } from '../src/logger';
 import { connectTemporalClient } from '../src/temporal/client';
+import { ensurePayoutSchedule } from '../src/temporal/payout-schedule';
 import { createWorker } from './create-worker';
 import { createStartDispatcher } from './start-dispatcher';
 
@@ -29,6 +30,8 @@ async function main(): Promise<void> {
   const worker = await createWorker({ config, db, connection });
   // The workflow-start dispatcher runs beside the worker (any number of replicas may).
   const temporal = await connectTemporalClient(config.temporal);
+  const created = await ensurePayoutSchedule(temporal, { intervalMs: config.money.payoutIntervalMs, taskQueue: config.temporal.taskQueue });
+  log.info({ created, intervalMs: config.money.payoutIntervalMs }, 'payout schedule ensured');
   const dispatcher = createStartDispatcher(config, db, temporal, log.child({ component: 'start-dispatcher' }));
   dispatcher.start();
   log.info({ taskQueue: config.temporal.taskQueue, temporal: config.temporal.address }, 'worker started');

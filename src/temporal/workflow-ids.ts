@@ -13,4 +13,7 @@ export const workflowIds = {
   import: (importId: string) => `import:${importId}`,
   orderReceipt: (orderId: string) => `order-receipt:${orderId}`,
   fundsRelease: (orderId: string) => `funds-release:${orderId}`,
+  payout: (sellerId: string, runDate: string) => `payout:${sellerId}:${runDate}`,
+  /** The Temporal Schedule that starts the payout runs, and its workflows' id prefix. */
+  payoutRunSchedule: 'payout-run',
 };

@@ -13,6 +13,7 @@ import { AccountAddresses1733443600000 } from './1733443600000-account-addresses
 import { MoneyLedger1733443900000 } from './1733443900000-money-ledger';
 import { RefundAdjustments1733443900100 } from './1733443900100-refund-adjustments';
 import { OrderCancellation1733443900200 } from './1733443900200-order-cancellation';
+import { Payouts1733443900300 } from './1733443900300-payouts';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -31,4 +32,5 @@ export const migrations = [
   MoneyLedger1733443900000,
   RefundAdjustments1733443900100,
   OrderCancellation1733443900200,
+  Payouts1733443900300,
 ];

@@ -13,10 +13,12 @@ export type LedgerAccount =
   | 'platform_seller_fee'
   | 'seller_pending'
   | 'seller_available'
+  | 'payouts_in_transit'
+  | 'platform_refund_losses'
   | 'refunds'
   | 'payouts';
 
-export type LedgerEvent = 'PAYMENT' | 'FUNDS_RELEASED' | 'REFUND';
+export type LedgerEvent = 'PAYMENT' | 'FUNDS_RELEASED' | 'REFUND' | 'PAYOUT_CREATED' | 'PAYOUT_PAID' | 'PAYOUT_FAILED';
 
 export interface LedgerEntry {
   account: LedgerAccount;
@@ -72,6 +74,14 @@ export async function postLedger(tx: EntityManager, posting: LedgerPosting): Pro
     ],
   );
   return true;
+}
+
+/**
+ * Serialises the changes to one seller's available money (payouts, settlements, reversals, releases)
+ * for the rest of the transaction, so a payout can never take what a concurrent refund takes too.
+ */
+export async function lockSellerMoney(tx: EntityManager, sellerId: string): Promise<void> {
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('seller-money:' || $1, 0))`, [sellerId]);
 }
 
 /** A seller's balances: what is held for undelivered or unreleased orders, and what can be paid out. */

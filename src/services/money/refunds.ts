@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { newId } from '../../ids';
-import { CURRENCY, orderPending, postLedger } from './ledger';
+import { CURRENCY, lockSellerMoney, orderPending, postLedger, sellerBalances } from './ledger';
 
 /** An order adjustment as order views show it (docs/money.md). */
 export interface AdjustmentView {
@@ -61,13 +61,16 @@ export async function refundOrder(
   if (!m) return null;
   const amount = Math.min(requested, m.paid - m.refunded);
   if (amount <= 0) return null;
+  await lockSellerMoney(tx, m.seller_id);
 
   // The fee given back so far is always floor(fee × refunded / paid): proportional, whole pence,
   // and exactly the fee once everything is refunded.
   const feeBack = Math.floor((m.fee * (m.refunded + amount)) / m.paid) - Math.floor((m.fee * m.refunded) / m.paid);
   const fromSeller = amount - feeBack;
   const fromPending = Math.min(fromSeller, Math.max(0, await orderPending(tx, order.orderId)));
-  const fromAvailable = fromSeller - fromPending;
+  // Available never goes negative: what was paid out already is the platform's loss.
+  const fromAvailable = Math.min(fromSeller - fromPending, (await sellerBalances(tx, m.seller_id)).available);
+  const loss = fromSeller - fromPending - fromAvailable;
 
   const refundId = newId();
   await tx.query(`INSERT INTO payment_refunds (id, purchase_id, amount, currency, status) VALUES ($1, $2, $3, $4, 'SUCCEEDED')`, [
@@ -98,6 +101,7 @@ export async function refundOrder(
       { account: 'platform_seller_fee', amount: -feeBack, orderId: order.orderId },
       { account: 'seller_pending', amount: -fromPending, sellerId: m.seller_id, orderId: order.orderId },
       { account: 'seller_available', amount: -fromAvailable, sellerId: m.seller_id, orderId: order.orderId },
+      { account: 'platform_refund_losses', amount: -loss, orderId: order.orderId },
     ],
   });
   return adjustment!;

@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../../ids';
 import { invalid } from '../errors';
 import { requestWorkflowStart, starts } from '../workflow-starts';
-import { CURRENCY, orderPending, postLedger } from './ledger';
+import { CURRENCY, lockSellerMoney, orderPending, postLedger } from './ledger';
 
 /** A transfer as the seller routes show it (docs/money.md). */
 export interface TransferView {
@@ -50,6 +50,7 @@ export async function releaseOrderFunds(db: DataSource, orderId: string): Promis
       [orderId],
     );
     if (!transfer) return false;
+    await lockSellerMoney(tx, transfer.seller_id);
     const amount = Math.max(0, await orderPending(tx, orderId));
     await postLedger(tx, {
       event: 'FUNDS_RELEASED',

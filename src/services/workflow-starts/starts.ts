@@ -47,6 +47,11 @@ export const starts = {
     return start('fundsReleaseWorkflow', workflowIds.fundsRelease(orderId), { orderId, afterSeconds });
   },
 
+  /** `payout:{sellerId}:{runDate}`: one per seller per run date, ever. */
+  payout(sellerId: string, runDate: string, transitSeconds: number): WorkflowStart {
+    return start('payoutWorkflow', workflowIds.payout(sellerId, runDate), { sellerId, runDate, transitSeconds });
+  },
+
   checkout(sessionId: string, holdSeconds: number): WorkflowStart {
     return start('checkoutWorkflow', workflowIds.checkout(sessionId), { sessionId, holdSeconds });
   },
