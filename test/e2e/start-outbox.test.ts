@@ -70,6 +70,7 @@ it('Temporal down delays workflow starts, never loses or doubles them', async ()
       `checkout:${unpaid.sessionId}`,
       `checkout:${paid.sessionId}`,
       `order-receipt:${order.id}`,
+      `funds-release:${order.id}`,
       `review-window:${purchaseId}`,
       `case:${caseId}`,
       `import:${imported.body.id}`,
