@@ -57,6 +57,7 @@ describe('order cancellation before shipment', () => {
     ]);
     expect(fees!.fee).toBe(0);
     expect(await q(`SELECT type FROM outbox_events WHERE data->>'orderId' = $1 AND type = 'ORDER_CANCELLED'`, [a.orderId])).toHaveLength(1);
+    expect(await q(`SELECT data->>'reason' AS reason FROM outbox_events WHERE data->>'orderId' = $1 AND type = 'REFUND_CREATED'`, [a.orderId])).toEqual([{ reason: 'CANCELLATION' }]);
     expect(await q(`SELECT kind FROM email_messages WHERE to_address = $1`, [buyer.email])).toEqual([{ kind: 'order-cancellation' }]);
     // Each queued message is delivered by its own workflow, requested in the same transaction.
     const [starts] = await q<{ n: number }>(`SELECT count(*)::int AS n FROM workflow_starts WHERE workflow_type = 'emailDeliveryWorkflow' AND args->0->>'messageId' IN (SELECT id::text FROM email_messages WHERE kind = 'order-cancellation' AND to_address = ANY($1))`, [[buyer.email, a.seller.email]]);

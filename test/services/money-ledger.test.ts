@@ -157,6 +157,11 @@ describe('refunds of accepted REFUND outcomes', () => {
     expect(purchase.orders[0].adjustments).toEqual(order.adjustments);
     await acceptRefund(orderId, 100); // nothing left to refund
     expect((await api.http.get(`/seller/orders/${orderId}`).set(seller.bearer)).body.adjustments).toHaveLength(2);
+    const events = await db().query(`SELECT seller_id, data->>'amount' AS amount FROM outbox_events WHERE type = 'REFUND_CREATED' AND data->>'orderId' = $1 ORDER BY created_at`, [orderId]);
+    expect(events).toEqual([
+      { seller_id: seller.id, amount: '500' },
+      { seller_id: seller.id, amount: '1500' },
+    ]);
   });
 
   it('names a whole-order refund FULL and a delivery-charge refund DELIVERY', async () => {

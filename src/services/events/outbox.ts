@@ -3,7 +3,7 @@ import { OutboxEvent } from '../../db/entities';
 import { newId } from '../../ids';
 
 /** Webhook event types (spec "Events"); subscriptions use the same names. */
-export const EVENT_TYPES = ['LISTING_CREATED', 'LISTING_UPDATED', 'LISTING_DELETED', 'ORDER_CREATED', 'ORDER_UPDATED', 'ORDER_CANCELLED', 'PAYOUT_PAID', 'PAYOUT_FAILED'] as const;
+export const EVENT_TYPES = ['LISTING_CREATED', 'LISTING_UPDATED', 'LISTING_DELETED', 'ORDER_CREATED', 'ORDER_UPDATED', 'ORDER_CANCELLED', 'PAYOUT_PAID', 'PAYOUT_FAILED', 'REFUND_CREATED'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 // Type aliases, not interfaces: they must be assignable to the jsonb column's Record type.
@@ -32,11 +32,23 @@ export type PayoutEventData = {
   status: string;
 };
 
+export type RefundEventData = {
+  sellerId: string;
+  createdAt: string;
+  orderId: string;
+  adjustmentId: string;
+  reason: string;
+  amount: number;
+  currency: string;
+};
+
 export type EventData<T extends EventType> = T extends 'ORDER_CREATED' | 'ORDER_UPDATED' | 'ORDER_CANCELLED'
   ? OrderEventData
   : T extends 'PAYOUT_PAID' | 'PAYOUT_FAILED'
     ? PayoutEventData
-    : ListingEventData;
+    : T extends 'REFUND_CREATED'
+      ? RefundEventData
+      : ListingEventData;
 
 /**
  * Records events in the caller's transaction: they exist exactly when the change that caused

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { newId } from '../../ids';
+import { emitEvents } from '../events/outbox';
 import { CURRENCY, lockSellerMoney, orderPending, postLedger, sellerBalances } from './ledger';
 
 /** An order adjustment as order views show it (docs/money.md). */
@@ -31,7 +32,7 @@ interface OrderMoney {
 /**
  * Refunds `requested` pence of an order to the buyer for an accepted REFUND outcome or a
  * cancellation, in that change's transaction: the payment simulator's refund, the adjustment shown on the order, and the
- * ledger posting. Never more than what is left of what the buyer paid for the order. The platform
+ * ledger posting, and REFUND_CREATED to the webhook outbox. Never more than what is left of what the buyer paid for the order. The platform
  * gives back its seller fee in proportion (all of it once the whole order is refunded); the
  * seller bears the rest, from what is still pending for the order first, then from available
  * (a REVERSAL transfer). Idempotent per outcome, and per order for a cancellation. Returns the adjustment, or null when nothing was
@@ -104,6 +105,17 @@ export async function refundOrder(
       { account: 'platform_refund_losses', amount: -loss, orderId: order.orderId },
     ],
   });
+  await emitEvents(tx, 'REFUND_CREATED', [
+    {
+      sellerId: m.seller_id,
+      createdAt: new Date().toISOString(),
+      orderId: order.orderId,
+      adjustmentId: adjustment!.id,
+      reason: source.reason,
+      amount,
+      currency: CURRENCY,
+    },
+  ]);
   return adjustment!;
 }
 
