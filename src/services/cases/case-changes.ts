@@ -60,7 +60,7 @@ export async function recordCaseChange(db: DataSource, c: CaseChange): Promise<R
         WHERE id = $1`,
       [c.caseId, c.status],
     );
-    if (c.status === 'CLOSED') await touchSellerStats(tx, row.seller_id);
+    await touchSellerStats(tx, row.seller_id); // any change can move `cases.open` or `orders.open`/`waiting`
     const completed = c.status === 'CLOSED' && (await completePurchaseIfSettled(tx, row.purchase_id));
     const messageIds = await queueCaseNotifications(tx, c);
     await tx.query(`INSERT INTO case_actions (id, case_id, actor, kind, status, message_ids) VALUES ($1, $2, $3, $4, $5, $6)`, [

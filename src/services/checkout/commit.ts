@@ -3,6 +3,7 @@ import { newId } from '../../ids';
 import type { DeliveryAddress, DeliveryChoice, PricedLine } from '../basket/pricing';
 import { recordSales } from '../catalog/sales-ledger';
 import { emitEvents, type OrderEventData } from '../events/outbox';
+import { touchSellerStats } from '../sellers/stats-version';
 import { commitHolds } from './holds';
 
 /** What a checkout session froze at checkout time: the buyer pays exactly this. */
@@ -74,5 +75,7 @@ export async function commitCheckout(tx: EntityManager, session: SessionSnapshot
   // a busy seller's row is contended: concurrent commits for one seller queue here, briefly.
   await tx.query(`UPDATE users SET purchases_count = purchases_count + 1 WHERE id = $1`, [session.buyerId]);
   await tx.query(`UPDATE users SET sales_count = sales_count + 1 WHERE id = ANY($1)`, [session.sellers.map((s) => s.sellerId)]);
+  // New orders change each seller's order stats; sorted so two commits lock the rows alike.
+  for (const sellerId of session.sellers.map((s) => s.sellerId).sort()) await touchSellerStats(tx, sellerId);
   return purchaseId;
 }

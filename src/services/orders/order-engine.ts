@@ -3,6 +3,7 @@ import { newId } from '../../ids';
 import { conflict, invalid, notFound, type FieldError } from '../errors';
 import { emitEvents } from '../events/outbox';
 import { openCase, type CaseRequest, type OpenedCase } from '../cases/case-opening';
+import { touchSellerStats } from '../sellers/stats-version';
 
 export const CASE_REASONS = ['SNAD', 'DAMAGED', 'WRONG_ITEM', 'NOT_RECEIVED', 'OTHER', 'CHARGEBACK'] as const;
 export type CaseReason = (typeof CASE_REASONS)[number];
@@ -86,6 +87,7 @@ export async function applyOrderAction(tx: EntityManager, orderId: string, actor
   if (effects === null) return null;
   await tx.query(`UPDATE orders SET updated_at = now() WHERE id = $1`, [order.id]);
   await emitOrderUpdated(tx, order);
+  await touchSellerStats(tx, order.seller_id); // ship, receive and dispute all move the seller's order stats
   return effects;
 }
 

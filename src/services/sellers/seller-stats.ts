@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { caseStatsSource } from '../cases/case-stats';
+import { orderStatsSource } from '../orders/order-stats';
 import { readSellerStatsVersion } from './stats-version';
 
 /** The spec's Seller stats. */
@@ -11,8 +12,8 @@ export interface SellerStats {
 
 /**
  * One part of the stats, computed from its own tables; each source owns whole top-level keys
- * (`listings`, later `orders`, `cases`). The orders and cases areas add their source here (and
- * call `touchSellerStats` in their writes); until then those counts are 0.
+ * (`listings`, `orders`, `cases`), and the writes of its area call `touchSellerStats` in their
+ * transactions.
  */
 export type StatsSource = (db: DataSource, sellerId: string) => Promise<Partial<SellerStats>>;
 
@@ -25,7 +26,7 @@ const listingsSource: StatsSource = async (db, sellerId) => {
   return { listings: { total: row.total, invalid: row.invalid } };
 };
 
-export const STATS_SOURCES: StatsSource[] = [listingsSource, caseStatsSource];
+export const STATS_SOURCES: StatsSource[] = [listingsSource, orderStatsSource, caseStatsSource];
 
 const empty = (): SellerStats => ({ orders: { total: 0, open: 0, waiting: 0 }, cases: { open: 0 }, listings: { total: 0, invalid: 0 } });
 
