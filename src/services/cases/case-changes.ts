@@ -56,7 +56,8 @@ export async function recordCaseChange(db: DataSource, c: CaseChange): Promise<R
     await tx.query(
       `UPDATE cases SET status = $2, updated_at = now(),
               escalated_at = CASE WHEN $2 = 'ESCALATED' THEN now() ELSE escalated_at END,
-              closed_at = CASE WHEN $2 = 'CLOSED' THEN now() ELSE closed_at END
+              closed_at = CASE WHEN $2 = 'CLOSED' THEN now() ELSE closed_at END,
+              period_started_at = CASE WHEN $2 = 'REMEDIATION' AND status <> 'REMEDIATION' THEN now() ELSE period_started_at END
         WHERE id = $1`,
       [c.caseId, c.status],
     );

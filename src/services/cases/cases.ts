@@ -3,6 +3,7 @@ import type { CaseState, Party, PartyAction } from '../../../workflows/case-mach
 import { Upload } from '../../db/entities';
 import { conflict, invalid, notFound } from '../errors';
 import type { PageRequest } from '../paging';
+import { SqlFilter } from '../sql-filter';
 import type { Uploads } from '../uploads';
 import { plainText } from './plain-text';
 import { loadCaseViews, type CaseAttachmentView, type CaseView } from './case-view';
@@ -18,6 +19,20 @@ export type CaseActionRequest = PartyAction extends infer A ? (A extends PartyAc
 /** Which cases column names the party: ownership is always part of the SQL. */
 const OWNER_COLUMN: Record<Party, string> = { BUYER: 'buyer_id', SELLER: 'seller_id' };
 const SORT_COLUMNS = { createdAt: 'created_at', updatedAt: 'updated_at' } as const;
+
+/** Filters of the seller's case inbox (each optional, combined with AND). */
+export interface CaseFilters {
+  status?: string[];
+  reason?: string[];
+}
+
+/**
+ * "Sorted by deadline": cases whose escalation clock runs (OPEN, REMEDIATION) first, the
+ * soonest escalation first — the period length is one setting, so the period's start orders them
+ * — then the others (SETTLED, ESCALATED, CLOSED: nothing runs out) most recently changed first.
+ */
+const BY_DEADLINE = `(status IN ('OPEN', 'REMEDIATION')) DESC,
+  CASE WHEN status IN ('OPEN', 'REMEDIATION') THEN period_started_at END ASC, updated_at DESC, id`;
 
 /** The image id of a case attachment: `case/{caseId}/attachments/{attachmentId}` (docs/cases.md). */
 export const attachmentImageId = (caseId: string, attachmentId: string) => `case/${caseId}/attachments/${attachmentId}`;
@@ -42,6 +57,19 @@ export class Cases {
       [buyerId, q.size, (q.page - 1) * q.size],
     );
     return loadCaseViews(this.db, rows.map((r) => r.id), 'BUYER');
+  }
+
+  /** The seller's case inbox: paged, filtered by status and reason, sorted by deadline. */
+  async listForSeller(sellerId: string, q: { page: number; size: number } & CaseFilters): Promise<CaseView[]> {
+    const where = new SqlFilter();
+    where.add('seller_id = $?', sellerId);
+    if (q.status?.length) where.add('status = ANY($?)', q.status);
+    if (q.reason?.length) where.add('reason = ANY($?)', q.reason);
+    const rows: Array<{ id: string }> = await this.db.query(
+      `SELECT id FROM cases WHERE ${where.sql()} ORDER BY ${BY_DEADLINE} LIMIT ${where.param(q.size)} OFFSET ${where.param((q.page - 1) * q.size)}`,
+      where.params,
+    );
+    return loadCaseViews(this.db, rows.map((r) => r.id), 'SELLER');
   }
 
   async get(party: Party, userId: string, caseId: string): Promise<CaseView> {
