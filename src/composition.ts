@@ -34,6 +34,8 @@ import { Reviews } from './services/reviews/reviews';
 import { ReviewWindows } from './services/reviews/review-windows';
 import { Cases } from './services/cases/cases';
 import { CaseUpdates } from './temporal/case-updates';
+import { OperatorRoles } from './services/operators/operator-roles';
+import { Operators } from './services/operators/operators';
 import { BulkLookup } from './services/search/bulk-lookup';
 import { ListingSearch } from './services/search/listing-search';
 
@@ -51,6 +53,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   const deliveryOptions = new DeliveryOptions(db);
   const baskets = new Baskets(db, (sellerId, country) => deliveryOptions.availableTo(sellerId, country));
   const log = createLogger(config.logLevel, 'api');
+  const caseUpdates = new CaseUpdates(temporal);
   const reviewWindows = new ReviewWindows(db, {
     start: (purchaseId, completedAt) => starters.reviewWindow(purchaseId, completedAt, config.reviews.windowSeconds),
     onStartFailed: (purchaseId, err) => log.warn({ purchaseId, err }, 'review window not started; reconciliation will retry'),
@@ -105,7 +108,9 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     invoices: new Invoices(db),
     reviews: new Reviews(db),
     reviewWindows,
-    cases: new Cases(db, uploads, new CaseUpdates(temporal)),
+    cases: new Cases(db, uploads, caseUpdates),
+    operators: new Operators(db, caseUpdates),
+    operatorRoles: new OperatorRoles(db),
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));

@@ -24,6 +24,8 @@ import type { ListingImports } from '../services/imports/listing-imports';
 import type { Reviews } from '../services/reviews/reviews';
 import type { ReviewWindows } from '../services/reviews/review-windows';
 import type { Cases } from '../services/cases/cases';
+import type { OperatorRoles } from '../services/operators/operator-roles';
+import type { Operators } from '../services/operators/operators';
 import type { BulkLookup } from '../services/search/bulk-lookup';
 import type { ListingSearch } from '../services/search/listing-search';
 
@@ -57,6 +59,8 @@ export interface Services {
   reviews: Reviews;
   reviewWindows: ReviewWindows;
   cases: Cases;
+  operators: Operators;
+  operatorRoles: OperatorRoles;
   /** Resolves when Temporal answers; rejects otherwise (for /readyz). */
   temporalHealth: () => Promise<void>;
 }

@@ -1,6 +1,6 @@
 import { isGrpcServiceError, ServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import type { CaseState, PartyAction } from '../../workflows/case-machine';
+import type { CaseState, OperatorDecision, PartyAction } from '../../workflows/case-machine';
 import { conflict, DomainError, notFound } from '../services/errors';
 import { workflowIds } from './workflow-ids';
 
@@ -15,11 +15,20 @@ const UPDATE_DEADLINE_MS = 10_000;
 export class CaseUpdates {
   constructor(private readonly client: Client) {}
 
-  async act(caseId: string, action: PartyAction): Promise<CaseState> {
+  act(caseId: string, action: PartyAction): Promise<CaseState> {
     const { action: name, ...args } = action;
+    return this.update(caseId, name, args);
+  }
+
+  /** An operator's decision: the same `operatorDecision` Update as `temporal workflow update execute`. */
+  decide(caseId: string, decision: OperatorDecision): Promise<CaseState> {
+    return this.update(caseId, 'operatorDecision', decision);
+  }
+
+  private async update(caseId: string, name: string, arg: unknown): Promise<CaseState> {
     try {
       return await this.client.connection.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () =>
-        this.client.workflow.getHandle(workflowIds.case(caseId)).executeUpdate<CaseState, [typeof args]>(name, { args: [args] }),
+        this.client.workflow.getHandle(workflowIds.case(caseId)).executeUpdate<CaseState, [unknown]>(name, { args: [arg] }),
       );
     } catch (err) {
       throw toDomainError(err);

@@ -28,7 +28,7 @@ const attachment = Joi.object({
   party: Joi.string().valid('BUYER', 'SELLER').required(),
   createdAt: timestamp.required(),
 });
-const caseView = Joi.object({
+export const caseView = Joi.object({
   id: Joi.string().required(),
   workflowId: Joi.string().required(),
   orderId: Joi.string().required(),
