@@ -38,6 +38,9 @@ import { OperatorRoles } from './services/operators/operator-roles';
 import { Operators } from './services/operators/operators';
 import { BulkLookup } from './services/search/bulk-lookup';
 import { ListingSearch } from './services/search/listing-search';
+import { searchCatalog } from './services/search/catalog-search';
+import { priceHistory } from './services/catalog/price-history';
+import { EmailOutbox } from './services/email/outbox';
 
 /** The composition root: wires services from configuration, the database and Temporal. */
 export function createServices(config: Config, db: DataSource, temporal: Client): Services {
@@ -64,7 +67,6 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     purchaseCompleted: (purchaseId) => reviewWindows.open(purchaseId),
   });
   return {
-    db,
     auth: new AuthService(db, accessTokens, oauthApps, signInThrottle, {
       refreshTokenTtlSeconds: config.auth.refreshTokenTtlSeconds,
       scryptLogN: config.auth.scryptLogN,
@@ -111,6 +113,12 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     cases: new Cases(db, uploads, caseUpdates),
     operators: new Operators(db, caseUpdates),
     operatorRoles: new OperatorRoles(db),
+    catalogSearch: (query) => searchCatalog(db, query),
+    priceHistory: (urn, days) => priceHistory(db, urn, days),
+    emailOutbox: new EmailOutbox(db),
+    databaseHealth: async () => {
+      await db.query('SELECT 1');
+    },
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));

@@ -1,4 +1,3 @@
-import type { DataSource } from 'typeorm';
 import type { Baskets } from '../services/basket/baskets';
 import type { Checkouts } from '../services/checkout/checkouts';
 import type { Invoices } from '../services/orders/invoices';
@@ -28,10 +27,12 @@ import type { OperatorRoles } from '../services/operators/operator-roles';
 import type { Operators } from '../services/operators/operators';
 import type { BulkLookup } from '../services/search/bulk-lookup';
 import type { ListingSearch } from '../services/search/listing-search';
+import type { CatalogPage, CatalogQuery } from '../services/search/catalog-search';
+import type { PricePoint } from '../services/catalog/price-history';
+import type { EmailOutbox } from '../services/email/outbox';
 
-/** What route handlers may use; built once in `src/composition.ts`. */
+/** What route handlers may use; built once in `src/composition.ts`. Handlers never see the database. */
 export interface Services {
-  db: DataSource;
   auth: AuthService;
   authenticator: Authenticator;
   oauthApps: OAuthApps;
@@ -61,6 +62,13 @@ export interface Services {
   cases: Cases;
   operators: Operators;
   operatorRoles: OperatorRoles;
+  catalogSearch: (query: CatalogQuery) => Promise<CatalogPage>;
+  /** Daily sale prices of an item; 404 for an unknown item. */
+  priceHistory: (urn: string, days: number) => Promise<PricePoint[]>;
+  /** The e-mail outbox, read by the development-only routes. */
+  emailOutbox: EmailOutbox;
+  /** Resolves when PostgreSQL answers; rejects otherwise (for /readyz). */
+  databaseHealth: () => Promise<void>;
   /** Resolves when Temporal answers; rejects otherwise (for /readyz). */
   temporalHealth: () => Promise<void>;
 }

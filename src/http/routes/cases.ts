@@ -146,11 +146,15 @@ export const userCaseRoutes = (s: Services) => [
   ...attachmentRoutes(s, 'BUYER', 'user', '/user/cases', 'Cases'),
 ];
 
+/** Case list filters (seller inbox, operator search): each repeatable, any of the values. */
+export const caseStatusFilter = Joi.array().items(Joi.string().valid(...CASE_STATUSES)).single().description('Repeat for several: any of them.');
+export const caseReasonFilter = Joi.array().items(Joi.string().valid(...CASE_REASONS)).single().description('Repeat for several: any of them.');
+
 const sellerCaseQuery = Joi.object({
   page: Joi.number().integer().min(1).default(1),
   size: Joi.number().integer().min(1).max(50).default(20),
-  status: Joi.array().items(Joi.string().valid(...CASE_STATUSES)).single().description('Repeat for several: any of them.'),
-  reason: Joi.array().items(Joi.string().valid(...CASE_REASONS)).single().description('Repeat for several: any of them.'),
+  status: caseStatusFilter,
+  reason: caseReasonFilter,
 });
 
 export const sellerCaseRoutes = (s: Services) => [

@@ -1,11 +1,9 @@
 import Joi from 'joi';
-import { CASE_STATUSES } from '../../../workflows/case-machine';
-import { CASE_REASONS } from '../../services/orders/order-engine';
 import type { AuditQuery, OperatorCaseQuery } from '../../services/operators/operators';
 import { defineRoute } from '../route';
 import { idParams, timestamp, type IdParams } from '../schemas';
 import type { Services } from '../services';
-import { caseView } from './cases';
+import { caseReasonFilter, caseStatusFilter, caseView } from './cases';
 
 type None = Record<string, never>;
 const TAG = 'Operators';
@@ -48,8 +46,8 @@ export const operatorRoutes = (s: Services) => [
     request: {
       query: Joi.object({
         ...paging,
-        status: Joi.array().items(Joi.string().valid(...CASE_STATUSES)).single().description('Repeat for several: any of them.'),
-        reason: Joi.array().items(Joi.string().valid(...CASE_REASONS)).single().description('Repeat for several: any of them.'),
+        status: caseStatusFilter,
+        reason: caseReasonFilter,
         sellerId: Joi.string().uuid(),
         openedBefore: timestamp.description('Opened at or before (ISO 8601): cases at least this old.'),
         openedAfter: timestamp.description('Opened at or after (ISO 8601).'),

@@ -70,7 +70,7 @@ export const systemRoutes = (s: Services, openApi: () => Record<string, unknown>
       503: { description: 'A dependency is down; the problem names which.' },
     },
     handler: async () => {
-      const [postgres, temporal] = await Promise.all([check(() => s.db.query('SELECT 1')), check(s.temporalHealth)]);
+      const [postgres, temporal] = await Promise.all([check(s.databaseHealth), check(s.temporalHealth)]);
       if (postgres !== 'ok' || temporal !== 'ok') {
         throw new DomainError('unavailable', 'not-ready', 'A dependency is unreachable.', { postgres, temporal });
       }

@@ -1,4 +1,4 @@
-import type { StatsSource } from '../sellers/seller-stats';
+import type { StatsSource } from '../sellers/stats-source';
 
 /** Seller stats `cases.open`: the seller's cases not yet CLOSED (kept fresh by `touchSellerStats` on opening and every case change). */
 export const caseStatsSource: StatsSource = async (db, sellerId) => {

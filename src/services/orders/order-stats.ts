@@ -1,4 +1,4 @@
-import type { StatsSource } from '../sellers/seller-stats';
+import type { StatsSource } from '../sellers/stats-source';
 
 /**
  * Seller stats `orders` (docs/sellers-operators.md):

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { PurchaseStatus } from '../../domain/orders/order-machine';
 import type { DeliveryAddress } from '../basket/pricing';
 import { notFound } from '../errors';
 import type { PageRequest } from '../paging';
@@ -10,7 +11,7 @@ import { loadOrderViews, type OrderView } from './order-view';
 
 export interface PurchaseSummary {
   id: string;
-  status: 'PAID' | 'COMPLETED';
+  status: PurchaseStatus;
   subtotal: number;
   delivery: number;
   fee: number;

@@ -1,21 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { caseStatsSource } from '../cases/case-stats';
 import { orderStatsSource } from '../orders/order-stats';
+import type { SellerStats, StatsSource } from './stats-source';
 import { readSellerStatsVersion } from './stats-version';
-
-/** The spec's Seller stats. */
-export interface SellerStats {
-  orders: { total: number; open: number; waiting: number };
-  cases: { open: number };
-  listings: { total: number; invalid: number };
-}
-
-/**
- * One part of the stats, computed from its own tables; each source owns whole top-level keys
- * (`listings`, `orders`, `cases`), and the writes of its area call `touchSellerStats` in their
- * transactions.
- */
-export type StatsSource = (db: DataSource, sellerId: string) => Promise<Partial<SellerStats>>;
 
 const listingsSource: StatsSource = async (db, sellerId) => {
   const [row] = await db.query(
