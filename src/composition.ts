@@ -57,6 +57,11 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   const baskets = new Baskets(db, (sellerId, country) => deliveryOptions.availableTo(sellerId, country));
   const log = createLogger(config.logLevel, 'api');
   const caseUpdates = new CaseUpdates(temporal);
+  const periods = {
+    autoReceiptSeconds: config.orders.autoReceiptSeconds,
+    autoEscalateSeconds: config.cases.autoEscalateSeconds,
+    reviewWindowSeconds: config.reviews.windowSeconds,
+  };
   const reviewWindows = new ReviewWindows(db, {
     start: (purchaseId, completedAt) => starters.reviewWindow(purchaseId, completedAt, config.reviews.windowSeconds),
     onStartFailed: (purchaseId, err) => log.warn({ purchaseId, err }, 'review window not started; reconciliation will retry'),
@@ -105,13 +110,13 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       { holdSeconds: config.checkout.holdSeconds, publicBaseUrl: config.publicBaseUrl },
     ),
     orderUpdates,
-    sellerOrders: new SellerOrders(db),
-    purchases: new Purchases(db, orderUpdates),
+    sellerOrders: new SellerOrders(db, periods),
+    purchases: new Purchases(db, orderUpdates, periods),
     invoices: new Invoices(db),
     reviews: new Reviews(db),
     reviewWindows,
-    cases: new Cases(db, uploads, caseUpdates),
-    operators: new Operators(db, caseUpdates),
+    cases: new Cases(db, uploads, caseUpdates, periods),
+    operators: new Operators(db, caseUpdates, periods),
     operatorRoles: new OperatorRoles(db),
     catalogSearch: (query) => searchCatalog(db, query),
     priceHistory: (urn, days) => priceHistory(db, urn, days),

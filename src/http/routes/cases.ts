@@ -4,7 +4,7 @@ import type { CaseActionRequest, CaseFilters } from '../../services/cases/cases'
 import type { PageRequest } from '../../services/paging';
 import { CASE_STATUSES, OUTCOME_TYPES, type Party } from '../../../workflows/case-machine';
 import { defineRoute } from '../route';
-import { deliveryAddress, idParams, outcomeProposalFields, pagedQuery, pence, timestamp, type IdParams } from '../schemas';
+import { caseActions, caseDeadlines, deliveryAddress, idParams, outcomeProposalFields, pagedQuery, pence, timestamp, type IdParams } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
@@ -40,6 +40,8 @@ export const caseView = Joi.object({
   updatedAt: timestamp.required(),
   outcomes: Joi.array().items(outcome).required(),
   attachments: Joi.array().items(attachment).required(),
+  actions: caseActions,
+  deadlines: caseDeadlines,
 });
 
 /** The action body: the buyer has four actions, the seller also `resolve` (a return arrived). */

@@ -22,7 +22,13 @@ const purchaseFields = {
   updatedAt: timestamp.required(),
 };
 const purchaseSummary = Joi.object(purchaseFields);
-const purchaseView = Joi.object({ ...purchaseFields, orders: Joi.array().items(orderView).required() });
+const purchaseView = Joi.object({
+  ...purchaseFields,
+  deadlines: Joi.object({
+    reviewWindowClosesAt: timestamp.allow(null).required().description('When the review window of a COMPLETED purchase closes.'),
+  }).required(),
+  orders: Joi.array().items(orderView).required(),
+});
 
 const purchaseFilters = pagedQuery.keys({
   status: Joi.array().items(Joi.string().valid('PAID', 'COMPLETED')).single().description('Repeat for several: any of them.'),

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { CaseState, Party, PartyAction } from '../../../workflows/case-machine';
 import { Upload } from '../../db/entities';
+import type { Periods } from '../../domain/deadlines';
 import { conflict, invalid, notFound } from '../errors';
 import type { PageRequest } from '../paging';
 import { SqlFilter } from '../sql-filter';
@@ -48,6 +49,7 @@ export class Cases {
     private readonly db: DataSource,
     private readonly uploads: Uploads,
     private readonly workflow: CaseWorkflowActions,
+    private readonly periods: Periods,
   ) {}
 
   async listForBuyer(buyerId: string, q: PageRequest): Promise<CaseView[]> {
@@ -56,7 +58,7 @@ export class Cases {
         ORDER BY ${SORT_COLUMNS[q.sort]} ${q.direction === 'asc' ? 'ASC' : 'DESC'}, id LIMIT $2 OFFSET $3`,
       [buyerId, q.size, (q.page - 1) * q.size],
     );
-    return loadCaseViews(this.db, rows.map((r) => r.id), 'BUYER');
+    return loadCaseViews(this.db, rows.map((r) => r.id), 'BUYER', this.periods);
   }
 
   /** The seller's case inbox: paged, filtered by status and reason, sorted by deadline. */
@@ -69,12 +71,12 @@ export class Cases {
       `SELECT id FROM cases WHERE ${where.sql()} ORDER BY ${BY_DEADLINE} LIMIT ${where.param(q.size)} OFFSET ${where.param((q.page - 1) * q.size)}`,
       where.params,
     );
-    return loadCaseViews(this.db, rows.map((r) => r.id), 'SELLER');
+    return loadCaseViews(this.db, rows.map((r) => r.id), 'SELLER', this.periods);
   }
 
   async get(party: Party, userId: string, caseId: string): Promise<CaseView> {
     await this.owned(party, userId, caseId);
-    const [view] = await loadCaseViews(this.db, [caseId], party);
+    const [view] = await loadCaseViews(this.db, [caseId], party, this.periods);
     return view!;
   }
 

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { CaseState, OperatorDecision } from '../../../workflows/case-machine';
+import type { Periods } from '../../domain/deadlines';
 import { newId } from '../../ids';
 import { loadCaseViews, type CaseView } from '../cases/case-view';
 import { conflict, notFound } from '../errors';
@@ -63,6 +64,7 @@ export class Operators {
   constructor(
     private readonly db: DataSource,
     private readonly cases: CaseDecisions,
+    private readonly periods: Periods,
   ) {}
 
   /** Cases of every seller, filtered; oldest first, so the longest-waiting surface first. */
@@ -174,8 +176,7 @@ export class Operators {
   }
 
   private async withParties(rows: Array<{ id: string; sellerId: string; buyerId: string; escalatedAt: Date | null }>): Promise<OperatorCaseView[]> {
-    // Operators see what the seller sees: nothing is redacted from them.
-    const views = await loadCaseViews(this.db, rows.map((r) => r.id), 'SELLER');
+    const views = await loadCaseViews(this.db, rows.map((r) => r.id), 'OPERATOR', this.periods);
     const parties = new Map(rows.map((r) => [r.id, r]));
     return views.map((v) => {
       const { sellerId, buyerId, escalatedAt } = parties.get(v.id)!;

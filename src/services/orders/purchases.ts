@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { PurchaseStatus } from '../../domain/orders/order-machine';
+import { deadline, type Periods } from '../../domain/deadlines';
 import type { DeliveryAddress } from '../basket/pricing';
 import { notFound } from '../errors';
 import type { PageRequest } from '../paging';
@@ -22,7 +23,11 @@ export interface PurchaseSummary {
   updatedAt: Date;
 }
 
-export type PurchaseView = PurchaseSummary & { orders: OrderView[] };
+export type PurchaseView = PurchaseSummary & {
+  /** When the review window of a COMPLETED purchase closes (missing reviews then default); null before completion. */
+  deadlines: { reviewWindowClosesAt: Date | null };
+  orders: OrderView[];
+};
 
 export type PurchaseAction =
   | { action: 'receive'; orderId: string }
@@ -48,6 +53,7 @@ export class Purchases {
   constructor(
     private readonly db: DataSource,
     private readonly orderUpdates: OrderUpdates,
+    private readonly periods: Periods,
   ) {}
 
   /** One page of the buyer's purchases; the filters are index-backed (docs/sellers-operators.md). */
@@ -77,7 +83,11 @@ export class Purchases {
     ]);
     if (!purchase) throw notFound('Purchase');
     const ids: Array<{ id: string }> = await this.db.query(`SELECT id FROM orders WHERE purchase_id = $1 ORDER BY created_at, id`, [purchaseId]);
-    return { ...purchase, orders: await loadOrderViews(this.db, ids.map((r) => r.id)) };
+    return {
+      ...purchase,
+      deadlines: { reviewWindowClosesAt: deadline(purchase.completedAt, this.periods.reviewWindowSeconds) },
+      orders: await loadOrderViews(this.db, ids.map((r) => r.id), 'BUYER', this.periods),
+    };
   }
 
   /** Receipt or dispute of one order of the purchase, through the shared order update engine. */

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { Periods } from '../../domain/deadlines';
 import { notFound } from '../errors';
 import type { PageRequest } from '../paging';
 import { SqlFilter } from '../sql-filter';
@@ -37,7 +38,10 @@ export interface SellerOrderFilters {
 
 /** A seller's view of their orders; every query filters by the seller inside the SQL. */
 export class SellerOrders {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly periods: Periods,
+  ) {}
 
   /** One page of the seller's orders; the filters are index-backed (docs/sellers-operators.md). */
   async list(sellerId: string, q: PageRequest & SellerOrderFilters): Promise<SellerOrderSummary[]> {
@@ -77,7 +81,7 @@ export class SellerOrders {
   async get(sellerId: string, orderId: string): Promise<OrderView> {
     const [owned] = await this.db.query(`SELECT id FROM orders WHERE id = $1 AND seller_id = $2`, [orderId, sellerId]);
     if (!owned) throw notFound('Order');
-    const [view] = await loadOrderViews(this.db, [orderId], 'SELLER');
+    const [view] = await loadOrderViews(this.db, [orderId], 'SELLER', this.periods);
     return view!;
   }
 }
