@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { CaseStatus, OutcomeProposal, OutcomeState, Party } from '../../../workflows/case-machine';
 import { completePurchaseIfSettled } from '../orders/order-engine';
+import { emitEvents } from '../events/outbox';
 import { touchSellerStats } from '../sellers/stats-version';
 import { queueCaseNotifications } from './case-notifications';
 
@@ -35,7 +36,10 @@ export interface RecordedChange {
  */
 export async function recordCaseChange(db: DataSource, c: CaseChange): Promise<RecordedChange | null> {
   return db.transaction(async (tx) => {
-    const [row]: Array<{ purchase_id: string; seller_id: string }> = await tx.query(`SELECT purchase_id, seller_id FROM cases WHERE id = $1 FOR UPDATE`, [c.caseId]);
+    const [row]: Array<{ purchase_id: string; seller_id: string; order_id: string; reason: string }> = await tx.query(
+      `SELECT purchase_id, seller_id, order_id, reason FROM cases WHERE id = $1 FOR UPDATE`,
+      [c.caseId],
+    );
     if (!row) return null;
     const [done]: Array<{ message_ids: string[] }> = await tx.query(`SELECT message_ids FROM case_actions WHERE id = $1`, [c.changeId]);
     if (done) return { messageIds: done.message_ids, completedPurchaseId: null };
@@ -62,6 +66,18 @@ export async function recordCaseChange(db: DataSource, c: CaseChange): Promise<R
       [c.caseId, c.status],
     );
     await touchSellerStats(tx, row.seller_id); // any change can move `cases.open` or `orders.open`/`waiting`
+    await emitEvents(tx, 'CASE_UPDATED', [
+      {
+        sellerId: row.seller_id,
+        createdAt: new Date().toISOString(),
+        caseId: c.caseId,
+        orderId: row.order_id,
+        purchaseId: row.purchase_id,
+        reason: row.reason,
+        status: c.status,
+        change: c.kind,
+      },
+    ]);
     const completed = c.status === 'CLOSED' && (await completePurchaseIfSettled(tx, row.purchase_id));
     const messageIds = await queueCaseNotifications(tx, c);
     await tx.query(`INSERT INTO case_actions (id, case_id, actor, kind, status, message_ids) VALUES ($1, $2, $3, $4, $5, $6)`, [
