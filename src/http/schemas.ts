@@ -9,6 +9,13 @@ export const username = Joi.string()
 export const password = Joi.string().min(10).max(256);
 export const timestamp = Joi.date().iso();
 
+/** The upper end of a `createdFrom`–`createdTo` filter: after `createdFrom` when both are given. */
+export const createdBefore = Joi.when('createdFrom', {
+  is: Joi.exist(),
+  then: timestamp.greater(Joi.ref('createdFrom')),
+  otherwise: timestamp,
+}).description('Created before (ISO 8601).');
+
 export const userView = Joi.object({
   id: Joi.string().required(),
   email: Joi.string().required(),

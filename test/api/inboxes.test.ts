@@ -57,6 +57,7 @@ describe('GET /seller/orders filters and GET /user/purchases filters', () => {
     expect(await sellerOrders('status=SHIPPED&status=RECEIVED')).toEqual([r, s]);
     expect(await sellerOrders('createdFrom=2026-02-01T00:00:00Z&createdTo=2026-03-10T00:00:00Z')).toEqual([a]);
     expect(await sellerOrders('createdFrom=2026-02-01T00:00:00Z')).toEqual([r, a]);
+    expect(await sellerOrders('createdTo=2026-02-10T00:00:00Z')).toEqual([s]);
     expect(await sellerOrders(`buyerId=${otherBuyer.id}`)).toEqual([a]);
     expect(await sellerOrders(`buyerId=${buyer.id}&status=RECEIVED`)).toEqual([r]);
     expect(await sellerOrders(`urn=${encodeURIComponent(urn)}`)).toEqual([s]);
@@ -83,6 +84,7 @@ describe('GET /seller/orders filters and GET /user/purchases filters', () => {
     expect(await purchases('status=PAID')).toEqual([f, s]);
     expect(await purchases('status=COMPLETED')).toEqual([r]);
     expect(await purchases('createdFrom=2026-02-01T00:00:00Z&createdTo=2026-03-01T00:00:00Z')).toEqual([f]);
+    expect(await purchases('createdTo=2026-02-01T00:00:00Z')).toEqual([s]);
     expect(await purchases(`sellerId=${otherSeller.id}`)).toEqual([f]);
     expect(await purchases(`sellerId=${seller.id}`)).toEqual([r, s]);
     expect(await purchases('hasOpenCase=true')).toEqual([s]);

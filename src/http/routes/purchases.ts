@@ -3,7 +3,7 @@ import { CASE_REASONS } from '../../services/orders/order-engine';
 import type { PageRequest } from '../../services/paging';
 import type { PurchaseAction, PurchaseFilters } from '../../services/orders/purchases';
 import { defineRoute } from '../route';
-import { caseOutcomes, deliveryAddress, idParams, itemQuantities, orderView, pagedQuery, pence, timestamp } from '../schemas';
+import { caseOutcomes, createdBefore, deliveryAddress, idParams, itemQuantities, orderView, pagedQuery, pence, timestamp } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
@@ -33,7 +33,7 @@ const purchaseView = Joi.object({
 const purchaseFilters = pagedQuery.keys({
   status: Joi.array().items(Joi.string().valid('PAID', 'COMPLETED')).single().description('Repeat for several: any of them.'),
   createdFrom: timestamp.description('Created at or after (ISO 8601).'),
-  createdTo: timestamp.greater(Joi.ref('createdFrom')).description('Created before (ISO 8601).'),
+  createdTo: createdBefore,
   sellerId: Joi.string().uuid().description('Purchases with an order from this seller.'),
   hasOpenCase: Joi.boolean().description('true: only purchases with a case not CLOSED; false: only those without.'),
 });

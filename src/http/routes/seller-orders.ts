@@ -4,7 +4,7 @@ import type { CaseRequest } from '../../services/cases/case-opening';
 import type { PageRequest } from '../../services/paging';
 import type { SellerOrderFilters } from '../../services/orders/seller-orders';
 import { defineRoute } from '../route';
-import { caseOutcomes, catalogUrn, idParams, itemQuantities, orderView, pagedQuery, pence, timestamp, userSummary } from '../schemas';
+import { caseOutcomes, catalogUrn, createdBefore, idParams, itemQuantities, orderView, pagedQuery, pence, timestamp, userSummary } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
@@ -27,7 +27,7 @@ const orderSummary = Joi.object({
 const orderFilters = pagedQuery.keys({
   status: Joi.array().items(Joi.string().valid('ACCEPTED', 'SHIPPED', 'RECEIVED')).single().description('Repeat for several: any of them.'),
   createdFrom: timestamp.description('Created at or after (ISO 8601).'),
-  createdTo: timestamp.greater(Joi.ref('createdFrom')).description('Created before (ISO 8601).'),
+  createdTo: createdBefore,
   buyerId: Joi.string().uuid().description('Orders of this buyer.'),
   urn: catalogUrn.description('Orders with an item of this catalog item.'),
   hasOpenCase: Joi.boolean().description('true: only orders with a case not CLOSED; false: only orders without one.'),
