@@ -36,6 +36,8 @@ import { SellerOrders } from './services/orders/seller-orders';
 import { Reviews } from './services/reviews/reviews';
 import { Cases } from './services/cases/cases';
 import { CaseUpdates } from './temporal/case-updates';
+import { OperatorRoles } from './services/operators/operator-roles';
+import { Operators } from './services/operators/operators';
 import { BulkLookup } from './services/search/bulk-lookup';
 import { ListingSearch } from './services/search/listing-search';
 import { searchCatalog } from './services/search/catalog-search';
@@ -54,6 +56,12 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   });
   const deliveryOptions = new DeliveryOptions(db);
   const baskets = new Baskets(db, (sellerId, country) => deliveryOptions.availableTo(sellerId, country));
+  const caseUpdates = new CaseUpdates(temporal);
+  const periods = {
+    autoReceiptSeconds: config.orders.autoReceiptSeconds,
+    autoEscalateSeconds: config.cases.autoEscalateSeconds,
+    reviewWindowSeconds: config.reviews.windowSeconds,
+  };
   const orderUpdates = new OrderUpdates(db, {
     autoEscalateSeconds: config.cases.autoEscalateSeconds,
     autoReceiptSeconds: config.orders.autoReceiptSeconds,
@@ -96,11 +104,13 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     baskets,
     checkouts: new Checkouts(db, baskets, { holdSeconds: config.checkout.holdSeconds, publicBaseUrl: config.publicBaseUrl }),
     orderUpdates,
-    sellerOrders: new SellerOrders(db),
-    purchases: new Purchases(db, orderUpdates),
+    sellerOrders: new SellerOrders(db, periods),
+    purchases: new Purchases(db, orderUpdates, periods),
     invoices: new Invoices(db),
     reviews: new Reviews(db),
-    cases: new Cases(db, uploads, new CaseUpdates(temporal)),
+    cases: new Cases(db, uploads, caseUpdates, periods),
+    operators: new Operators(db, caseUpdates, periods),
+    operatorRoles: new OperatorRoles(db),
     catalogSearch: (query) => searchCatalog(db, query),
     priceHistory: (urn, days) => priceHistory(db, urn, days),
     emailOutbox: new EmailOutbox(db),

@@ -33,6 +33,7 @@ import { reviewRoutes } from './routes/reviews';
 import { systemRoutes } from './routes/system';
 import { webhookRoutes } from './routes/webhooks';
 import { sellerCaseRoutes, userCaseRoutes } from './routes/cases';
+import { operatorRoutes } from './routes/operators';
 import type { Services } from './services';
 
 /** The route table: every route of the API, in the order the OpenAPI document lists them. */
@@ -63,6 +64,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...reviewRoutes(services),
     ...userCaseRoutes(services),
     ...sellerCaseRoutes(services),
+    ...operatorRoutes(services),
     ...(config.env === 'development' ? devRoutes(services) : []),
   ];
   // The document describes the API routes and the system routes alike; it is built once, lazily.
@@ -79,6 +81,7 @@ export function createApp(services: Services, config: Config, logger: Logger): K
   const router = buildRouter(routeTable(services, config), {
     authenticator: services.authenticator,
     isActiveSeller: (userId) => services.sellers.isActiveSeller(userId),
+    isOperator: (userId) => services.operatorRoles.isOperator(userId),
     validateResponses: config.http.validateResponses,
     logger,
   });

@@ -12,6 +12,7 @@ const SECURITY: Record<AuthLevel, Array<Record<string, string[]>>> = {
   bearer: [{ Bearer: [] }],
   user: [{ Bearer: [] }, { ApiKey: [] }, { ThirdPartyApp: [] }],
   seller: [{ Bearer: [] }, { ApiKey: [] }, { ThirdPartyApp: [] }],
+  operator: [{ Operator: [] }],
 };
 
 const problemRef = (description: string) => ({
@@ -27,6 +28,7 @@ function commonErrors(route: AnyRoute): Record<string, unknown> {
   if (route.auth !== 'public') errors['401'] = problemRef('Missing or invalid credentials.');
   if (route.auth === 'seller') errors['403'] = problemRef('The caller has no active seller account.');
   if (route.auth === 'bearer') errors['403'] = problemRef('A personal access token was used where an access token is required.');
+  if (route.auth === 'operator') errors['403'] = problemRef('The caller is not an operator, or used a token other than their own access token.');
   errors.default = problemRef('Any other error, as RFC 9457 problem details.');
   return errors;
 }
@@ -128,6 +130,14 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Record<stri
           in: 'header',
           name: 'Authorization',
           description: 'A personal access token, sent as `Authorization: ApiKey <token>`.',
+        },
+        Operator: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'The access token (POST /oauth/token) of a user holding the operator role, granted with `npm run operators -- grant <user>`. ' +
+            'Personal access tokens and third-party applications\' tokens are refused on operator routes.',
         },
         ThirdPartyApp: {
           type: 'oauth2',

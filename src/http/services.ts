@@ -26,6 +26,8 @@ import type { Uploads } from '../services/uploads';
 import type { ListingImports } from '../services/imports/listing-imports';
 import type { Reviews } from '../services/reviews/reviews';
 import type { Cases } from '../services/cases/cases';
+import type { OperatorRoles } from '../services/operators/operator-roles';
+import type { Operators } from '../services/operators/operators';
 import type { BulkLookup } from '../services/search/bulk-lookup';
 import type { ListingSearch } from '../services/search/listing-search';
 import type { CatalogPage, CatalogQuery } from '../services/search/catalog-search';
@@ -64,6 +66,8 @@ export interface Services {
   invoices: Invoices;
   reviews: Reviews;
   cases: Cases;
+  operators: Operators;
+  operatorRoles: OperatorRoles;
   catalogSearch: (query: CatalogQuery) => Promise<CatalogPage>;
   /** Daily sale prices of an item; 404 for an unknown item. */
   priceHistory: (urn: string, days: number) => Promise<PricePoint[]>;

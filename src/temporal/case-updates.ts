@@ -1,7 +1,7 @@
 import { isGrpcServiceError, ServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { caseRefusalOf, partyUpdates } from '../../workflows/contracts/case';
-import type { CaseState, PartyAction } from '../domain/cases/machine';
+import { caseRefusalOf, operatorDecisionUpdate, partyUpdates } from '../../workflows/contracts/case';
+import type { CaseState, OperatorDecision, PartyAction } from '../domain/cases/machine';
 import { conflict, notFound, unavailable } from '../services/errors';
 import { workflowIds } from './workflow-ids';
 
@@ -22,6 +22,21 @@ export class CaseUpdates {
       return await this.client.connection.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () => send(this.client.workflow.getHandle(workflowIds.case(caseId)), action));
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return null;
+      throw toDomainError(err);
+    }
+  }
+
+  /**
+   * An operator's decision: the same `operatorDecision` Update as `temporal workflow update
+   * execute`. Operators decide only ESCALATED cases, whose workflow runs; none running → closed.
+   */
+  async decide(caseId: string, decision: OperatorDecision): Promise<CaseState> {
+    try {
+      return await this.client.connection.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () =>
+        this.client.workflow.getHandle(workflowIds.case(caseId)).executeUpdate(operatorDecisionUpdate, { args: [decision] }),
+      );
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) throw conflict('case-closed', 'The case is closed.');
       throw toDomainError(err);
     }
   }

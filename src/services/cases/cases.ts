@@ -1,8 +1,10 @@
 import type { DataSource } from 'typeorm';
 import type { CaseState, Party, PartyAction } from '../../domain/cases/machine';
 import { Upload } from '../../db/entities';
+import type { Periods } from '../../domain/deadlines';
 import { conflict, invalid, notFound, unavailable } from '../errors';
 import type { PageRequest } from '../paging';
+import { SqlFilter } from '../sql-filter';
 import type { Uploads } from '../uploads';
 import { plainText } from './plain-text';
 import { loadCaseViews, type CaseAttachmentView, type CaseView } from './case-view';
@@ -23,6 +25,20 @@ export type CaseActionRequest = PartyAction extends infer A ? (A extends PartyAc
 const OWNER_COLUMN: Record<Party, string> = { BUYER: 'buyer_id', SELLER: 'seller_id' };
 const SORT_COLUMNS = { createdAt: 'created_at', updatedAt: 'updated_at' } as const;
 
+/** Filters of the seller's case inbox (each optional, combined with AND). */
+export interface CaseFilters {
+  status?: string[];
+  reason?: string[];
+}
+
+/**
+ * "Sorted by deadline": cases whose escalation clock runs (OPEN, REMEDIATION) first, the
+ * soonest escalation first — the period length is one setting, so the period's start orders them
+ * — then the others (SETTLED, ESCALATED, CLOSED: nothing runs out) most recently changed first.
+ */
+const BY_DEADLINE = `(status IN ('OPEN', 'REMEDIATION')) DESC,
+  CASE WHEN status IN ('OPEN', 'REMEDIATION') THEN period_started_at END ASC, updated_at DESC, id`;
+
 /** The image id of a case attachment: `case/{caseId}/attachments/{attachmentId}` (docs/cases.md). */
 export const attachmentImageId = (caseId: string, attachmentId: string) => `case/${caseId}/attachments/${attachmentId}`;
 const IMAGE_ID = /^case\/([0-9a-f-]{36})\/attachments\/([0-9a-f-]{36})$/;
@@ -37,6 +53,7 @@ export class Cases {
     private readonly db: DataSource,
     private readonly uploads: Uploads,
     private readonly workflow: CaseWorkflowActions,
+    private readonly periods: Periods,
   ) {}
 
   async listForBuyer(buyerId: string, q: PageRequest): Promise<CaseView[]> {
@@ -45,12 +62,25 @@ export class Cases {
         ORDER BY ${SORT_COLUMNS[q.sort]} ${q.direction === 'asc' ? 'ASC' : 'DESC'}, id LIMIT $2 OFFSET $3`,
       [buyerId, q.size, (q.page - 1) * q.size],
     );
-    return loadCaseViews(this.db, rows.map((r) => r.id), 'BUYER');
+    return loadCaseViews(this.db, rows.map((r) => r.id), 'BUYER', this.periods);
+  }
+
+  /** The seller's case inbox: paged, filtered by status and reason, sorted by deadline. */
+  async listForSeller(sellerId: string, q: { page: number; size: number } & CaseFilters): Promise<CaseView[]> {
+    const where = new SqlFilter();
+    where.add('seller_id = $?', sellerId);
+    if (q.status?.length) where.add('status = ANY($?)', q.status);
+    if (q.reason?.length) where.add('reason = ANY($?)', q.reason);
+    const rows: Array<{ id: string }> = await this.db.query(
+      `SELECT id FROM cases WHERE ${where.sql()} ORDER BY ${BY_DEADLINE} LIMIT ${where.param(q.size)} OFFSET ${where.param((q.page - 1) * q.size)}`,
+      where.params,
+    );
+    return loadCaseViews(this.db, rows.map((r) => r.id), 'SELLER', this.periods);
   }
 
   async get(party: Party, userId: string, caseId: string): Promise<CaseView> {
     await this.owned(party, userId, caseId);
-    const [view] = await loadCaseViews(this.db, [caseId], party);
+    const [view] = await loadCaseViews(this.db, [caseId], party, this.periods);
     return view!;
   }
 

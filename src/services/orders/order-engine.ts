@@ -4,6 +4,7 @@ import { newId } from '../../ids';
 import { conflict, invalid, notFound, type FieldError } from '../errors';
 import { emitEvents } from '../events/outbox';
 import { openCase, type CaseRequest, type OpenedCase } from '../cases/case-opening';
+import { touchSellerStats } from '../sellers/stats-version';
 import {
   ORDER_ITEM_TRANSITIONS,
   ORDER_TRANSITIONS,
@@ -90,6 +91,7 @@ export async function applyOrderAction(tx: EntityManager, orderId: string, actor
   if (effects === null) return null;
   await tx.query(`UPDATE orders SET updated_at = now() WHERE id = $1`, [order.id]);
   await emitOrderUpdated(tx, order);
+  await touchSellerStats(tx, order.seller_id); // ship, receive and dispute all move the seller's order stats
   return effects;
 }
 
