@@ -1,9 +1,10 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { Authenticator, Principal } from '../services/auth/authenticator';
-import { DomainError, forbidden, unauthenticated } from '../services/errors';
+import { DomainError, forbidden, invalid, unauthenticated } from '../services/errors';
 import type { Logger } from '../logger';
 import { JsonBytes, type AnyRoute, type AuthLevel } from './route';
+import { illFormedFields } from './text';
 import { validatePart } from './validation';
 
 export interface RouterDeps {
@@ -52,6 +53,20 @@ async function resolvePrincipal(ctx: Context, level: AuthLevel, deps: RouterDeps
   return principal;
 }
 
+/**
+ * Refuses any string of the request that is not well-formed Unicode or holds NUL, before a
+ * schema or a handler sees it, so no route has to remember to (docs/conventions.md, "Text").
+ */
+function checkText(ctx: Context): void {
+  const errors = [
+    ...illFormedFields(ctx.params, 'params'),
+    ...illFormedFields({ ...ctx.query }, 'query'),
+    ...illFormedFields(ctx.request.body, 'body'),
+    ...illFormedFields(ctx.headers, 'headers'),
+  ];
+  if (errors.length) throw invalid('validation-failed', 'The request is invalid; see `errors` for each field.', errors);
+}
+
 /** `/a/{id}/b` (OpenAPI) → `/a/:id/b` (Koa). */
 export const toKoaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
@@ -59,6 +74,7 @@ function routeMiddleware(route: AnyRoute, deps: RouterDeps): Middleware {
   return async (ctx) => {
     const principal = await resolvePrincipal(ctx, route.auth, deps);
     checkBodyType(ctx, route);
+    checkText(ctx);
     const req = route.request ?? {};
     const params = req.params ? validatePart(req.params, ctx.params, 'params') : ctx.params;
     const query = req.query ? validatePart(req.query, { ...ctx.query }, 'query') : {};

@@ -6,7 +6,14 @@ export const email = Joi.string().trim().email({ tlds: false }).max(254);
 export const username = Joi.string()
   .pattern(/^[A-Za-z0-9][A-Za-z0-9_.-]{2,31}$/)
   .message('"username" must be 3-32 characters: letters, digits, "_", "." or "-", starting with a letter or digit');
-export const password = Joi.string().min(10).max(256);
+/**
+ * The 10-character minimum counts Unicode code points (what a person typed), not UTF-16 units,
+ * so 5 emoji are 5 characters; the 256 maximum stays in UTF-16 units, a bound on work only.
+ */
+export const password = Joi.string()
+  .min(10)
+  .max(256)
+  .custom((value: string, helpers) => ([...value].length < 10 ? helpers.error('string.min', { limit: 10 }) : value));
 export const timestamp = Joi.date().iso();
 
 export const userView = Joi.object({
