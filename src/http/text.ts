@@ -4,9 +4,9 @@ import type { FieldError } from '../services/errors';
  * NUL (Postgres text cannot store it, and C-string consumers truncate at it) or a UTF-16
  * surrogate without its partner (not a Unicode character at all: it cannot be encoded as UTF-8).
  */
-const ILL_FORMED = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-export const isIllFormed = (s: string): boolean => ILL_FORMED.test(s);
+export const isIllFormed = (s: string): boolean => s.includes('\0') || LONE_SURROGATE.test(s);
 
 const MESSAGE = 'must be well-formed Unicode text without NUL characters';
 
