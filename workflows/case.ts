@@ -1,9 +1,9 @@
 import {
+  ActivityFailure,
   ApplicationFailure,
   condition,
   defineQuery,
   defineUpdate,
-  proxyActivities,
   setHandler,
   upsertSearchAttributes,
   uuid4,
@@ -11,6 +11,7 @@ import {
 } from '@temporalio/workflow';
 import type { CaseActivities, CaseChange } from '../activities/cases';
 import type { EmailActivities } from '../activities/email';
+import { DATA_REFUSED } from './failure-types';
 import { CASE_SEARCH_ATTRIBUTES } from './case-search-attributes';
 import {
   afterAction,
@@ -26,10 +27,11 @@ import {
   type PartyAction,
   type Refusal,
 } from './case-machine';
+import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 
-const { recordCaseChange, deliverEmail } = proxyActivities<CaseActivities & EmailActivities>({
+const { recordCaseChange, deliverEmail } = boundedActivities<CaseActivities & EmailActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  retry: BOUNDED_RETRY,
 });
 
 export interface CaseWorkflowInput {
@@ -58,6 +60,18 @@ export const caseStateQuery = defineQuery<CaseState>('state');
 const fail = (r: Refusal) => ApplicationFailure.create({ type: `${r.kind}:${r.code}`, message: r.message, nonRetryable: true });
 
 /**
+ * The refusal for a change that could not be stored: `invalid:change-refused` (400) when the
+ * database refused its data, `unavailable:change-not-recorded` (503) when the write kept failing.
+ */
+function unrecorded(err: unknown): ApplicationFailure {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof ApplicationFailure && cause.type === DATA_REFUSED) {
+    return ApplicationFailure.create({ type: 'invalid:change-refused', message: 'The change was refused: its data cannot be stored.', nonRetryable: true });
+  }
+  return ApplicationFailure.create({ type: 'unavailable:change-not-recorded', message: 'The change could not be recorded; try again later.', nonRetryable: true });
+}
+
+/**
  * `case:{caseId}`: owns the case state machine from OPEN to CLOSED. Parties act through Updates
  * whose validators refuse invalid transitions (so the API answers 409/404 synchronously and the
  * refused call leaves no trace in history); each accepted Update is written to Postgres by the
@@ -76,13 +90,24 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseState>
   const deliveries: Array<Promise<void>> = [];
 
   async function commit(next: CaseState, change: Omit<CaseChange, 'caseId' | 'changeId' | 'status' | 'outcomes'>): Promise<CaseState> {
+    const before = { state, period };
     const entersPeriod = ESCALATABLE.includes(next.status) && !ESCALATABLE.includes(state.status);
     state = next;
     if (entersPeriod) period += 1;
     if (input.indexed) upsertSearchAttributes([{ key: CASE_SEARCH_ATTRIBUTES.status, value: next.status }]);
     const written = writes.then(() => recordCaseChange({ ...change, caseId: input.caseId, changeId: uuid4(), status: next.status, outcomes: next.outcomes }));
     writes = written.catch(() => undefined);
-    const result = await written;
+    let result: Awaited<typeof written>;
+    try {
+      result = await written;
+    } catch (err) {
+      // The change was never stored (the data was refused, or retries ran out): the case goes
+      // back to where it was, so both parties can still act, and the caller gets a refusal.
+      // The failure itself is on the `lastActivityFailure` memo and in the worker's log.
+      if (state === next) ({ state, period } = before);
+      if (input.indexed) upsertSearchAttributes([{ key: CASE_SEARCH_ATTRIBUTES.status, value: state.status }]);
+      throw unrecorded(err);
+    }
     if (result === null) {
       missing = true;
       return next;
@@ -139,7 +164,8 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseState>
     if (ESCALATABLE.includes(state.status)) {
       const current = period;
       const moved = await condition(() => period !== current || !ESCALATABLE.includes(state.status) || missing, input.autoEscalateAfterMs);
-      if (!moved) await commit({ ...state, status: 'ESCALATED' }, { actor: 'SYSTEM', kind: 'auto-escalate' });
+      // A failed escalation leaves the case as it was (see commit); the next period tries again.
+      if (!moved) await commit({ ...state, status: 'ESCALATED' }, { actor: 'SYSTEM', kind: 'auto-escalate' }).catch(() => undefined);
     } else {
       const seen = state.status;
       await condition(() => state.status !== seen || missing);

@@ -1,9 +1,10 @@
-import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, defineSignal, setHandler } from '@temporalio/workflow';
 import type { CheckoutActivities } from '../activities/checkout';
+import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 
-const { expireCheckout } = proxyActivities<CheckoutActivities>({
+const { expireCheckout } = boundedActivities<CheckoutActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  retry: BOUNDED_RETRY,
 });
 
 /** Sent by the API when the payment outcome has been applied (paid or failed). */

@@ -1,7 +1,7 @@
 import { isGrpcServiceError, ServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { CaseState, PartyAction } from '../../workflows/case-machine';
-import { conflict, DomainError, notFound } from '../services/errors';
+import { conflict, DomainError, invalid, notFound } from '../services/errors';
 import { workflowIds } from './workflow-ids';
 
 /** How long a party's request waits for the case workflow to answer before a 503. */
@@ -30,6 +30,8 @@ export class CaseUpdates {
 function toDomainError(err: unknown): unknown {
   if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type) {
     const [kind, code] = err.cause.type.split(':') as [string, string];
+    if (kind === 'invalid') return invalid(code, err.cause.message);
+    if (kind === 'unavailable') return new DomainError('unavailable', code, err.cause.message);
     return kind === 'not-found' ? notFound('Outcome') : conflict(code, err.cause.message);
   }
   if (err instanceof WorkflowNotFoundError) return conflict('case-closed', 'The case is closed.');
