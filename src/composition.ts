@@ -34,6 +34,7 @@ import { Reviews } from './services/reviews/reviews';
 import { ReviewWindows } from './services/reviews/review-windows';
 import { Cases } from './services/cases/cases';
 import { CaseUpdates } from './temporal/case-updates';
+import { IdempotencyKeys } from './services/idempotency/idempotency-keys';
 import { BulkLookup } from './services/search/bulk-lookup';
 import { ListingSearch } from './services/search/listing-search';
 
@@ -106,6 +107,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     reviews: new Reviews(db),
     reviewWindows,
     cases: new Cases(db, uploads, new CaseUpdates(temporal)),
+    idempotencyKeys: new IdempotencyKeys(db),
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));

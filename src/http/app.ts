@@ -76,6 +76,7 @@ export function createApp(services: Services, config: Config, logger: Logger): K
   app.proxy = true;
   const router = buildRouter(routeTable(services, config), {
     authenticator: services.authenticator,
+    idempotencyKeys: services.idempotencyKeys,
     isActiveSeller: (userId) => services.sellers.isActiveSeller(userId),
     validateResponses: config.http.validateResponses,
     logger,

@@ -1,6 +1,6 @@
 import type Joi from 'joi';
 import parse from 'joi-to-json';
-import type { AnyRoute, AuthLevel } from './route';
+import { takesIdempotencyKey, type AnyRoute, type AuthLevel } from './route';
 import { PROBLEM_CONTENT_TYPE } from './problem';
 
 type JsonSchema = Record<string, unknown>;
@@ -27,9 +27,23 @@ function commonErrors(route: AnyRoute): Record<string, unknown> {
   if (route.auth !== 'public') errors['401'] = problemRef('Missing or invalid credentials.');
   if (route.auth === 'seller') errors['403'] = problemRef('The caller has no active seller account.');
   if (route.auth === 'bearer') errors['403'] = problemRef('A personal access token was used where an access token is required.');
+  if (takesIdempotencyKey(route)) {
+    errors['409'] = problemRef('Also: a request with the same `Idempotency-Key` is still in flight (`idempotency-key-in-use`).');
+    errors['422'] = problemRef('The `Idempotency-Key` was used with a different request (`idempotency-key-reused`).');
+  }
   errors.default = problemRef('Any other error, as RFC 9457 problem details.');
   return errors;
 }
+
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: the same key with the same request within 24 h answers the first answer again (same status, ' +
+    '`Idempotent-Replayed: true`) instead of acting twice. Keys are per user; see docs/conventions.md.',
+  schema: { type: 'string', pattern: '^[\\x21-\\x7E]{1,255}$' },
+};
 
 function parameters(schema: Joi.ObjectSchema | undefined, location: 'path' | 'query'): unknown[] {
   if (!schema) return [];
@@ -70,7 +84,7 @@ function operation(route: AnyRoute): Record<string, unknown> {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     security: SECURITY[route.auth],
-    parameters: [...parameters(req.params, 'path'), ...parameters(req.query, 'query')],
+    parameters: [...parameters(req.params, 'path'), ...parameters(req.query, 'query'), ...(takesIdempotencyKey(route) ? [IDEMPOTENCY_KEY_PARAMETER] : [])],
     ...(req.rawBody
       ? {
           requestBody: {

@@ -24,6 +24,7 @@ import type { ListingImports } from '../services/imports/listing-imports';
 import type { Reviews } from '../services/reviews/reviews';
 import type { ReviewWindows } from '../services/reviews/review-windows';
 import type { Cases } from '../services/cases/cases';
+import type { IdempotencyKeys } from '../services/idempotency/idempotency-keys';
 import type { BulkLookup } from '../services/search/bulk-lookup';
 import type { ListingSearch } from '../services/search/listing-search';
 
@@ -57,6 +58,7 @@ export interface Services {
   reviews: Reviews;
   reviewWindows: ReviewWindows;
   cases: Cases;
+  idempotencyKeys: IdempotencyKeys;
   /** Resolves when Temporal answers; rejects otherwise (for /readyz). */
   temporalHealth: () => Promise<void>;
 }

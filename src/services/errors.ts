@@ -9,6 +9,7 @@ export type ErrorKind =
   | 'forbidden'
   | 'not-found'
   | 'conflict'
+  | 'unprocessable'
   | 'payload-too-large'
   | 'unsupported-media-type'
   | 'rate-limited'
