@@ -15,11 +15,12 @@ const UPDATE_DEADLINE_MS = 10_000;
 export class CaseUpdates {
   constructor(private readonly client: Client) {}
 
-  async act(caseId: string, action: PartyAction): Promise<CaseState> {
+  /** `updateId`: a retried action with the same id is the same Update (Temporal answers its first outcome). */
+  async act(caseId: string, action: PartyAction, options: { updateId?: string } = {}): Promise<CaseState> {
     const { action: name, ...args } = action;
     try {
       return await this.client.connection.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () =>
-        this.client.workflow.getHandle(workflowIds.case(caseId)).executeUpdate<CaseState, [typeof args]>(name, { args: [args] }),
+        this.client.workflow.getHandle(workflowIds.case(caseId)).executeUpdate<CaseState, [typeof args]>(name, { args: [args], ...(options.updateId ? { updateId: options.updateId } : {}) }),
       );
     } catch (err) {
       throw toDomainError(err);

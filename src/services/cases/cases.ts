@@ -9,7 +9,7 @@ import { loadCaseViews, type CaseAttachmentView, type CaseView } from './case-vi
 
 /** Sends a party's action to the case workflow and returns its answer (see src/temporal/case-updates.ts). */
 export interface CaseWorkflowActions {
-  act(caseId: string, action: PartyAction): Promise<CaseState>;
+  act(caseId: string, action: PartyAction, options?: { updateId?: string }): Promise<CaseState>;
 }
 
 /** A party's action as the API receives it: the party is the caller's role, never the body's. */
@@ -50,14 +50,17 @@ export class Cases {
     return view!;
   }
 
-  /** Applies a party's action through the workflow, then answers the refreshed case. */
-  async act(party: Party, userId: string, caseId: string, request: CaseActionRequest): Promise<CaseView> {
+  /**
+   * Applies a party's action through the workflow, then answers the refreshed case. `updateId`
+   * names the Temporal Update: an action sent again with the same id is applied once.
+   */
+  async act(party: Party, userId: string, caseId: string, request: CaseActionRequest, updateId?: string): Promise<CaseView> {
     const { status } = await this.owned(party, userId, caseId);
     // A closed case's workflow has finished: answer without asking Temporal.
     if (status === 'CLOSED') throw conflict('case-closed', 'The case is closed.');
     const action = { ...request, party } as PartyAction;
     if (action.action === 'propose') action.comment = plainText(action.comment);
-    await this.workflow.act(caseId, action);
+    await this.workflow.act(caseId, action, { updateId });
     return this.get(party, userId, caseId);
   }
 
