@@ -5,7 +5,25 @@ import { PROBLEM_CONTENT_TYPE } from './problem';
 
 type JsonSchema = Record<string, unknown>;
 
-const toSchema = (schema: Joi.Schema): JsonSchema => parse(schema, 'open-api-3.1') as JsonSchema;
+const toSchema = (schema: Joi.Schema): JsonSchema => withoutReferences(parse(schema, 'open-api-3.1')) as JsonSchema;
+
+/**
+ * joi-to-json writes a limit taken from another field (`Joi.ref('priceMin')`) as
+ * `minimum: {ref: …}`, which is not JSON Schema; such a limit cannot be stated statically, so it
+ * is dropped from the document (the API still enforces it).
+ */
+const LIMITS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'minItems', 'maxItems']);
+
+function withoutReferences(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutReferences);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (LIMITS.has(k) && typeof v === 'object') continue;
+    out[k] = withoutReferences(v);
+  }
+  return out;
+}
 
 const SECURITY: Record<AuthLevel, Array<Record<string, string[]>>> = {
   public: [],
@@ -64,17 +82,23 @@ function operation(route: AnyRoute): Record<string, unknown> {
   const req = route.request ?? {};
   const responses: Record<string, unknown> = {};
   for (const [status, spec] of Object.entries(route.responses)) {
-    const contentType = spec.contentType ?? 'application/json';
+    const types = [spec.contentType ?? 'application/json'].flat();
     responses[status] = {
       description: spec.description,
       ...(spec.schema
-        ? { content: { [contentType]: { schema: toSchema(spec.schema) } } }
+        ? { content: Object.fromEntries(types.map((t) => [t, { schema: toSchema(spec.schema!) }])) }
         : spec.contentType
-          ? { content: { [contentType]: { schema: { type: 'string', format: 'binary' } } } }
+          ? { content: Object.fromEntries(types.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) }
           : {}),
     };
   }
   for (const [status, response] of Object.entries(commonErrors(route))) {
+    const declared = responses[status] as { content?: Record<string, unknown> } | undefined;
+    // A status a route declares with a page or document (e.g. a 400 HTML page) can still come
+    // from the router as a problem (validation, credentials, idempotency): both are listed.
+    if (declared?.content && !declared.content[PROBLEM_CONTENT_TYPE]) {
+      declared.content[PROBLEM_CONTENT_TYPE] = { schema: { $ref: '#/components/schemas/Problem' } };
+    }
     responses[status] ??= response;
   }
   const body = req.body ? toSchema(req.body) : undefined;

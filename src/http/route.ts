@@ -18,8 +18,8 @@ export interface ResponseSpec {
   description: string;
   /** Joi schema of the body; validated outside production so the OpenAPI document stays true. */
   schema?: Joi.Schema;
-  /** Defaults to application/json when a schema is given. */
-  contentType?: string;
+  /** Defaults to application/json when a schema is given; several when the body's type varies. */
+  contentType?: string | string[];
 }
 
 export interface RequestSpec {

@@ -145,43 +145,56 @@ describe('sign-in throttle per account (SIGN_IN_MAX_FAILURES=3)', () => {
 });
 
 describe('Idempotency-Key', () => {
-  const createPat = (user: { bearer: Record<string, string> }, key: string, name: string) =>
-    api.http.post('/user/personal-access-tokens').set(user.bearer).set('Idempotency-Key', key).send({ name });
+  const option = { name: 'Royal Mail', price: 150, tracked: false, countries: ['GB'] };
+  const createOption = (seller: { bearer: Record<string, string> }, key: string, name = option.name) =>
+    api.http.post('/seller/delivery-options').set(seller.bearer).set('Idempotency-Key', key).send({ ...option, name });
+  const optionsOf = async (seller: { bearer: Record<string, string> }) => (await api.http.get('/seller/delivery-options').set(seller.bearer).expect(200)).body;
 
   it('answers a retry with the stored answer and its original status; the action happens once', async () => {
-    const user = await registerUser(api);
-    const first = await createPat(user, 'k-1', 'ci').expect(201);
-    const retry = await createPat(user, 'k-1', 'ci').expect(201);
+    const seller = await registerSeller(api);
+    const first = await createOption(seller, 'k-1').expect(201);
+    const retry = await createOption(seller, 'k-1').expect(201);
     expect(retry.body).toEqual(first.body);
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(first.headers['idempotent-replayed']).toBeUndefined();
-    const list = await api.http.get('/user/personal-access-tokens').set(user.bearer).expect(200);
-    expect(list.body).toHaveLength(1);
+    expect(await optionsOf(seller)).toHaveLength(1);
   });
 
   it('refuses the same key with a different request (422), and while the first is in flight (409)', async () => {
-    const user = await registerUser(api);
-    await createPat(user, 'k-2', 'one').expect(201);
-    const reused = await createPat(user, 'k-2', 'two').expect(422);
+    const seller = await registerSeller(api);
+    await createOption(seller, 'k-2', 'one').expect(201);
+    const reused = await createOption(seller, 'k-2', 'two').expect(422);
     expect(reused.body.type).toBe('/problems/idempotency-key-reused');
 
-    await api.database.db.query(`INSERT INTO idempotency_keys (user_id, key, request_hash) VALUES ($1, 'k-3', 'x')`, [user.id]);
-    await api.database.db.query(`UPDATE idempotency_keys SET request_hash = (SELECT request_hash FROM idempotency_keys WHERE user_id = $1 AND key = 'k-2') WHERE user_id = $1 AND key = 'k-3'`, [user.id]);
-    const inFlight = await createPat(user, 'k-3', 'one').expect(409);
+    // A claim without an answer yet, for the very request sent next.
+    const [{ request_hash: hash }] = await api.database.db.query(`SELECT request_hash FROM idempotency_keys WHERE user_id = $1 AND key = 'k-2'`, [seller.id]);
+    await api.database.db.query(`INSERT INTO idempotency_keys (user_id, key, request_hash) VALUES ($1, 'k-3', $2)`, [seller.id, hash]);
+    const inFlight = await createOption(seller, 'k-3', 'one').expect(409);
     expect(inFlight.body.type).toBe('/problems/idempotency-key-in-use');
+    expect(await optionsOf(seller)).toHaveLength(1);
   });
 
   it('scopes keys per user, forgets them after 24 hours, lets a failed request be retried, and checks the key', async () => {
-    const a = await registerUser(api);
-    const b = await registerUser(api);
-    await createPat(a, 'shared', 'mine').expect(201);
-    await createPat(b, 'shared', 'mine').expect(201);
-    expect((await api.http.get('/user/personal-access-tokens').set(b.bearer).expect(200)).body).toHaveLength(1);
+    const a = await registerSeller(api);
+    const b = await registerSeller(api);
+    await createOption(a, 'shared').expect(201);
+    await createOption(b, 'shared').expect(201);
+    expect(await optionsOf(b)).toHaveLength(1);
 
     await api.database.db.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE user_id = $1`, [a.id]);
-    await createPat(a, 'shared', 'mine').expect(409); // a new request: the name is taken, nothing is replayed
-    await createPat(a, 'shared', 'other').expect(201); // the failure released the key
+    await createOption(a, 'shared').expect(201);
+    expect(await optionsOf(a)).toHaveLength(2);
 
-    await createPat(a, 'bad key with spaces', 'x').expect(400);
+    // A refused request stores nothing: the key is free for the corrected request.
+    await api.http.post('/seller/delivery-options').set(a.bearer).set('Idempotency-Key', 'fix-me').send({ ...option, price: -1 }).expect(400);
+    await createOption(a, 'fix-me').expect(201);
+
+    await createOption(a, 'bad key with spaces').expect(400);
+  });
+
+  it('does not keep answers that carry a secret shown once', async () => {
+    const user = await registerUser(api);
+    await api.http.post('/user/personal-access-tokens').set(user.bearer).set('Idempotency-Key', 'pat').send({ name: 'ci' }).expect(201);
+    expect(await api.database.db.query(`SELECT 1 FROM idempotency_keys WHERE user_id = $1`, [user.id])).toEqual([]);
   });
 });
