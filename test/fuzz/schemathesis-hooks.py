@@ -5,6 +5,10 @@ Every webhook endpoint URL the fuzzer generates is rewritten to the run's loopba
 """
 import os
 
+# Imported here, once, before the run starts its worker threads: anyio's lazy importer parses
+# source with `ast`, which on Python 3.11 fails when two threads do it at once ("AST constructor
+# recursion depth mismatch"), and schemathesis imports it lazily from inside a worker.
+import anyio  # noqa: F401
 import schemathesis
 
 SINK = os.environ["FUZZ_WEBHOOK_SINK"]
