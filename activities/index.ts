@@ -5,6 +5,7 @@ import { createImportActivities, type ImportActivityDeps } from './imports';
 import { createOrderActivities, type OrderActivityDeps } from './orders';
 import { createReviewActivities, type ReviewActivityDeps } from './reviews';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
+import { classifyFailures } from './failures';
 
 export type ActivityDeps = EmailActivityDeps &
   WebhookActivityDeps &
@@ -14,9 +15,12 @@ export type ActivityDeps = EmailActivityDeps &
   ReviewActivityDeps &
   CaseActivityDeps;
 
-/** All activities, built from their dependencies (no globals), for the worker and for tests. */
+/**
+ * All activities, built from their dependencies (no globals), for the worker and for tests;
+ * failures that no retry can fix leave them non-retryable (activities/failures.ts).
+ */
 export function createActivities(deps: ActivityDeps) {
-  return {
+  return classifyFailures({
     ...createEmailActivities(deps),
     ...createWebhookActivities(deps),
     ...createImportActivities(deps),
@@ -24,5 +28,5 @@ export function createActivities(deps: ActivityDeps) {
     ...createOrderActivities(deps),
     ...createReviewActivities(deps),
     ...createCaseActivities(deps),
-  };
+  });
 }

@@ -38,6 +38,7 @@ import { Cases } from './services/cases/cases';
 import { CaseUpdates } from './temporal/case-updates';
 import { OperatorRoles } from './services/operators/operator-roles';
 import { Operators } from './services/operators/operators';
+import { IdempotencyKeys } from './services/idempotency/idempotency-keys';
 import { BulkLookup } from './services/search/bulk-lookup';
 import { ListingSearch } from './services/search/listing-search';
 import { searchCatalog } from './services/search/catalog-search';
@@ -117,6 +118,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     databaseHealth: async () => {
       await db.query('SELECT 1');
     },
+    idempotencyKeys: new IdempotencyKeys(db),
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));

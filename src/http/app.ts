@@ -80,6 +80,7 @@ export function createApp(services: Services, config: Config, logger: Logger): K
   app.proxy = true;
   const router = buildRouter(routeTable(services, config), {
     authenticator: services.authenticator,
+    idempotencyKeys: services.idempotencyKeys,
     isActiveSeller: (userId) => services.sellers.isActiveSeller(userId),
     isOperator: (userId) => services.operatorRoles.isOperator(userId),
     validateResponses: config.http.validateResponses,
@@ -102,7 +103,9 @@ export function createApp(services: Services, config: Config, logger: Logger): K
     }),
   );
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true }));
+  // Not throwing: the router then sets `Allow`, and problemErrors turns its bare 405/501 into a
+  // problem (docs/conventions.md, "Methods").
+  app.use(router.allowedMethods());
   // Errors are answered by problemErrors; this only keeps Koa from printing them a second time.
   app.silent = true;
   return app;

@@ -6,7 +6,16 @@ export const email = Joi.string().trim().email({ tlds: false }).max(254);
 export const username = Joi.string()
   .pattern(/^[A-Za-z0-9][A-Za-z0-9_.-]{2,31}$/)
   .message('"username" must be 3-32 characters: letters, digits, "_", "." or "-", starting with a letter or digit');
-export const password = Joi.string().min(10).max(256);
+/**
+ * The 10-character minimum counts Unicode code points (what a person typed), not UTF-16 units,
+ * so 5 emoji are 5 characters; the 256 maximum stays in UTF-16 units, a bound on work only.
+ */
+export const password = Joi.string()
+  .min(10)
+  .max(256)
+  // `min(10)` above states the limit in the document and catches short values once; this adds
+  // the values that reach 10 UTF-16 units only through surrogate pairs.
+  .custom((value: string, helpers) => (value.length >= 10 && [...value].length < 10 ? helpers.error('string.min', { limit: 10 }) : value));
 export const timestamp = Joi.date().iso();
 
 /** The upper end of a `createdFrom`–`createdTo` filter: after `createdFrom` when both are given. */
