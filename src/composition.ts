@@ -34,6 +34,11 @@ import { Reviews } from './services/reviews/reviews';
 import { ReviewWindows } from './services/reviews/review-windows';
 import { Cases } from './services/cases/cases';
 import { CaseUpdates } from './temporal/case-updates';
+import { MessageAttachments } from './services/conversations/attachments';
+import { Conversations } from './services/conversations/conversations';
+import { UserActivity } from './services/users/activity';
+import { DEFAULT_DECODE_LIMITS } from './integrations/images/decode';
+import { EmbeddedImageModerator } from './integrations/images/moderation';
 import { BulkLookup } from './services/search/bulk-lookup';
 import { ListingSearch } from './services/search/listing-search';
 
@@ -51,6 +56,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   const deliveryOptions = new DeliveryOptions(db);
   const baskets = new Baskets(db, (sellerId, country) => deliveryOptions.availableTo(sellerId, country));
   const log = createLogger(config.logLevel, 'api');
+  const conversations = new Conversations(db, (imageId) => uploads.imageUrl(imageId), async () => {});
   const reviewWindows = new ReviewWindows(db, {
     start: (purchaseId, completedAt) => starters.reviewWindow(purchaseId, completedAt, config.reviews.windowSeconds),
     onStartFailed: (purchaseId, err) => log.warn({ purchaseId, err }, 'review window not started; reconciliation will retry'),
@@ -66,7 +72,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       refreshTokenTtlSeconds: config.auth.refreshTokenTtlSeconds,
       scryptLogN: config.auth.scryptLogN,
     }),
-    authenticator: new Authenticator(db, accessTokens, oauthApps),
+    authenticator: new Authenticator(db, accessTokens, oauthApps, new UserActivity(db)),
     oauthApps,
     pats: new PersonalAccessTokens(db),
     sellers: new Sellers(db),
@@ -106,6 +112,11 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     reviews: new Reviews(db),
     reviewWindows,
     cases: new Cases(db, uploads, new CaseUpdates(temporal)),
+    conversations,
+    messageAttachments: new MessageAttachments(db, conversations, uploads, new EmbeddedImageModerator(), {
+      ...DEFAULT_DECODE_LIMITS,
+      maxBytes: config.uploads.maxBytes,
+    }),
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));

@@ -78,6 +78,14 @@ export interface Config {
     /** An OPEN or REMEDIATION case unresolved this long escalates automatically (spec: 7 days). */
     autoEscalateSeconds: number;
   };
+  conversations: {
+    /** Quiet time after a message before its recipient's e-mail is decided (a burst becomes one e-mail). */
+    notifyGraceSeconds: number;
+    /** Longest a burst can postpone that decision. */
+    notifyMaxDelaySeconds: number;
+    /** A recipient without an authenticated request for this long is inactive, and gets the e-mail. */
+    inactiveSeconds: number;
+  };
 }
 
 /** Webhook delivery settings (docs/webhooks.md). Durations in milliseconds. */
@@ -145,6 +153,9 @@ const schema = Joi.object({
   IMPORT_MAX_BYTES: Joi.number().integer().min(1024).default(5 * 1024 * 1024),
   IMPORT_BATCH_SIZE: Joi.number().integer().min(1).max(5000).default(500),
   CASE_AUTO_ESCALATE_SECONDS: Joi.number().integer().min(1).default(7 * 86_400),
+  CONVERSATION_NOTIFY_GRACE_SECONDS: Joi.number().integer().min(1).default(120),
+  CONVERSATION_NOTIFY_MAX_DELAY_SECONDS: Joi.number().integer().min(1).default(900),
+  CONVERSATION_INACTIVE_SECONDS: Joi.number().integer().min(0).default(300),
   SELLER_SEARCH_CACHE_MS: Joi.number().integer().min(0).max(600_000).default(5000),
   // Below the 30 s that Discover answers already allow shared caches (Cache-Control max-age).
   DISCOVER_CACHE_MS: Joi.number().integer().min(0).max(30_000).default(2000),
@@ -225,5 +236,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     orders: { autoReceiptSeconds: value.ORDER_AUTO_RECEIPT_SECONDS },
     reviews: { windowSeconds: value.REVIEW_WINDOW_SECONDS, reconcileSeconds: value.REVIEW_WINDOW_RECONCILE_SECONDS },
     cases: { autoEscalateSeconds: value.CASE_AUTO_ESCALATE_SECONDS },
+    conversations: {
+      notifyGraceSeconds: value.CONVERSATION_NOTIFY_GRACE_SECONDS,
+      notifyMaxDelaySeconds: value.CONVERSATION_NOTIFY_MAX_DELAY_SECONDS,
+      inactiveSeconds: value.CONVERSATION_INACTIVE_SECONDS,
+    },
   };
 }

@@ -32,6 +32,7 @@ import { reviewRoutes } from './routes/reviews';
 import { systemRoutes } from './routes/system';
 import { webhookRoutes } from './routes/webhooks';
 import { sellerCaseRoutes, userCaseRoutes } from './routes/cases';
+import { conversationRoutes } from './routes/conversations';
 import type { Services } from './services';
 
 /** The route table: every route of the API, in the order the OpenAPI document lists them. */
@@ -61,6 +62,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...reviewRoutes(services),
     ...userCaseRoutes(services),
     ...sellerCaseRoutes(services),
+    ...conversationRoutes(services),
     ...(config.env === 'development' ? devRoutes(services) : []),
   ];
   // The document describes the API routes and the system routes alike; it is built once, lazily.

@@ -23,6 +23,7 @@ const STATUS_OF_KIND: Record<ErrorKind, number> = {
   conflict: 409,
   'payload-too-large': 413,
   'unsupported-media-type': 415,
+  unprocessable: 422,
   'rate-limited': 429,
   unavailable: 503,
 };

@@ -11,6 +11,7 @@ export type ErrorKind =
   | 'conflict'
   | 'payload-too-large'
   | 'unsupported-media-type'
+  | 'unprocessable'
   | 'rate-limited'
   | 'unavailable';
 

@@ -74,6 +74,22 @@ export class Uploads {
     return view(await this.db.getRepository(Upload).findOneByOrFail({ id }));
   }
 
+  /** The bytes of the owner's READY upload, or null when it is unknown, another's or a draft. */
+  async readyBytes(ownerId: string, id: string): Promise<{ bytes: Buffer; contentType: string } | null> {
+    const upload = await this.db.getRepository(Upload).findOneBy({ id, ownerId, status: 'READY' });
+    const bytes = upload ? await this.options.storage.get(id) : null;
+    return upload && bytes ? { bytes, contentType: upload.contentType! } : null;
+  }
+
+  /**
+   * Replaces a READY upload's bytes with a cleaned version of the same picture (metadata
+   * stripped), so its image URL never serves the original.
+   */
+  async replaceBytes(id: string, bytes: Buffer, contentType: ImageType): Promise<void> {
+    await this.options.storage.put(id, bytes);
+    await this.db.getRepository(Upload).update({ id, status: 'READY' }, { contentType, byteSize: bytes.length });
+  }
+
   /** A READY image's bytes and type; drafts and unknown ids are not found. */
   async image(id: string): Promise<{ bytes: Buffer; contentType: string }> {
     const upload = await this.db.getRepository(Upload).findOneBy({ id, status: 'READY' });
