@@ -11,7 +11,7 @@ import {
 } from '@temporalio/workflow';
 import type { CaseActivities, CaseChange } from '../activities/cases';
 import type { EmailActivities } from '../activities/email';
-import { CASE_SEARCH_ATTRIBUTES } from './case-search-attributes';
+import { CASE_SEARCH_ATTRIBUTES } from '../src/domain/cases/search-attributes';
 import {
   afterAction,
   afterDecision,

@@ -1,13 +1,11 @@
-import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { CheckoutActivities } from '../activities/checkout';
+import { paymentSettledSignal } from './contracts/checkout';
 
 const { expireCheckout } = proxyActivities<CheckoutActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
-
-/** Sent by the API when the payment outcome has been applied (paid or failed). */
-export const paymentSettledSignal = defineSignal('paymentSettled');
 
 /**
  * `checkout:{sessionId}`: the durable timer behind a checkout's holds. Ends at once when the

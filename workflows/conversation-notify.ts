@@ -1,6 +1,7 @@
-import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { ConversationActivities } from '../activities/conversations';
 import type { EmailActivities } from '../activities/email';
+import { newMessageSignal, type ConversationNotifyInput } from './contracts/conversation-notify';
 
 const { queueUnreadNotification } = proxyActivities<ConversationActivities>({
   startToCloseTimeout: '30 seconds',
@@ -10,20 +11,6 @@ const { deliverEmail } = proxyActivities<EmailActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
-
-/** A new message for this workflow's recipient in this workflow's conversation. */
-export const newMessageSignal = defineSignal<[]>('newMessage');
-
-export interface ConversationNotifyInput {
-  conversationId: string;
-  userId: string;
-  /** Quiet time after the latest message before deciding: a burst becomes one e-mail. */
-  graceMs: number;
-  /** Longest the decision waits after the first message, however long the burst goes on. */
-  maxDelayMs: number;
-  /** The recipient counts as inactive after this long without an authenticated request. */
-  inactiveSeconds: number;
-}
 
 /**
  * `conversation-notify:{conversationId}:{userId}`: started or signalled (signal-with-start) for

@@ -22,7 +22,6 @@ import type { SellerStatsService } from '../services/sellers/seller-stats';
 import type { Uploads } from '../services/uploads';
 import type { ListingImports } from '../services/imports/listing-imports';
 import type { Reviews } from '../services/reviews/reviews';
-import type { ReviewWindows } from '../services/reviews/review-windows';
 import type { Cases } from '../services/cases/cases';
 import type { MessageAttachments } from '../services/conversations/attachments';
 import type { Conversations } from '../services/conversations/conversations';
@@ -57,7 +56,6 @@ export interface Services {
   purchases: Purchases;
   invoices: Invoices;
   reviews: Reviews;
-  reviewWindows: ReviewWindows;
   cases: Cases;
   conversations: Conversations;
   messageAttachments: MessageAttachments;

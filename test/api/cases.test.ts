@@ -111,6 +111,9 @@ describe('GET /user/cases', () => {
   });
 });
 
+/** The review window a closing case requests when it completes the purchase. */
+const WINDOW = { reviewWindowSeconds: 60 };
+
 describe('redaction of the seller\'s return address', () => {
   /** The seller proposes a RETURN to their address, as the case workflow would record it. */
   async function sellerProposesReturn(caseId: string) {
@@ -123,7 +126,7 @@ describe('redaction of the seller\'s return address', () => {
       status: 'OPEN',
       outcomes: [pending],
       proposal: { id: pending.id, type: 'RETURN', amount: 0, comment: 'post it back', deliveryAddress: RETURN_ADDRESS },
-    });
+    }, WINDOW);
     return pending;
   }
 
@@ -136,7 +139,7 @@ describe('redaction of the seller\'s return address', () => {
     const listed = await api.http.get('/user/cases?size=50').set(buyer.bearer).expect(200);
     expect(listed.body.find((c: { id: string }) => c.id === caseId).outcomes[0].deliveryAddress).toBeNull();
 
-    await recordCaseChange(db(), { caseId, changeId: randomUUID(), actor: 'BUYER', kind: 'accept', status: 'SETTLED', outcomes: [{ ...pending, status: 'ACCEPTED' }] });
+    await recordCaseChange(db(), { caseId, changeId: randomUUID(), actor: 'BUYER', kind: 'accept', status: 'SETTLED', outcomes: [{ ...pending, status: 'ACCEPTED' }] }, WINDOW);
     const after = await api.http.get(`/user/cases/${caseId}`).set(buyer.bearer).expect(200);
     expect(after.body).toMatchObject({ status: 'SETTLED', outcomes: [{ status: 'ACCEPTED', deliveryAddress: RETURN_ADDRESS }] });
   });
@@ -184,7 +187,7 @@ describe('PUT /seller/cases/{id} and PUT /user/cases/{id}', () => {
 
   it('answers 409 on a closed case', async () => {
     const { caseId } = await openedCase();
-    await recordCaseChange(db(), { caseId, changeId: randomUUID(), actor: 'OPERATOR', kind: 'operator-close', status: 'CLOSED', outcomes: [] });
+    await recordCaseChange(db(), { caseId, changeId: randomUUID(), actor: 'OPERATOR', kind: 'operator-close', status: 'CLOSED', outcomes: [] }, WINDOW);
     const res = await api.http.put(`/seller/cases/${caseId}`).set(seller.bearer).send({ action: 'escalate' }).expect(409);
     expect(res.body.type).toContain('case-closed');
   });

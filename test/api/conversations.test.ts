@@ -151,6 +151,21 @@ describe('messages', () => {
     await api.http.get(`/conversations/${conversationId}/messages?size=51`).set(buyer.bearer).expect(400);
   });
 
+  it("requests the recipient's notification (signal-with-start) in the message's transaction, once per message", async () => {
+    const { buyer, seller, conversationId } = await conversation();
+    const reply = await say(seller, conversationId, 'Shipped').expect(201);
+    const rows: Array<{ workflow_id: string; request_key: string; args: Array<Record<string, unknown>>; options: Record<string, unknown> }> =
+      await api.database.db.query(`SELECT workflow_id, request_key, args, options FROM workflow_starts WHERE workflow_id LIKE $1 ORDER BY id`, [
+        `conversation-notify:${conversationId}:%`,
+      ]);
+    expect(rows.map((r) => r.workflow_id)).toEqual([`conversation-notify:${conversationId}:${seller.id}`, `conversation-notify:${conversationId}:${buyer.id}`]);
+    expect(rows[1]).toMatchObject({
+      request_key: `message:${reply.body.id}`,
+      args: [{ conversationId, userId: buyer.id, graceMs: 120_000, maxDelayMs: 900_000, inactiveSeconds: 300 }],
+      options: { reusePolicy: 'ALLOW_DUPLICATE', signal: { name: 'newMessage', args: [] } },
+    });
+  });
+
   it('is 404 to an outsider on read and on post', async () => {
     const { conversationId } = await conversation();
     const stranger = await registerUser(api);

@@ -4,7 +4,7 @@ import { TEMPORAL_CLI } from '../support/env';
 import { registerUser } from '../support/api';
 import { fillBasket, pay, sellerWithListings } from '../support/shop';
 import { eventually, startStack, type TestStack } from '../support/stack';
-import { CASE_SEARCH_ATTRIBUTES } from '../../workflows/case-search-attributes';
+import { CASE_SEARCH_ATTRIBUTES } from '../../src/domain/cases/search-attributes';
 
 let stack: TestStack;
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import {
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
 import { WORKFLOWS_PATH } from '../../worker/create-worker';
-import { CASE_SEARCH_ATTRIBUTE_ARGS } from '../../workflows/case-search-attributes';
+import { CASE_SEARCH_ATTRIBUTE_ARGS } from '../../src/domain/cases/search-attributes';
 import { TEMPORAL_CLI, TEMPORAL_TEST_SERVER } from './env';
 
 let quiet = false;

@@ -2,7 +2,8 @@ import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { ConversationActivities } from '../../activities/conversations';
 import type { EmailActivities } from '../../activities/email';
-import { conversationNotifyWorkflow, newMessageSignal, type ConversationNotifyInput } from '../../workflows/conversation-notify';
+import { conversationNotifyWorkflow } from '../../workflows';
+import { newMessageSignal, type ConversationNotifyInput } from '../../workflows/contracts/conversation-notify';
 import { timeSkippingEnv, workflowBundle } from '../support/temporal';
 
 let env: TestWorkflowEnvironment;
@@ -101,8 +102,8 @@ describe('conversationNotifyWorkflow', () => {
       async () => {
         const handle = await message('c3');
         firstAt = await env.currentTimeMs();
-        // A message every 100 s: never a quiet 120 s, so only the 15-minute cap can decide.
-        for (let i = 0; i < 9; i++) {
+        // A message every 100 s until 800 s: never a quiet 120 s before 920 s, so the 15-minute cap decides.
+        for (let i = 0; i < 8; i++) {
           await env.sleep(100_000);
           await message('c3');
         }

@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../../ids';
 import { conflict, DomainError, invalid, notFound } from '../errors';
+import { requestWorkflowStart, starts } from '../workflow-starts';
 import {
   CONVERSATION_COLUMNS,
   messageById,
@@ -29,18 +30,12 @@ export interface InboxPage {
   conversations: ConversationView[];
 }
 
-/** A message that its recipient may need an e-mail about. */
-export interface PostedMessage {
-  conversationId: string;
-  recipientId: string;
-  messageId: string;
+/** When a recipient's e-mail about unread messages is decided (config `CONVERSATION_*`). */
+export interface NotificationTimings {
+  graceSeconds: number;
+  maxDelaySeconds: number;
+  inactiveSeconds: number;
 }
-
-/**
- * Asks for the recipient's e-mail notification, inside the transaction that writes the message
- * (so the request exists exactly when the message does).
- */
-export type NotifyRecipient = (tx: EntityManager, posted: PostedMessage) => Promise<void>;
 
 interface Locked {
   id: string;
@@ -61,7 +56,7 @@ export class Conversations {
   constructor(
     private readonly db: DataSource,
     private readonly imageUrl: ImageUrl,
-    private readonly notify: NotifyRecipient,
+    private readonly timings: NotificationTimings,
   ) {
     this.unread = new UnreadCounts(db);
   }
@@ -253,7 +248,17 @@ export class Conversations {
       [conversation.id, recipientId],
     );
     await touchInbox(tx, recipientId);
-    await this.notify(tx, { conversationId: conversation.id, recipientId, messageId });
+    // The recipient's notification hears of the message exactly when the message commits.
+    await requestWorkflowStart(
+      tx,
+      starts.conversationNotify(messageId, {
+        conversationId: conversation.id,
+        userId: recipientId,
+        graceMs: this.timings.graceSeconds * 1000,
+        maxDelayMs: this.timings.maxDelaySeconds * 1000,
+        inactiveSeconds: this.timings.inactiveSeconds,
+      }),
+    );
     return messageId;
   }
 

@@ -1,0 +1,124 @@
+import type {
+  caseWorkflow,
+  checkoutWorkflow,
+  conversationNotifyWorkflow,
+  emailChangeWorkflow,
+  listingImportWorkflow,
+  orderReceiptWorkflow,
+  reviewWindowWorkflow,
+  webhookDeliveryWorkflow,
+} from '../../../workflows';
+import { paymentSettledSignal } from '../../../workflows/contracts/checkout';
+import { newMessageSignal, type ConversationNotifyInput } from '../../../workflows/contracts/conversation-notify';
+import type { WebhookDeliveryPolicy } from '../../../workflows/webhook-delivery';
+import { CASE_SEARCH_ATTRIBUTES } from '../../domain/cases/search-attributes';
+import { newId } from '../../ids';
+import { workflowIds } from '../../temporal/workflow-ids';
+import type { OpenedCase } from '../cases/case-opening';
+import type { StartSearchAttribute, WorkflowStart, WorkflowStartOptions } from './start';
+
+/** Arguments typed from the workflow function, so a builder cannot drift from its workflow. */
+function start<W extends (...args: never[]) => unknown>(
+  workflowType: string,
+  workflowId: string,
+  args: Parameters<W>,
+  options: WorkflowStartOptions = {},
+  requestKey?: string,
+): WorkflowStart {
+  return { workflowType, workflowId, args, options: { reusePolicy: 'REJECT_DUPLICATE', ...options }, ...(requestKey ? { requestKey } : {}) };
+}
+
+const keyword = (key: { name: string }, value: string): StartSearchAttribute => ({ name: key.name, type: 'KEYWORD', value });
+
+/**
+ * Every workflow start the application makes, one builder per workflow: ids, types and argument
+ * shapes are decided here, and `requestWorkflowStart` writes the result into the caller's
+ * transaction. Every start rejects a duplicate id (a repeat or a late retry is harmless) unless
+ * it says otherwise.
+ */
+export const starts = {
+  /** One window per purchase, ever. */
+  reviewWindow(purchaseId: string, completedAt: Date, windowSeconds: number): WorkflowStart {
+    return start<typeof reviewWindowWorkflow>('reviewWindowWorkflow', workflowIds.reviewWindow(purchaseId), [
+      { purchaseId, completedAt: completedAt.toISOString(), windowSeconds },
+    ]);
+  },
+
+  orderReceipt(orderId: string, afterSeconds: number): WorkflowStart {
+    return start<typeof orderReceiptWorkflow>('orderReceiptWorkflow', workflowIds.orderReceipt(orderId), [{ orderId, afterSeconds }]);
+  },
+
+  checkout(sessionId: string, holdSeconds: number): WorkflowStart {
+    return start<typeof checkoutWorkflow>('checkoutWorkflow', workflowIds.checkout(sessionId), [{ sessionId, holdSeconds }]);
+  },
+
+  /**
+   * Tells `checkout:{sessionId}` its payment settled, as a signal-with-start: whichever of the
+   * start and this request the dispatcher reaches first, the workflow ends without expiring
+   * anything. Once the workflow has closed, REJECT_DUPLICATE turns this into a no-op.
+   */
+  checkoutSettled(sessionId: string, holdSeconds: number): WorkflowStart {
+    return start<typeof checkoutWorkflow>(
+      'checkoutWorkflow',
+      workflowIds.checkout(sessionId),
+      [{ sessionId, holdSeconds }],
+      { signal: { name: paymentSettledSignal.name, args: [] } },
+      paymentSettledSignal.name,
+    );
+  },
+
+  /** `case:{caseId}`, indexed by its search attributes from the start (docs/cases.md). */
+  case(opened: OpenedCase, autoEscalateSeconds: number): WorkflowStart {
+    return start<typeof caseWorkflow>(
+      'caseWorkflow',
+      workflowIds.case(opened.caseId),
+      [{ caseId: opened.caseId, outcomes: opened.outcomes, autoEscalateAfterMs: autoEscalateSeconds * 1000, indexed: true }],
+      {
+        searchAttributes: [
+          keyword(CASE_SEARCH_ATTRIBUTES.status, 'OPEN'),
+          keyword(CASE_SEARCH_ATTRIBUTES.reason, opened.reason),
+          keyword(CASE_SEARCH_ATTRIBUTES.sellerId, opened.sellerId),
+          keyword(CASE_SEARCH_ATTRIBUTES.orderId, opened.orderId),
+        ],
+      },
+    );
+  },
+
+  listingImport(importId: string): WorkflowStart {
+    return start<typeof listingImportWorkflow>('listingImportWorkflow', workflowIds.import(importId), [{ importId }]);
+  },
+
+  emailChange(requestId: string): WorkflowStart {
+    return start<typeof emailChangeWorkflow>('emailChangeWorkflow', workflowIds.emailChange(requestId), [{ requestId }]);
+  },
+
+  /**
+   * The delivery of one event to one endpoint; the retry policy is frozen into its input, so a
+   * running delivery keeps the schedule it began with. A replay is a deliberate re-run of the
+   * same id: it gets its own request key and allows the duplicate.
+   */
+  webhookDelivery(eventId: string, endpointId: string, policy: WebhookDeliveryPolicy, options: { replay: boolean }): WorkflowStart {
+    return start<typeof webhookDeliveryWorkflow>(
+      'webhookDeliveryWorkflow',
+      workflowIds.webhookDelivery(eventId, endpointId),
+      [{ eventId, endpointId, policy }],
+      options.replay ? { reusePolicy: 'ALLOW_DUPLICATE' } : {},
+      options.replay ? `replay:${newId()}` : undefined,
+    );
+  },
+
+  /**
+   * A new message for `userId` in a conversation, as a signal-with-start of
+   * `conversation-notify:{conversationId}:{userId}`: a running notification hears of it, and
+   * after one ended a new run starts (ALLOW_DUPLICATE). Each message is its own request.
+   */
+  conversationNotify(messageId: string, input: ConversationNotifyInput): WorkflowStart {
+    return start<typeof conversationNotifyWorkflow>(
+      'conversationNotifyWorkflow',
+      workflowIds.conversationNotify(input.conversationId, input.userId),
+      [input],
+      { reusePolicy: 'ALLOW_DUPLICATE', signal: { name: newMessageSignal.name, args: [] } },
+      `message:${messageId}`,
+    );
+  },
+};
