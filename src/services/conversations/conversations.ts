@@ -3,11 +3,9 @@ import { newId } from '../../ids';
 import { conflict, DomainError, invalid, notFound } from '../errors';
 import { requestWorkflowStart, starts } from '../workflow-starts';
 import {
-  CONVERSATION_COLUMNS,
+  conversationViews,
   messageById,
-  messagePage,
-  toConversationViews,
-  type ConversationRow,
+  participantMessagePage,
   type ConversationView,
   type ImageUrl,
   type MessageView,
@@ -99,27 +97,28 @@ export class Conversations {
   }
 
   async get(callerId: string, conversationId: string): Promise<ConversationView> {
-    const rows: ConversationRow[] = await this.db.query(
-      `SELECT ${CONVERSATION_COLUMNS} FROM conversation_participants p JOIN conversations c ON c.id = p.conversation_id
-        WHERE p.conversation_id = $1 AND p.user_id = $2`,
+    const [view] = await conversationViews(
+      this.db,
+      `(SELECT * FROM conversation_participants WHERE conversation_id = $1 AND user_id = $2) p`,
       [conversationId, callerId],
+      this.imageUrl,
     );
-    if (rows.length === 0) throw notFound('Conversation');
-    const [view] = await toConversationViews(this.db, rows, this.imageUrl);
-    return view!;
+    if (!view) throw notFound('Conversation');
+    return view;
   }
 
   /** The caller's inbox: newest activity first, each with its last message and the caller's unread count. */
   async inbox(callerId: string, page: number, size: number): Promise<InboxPage> {
-    const [rows, [counted]]: [ConversationRow[], Array<{ total: number }>] = await Promise.all([
-      this.db.query(
-        `SELECT ${CONVERSATION_COLUMNS} FROM conversation_participants p JOIN conversations c ON c.id = p.conversation_id
-          WHERE p.user_id = $1 ORDER BY p.last_activity_at DESC, p.conversation_id DESC LIMIT $2 OFFSET $3`,
+    const [conversations, [counted]]: [ConversationView[], Array<{ total: number }>] = await Promise.all([
+      conversationViews(
+        this.db,
+        `(SELECT * FROM conversation_participants WHERE user_id = $1 ORDER BY last_activity_at DESC, conversation_id DESC LIMIT $2 OFFSET $3) p`,
         [callerId, size, (page - 1) * size],
+        this.imageUrl,
       ),
       this.db.query(`SELECT count(*)::int AS total FROM conversation_participants WHERE user_id = $1`, [callerId]),
     ]);
-    return { total: counted!.total, page, size, conversations: await toConversationViews(this.db, rows, this.imageUrl) };
+    return { total: counted!.total, page, size, conversations };
   }
 
   unreadTotal(callerId: string): Promise<UnreadTotal> {
@@ -131,14 +130,12 @@ export class Conversations {
    * viewed: all of them, since the reader has the conversation open (docs/conversations.md).
    */
   async messages(callerId: string, conversationId: string, page: number, size: number): Promise<MessageView[]> {
-    const [participant]: Array<{ unread_count: number }> = await this.db.query(
-      `SELECT unread_count FROM conversation_participants WHERE conversation_id = $1 AND user_id = $2`,
-      [conversationId, callerId],
-    );
-    if (!participant) throw notFound('Conversation');
-    // Only a reader with something unread writes; polling an up-to-date conversation stays a pure read.
-    if (participant.unread_count > 0) await this.markRead(conversationId, callerId);
-    return messagePage(this.db, conversationId, page, size, this.imageUrl);
+    const read = await participantMessagePage(this.db, conversationId, callerId, page, size, this.imageUrl);
+    if (!read) throw notFound('Conversation');
+    // Only a reader with something unread writes; polling an up-to-date conversation is one pure read.
+    if (read.unread === 0) return read.messages;
+    await this.markRead(conversationId, callerId);
+    return (await participantMessagePage(this.db, conversationId, callerId, page, size, this.imageUrl))!.messages;
   }
 
   async post(callerId: string, conversationId: string, body: string): Promise<MessageView> {
