@@ -1,8 +1,5 @@
 import {
-  ApplicationFailure,
   condition,
-  defineQuery,
-  defineUpdate,
   proxyActivities,
   setHandler,
   upsertSearchAttributes,
@@ -20,12 +17,15 @@ import {
   refusal,
   type CaseState,
   type OperatorDecision,
-  type OutcomeProposal,
   type OutcomeState,
-  type Party,
   type PartyAction,
-  type Refusal,
-} from './case-machine';
+} from '../src/domain/cases/machine';
+import {
+  caseRefusalFailure as fail,
+  caseStateQuery,
+  operatorDecisionUpdate,
+  partyUpdates,
+} from './contracts/case';
 
 const { recordCaseChange, deliverEmail } = proxyActivities<CaseActivities & EmailActivities>({
   startToCloseTimeout: '30 seconds',
@@ -44,18 +44,6 @@ export interface CaseWorkflowInput {
    */
   indexed: boolean;
 }
-
-export const proposeUpdate = defineUpdate<CaseState, [{ party: Party } & OutcomeProposal]>('propose');
-export const acceptUpdate = defineUpdate<CaseState, [{ party: Party; outcomeId: string }]>('accept');
-export const rejectUpdate = defineUpdate<CaseState, [{ party: Party; outcomeId: string }]>('reject');
-export const escalateUpdate = defineUpdate<CaseState, [{ party: Party }]>('escalate');
-export const resolveUpdate = defineUpdate<CaseState, [{ party: Party }]>('resolve');
-/** Operators only (CLI or Web UI): the ways out of ESCALATED. */
-export const operatorDecisionUpdate = defineUpdate<CaseState, [OperatorDecision]>('operatorDecision');
-export const caseStateQuery = defineQuery<CaseState>('state');
-
-/** A refused Update: the failure type carries the kind and code the API maps to 404/409. */
-const fail = (r: Refusal) => ApplicationFailure.create({ type: `${r.kind}:${r.code}`, message: r.message, nonRetryable: true });
 
 /**
  * `case:{caseId}`: owns the case state machine from OPEN to CLOSED. Parties act through Updates
@@ -111,15 +99,9 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseState>
     validator: (args: object) => check({ ...args, action } as PartyAction),
     handler: (args: object) => act({ ...args, action } as PartyAction),
   });
-  for (const [update, action] of [
-    [proposeUpdate, 'propose'],
-    [acceptUpdate, 'accept'],
-    [rejectUpdate, 'reject'],
-    [escalateUpdate, 'escalate'],
-    [resolveUpdate, 'resolve'],
-  ] as const) {
+  for (const [action, update] of Object.entries(partyUpdates) as Array<[PartyAction['action'], (typeof partyUpdates)[keyof typeof partyUpdates]]>) {
     const { handler, validator } = party(action);
-    setHandler(update as typeof escalateUpdate, handler, { validator });
+    setHandler(update as typeof partyUpdates.escalate, handler, { validator });
   }
   const checkOperator = (_decision: OperatorDecision) => {
     const r = operatorRefusal(state);

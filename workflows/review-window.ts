@@ -13,8 +13,9 @@ const { createDefaultReviews } = proxyActivities<ReviewActivities>({
  * the workflow stays deterministic. Returns how many automatic reviews were created.
  */
 export async function reviewWindowWorkflow(input: { purchaseId: string; completedAt: string; windowSeconds: number }): Promise<number> {
-  // Measured from the completion, so a window started late (by the reconciliation) still closes
-  // on time. Date.now() is workflow time here: deterministic, and skipped by the test server.
+  // Measured from the completion, so a window started late (its start waited out a Temporal
+  // outage) still closes on time. Date.now() is workflow time here: deterministic, and skipped
+  // by the test server.
   const remainingMs = Date.parse(input.completedAt) + input.windowSeconds * 1000 - Date.now();
   if (remainingMs > 0) await sleep(remainingMs);
   return createDefaultReviews(input.purchaseId);

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import pino from 'pino';
@@ -10,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database';
 import { ROOT, TEMPORAL_CLI } from '../support/env';
 import { createListing } from '../support/listings';
 import { eventually } from '../support/stack';
-import { devServerEnv, workflowBundle } from '../support/temporal';
+import { devServerEnv, freePort, workflowBundle } from '../support/temporal';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 const WEBHOOK_ENV = { WEBHOOK_RETRY_SCHEDULE: '500ms,1s,1s,1s,1s', WEBHOOK_TIMEOUT: '2s', WORKFLOW_START_INTERVAL: '200ms' };
@@ -99,11 +98,13 @@ describe('webhook delivery under faults', () => {
 
       await eventually(async () => (warnings.some((w) => w.includes('workflow starts failed')) ? true : null), 60_000);
       // The events fanned out; their deliveries wait in the start outbox with the failure recorded.
-      const waiting: Array<{ attempts: number; last_error: string }> = await database.db.query(
-        `SELECT attempts, last_error FROM workflow_starts WHERE workflow_type = 'webhookDeliveryWorkflow' AND started_at IS NULL`,
-      );
-      expect(waiting).toHaveLength(3);
-      for (const w of waiting) expect(w.attempts).toBeGreaterThanOrEqual(1);
+      const waiting = await eventually(async () => {
+        const rows: Array<{ attempts: number; last_error: string | null }> = await database.db.query(
+          `SELECT attempts, last_error FROM workflow_starts WHERE workflow_type = 'webhookDeliveryWorkflow' AND started_at IS NULL`,
+        );
+        return rows.length === 3 && rows.every((r) => r.attempts >= 1) ? rows : null;
+      }, 60_000);
+      for (const w of waiting) expect(w.last_error).toEqual(expect.any(String));
       expect(await database.db.query(`SELECT 1 FROM webhook_deliveries`)).toHaveLength(0);
 
       env = await TestWorkflowEnvironment.createLocal({
@@ -122,14 +123,3 @@ describe('webhook delivery under faults', () => {
     }
   }, 240_000);
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}

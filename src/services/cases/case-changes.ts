@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { CaseStatus, OutcomeProposal, OutcomeState, Party } from '../../../workflows/case-machine';
+import type { CaseStatus, OutcomeProposal, OutcomeState, Party } from '../../domain/cases/machine';
 import { completePurchaseIfSettled } from '../orders/order-engine';
 import { requestReviewWindow } from '../reviews/review-windows';
 import { touchSellerStats } from '../sellers/stats-version';
