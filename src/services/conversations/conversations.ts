@@ -49,7 +49,7 @@ interface Locked {
  * state (last activity, unread count) and the unread cache version in its own transaction.
  */
 export class Conversations {
-  readonly unread: UnreadCounts;
+  private readonly unread: UnreadCounts;
 
   constructor(
     private readonly db: DataSource,
