@@ -1,5 +1,6 @@
 import { createCaseActivities, type CaseActivityDeps } from './cases';
 import { createCheckoutActivities, type CheckoutActivityDeps } from './checkout';
+import { createConversationActivities, type ConversationActivityDeps } from './conversations';
 import { createEmailActivities, type EmailActivityDeps } from './email';
 import { createImportActivities, type ImportActivityDeps } from './imports';
 import { createOrderActivities, type OrderActivityDeps } from './orders';
@@ -13,7 +14,8 @@ export type ActivityDeps = EmailActivityDeps &
   CheckoutActivityDeps &
   OrderActivityDeps &
   ReviewActivityDeps &
-  CaseActivityDeps;
+  CaseActivityDeps &
+  ConversationActivityDeps;
 
 /**
  * All activities, built from their dependencies (no globals), for the worker and for tests;
@@ -28,5 +30,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createOrderActivities(deps),
     ...createReviewActivities(deps),
     ...createCaseActivities(deps),
+    ...createConversationActivities(deps),
   });
 }

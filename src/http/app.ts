@@ -34,6 +34,7 @@ import { systemRoutes } from './routes/system';
 import { webhookRoutes } from './routes/webhooks';
 import { sellerCaseRoutes, userCaseRoutes } from './routes/cases';
 import { operatorRoutes } from './routes/operators';
+import { conversationRoutes } from './routes/conversations';
 import type { Services } from './services';
 
 /** The route table: every route of the API, in the order the OpenAPI document lists them. */
@@ -65,6 +66,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...userCaseRoutes(services),
     ...sellerCaseRoutes(services),
     ...operatorRoutes(services),
+    ...conversationRoutes(services),
     ...(config.env === 'development' ? devRoutes(services) : []),
   ];
   // The document describes the API routes and the system routes alike; it is built once, lazily.

@@ -8,8 +8,9 @@ import { Reviews1733097600000 } from './1733097600000-reviews';
 import { Cases1733184000000 } from './1733184000000-cases';
 import { OAuthApps1733270400000 } from './1733270400000-oauth-apps';
 import { SignInThrottle1733356800000 } from './1733356800000-sign-in-throttle';
-import { IdempotencyKeys1733443400000 } from './1733443400000-idempotency-keys';
 import { WorkflowStarts1733443200000 } from './1733443200000-workflow-starts';
+import { IdempotencyKeys1733443400000 } from './1733443400000-idempotency-keys';
+import { Conversations1733443500000 } from './1733443500000-conversations';
 import { AccountAddresses1733443600000 } from './1733443600000-account-addresses';
 import { SellersOperators1733443800000 } from './1733443800000-sellers-operators';
 
@@ -25,8 +26,9 @@ export const migrations = [
   Cases1733184000000,
   OAuthApps1733270400000,
   SignInThrottle1733356800000,
-  IdempotencyKeys1733443400000,
   WorkflowStarts1733443200000,
+  IdempotencyKeys1733443400000,
+  Conversations1733443500000,
   AccountAddresses1733443600000,
   SellersOperators1733443800000,
 ];

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { UUID_PATTERN } from '../../ids';
 import { AccessTokens } from './access-tokens';
+import type { UserActivity } from '../users/activity';
 import type { OAuthApps } from './oauth-apps';
 import { hashSecret } from './secrets';
 
@@ -23,9 +24,17 @@ export class Authenticator {
     private readonly db: DataSource,
     private readonly accessTokens: AccessTokens,
     private readonly apps: OAuthApps,
+    private readonly activity: UserActivity,
   ) {}
 
+  /** Also records the user as active (for the conversation e-mails' "inactive recipient"). */
   async authenticate(kind: CredentialKind, credential: string): Promise<Principal | null> {
+    const principal = await this.resolve(kind, credential);
+    if (principal) await this.activity.touch(principal.userId);
+    return principal;
+  }
+
+  private async resolve(kind: CredentialKind, credential: string): Promise<Principal | null> {
     if (kind === 'bearer') {
       const subject = await this.accessTokens.verify(credential);
       // A signed token outlives nothing: its user must still exist (one primary-key probe).
