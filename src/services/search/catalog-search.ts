@@ -1,6 +1,5 @@
 import type { DataSource } from 'typeorm';
 import { loadItems, type ItemView } from '../catalog/item-view';
-import { LIVE_LISTING_SQL } from '../listings/visibility';
 
 export type SearchSort = 'relevance' | 'name' | 'price';
 
@@ -31,22 +30,11 @@ export interface CatalogPage {
  */
 const MATCH_SQL = `(i.search_vector @@ websearch_to_tsquery('simple', $1) OR i.name % $1)`;
 const RANK_SQL = `(ts_rank(i.search_vector, websearch_to_tsquery('simple', $1)) + similarity(i.name, $1))`;
-/** Cheapest live listing of `m.urn`: an index scan of listings_item_live_idx per item. */
-const LOWEST_PRICE_SQL = `(SELECT min(l.price) FROM listings l JOIN seller_accounts sa ON sa.user_id = l.seller_id
-                            WHERE l.item_urn = m.urn AND ${LIVE_LISTING_SQL})`;
-
-/**
- * Price order needs each candidate's lowest live price, one index probe per item; over a broad
- * match ("rare": 36,000 items) that is seconds. So price sorting orders the PRICE_SORT_WINDOW
- * best matches (by relevance, or name without `q`) — every match of a set or a specific search.
- */
-export const PRICE_SORT_WINDOW = 1000;
-
 const relevanceOrder = (hasQuery: boolean) => (hasQuery ? `${RANK_SQL} DESC, i.name, i.urn` : 'i.name, i.urn');
 
 /**
  * One page of catalog items: a ranking query that yields URNs and the total, then the shared
- * Item view (with live-listing aggregates) for that page only.
+ * Item view (with its market data) for that page only.
  */
 export async function searchCatalog(db: DataSource, query: CatalogQuery): Promise<CatalogPage> {
   // MATCH_SQL and RANK_SQL read the query text as $1.
@@ -63,18 +51,20 @@ export async function searchCatalog(db: DataSource, query: CatalogQuery): Promis
     params.push(column.startsWith('lower') ? value.toLowerCase() : value);
     where.push(`${column} = $${params.length}`);
   }
-  const from = `FROM catalog_items i ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`;
+  const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const page = `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
-  const ranked = (order: string, limit: string) => `SELECT i.urn, i.name, count(*) OVER () AS total ${from} ORDER BY ${order} ${limit}`;
+  // Price order reads each match's lowest live price from item_market (a row per item with
+  // something for sale, kept by the database), so it orders every match; items with nothing
+  // for sale come last.
   const sql =
     query.sort === 'price'
-      ? // Items with nothing for sale come last.
-        `SELECT m.urn, m.total FROM (${ranked(relevanceOrder(Boolean(query.q)), `LIMIT ${PRICE_SORT_WINDOW}`)}) m
-          ORDER BY ${LOWEST_PRICE_SQL} ASC NULLS LAST, m.name, m.urn ${page}`
-      : ranked(query.sort === 'name' ? 'i.name, i.urn' : relevanceOrder(Boolean(query.q)), page);
+      ? `SELECT i.urn, count(*) OVER () AS total FROM catalog_items i LEFT JOIN item_market m ON m.item_urn = i.urn
+          ${filter} ORDER BY m.min_price ASC NULLS LAST, i.name, i.urn ${page}`
+      : `SELECT i.urn, count(*) OVER () AS total FROM catalog_items i
+          ${filter} ORDER BY ${query.sort === 'name' ? 'i.name, i.urn' : relevanceOrder(Boolean(query.q))} ${page}`;
   const rows: Array<{ urn: string; total: string }> = await db.query(sql, [...params, query.size, (query.page - 1) * query.size]);
   // A page past the end has no row to carry the window count; count separately only then.
-  const total = rows.length ? Number(rows[0]!.total) : query.page > 1 ? Number((await db.query(`SELECT count(*) AS n ${from}`, params))[0].n) : 0;
+  const total = rows.length ? Number(rows[0]!.total) : query.page > 1 ? Number((await db.query(`SELECT count(*) AS n FROM catalog_items i ${filter}`, params))[0].n) : 0;
   const items = await loadItems(db, rows.map((r) => r.urn));
   return {
     total,
