@@ -186,6 +186,19 @@ describe('item_market (precomputed market data)', () => {
     const res = await api.http.post('/search/lookup/bulk').send({ urns: [urn] }).expect(200);
     expect(res.body[0]).toMatchObject({ price: null, available: 0, quantity: 0, min: { price: null }, max: { price: null } });
   });
+  it('keeps up with one statement that touches thousands of items (a bulk import)', async () => {
+    const db = api.database.db;
+    const seller = await registerSeller(api);
+    await db.query(
+      `INSERT INTO listings (id, seller_id, item_urn, condition, language, price, quantity, valid)
+       SELECT gen_random_uuid(), $1, 'pokemon/bulk/b/' || (n % 3000), 'NEAR_MINT', 'en', 100 + n, 1 + n % 3, true
+         FROM generate_series(1, 6000) n`,
+      [seller.id],
+    );
+    const bulk = (rows: Market[]) => rows.filter((r) => r.item_urn.startsWith('pokemon/bulk/'));
+    expect(bulk(await stored(db))).toHaveLength(3000);
+    expect(bulk(await stored(db))).toEqual(bulk(await recomputed(db)));
+  });
 });
 
 class HoldRefused extends Error {}

@@ -8,8 +8,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * How: statement triggers on `listings` note the items a statement touched (only when a column
  * that decides liveness, price or stock changed) in `item_market_pending`; a deferred
  * constraint trigger on that table recomputes those items at commit. At commit each item is
- * first locked (a transaction-scoped advisory lock, in one global order, so two commits over
- * overlapping items cannot deadlock), then recomputed from `listings` with a snapshot taken
+ * first locked (transaction-scoped advisory locks on hash buckets of the URN, taken in one global
+ * order, so two commits over overlapping items cannot deadlock), then recomputed from `listings` with a snapshot taken
  * after the lock: whichever commit comes last sees every earlier one.
  */
 export class ItemMarket1733443700000 implements MigrationInterface {
@@ -38,8 +38,10 @@ export class ItemMarket1733443700000 implements MigrationInterface {
       DECLARE
         k integer;
       BEGIN
-        -- 1733443700 namespaces these advisory locks; hash collisions only share a lock.
-        FOR k IN SELECT DISTINCT hashtext(u) FROM unnest(urns) u ORDER BY 1 LOOP
+        -- 128 lock buckets (namespaced by 1733443700): a commit holds at most 128 advisory locks
+        -- however many items it touched (the shared lock table is small), and two commits whose
+        -- items share a bucket only take turns for the few milliseconds of the recomputation.
+        FOR k IN SELECT DISTINCT abs(hashtext(u) % 128) FROM unnest(urns) u ORDER BY 1 LOOP
           PERFORM pg_advisory_xact_lock(1733443700, k);
         END LOOP;
         -- A new statement: its snapshot includes every commit that held these locks before us.
