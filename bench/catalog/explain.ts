@@ -27,7 +27,14 @@ async function main(): Promise<void> {
   const runs: Array<[string, () => Promise<unknown>]> = [
     ['POST /search/lookup/bulk (200 URNs): the one query', () => loadItems(db, urns)],
     ['GET /search?q=charzard: the ranking query', () => searchCatalog(db, { q: 'charzard', sort: 'relevance', page: 1, size: 20 })],
+    ['GET /search?q=pikachoo&sort=price: the ranking query, every match ordered by price', () => searchCatalog(db, { q: 'pikachoo', sort: 'price', page: 1, size: 20 })],
+    ['GET /search?q=rare&sort=price: a broad match (tens of thousands of items) ordered by price', () => searchCatalog(db, { q: 'rare', sort: 'price', page: 1, size: 20 })],
+    ['GET /search?sort=price: the whole catalog ordered by price', () => searchCatalog(db, { sort: 'price', page: 1, size: 20 })],
     ['POST /listings/item (popular item): the page query', () => searchListings(db, { urn: BENCH.popularUrn, filters: {}, sort: 'price', from: 0, size: 20 })],
+    ['POST /listings/item (popular item, -price, two conditions, page 3): the page query', () =>
+      searchListings(db, { urn: BENCH.popularUrn, filters: { condition: ['MINT', 'NEAR_MINT'] }, sort: '-price', from: 40, size: 20 })],
+    ['POST /listings/item (popular item, newest, English, price range): the page query', () =>
+      searchListings(db, { urn: BENCH.popularUrn, filters: { language: ['en'], priceMin: 1000, priceMax: 9000 }, sort: 'newest', from: 0, size: 20 })],
   ];
   const out: string[] = [];
   for (const [title, run] of runs) {
