@@ -50,6 +50,30 @@ describe('GET /search', () => {
     ]);
   });
 
+  it('pages a price sort across the last item for sale into the items with nothing for sale, by name', async () => {
+    const seller = await registerSeller(api);
+    await insertListing(api.database.db, { sellerId: seller.id, itemUrn: 'pokemon/base/base1/10', price: 700 });
+    await insertListing(api.database.db, { sellerId: seller.id, itemUrn: 'pokemon/base/base1/11', price: 650 });
+    const all = await api.http.get('/search').query({ set: 'pokemon/base/base1', sort: 'name', size: 50 }).expect(200);
+    const pages = [];
+    for (const page of [1, 2, 3]) {
+      const res = await api.http.get('/search').query({ set: 'pokemon/base/base1', sort: 'price', size: 3, page }).expect(200);
+      expect(res.body.total).toBe(all.body.total);
+      pages.push(...res.body.items.map((i: { urn: string; price: number | null }) => [i.urn, i.price]));
+    }
+    // Priced items of the set first (with the earlier test's, four: pages of three cross the
+    // boundary inside page 2), cheapest first; then the rest by name.
+    const priced = pages.filter(([, price]) => price !== null);
+    expect(priced.map(([, price]) => price)).toEqual([...priced.map(([, price]) => price)].sort((a, b) => a - b));
+    expect(priced.map(([urn]) => urn)).toEqual(expect.arrayContaining(['pokemon/base/base1/11', 'pokemon/base/base1/10']));
+    expect(pages.slice(0, priced.length)).toEqual(priced);
+    const unpricedUrns = pages.slice(priced.length).map(([urn]) => urn);
+    const byName = all.body.items.map((i: { urn: string }) => i.urn).filter((u: string) => !priced.some(([p]) => p === u));
+    expect(unpricedUrns).toEqual(byName.slice(0, unpricedUrns.length));
+    expect(priced).toHaveLength(4);
+    expect(pages).toHaveLength(9);
+  });
+
   it('rejects bad paging and sort values, naming each field', async () => {
     const res = await api.http.get('/search').query({ q: 'x', size: 51, page: 0, sort: 'random' }).expect(400);
     expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['page', 'size', 'sort']);

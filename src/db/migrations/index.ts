@@ -9,7 +9,7 @@ import { Cases1733184000000 } from './1733184000000-cases';
 import { OAuthApps1733270400000 } from './1733270400000-oauth-apps';
 import { SignInThrottle1733356800000 } from './1733356800000-sign-in-throttle';
 import { ItemMarket1733443700000 } from './1733443700000-item-market';
-import { ListingSearchCover1733443700001 } from './1733443700001-listing-search-cover';
+import { DiscoverIndexes1733443700001 } from './1733443700001-discover-indexes';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -24,5 +24,5 @@ export const migrations = [
   OAuthApps1733270400000,
   SignInThrottle1733356800000,
   ItemMarket1733443700000,
-  ListingSearchCover1733443700001,
+  DiscoverIndexes1733443700001,
 ];

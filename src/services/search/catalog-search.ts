@@ -52,19 +52,36 @@ export async function searchCatalog(db: DataSource, query: CatalogQuery): Promis
     where.push(`${column} = $${params.length}`);
   }
   const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const offset = (query.page - 1) * query.size;
+  const counted = `(SELECT count(*) FROM catalog_items i ${filter})`;
   const page = `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
-  // Price order reads each match's lowest live price from item_market (a row per item with
-  // something for sale, kept by the database), so it orders every match; items with nothing
-  // for sale come last.
-  const sql =
-    query.sort === 'price'
-      ? `SELECT i.urn, count(*) OVER () AS total FROM catalog_items i LEFT JOIN item_market m ON m.item_urn = i.urn
-          ${filter} ORDER BY m.min_price ASC NULLS LAST, i.name, i.urn ${page}`
-      : `SELECT i.urn, count(*) OVER () AS total FROM catalog_items i
-          ${filter} ORDER BY ${query.sort === 'name' ? 'i.name, i.urn' : relevanceOrder(Boolean(query.q))} ${page}`;
-  const rows: Array<{ urn: string; total: string }> = await db.query(sql, [...params, query.size, (query.page - 1) * query.size]);
-  // A page past the end has no row to carry the window count; count separately only then.
-  const total = rows.length ? Number(rows[0]!.total) : query.page > 1 ? Number((await db.query(`SELECT count(*) AS n FROM catalog_items i ${filter}`, params))[0].n) : 0;
+  let rows: Array<{ urn: string; total: string }>;
+  if (query.sort === 'price') {
+    // Matches with something for sale, by lowest live price: item_market's price index is walked
+    // in order and the scan stops after the page, however broad the match.
+    rows = await db.query(
+      `SELECT i.urn, ${counted} AS total FROM item_market m JOIN catalog_items i ON i.urn = m.item_urn
+        ${filter} ORDER BY m.min_price, i.name, i.urn ${page}`,
+      [...params, query.size, offset],
+    );
+    if (rows.length < query.size) {
+      // Past them: the matches with nothing for sale, by name.
+      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM item_market m JOIN catalog_items i ON i.urn = m.item_urn ${filter}`, params);
+      const unpriced = ['NOT EXISTS (SELECT 1 FROM item_market m WHERE m.item_urn = i.urn)', ...where];
+      rows.push(
+        ...(await db.query(`SELECT i.urn, ${counted} AS total FROM catalog_items i WHERE ${unpriced.join(' AND ')} ORDER BY i.name, i.urn ${page}`, [
+          ...params,
+          query.size - rows.length,
+          Math.max(0, offset - n),
+        ])),
+      );
+    }
+  } else {
+    const order = query.sort === 'name' ? 'i.name, i.urn' : relevanceOrder(Boolean(query.q));
+    rows = await db.query(`SELECT i.urn, count(*) OVER () AS total FROM catalog_items i ${filter} ORDER BY ${order} ${page}`, [...params, query.size, offset]);
+  }
+  // A page past the end has no row to carry the total; count separately only then.
+  const total = rows.length ? Number(rows[0]!.total) : query.page > 1 ? Number((await db.query(`SELECT ${counted} AS n`, params))[0].n) : 0;
   const items = await loadItems(db, rows.map((r) => r.urn));
   return {
     total,
