@@ -1,3 +1,4 @@
+import { searchCatalog } from '../../src/services/search/catalog-search';
 import { registerSeller, startTestApi, type TestApi } from '../support/api';
 import { importSeed } from '../support/catalog';
 import { insertListing } from '../support/fixtures';
@@ -72,6 +73,24 @@ describe('GET /search', () => {
     expect(unpricedUrns).toEqual(byName.slice(0, unpricedUrns.length));
     expect(priced).toHaveLength(4);
     expect(pages).toHaveLength(9);
+  });
+
+  it('orders by price the same whether it probes each match or walks the price index', async () => {
+    const db = api.database.db;
+    const seller = await registerSeller(api);
+    for (const [n, price] of [[20, 450], [21, 450], [22, 120], [23, 9000]] as const) {
+      await insertListing(db, { sellerId: seller.id, itemUrn: `pokemon/base/base1/${n}`, price });
+    }
+    for (const q of [undefined, 'energy']) {
+      for (const page of [1, 2, 3, 4]) {
+        const query = { q, set: 'pokemon/base/base1', sort: 'price' as const, page, size: 5 };
+        const probed = await searchCatalog(db, query, { probeMatchesUpTo: 1_000_000 });
+        const walked = await searchCatalog(db, query, { probeMatchesUpTo: 0 });
+        expect(walked.items.map((i) => i.urn)).toEqual(probed.items.map((i) => i.urn));
+        expect(walked.total).toBe(probed.total);
+        if (!q && page === 1) expect(probed.items.slice(0, 2).map((i) => i.price)).toEqual([120, 300]);
+      }
+    }
   });
 
   it('rejects bad paging and sort values, naming each field', async () => {

@@ -36,7 +36,7 @@ const relevanceOrder = (hasQuery: boolean) => (hasQuery ? `${RANK_SQL} DESC, i.n
  * One page of catalog items: a ranking query that yields URNs and the total, then the shared
  * Item view (with its market data) for that page only.
  */
-export async function searchCatalog(db: DataSource, query: CatalogQuery): Promise<CatalogPage> {
+export async function searchCatalog(db: DataSource, query: CatalogQuery, options: { probeMatchesUpTo?: number } = {}): Promise<CatalogPage> {
   // MATCH_SQL and RANK_SQL read the query text as $1.
   const params: unknown[] = query.q ? [query.q] : [];
   const where: string[] = query.q ? [MATCH_SQL] : [];
@@ -53,40 +53,77 @@ export async function searchCatalog(db: DataSource, query: CatalogQuery): Promis
   }
   const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const offset = (query.page - 1) * query.size;
-  const counted = `(SELECT count(*) FROM catalog_items i ${filter})`;
   const page = `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
-  let rows: Array<{ urn: string; total: string }>;
+  const count = async () => Number((await db.query(`SELECT count(*) AS n FROM catalog_items i ${filter}`, params))[0].n);
+  let total: number;
+  let urns: string[];
   if (query.sort === 'price') {
-    // Matches with something for sale, by lowest live price: item_market's price index is walked
-    // in order and the scan stops after the page, however broad the match.
-    rows = await db.query(
-      `SELECT i.urn, ${counted} AS total FROM item_market m JOIN catalog_items i ON i.urn = m.item_urn
-        ${filter} ORDER BY m.min_price, i.name, i.urn ${page}`,
-      [...params, query.size, offset],
-    );
-    if (rows.length < query.size) {
-      // Past them: the matches with nothing for sale, by name.
-      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM item_market m JOIN catalog_items i ON i.urn = m.item_urn ${filter}`, params);
-      const unpriced = ['NOT EXISTS (SELECT 1 FROM item_market m WHERE m.item_urn = i.urn)', ...where];
-      rows.push(
-        ...(await db.query(`SELECT i.urn, ${counted} AS total FROM catalog_items i WHERE ${unpriced.join(' AND ')} ORDER BY i.name, i.urn ${page}`, [
-          ...params,
-          query.size - rows.length,
-          Math.max(0, offset - n),
-        ])),
-      );
-    }
+    total = await count();
+    const probe = total <= (options.probeMatchesUpTo ?? PROBE_MATCHES_UP_TO);
+    urns = offset >= total ? [] : await pricePage(db, { filter, where, params, page, probe, size: query.size, offset });
   } else {
     const order = query.sort === 'name' ? 'i.name, i.urn' : relevanceOrder(Boolean(query.q));
-    rows = await db.query(`SELECT i.urn, count(*) OVER () AS total FROM catalog_items i ${filter} ORDER BY ${order} ${page}`, [...params, query.size, offset]);
+    const rows: Array<{ urn: string; total: string }> = await db.query(
+      `SELECT i.urn, count(*) OVER () AS total FROM catalog_items i ${filter} ORDER BY ${order} ${page}`,
+      [...params, query.size, offset],
+    );
+    // A page past the end has no row to carry the window count; count separately only then.
+    total = rows.length ? Number(rows[0]!.total) : query.page > 1 ? await count() : 0;
+    urns = rows.map((r) => r.urn);
   }
-  // A page past the end has no row to carry the total; count separately only then.
-  const total = rows.length ? Number(rows[0]!.total) : query.page > 1 ? Number((await db.query(`SELECT ${counted} AS n`, params))[0].n) : 0;
-  const items = await loadItems(db, rows.map((r) => r.urn));
+  const items = await loadItems(db, urns);
   return {
     total,
     page: query.page,
     size: query.size,
-    items: rows.map((r) => items.get(r.urn)).filter((i): i is ItemView => i !== undefined),
+    items: urns.map((urn) => items.get(urn)).filter((i): i is ItemView => i !== undefined),
   };
+}
+
+/**
+ * Up to this many matches are ordered by probing each one's market row; broader matches walk
+ * item_market's price index instead. Either plan costs about as much as a few thousand index
+ * probes: a selective match walking the price index would scan most of the catalog to fill a
+ * page, and a broad one probing every match would too.
+ */
+export const PROBE_MATCHES_UP_TO = 5000;
+
+/**
+ * A page of matches by lowest live price (item_market), items with nothing for sale last by name:
+ * by probing each match's market row (`probe`) or by walking the price index. The two plans
+ * give the same page (test/api/search.test.ts compares them).
+ */
+async function pricePage(
+  db: DataSource,
+  q: { filter: string; where: string[]; params: unknown[]; page: string; probe: boolean; size: number; offset: number },
+): Promise<string[]> {
+  const urnsOf = (rows: Array<{ urn: string }>) => rows.map((r) => r.urn);
+  if (q.probe) {
+    return urnsOf(
+      await db.query(
+        `SELECT x.urn FROM (SELECT i.urn, i.name, (SELECT m.min_price FROM item_market m WHERE m.item_urn = i.urn) AS price
+                              FROM catalog_items i ${q.filter}) x
+          ORDER BY x.price ASC NULLS LAST, x.name, x.urn ${q.page}`,
+        [...q.params, q.size, q.offset],
+      ),
+    );
+  }
+  // Broad: walk the price index; matches are dense enough that the page fills after a few rows.
+  const priced = urnsOf(
+    await db.query(`SELECT i.urn FROM item_market m JOIN catalog_items i ON i.urn = m.item_urn ${q.filter} ORDER BY m.min_price, i.name, i.urn ${q.page}`, [
+      ...q.params,
+      q.size,
+      q.offset,
+    ]),
+  );
+  if (priced.length === q.size) return priced;
+  // Past the priced matches: the matches with nothing for sale, by name.
+  const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM item_market m JOIN catalog_items i ON i.urn = m.item_urn ${q.filter}`, q.params);
+  const unpriced = ['NOT EXISTS (SELECT 1 FROM item_market m WHERE m.item_urn = i.urn)', ...q.where];
+  const rest = await db.query(`SELECT i.urn FROM catalog_items i WHERE ${unpriced.join(' AND ')} ORDER BY i.name, i.urn ${q.page}`, [
+    ...q.params,
+    q.size - priced.length,
+    Math.max(0, q.offset - n),
+  ]);
+  return [...priced, ...urnsOf(rest)];
 }
