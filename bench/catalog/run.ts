@@ -176,7 +176,7 @@ async function main(): Promise<void> {
         const rounds: Record<Row['side'], Row[]> = { baseline: [], api: [], uncached: [] };
         for (const [, port] of sides) {
           await check(port, s);
-          await load(port, s, 3, connections);
+          await load(port, s, Math.min(3, BENCH.roundSeconds), connections);
         }
         // Alternating rounds: on a machine shared with other work, load drifts over a run; the
         // median round of each side compares them under the same conditions.
