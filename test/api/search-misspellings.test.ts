@@ -23,4 +23,10 @@ describe('GET /search with misspelt card names (demo catalog)', () => {
     expect(misspellings.length).toBeGreaterThanOrEqual(50);
     expect({ hitRate: hitRate >= 0.9, misses }).toMatchObject({ hitRate: true });
   });
+
+  it('finds a card by a misspelling of a name it was given after import', async () => {
+    await api.database.db.query(`UPDATE catalog_items SET name = 'Pikachu Libre' WHERE urn = 'pokemon/base/base1/58'`);
+    const res = await api.http.get('/search').query({ q: 'pikachu librre', size: 1 }).expect(200);
+    expect(res.body.items.map((i: { urn: string }) => i.urn)).toEqual(['pokemon/base/base1/58']);
+  });
 });

@@ -10,6 +10,7 @@ import { OAuthApps1733270400000 } from './1733270400000-oauth-apps';
 import { SignInThrottle1733356800000 } from './1733356800000-sign-in-throttle';
 import { ItemMarket1733443700000 } from './1733443700000-item-market';
 import { DiscoverIndexes1733443700001 } from './1733443700001-discover-indexes';
+import { CatalogNames1733443700002 } from './1733443700002-catalog-names';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   SignInThrottle1733356800000,
   ItemMarket1733443700000,
   DiscoverIndexes1733443700001,
+  CatalogNames1733443700002,
 ];

@@ -25,10 +25,14 @@ export interface CatalogPage {
  * Matching: full text (every word of `q` appears in the name, the title — which carries the set
  * name and number — the rarity or the number) OR trigram similarity of `q` to the name of at
  * least pg_trgm's threshold, 0.3 ("charzard" → Charizard scores 0.58).
+ * Similarity depends on the name alone, so it is tested against the distinct names
+ * (`catalog_names`, hundreds of rows) and their items fetched by name: the same matches as testing
+ * every item row, without rechecking the thousands of rows a trigram index can only nominate.
  * Ranking: full-text rank (name words weigh most) plus name similarity, so exact words beat
  * near-misses and the closest spelling comes first among near-misses.
  */
-const MATCH_SQL = `(i.search_vector @@ websearch_to_tsquery('simple', $1) OR i.name % $1)`;
+const MATCH_SQL = `(i.search_vector @@ websearch_to_tsquery('simple', $1)
+                    OR i.name = ANY(ARRAY(SELECT n.name FROM catalog_names n WHERE n.name % $1)))`;
 const RANK_SQL = `(ts_rank(i.search_vector, websearch_to_tsquery('simple', $1)) + similarity(i.name, $1))`;
 const relevanceOrder = (hasQuery: boolean) => (hasQuery ? `${RANK_SQL} DESC, i.name, i.urn` : 'i.name, i.urn');
 
