@@ -13,8 +13,9 @@
  *     activities import activities/reviews.ts); reported once per entry into it
  *     (workflows/index.ts, activities/orders.ts, activities/cases.ts), plus that same import
  *     under activities-are-thin;
- *   - src/http/routes/cases.ts importing CASE_STATUSES and OUTCOME_TYPES from
- *     workflows/case-machine.ts, until the case domain types move out of workflows/.
+ *   - src/http/routes/cases.ts importing CASE_STATUSES and OUTCOME_TYPES, and
+ *     src/services/cases/case-view.ts importing the case rules (a case's next actions), from
+ *     workflows/case-machine.ts, until the case domain moves out of workflows/.
  * When they are gone, empty the file (`[]`).
  */
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -27,6 +27,11 @@ import type { Uploads } from '../services/uploads';
 import type { ListingImports } from '../services/imports/listing-imports';
 import type { Reviews } from '../services/reviews/reviews';
 import type { Cases } from '../services/cases/cases';
+import type { OperatorRoles } from '../services/operators/operator-roles';
+import type { Operators } from '../services/operators/operators';
+import type { IdempotencyKeys } from '../services/idempotency/idempotency-keys';
+import type { MessageAttachments } from '../services/conversations/attachments';
+import type { Conversations } from '../services/conversations/conversations';
 import type { BulkLookup } from '../services/search/bulk-lookup';
 import type { ListingSearch } from '../services/search/listing-search';
 import type { CatalogPage, CatalogQuery } from '../services/search/catalog-search';
@@ -66,6 +71,8 @@ export interface Services {
   invoices: Invoices;
   reviews: Reviews;
   cases: Cases;
+  operators: Operators;
+  operatorRoles: OperatorRoles;
   catalogSearch: (query: CatalogQuery) => Promise<CatalogPage>;
   /** Daily sale prices of an item; 404 for an unknown item. */
   priceHistory: (urn: string, days: number) => Promise<PricePoint[]>;
@@ -73,6 +80,9 @@ export interface Services {
   emailOutbox: EmailOutbox;
   /** Resolves when PostgreSQL answers; rejects otherwise (for /readyz). */
   databaseHealth: () => Promise<void>;
+  idempotencyKeys: IdempotencyKeys;
+  conversations: Conversations;
+  messageAttachments: MessageAttachments;
   /** Resolves when Temporal answers; rejects otherwise (for /readyz). */
   temporalHealth: () => Promise<void>;
 }

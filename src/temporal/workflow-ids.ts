@@ -12,6 +12,7 @@ export const workflowIds = {
   checkout: (sessionId: string) => `checkout:${sessionId}`,
   import: (importId: string) => `import:${importId}`,
   orderReceipt: (orderId: string) => `order-receipt:${orderId}`,
+  conversationNotify: (conversationId: string, userId: string) => `conversation-notify:${conversationId}:${userId}`,
   fundsRelease: (orderId: string) => `funds-release:${orderId}`,
   payout: (sellerId: string, runDate: string) => `payout:${sellerId}:${runDate}`,
   /** The Temporal Schedule that starts the payout runs, and its workflows' id prefix. */

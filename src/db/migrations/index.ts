@@ -9,7 +9,13 @@ import { Cases1733184000000 } from './1733184000000-cases';
 import { OAuthApps1733270400000 } from './1733270400000-oauth-apps';
 import { SignInThrottle1733356800000 } from './1733356800000-sign-in-throttle';
 import { WorkflowStarts1733443200000 } from './1733443200000-workflow-starts';
+import { IdempotencyKeys1733443400000 } from './1733443400000-idempotency-keys';
+import { Conversations1733443500000 } from './1733443500000-conversations';
 import { AccountAddresses1733443600000 } from './1733443600000-account-addresses';
+import { ItemMarket1733443700000 } from './1733443700000-item-market';
+import { DiscoverIndexes1733443700001 } from './1733443700001-discover-indexes';
+import { CatalogNames1733443700002 } from './1733443700002-catalog-names';
+import { SellersOperators1733443800000 } from './1733443800000-sellers-operators';
 import { MoneyLedger1733443900000 } from './1733443900000-money-ledger';
 import { RefundAdjustments1733443900100 } from './1733443900100-refund-adjustments';
 import { OrderCancellation1733443900200 } from './1733443900200-order-cancellation';
@@ -28,7 +34,13 @@ export const migrations = [
   OAuthApps1733270400000,
   SignInThrottle1733356800000,
   WorkflowStarts1733443200000,
+  IdempotencyKeys1733443400000,
+  Conversations1733443500000,
   AccountAddresses1733443600000,
+  ItemMarket1733443700000,
+  DiscoverIndexes1733443700001,
+  CatalogNames1733443700002,
+  SellersOperators1733443800000,
   MoneyLedger1733443900000,
   RefundAdjustments1733443900100,
   OrderCancellation1733443900200,

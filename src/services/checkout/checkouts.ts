@@ -39,6 +39,26 @@ export function expireCheckoutSession(db: DataSource, sessionId: string): Promis
   return db.transaction((tx) => closeOpenSessions(tx, { sessionId }, 'expire'));
 }
 
+/**
+ * Expires every open checkout holding units of the seller's listings (an operator suspended the
+ * seller), releasing the holds, so those payments are refused (409 `checkout-closed`). One
+ * transaction per session, in the lock order basket → session → listings.
+ */
+export async function closeSellerCheckouts(db: DataSource, sellerId: string): Promise<void> {
+  const sessions: Array<{ id: string; basket_id: string }> = await db.query(
+    `SELECT DISTINCT c.id, c.basket_id FROM listing_holds h
+       JOIN listings l ON l.id = h.listing_id JOIN checkout_sessions c ON c.id = h.checkout_id
+      WHERE l.seller_id = $1 AND h.released_at IS NULL AND c.status = 'OPEN'`,
+    [sellerId],
+  );
+  for (const session of sessions) {
+    await db.transaction(async (tx) => {
+      await tx.query(`SELECT id FROM baskets WHERE id = $1 FOR UPDATE`, [session.basket_id]);
+      await closeOpenSessions(tx, { sessionId: session.id }, 'expire');
+    });
+  }
+}
+
 const SESSION_COLUMNS = `id, basket_id AS "basketId", buyer_id AS "buyerId", lines, sellers, subtotal, delivery, fee, total,
   delivery_address AS "deliveryAddress"`;
 

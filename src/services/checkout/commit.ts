@@ -2,8 +2,10 @@ import type { EntityManager } from 'typeorm';
 import { newId } from '../../ids';
 import type { DeliveryAddress, DeliveryChoice, PricedLine } from '../basket/pricing';
 import { recordSales } from '../catalog/sales-ledger';
+import { DomainError } from '../errors';
 import { emitEvents, type OrderEventData } from '../events/outbox';
 import { postPayment } from '../money/postings';
+import { touchSellerStats } from '../sellers/stats-version';
 import { commitHolds } from './holds';
 import { ORDER_INITIAL_STATUS, PURCHASE_INITIAL_STATUS } from '../../domain/orders/order-machine';
 
@@ -29,6 +31,14 @@ export interface SessionSnapshot {
  * ORDER_CREATED per order goes to the outbox.
  */
 export async function commitCheckout(tx: EntityManager, session: SessionSnapshot, options: { sellerFeeBps: number }): Promise<string> {
+  // A seller suspended after this checkout was priced: its payment is refused (docs/sellers-operators.md).
+  const suspended: Array<{ id: string }> = await tx.query(`SELECT user_id AS id FROM seller_accounts WHERE user_id = ANY($1) AND status <> 'ACTIVE'`, [
+    session.sellers.map((s) => s.sellerId),
+  ]);
+  if (suspended.length > 0) {
+    const listingIds = session.lines.filter((l) => suspended.some((s) => s.id === l.sellerId)).map((l) => l.listingId);
+    throw new DomainError('conflict', 'listings-unavailable', 'A seller of this checkout can no longer sell.', { listingIds });
+  }
   const purchaseId = newId();
   const now = new Date();
   await tx.query(
@@ -118,5 +128,7 @@ export async function commitCheckout(tx: EntityManager, session: SessionSnapshot
     session.buyerId,
   ]);
   await tx.query(`UPDATE users SET sales_count = sales_count + 1 WHERE id = ANY($1)`, [session.sellers.map((s) => s.sellerId)]);
+  // New orders change each seller's order stats; sorted so two commits lock the rows alike.
+  for (const sellerId of session.sellers.map((s) => s.sellerId).sort()) await touchSellerStats(tx, sellerId);
   return purchaseId;
 }

@@ -106,6 +106,7 @@ export async function applyOrderAction(tx: EntityManager, orderId: string, actor
   if (effects === null) return null;
   await tx.query(`UPDATE orders SET updated_at = now() WHERE id = $1`, [order.id]);
   await emitOrderUpdated(tx, order);
+  await touchSellerStats(tx, order.seller_id); // ship, receive and dispute all move the seller's order stats
   return effects;
 }
 

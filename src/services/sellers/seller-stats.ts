@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { caseStatsSource } from '../cases/case-stats';
+import { orderStatsSource } from '../orders/order-stats';
 import type { SellerStats, StatsSource } from './stats-source';
 import { readSellerStatsVersion } from './stats-version';
 
@@ -12,7 +13,7 @@ const listingsSource: StatsSource = async (db, sellerId) => {
   return { listings: { total: row.total, invalid: row.invalid } };
 };
 
-export const STATS_SOURCES: StatsSource[] = [listingsSource, caseStatsSource];
+export const STATS_SOURCES: StatsSource[] = [listingsSource, orderStatsSource, caseStatsSource];
 
 const empty = (): SellerStats => ({ orders: { total: 0, open: 0, waiting: 0 }, cases: { open: 0 }, listings: { total: 0, invalid: 0 } });
 

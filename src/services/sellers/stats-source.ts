@@ -9,8 +9,8 @@ export interface SellerStats {
 
 /**
  * One part of the stats, computed from its own tables; each source owns whole top-level keys
- * (`listings`, `cases`; `orders` has no source, so its counts are 0). Areas add their source
- * to STATS_SOURCES in seller-stats.ts and call `touchSellerStats` in their writes. A module of its
+ * (`listings`, `orders`, `cases`). Areas add their source to STATS_SOURCES in seller-stats.ts
+ * and call `touchSellerStats` in their writes. A module of its
  * own so that sources in other areas import this type without importing seller-stats.ts, which
  * imports them.
  */
