@@ -69,6 +69,11 @@ export async function recordCaseChange(db: DataSource, c: CaseChange, options: {
         WHERE id = $1`,
       [c.caseId, c.status],
     );
+    const refund = c.kind === 'accept' ? c.outcomes.find((o) => o.status === 'ACCEPTED' && o.type === 'REFUND') : undefined;
+    if (refund) {
+      const [outcome]: Array<{ amount: number }> = await tx.query(`SELECT amount FROM case_outcomes WHERE id = $1`, [refund.id]);
+      await refundOrder(tx, { orderId: row.order_id, caseId: c.caseId, outcomeId: refund.id }, outcome!.amount);
+    }
     await touchSellerStats(tx, row.seller_id); // any change can move `cases.open` or `orders.open`/`waiting`
     await emitEvents(tx, 'CASE_UPDATED', [
       {
