@@ -15,7 +15,13 @@ export async function ensurePayoutSchedule(client: Client, options: { intervalMs
     await client.schedule.create({
       scheduleId: workflowIds.payoutRunSchedule,
       spec: { intervals: [{ every: options.intervalMs }] },
-      action: { type: 'startWorkflow', workflowType: 'payoutRunWorkflow', workflowId: workflowIds.payoutRunSchedule, taskQueue: options.taskQueue, args },
+      action: {
+        type: 'startWorkflow',
+        workflowType: 'payoutRunWorkflow',
+        workflowId: workflowIds.payoutRunSchedule,
+        taskQueue: options.taskQueue,
+        args,
+      },
       // A run still going when the next is due: skip the next rather than run two at once.
       policies: { overlap: ScheduleOverlapPolicy.SKIP },
     });

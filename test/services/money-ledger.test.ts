@@ -42,7 +42,14 @@ async function acceptRefund(orderId: string, amount: number): Promise<void> {
     },
     options,
   );
-  const accept = { caseId, changeId: newId(), actor: 'BUYER' as const, kind: 'accept' as const, status: 'CLOSED' as const, outcomes: [{ ...outcome, status: 'ACCEPTED' as const }] };
+  const accept = {
+    caseId,
+    changeId: newId(),
+    actor: 'BUYER' as const,
+    kind: 'accept' as const,
+    status: 'CLOSED' as const,
+    outcomes: [{ ...outcome, status: 'ACCEPTED' as const }],
+  };
   await recordCaseChange(db(), accept, options);
   await recordCaseChange(db(), { ...accept, changeId: newId() }, options); // a retried write under a new id refunds nothing twice
 }
@@ -53,12 +60,14 @@ describe('ledger guarantees', () => {
     const unbalanced = db().transaction(async (tx) => {
       const id = newId();
       await tx.query(`INSERT INTO ledger_transactions (id, event, idempotency_key) VALUES ($1, 'PAYMENT', $2)`, [id, `t:${id}`]);
-      await tx.query(`INSERT INTO ledger_entries (id, transaction_id, account, amount) VALUES ($1, $2, 'buyer_payments', -100)`, [newId(), id]);
-      await tx.query(`INSERT INTO ledger_entries (id, transaction_id, account, seller_id, amount) VALUES ($1, $2, 'seller_pending', $3, 99)`, [
+      await tx.query(`INSERT INTO ledger_entries (id, transaction_id, account, amount) VALUES ($1, $2, 'buyer_payments', -100)`, [
         newId(),
         id,
-        seller.id,
       ]);
+      await tx.query(
+        `INSERT INTO ledger_entries (id, transaction_id, account, seller_id, amount) VALUES ($1, $2, 'seller_pending', $3, 99)`,
+        [newId(), id, seller.id],
+      );
     });
     await expect(unbalanced).rejects.toThrow(/does not sum to zero/);
 
@@ -76,18 +85,27 @@ describe('ledger guarantees', () => {
     await expect(db().query(`DELETE FROM ledger_entries WHERE seller_id = $1`, [seller.id])).rejects.toThrow(QueryFailedError);
     // The same key again posts nothing; an unbalanced posting never reaches the database.
     const again = await db().transaction((tx) =>
-      postLedger(tx, { event: 'PAYMENT', idempotencyKey: 'guarantee-test', entries: [{ account: 'buyer_payments', amount: -5 }, { account: 'refunds', amount: 5 }] }),
+      postLedger(tx, {
+        event: 'PAYMENT',
+        idempotencyKey: 'guarantee-test',
+        entries: [
+          { account: 'buyer_payments', amount: -5 },
+          { account: 'refunds', amount: 5 },
+        ],
+      }),
     );
     expect(again).toBe(false);
     await expect(
-      db().transaction((tx) => postLedger(tx, { event: 'PAYMENT', idempotencyKey: 'bad', entries: [{ account: 'buyer_payments', amount: -5 }] })),
+      db().transaction((tx) =>
+        postLedger(tx, { event: 'PAYMENT', idempotencyKey: 'bad', entries: [{ account: 'buyer_payments', amount: -5 }] }),
+      ),
     ).rejects.toThrow(/sums to -5/);
     expect(await sellerBalances(db().manager, seller.id)).toEqual({ pending: 100, available: 0 });
   });
 });
 
 describe('transfers route', () => {
-  it('pages a seller\'s transfers newest first by cursor, refuses a foreign cursor, and shows no one else\'s', async () => {
+  it("pages a seller's transfers newest first by cursor, refuses a foreign cursor, and shows no one else's", async () => {
     const seller = await registerSeller(api);
     const other = await registerSeller(api);
     const buyer = await registerUser(api);
@@ -136,7 +154,10 @@ describe('refunds of accepted REFUND outcomes', () => {
 
     await acceptRefund(orderId, 5000); // more than is left: refunds the remaining 1500
     expect(await sellerBalances(db().manager, seller.id)).toEqual({ pending: 0, available: 0 });
-    const [{ fee }] = await db().query(`SELECT sum(amount)::int AS fee FROM ledger_entries WHERE order_id = $1 AND account = 'platform_seller_fee'`, [orderId]);
+    const [{ fee }] = await db().query(
+      `SELECT sum(amount)::int AS fee FROM ledger_entries WHERE order_id = $1 AND account = 'platform_seller_fee'`,
+      [orderId],
+    );
     expect(fee).toBe(0);
     const [{ refunded }] = await db().query(
       `SELECT sum(amount)::int AS refunded FROM payment_refunds WHERE purchase_id = $1 AND status = 'SUCCEEDED'`,
@@ -157,7 +178,10 @@ describe('refunds of accepted REFUND outcomes', () => {
     expect(purchase.orders[0].adjustments).toEqual(order.adjustments);
     await acceptRefund(orderId, 100); // nothing left to refund
     expect((await api.http.get(`/seller/orders/${orderId}`).set(seller.bearer)).body.adjustments).toHaveLength(2);
-    const events = await db().query(`SELECT seller_id, data->>'amount' AS amount FROM outbox_events WHERE type = 'REFUND_CREATED' AND data->>'orderId' = $1 ORDER BY created_at`, [orderId]);
+    const events = await db().query(
+      `SELECT seller_id, data->>'amount' AS amount FROM outbox_events WHERE type = 'REFUND_CREATED' AND data->>'orderId' = $1 ORDER BY created_at`,
+      [orderId],
+    );
     expect(events).toEqual([
       { seller_id: seller.id, amount: '500' },
       { seller_id: seller.id, amount: '1500' },
@@ -172,7 +196,9 @@ describe('refunds of accepted REFUND outcomes', () => {
     const delivery = await commitPaidCheckout(db(), buyer.id, seller.id, 1200);
     await db().query(`UPDATE orders SET delivery_charge = 150 WHERE id = $1`, [delivery.orderId]);
     await acceptRefund(delivery.orderId, 150);
-    const kinds = await db().query(`SELECT kind FROM adjustments WHERE order_id = ANY($1) ORDER BY created_at`, [[full.orderId, delivery.orderId]]);
+    const kinds = await db().query(`SELECT kind FROM adjustments WHERE order_id = ANY($1) ORDER BY created_at`, [
+      [full.orderId, delivery.orderId],
+    ]);
     expect(kinds.map((k: { kind: string }) => k.kind)).toEqual(['FULL', 'DELIVERY']);
     expect(await sellerBalances(db().manager, seller.id)).toEqual({ pending: 1140 - 150 + 7, available: 0 });
   });
@@ -218,7 +244,9 @@ describe('random histories (property)', () => {
       } else if (op < 0.85) {
         const order = pick(paid);
         const amount = 1 + Math.floor(rnd() * order.total);
-        const [{ refunded }] = await db().query(`SELECT COALESCE(sum(amount), 0)::int AS refunded FROM adjustments WHERE order_id = $1`, [order.orderId]);
+        const [{ refunded }] = await db().query(`SELECT COALESCE(sum(amount), 0)::int AS refunded FROM adjustments WHERE order_id = $1`, [
+          order.orderId,
+        ]);
         await acceptRefund(order.orderId, amount);
         refunds.set(order.orderId, refunded + Math.min(amount, order.total - refunded));
       } else if (op < 0.92) {
@@ -230,10 +258,10 @@ describe('random histories (property)', () => {
         }
       } else if (op < 0.96) {
         const seller = pick(sellers);
-        await db().query(`INSERT INTO simulator_bank_accounts (seller_id, fails) VALUES ($1, $2) ON CONFLICT (seller_id) DO UPDATE SET fails = $2`, [
-          seller.id,
-          rnd() < 0.3,
-        ]);
+        await db().query(
+          `INSERT INTO simulator_bank_accounts (seller_id, fails) VALUES ($1, $2) ON CONFLICT (seller_id) DO UPDATE SET fails = $2`,
+          [seller.id, rnd() < 0.3],
+        );
         const payoutId = await api.services.sellerMoney.createPayout(seller.id, `2030-01-${String(1 + step).padStart(2, '0')}`);
         if (payoutId) {
           await api.services.sellerMoney.markPayoutInTransit(payoutId);
@@ -265,7 +293,10 @@ describe('random histories (property)', () => {
             const refunded = refunds.get(p.orderId) ?? 0;
             return sum + p.total - fee - (refunded - Math.floor((fee * refunded) / p.total));
           }, 0);
-        const [out] = await db().query(`SELECT COALESCE(sum(amount), 0)::int AS paid FROM payouts WHERE seller_id = $1 AND status = 'PAID'`, [seller.id]);
+        const [out] = await db().query(
+          `SELECT COALESCE(sum(amount), 0)::int AS paid FROM payouts WHERE seller_id = $1 AND status = 'PAID'`,
+          [seller.id],
+        );
         const [lost] = await db().query(
           `SELECT COALESCE(-sum(e.amount), 0)::int AS lost FROM ledger_entries e JOIN orders o ON o.id = e.order_id
             WHERE e.account = 'platform_refund_losses' AND o.seller_id = $1`,

@@ -31,7 +31,10 @@ import {
 type Expected<S extends string, A extends string, R extends string> = Record<S, Partial<Record<R, Partial<Record<A, S>>>>>;
 
 const ORDERS: Expected<OrderStatus, OrderActionName, OrderActor> = {
-  ACCEPTED: { seller: { ship: 'SHIPPED', dispute: 'ACCEPTED', cancel: 'CANCELLED' }, buyer: { dispute: 'ACCEPTED', 'request-cancel': 'ACCEPTED' } },
+  ACCEPTED: {
+    seller: { ship: 'SHIPPED', dispute: 'ACCEPTED', cancel: 'CANCELLED' },
+    buyer: { dispute: 'ACCEPTED', 'request-cancel': 'ACCEPTED' },
+  },
   SHIPPED: { seller: { dispute: 'SHIPPED' }, buyer: { receive: 'RECEIVED', dispute: 'SHIPPED' }, system: { receive: 'RECEIVED' } },
   RECEIVED: { seller: { dispute: 'RECEIVED' }, buyer: { dispute: 'RECEIVED' } },
   CANCELLED: {},

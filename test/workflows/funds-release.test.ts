@@ -25,7 +25,12 @@ afterAll(async () => {
 
 async function untilResult<T>(workflowId: string): Promise<T> {
   await createStartDispatcher(api.config, api.database.db, env.client, createLogger('silent', 'start-dispatcher')).dispatchBatch();
-  const worker = await createWorker({ config: api.config, db: api.database.db, connection: env.nativeConnection, workflowBundle: await workflowBundle() });
+  const worker = await createWorker({
+    config: api.config,
+    db: api.database.db,
+    connection: env.nativeConnection,
+    workflowBundle: await workflowBundle(),
+  });
   return worker.runUntil(env.client.workflow.getHandle(workflowId).result()) as Promise<T>;
 }
 
@@ -34,12 +39,20 @@ describe('fundsReleaseWorkflow', () => {
     const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 2, price: 1000 }]);
     const buyer = await registerUser(api);
     const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]!, quantity: 2 }]);
-    const checkout = await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/ok' }).expect(201);
+    const checkout = await api.http
+      .post(`/basket/${basketId}/checkout`)
+      .set(buyer.bearer)
+      .send({ successUrl: 'https://shop.example/ok' })
+      .expect(201);
     const purchaseId = await pay(api, checkout.body.url);
 
     // Order total 2000 + 150 delivery = 2150; the 5% seller fee rounds down to 107.
     const share = 2150 - 107;
-    expect((await api.http.get('/seller/balance').set(seller.bearer).expect(200)).body).toMatchObject({ pending: share, available: 0, currency: 'GBP' });
+    expect((await api.http.get('/seller/balance').set(seller.bearer).expect(200)).body).toMatchObject({
+      pending: share,
+      available: 0,
+      currency: 'GBP',
+    });
 
     const [order] = (await api.http.get('/seller/orders').set(seller.bearer).expect(200)).body;
     const { items } = (await api.http.get(`/seller/orders/${order.id}`).set(seller.bearer)).body;
@@ -59,12 +72,21 @@ describe('fundsReleaseWorkflow', () => {
 
     expect(await untilResult<boolean>(`funds-release:${order.id}`)).toBe(true);
 
-    expect((await api.http.get('/seller/balance').set(seller.bearer)).body).toMatchObject({ pending: 0, available: share, currency: 'GBP' });
+    expect((await api.http.get('/seller/balance').set(seller.bearer)).body).toMatchObject({
+      pending: 0,
+      available: share,
+      currency: 'GBP',
+    });
     const page = (await api.http.get('/seller/transfers').set(seller.bearer).expect(200)).body;
-    expect(page).toEqual({ transfers: [expect.objectContaining({ orderId: order.id, type: 'TRANSFER', status: 'COMPLETED', amount: share })], cursor: null });
+    expect(page).toEqual({
+      transfers: [expect.objectContaining({ orderId: order.id, type: 'TRANSFER', status: 'COMPLETED', amount: share })],
+      cursor: null,
+    });
     const after = (await api.http.get(`/seller/orders/${order.id}`).set(seller.bearer).expect(200)).body;
     expect(after.transfers).toEqual(page.transfers);
-    const unbalanced = await api.database.db.query(`SELECT transaction_id FROM ledger_entries GROUP BY transaction_id HAVING sum(amount) <> 0`);
+    const unbalanced = await api.database.db.query(
+      `SELECT transaction_id FROM ledger_entries GROUP BY transaction_id HAVING sum(amount) <> 0`,
+    );
     expect(unbalanced).toEqual([]);
     const [{ events }] = await api.database.db.query(`SELECT array_agg(event ORDER BY created_at) AS events FROM ledger_transactions`);
     expect(events).toEqual(['PAYMENT', 'FUNDS_RELEASED']);

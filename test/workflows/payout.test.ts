@@ -27,7 +27,12 @@ const db = () => api.database.db;
 const dispatch = () => createStartDispatcher(api.config, db(), env.client, createLogger('silent', 'start-dispatcher')).dispatchBatch();
 
 async function withWorker<T>(fn: () => Promise<T>): Promise<T> {
-  const worker = await createWorker({ config: api.config, db: db(), connection: env.nativeConnection, workflowBundle: await workflowBundle() });
+  const worker = await createWorker({
+    config: api.config,
+    db: db(),
+    connection: env.nativeConnection,
+    workflowBundle: await workflowBundle(),
+  });
   return worker.runUntil(fn());
 }
 
@@ -45,10 +50,16 @@ async function sellerWithAvailable(total: number): Promise<{ seller: TestUser; a
 async function runPayouts(): Promise<Map<string, string>> {
   return withWorker(async () => {
     const runId = `payout-run-test-${Date.now()}`;
-    const requested = await env.client.workflow.execute('payoutRunWorkflow', { workflowId: runId, taskQueue: api.config.temporal.taskQueue, args: [{}] });
+    const requested = await env.client.workflow.execute('payoutRunWorkflow', {
+      workflowId: runId,
+      taskQueue: api.config.temporal.taskQueue,
+      args: [{}],
+    });
     expect(requested).toBeGreaterThan(0);
     await dispatch();
-    const rows: Array<{ workflow_id: string }> = await db().query(`SELECT workflow_id FROM workflow_starts WHERE workflow_type = 'payoutWorkflow'`);
+    const rows: Array<{ workflow_id: string }> = await db().query(
+      `SELECT workflow_id FROM workflow_starts WHERE workflow_type = 'payoutWorkflow'`,
+    );
     const results = new Map<string, string>();
     for (const { workflow_id } of rows) results.set(workflow_id, await env.client.workflow.getHandle(workflow_id).result());
     return results;
@@ -56,10 +67,15 @@ async function runPayouts(): Promise<Map<string, string>> {
 }
 
 const ledgerSum = async (account: string, sellerId?: string): Promise<number> =>
-  (await db().query(`SELECT COALESCE(sum(amount), 0)::int AS s FROM ledger_entries WHERE account = $1 AND ($2::uuid IS NULL OR seller_id = $2)`, [account, sellerId ?? null]))[0].s;
+  (
+    await db().query(
+      `SELECT COALESCE(sum(amount), 0)::int AS s FROM ledger_entries WHERE account = $1 AND ($2::uuid IS NULL OR seller_id = $2)`,
+      [account, sellerId ?? null],
+    )
+  )[0].s;
 
 describe('payouts', () => {
-  it('pays out each seller\'s available balance once per run date; a refused payout returns the money to available', async () => {
+  it("pays out each seller's available balance once per run date; a refused payout returns the money to available", async () => {
     const paid = await sellerWithAvailable(3000);
     const failing = await sellerWithAvailable(2000);
     await db().query(`INSERT INTO simulator_bank_accounts (seller_id, fails) VALUES ($1, true)`, [failing.seller.id]);
@@ -75,7 +91,18 @@ describe('payouts', () => {
     );
 
     const page = (await api.http.get('/seller/payouts').set(paid.seller.bearer).expect(200)).body;
-    expect(page).toEqual({ payouts: [{ id: expect.any(String), amount: paid.available, currency: 'GBP', arrivalDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), status: 'PAID' }], cursor: null });
+    expect(page).toEqual({
+      payouts: [
+        {
+          id: expect.any(String),
+          amount: paid.available,
+          currency: 'GBP',
+          arrivalDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+          status: 'PAID',
+        },
+      ],
+      cursor: null,
+    });
     const arrival = new Date(`${page.payouts[0].arrivalDate}T00:00:00Z`).getTime() - new Date(`${today}T00:00:00Z`).getTime();
     expect(arrival).toBe(api.config.money.payoutArrivalDays * 86_400_000);
     expect((await api.http.get('/seller/balance').set(paid.seller.bearer)).body).toMatchObject({ available: 0, pending: 0 });

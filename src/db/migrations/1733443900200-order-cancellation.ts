@@ -7,7 +7,9 @@ export class OrderCancellation1733443900200 implements MigrationInterface {
   public async up(q: QueryRunner): Promise<void> {
     for (const table of ['orders', 'order_items']) {
       await q.query(`ALTER TABLE ${table} DROP CONSTRAINT ${table}_status_check`);
-      await q.query(`ALTER TABLE ${table} ADD CONSTRAINT ${table}_status_check CHECK (status IN ('ACCEPTED', 'SHIPPED', 'RECEIVED', 'CANCELLED'))`);
+      await q.query(
+        `ALTER TABLE ${table} ADD CONSTRAINT ${table}_status_check CHECK (status IN ('ACCEPTED', 'SHIPPED', 'RECEIVED', 'CANCELLED'))`,
+      );
     }
     await q.query(`ALTER TABLE orders ADD COLUMN cancellation_requested_at timestamptz, ADD COLUMN cancelled_at timestamptz`);
     await q.query(`ALTER TABLE adjustments ADD COLUMN reason text NOT NULL DEFAULT 'CASE' CHECK (reason IN ('CASE', 'CANCELLATION'))`);

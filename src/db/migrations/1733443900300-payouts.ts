@@ -33,7 +33,9 @@ export class Payouts1733443900300 implements MigrationInterface {
       )`);
     await q.query(`CREATE INDEX payouts_seller_idx ON payouts (seller_id, id DESC)`);
     // The embedded payout simulator's bank: an account marked to fail refuses payouts.
-    await q.query(`CREATE TABLE simulator_bank_accounts (seller_id uuid PRIMARY KEY REFERENCES users(id), fails boolean NOT NULL DEFAULT false)`);
+    await q.query(
+      `CREATE TABLE simulator_bank_accounts (seller_id uuid PRIMARY KEY REFERENCES users(id), fails boolean NOT NULL DEFAULT false)`,
+    );
   }
 
   public async down(q: QueryRunner): Promise<void> {
@@ -44,6 +46,8 @@ export class Payouts1733443900300 implements MigrationInterface {
     await q.query(`
       ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_account_check CHECK (account IN (
         'buyer_payments', 'platform_buyer_fee', 'platform_seller_fee', 'seller_pending', 'seller_available', 'refunds', 'payouts'))`);
-    await q.query(`ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_check CHECK ((account IN ('seller_pending', 'seller_available')) = (seller_id IS NOT NULL))`);
+    await q.query(
+      `ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_check CHECK ((account IN ('seller_pending', 'seller_available')) = (seller_id IS NOT NULL))`,
+    );
   }
 }

@@ -36,7 +36,8 @@ export const sellerMoneyRoutes = (s: Services) => [
     method: 'get',
     path: '/seller/balance',
     tag: 'Seller finance',
-    summary: "The caller's balance: `pending` (paid orders not yet released), `available` (released, not yet paid out) and when the next payout run starts",
+    summary:
+      "The caller's balance: `pending` (paid orders not yet released), `available` (released, not yet paid out) and when the next payout run starts",
     auth: 'seller',
     responses: {
       200: {
@@ -58,7 +59,8 @@ export const sellerMoneyRoutes = (s: Services) => [
     path: '/seller/payouts',
     tag: 'Seller finance',
     summary: "The caller's payouts (the payment provider's payouts, here the simulator's), newest first",
-    description: 'Cursor paging as on `/seller/transfers`: `cursor` is the payout id to continue after; a cursor not among the caller\'s payouts is 400 `invalid-cursor`.',
+    description:
+      "Cursor paging as on `/seller/transfers`: `cursor` is the payout id to continue after; a cursor not among the caller's payouts is 400 `invalid-cursor`.",
     auth: 'seller',
     request: { query: cursorQuery },
     responses: {

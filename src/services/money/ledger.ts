@@ -85,7 +85,10 @@ export async function lockSellerMoney(tx: EntityManager, sellerId: string): Prom
 }
 
 /** A seller's balances: what is held for undelivered or unreleased orders, and what can be paid out. */
-export async function sellerBalances(db: EntityManager | { query: EntityManager['query'] }, sellerId: string): Promise<{ pending: number; available: number }> {
+export async function sellerBalances(
+  db: EntityManager | { query: EntityManager['query'] },
+  sellerId: string,
+): Promise<{ pending: number; available: number }> {
   const [row]: Array<{ pending: string; available: string }> = await db.query(
     `SELECT COALESCE(sum(amount) FILTER (WHERE account = 'seller_pending'), 0) AS pending,
             COALESCE(sum(amount) FILTER (WHERE account = 'seller_available'), 0) AS available

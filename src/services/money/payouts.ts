@@ -51,7 +51,10 @@ export async function requestPayoutRun(db: DataSource, runDate: string, options:
 export async function createPayout(db: DataSource, sellerId: string, runDate: string, arrivalDays: number): Promise<string | null> {
   return db.transaction(async (tx) => {
     await lockSellerMoney(tx, sellerId);
-    const [existing]: Array<{ id: string }> = await tx.query(`SELECT id FROM payouts WHERE seller_id = $1 AND run_date = $2`, [sellerId, runDate]);
+    const [existing]: Array<{ id: string }> = await tx.query(`SELECT id FROM payouts WHERE seller_id = $1 AND run_date = $2`, [
+      sellerId,
+      runDate,
+    ]);
     if (existing) return existing.id;
     const { available } = await sellerBalances(tx, sellerId);
     if (available <= 0) return null;
@@ -93,7 +96,9 @@ export async function settlePayout(db: DataSource, payoutId: string): Promise<Pa
     if (!p) throw new Error(`payout ${payoutId} does not exist`);
     if (p.status === 'PAID' || p.status === 'FAILED') return p.status;
     await lockSellerMoney(tx, p.seller_id);
-    const [bank]: Array<{ fails: boolean }> = await tx.query(`SELECT fails FROM simulator_bank_accounts WHERE seller_id = $1`, [p.seller_id]);
+    const [bank]: Array<{ fails: boolean }> = await tx.query(`SELECT fails FROM simulator_bank_accounts WHERE seller_id = $1`, [
+      p.seller_id,
+    ]);
     const status: PayoutStatus = bank?.fails ? 'FAILED' : 'PAID';
     await tx.query(`UPDATE payouts SET status = $2, failure_reason = $3, updated_at = now() WHERE id = $1`, [
       payoutId,
@@ -105,7 +110,9 @@ export async function settlePayout(db: DataSource, payoutId: string): Promise<Pa
       idempotencyKey: `payout-settled:${payoutId}`,
       entries: [
         { account: 'payouts_in_transit', amount: -p.amount, sellerId: p.seller_id },
-        status === 'PAID' ? { account: 'payouts', amount: p.amount } : { account: 'seller_available', amount: p.amount, sellerId: p.seller_id },
+        status === 'PAID'
+          ? { account: 'payouts', amount: p.amount }
+          : { account: 'seller_available', amount: p.amount, sellerId: p.seller_id },
       ],
     });
     await emitEvents(tx, status === 'PAID' ? 'PAYOUT_PAID' : 'PAYOUT_FAILED', [
@@ -123,7 +130,10 @@ export async function listSellerPayouts(
 ): Promise<{ payouts: PayoutView[]; cursor: string | null }> {
   if (page.cursor) {
     const [known] = await db.query(`SELECT 1 FROM payouts WHERE id = $1 AND seller_id = $2`, [page.cursor, sellerId]);
-    if (!known) throw invalid('invalid-cursor', 'The cursor is not one this list returned.', [{ in: 'query', field: 'cursor', message: 'Unknown cursor.' }]);
+    if (!known)
+      throw invalid('invalid-cursor', 'The cursor is not one this list returned.', [
+        { in: 'query', field: 'cursor', message: 'Unknown cursor.' },
+      ]);
   }
   const rows: PayoutView[] = await db.query(
     `SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE seller_id = $1 AND ($2::uuid IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`,

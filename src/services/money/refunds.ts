@@ -43,9 +43,14 @@ export async function refundOrder(
   order: { orderId: string } & ({ caseId: string; outcomeId: string } | { cancellation: true }),
   requested: number,
 ): Promise<AdjustmentView | null> {
-  const source = 'outcomeId' in order ? { caseId: order.caseId, outcomeId: order.outcomeId, reason: 'CASE' } : { caseId: null, outcomeId: null, reason: 'CANCELLATION' };
+  const source =
+    'outcomeId' in order
+      ? { caseId: order.caseId, outcomeId: order.outcomeId, reason: 'CASE' }
+      : { caseId: null, outcomeId: null, reason: 'CANCELLATION' };
   const [done] = await tx.query(
-    source.outcomeId ? `SELECT 1 FROM adjustments WHERE outcome_id = $1` : `SELECT 1 FROM adjustments WHERE order_id = $1 AND reason = 'CANCELLATION'`,
+    source.outcomeId
+      ? `SELECT 1 FROM adjustments WHERE outcome_id = $1`
+      : `SELECT 1 FROM adjustments WHERE order_id = $1 AND reason = 'CANCELLATION'`,
     [source.outcomeId ?? order.orderId],
   );
   if (done) return null;
@@ -124,7 +129,10 @@ const ADJUSTMENT_COLUMNS = `id, order_id AS "orderId", case_id AS "caseId", reas
 
 /** The adjustments of the given orders, oldest first, grouped by order (for order views). */
 export async function adjustmentsOfOrders(db: Pick<EntityManager, 'query'>, orderIds: string[]): Promise<Map<string, AdjustmentView[]>> {
-  const rows: AdjustmentView[] = await db.query(`SELECT ${ADJUSTMENT_COLUMNS} FROM adjustments WHERE order_id = ANY($1) ORDER BY created_at, id`, [orderIds]);
+  const rows: AdjustmentView[] = await db.query(
+    `SELECT ${ADJUSTMENT_COLUMNS} FROM adjustments WHERE order_id = ANY($1) ORDER BY created_at, id`,
+    [orderIds],
+  );
   const byOrder = new Map<string, AdjustmentView[]>();
   for (const row of rows) byOrder.set(row.orderId, [...(byOrder.get(row.orderId) ?? []), row]);
   return byOrder;

@@ -1,6 +1,15 @@
 import type { DataSource } from 'typeorm';
 import { CURRENCY, sellerBalances } from './ledger';
-import { createPayout, listSellerPayouts, markPayoutInTransit, nextPayoutRun, requestPayoutRun, settlePayout, type PayoutStatus, type PayoutView } from './payouts';
+import {
+  createPayout,
+  listSellerPayouts,
+  markPayoutInTransit,
+  nextPayoutRun,
+  requestPayoutRun,
+  settlePayout,
+  type PayoutStatus,
+  type PayoutView,
+} from './payouts';
 import { listSellerTransfers, releaseOrderFunds, type TransferPage } from './transfers';
 
 export interface MoneyOptions {

@@ -85,10 +85,17 @@ export interface TransferPage {
  * time-ordered UUID v7). A cursor that is not one of the seller's transfers is a 400: a client
  * bug, not an empty page.
  */
-export async function listSellerTransfers(db: DataSource, sellerId: string, page: { cursor?: string; size: number }): Promise<TransferPage> {
+export async function listSellerTransfers(
+  db: DataSource,
+  sellerId: string,
+  page: { cursor?: string; size: number },
+): Promise<TransferPage> {
   if (page.cursor) {
     const [known] = await db.query(`SELECT 1 FROM transfers WHERE id = $1 AND seller_id = $2`, [page.cursor, sellerId]);
-    if (!known) throw invalid('invalid-cursor', 'The cursor is not one this list returned.', [{ in: 'query', field: 'cursor', message: 'Unknown cursor.' }]);
+    if (!known)
+      throw invalid('invalid-cursor', 'The cursor is not one this list returned.', [
+        { in: 'query', field: 'cursor', message: 'Unknown cursor.' },
+      ]);
   }
   const rows: TransferView[] = await db.query(
     `SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE seller_id = $1 AND ($2::uuid IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`,

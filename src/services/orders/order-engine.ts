@@ -73,14 +73,20 @@ interface ItemRow {
  * non-owned order is "not found", like a missing one. Returns null when a system action found
  * nothing to do (so timers may fire late or twice).
  */
-export async function applyOrderAction(tx: EntityManager, orderId: string, actor: Actor, action: OrderAction): Promise<OrderEffects | null> {
+export async function applyOrderAction(
+  tx: EntityManager,
+  orderId: string,
+  actor: Actor,
+  action: OrderAction,
+): Promise<OrderEffects | null> {
   const order = await lockOrder(tx, orderId, actor);
   if (!order) {
     if (actor.role === 'system') return null; // a timer outliving its order has nothing to do
     throw notFound('Order');
   }
   // Which party may take which action is the order table's; ownership was checked in SQL above.
-  if (!orderActorMay(actor.role, action.action)) throw conflict('action-not-allowed', `The ${actor.role} cannot ${action.action} an order.`);
+  if (!orderActorMay(actor.role, action.action))
+    throw conflict('action-not-allowed', `The ${actor.role} cannot ${action.action} an order.`);
   const items: ItemRow[] = await tx.query(
     `SELECT id, listing_id, urn, price, quantity, status FROM order_items WHERE order_id = $1 ORDER BY created_at, id FOR UPDATE`,
     [order.id],
@@ -128,7 +134,8 @@ function checkItems(items: ItemRow[], requested: ItemQuantity[], allowed: readon
     const item = items.find((it) => it.id === r.id);
     if (seen.has(r.id)) errors.push({ in: 'body', field: `items.${i}.id`, message: 'Each order item may be named once.' });
     else if (!item) errors.push({ in: 'body', field: `items.${i}.id`, message: 'Not an item of this order.' });
-    else if (!allowed.includes(item.status)) errors.push({ in: 'body', field: `items.${i}.id`, message: `The item is ${item.status.toLowerCase()}.` });
+    else if (!allowed.includes(item.status))
+      errors.push({ in: 'body', field: `items.${i}.id`, message: `The item is ${item.status.toLowerCase()}.` });
     else if (r.quantity > item.quantity) {
       errors.push({ in: 'body', field: `items.${i}.quantity`, message: `The item has ${item.quantity} units.` });
     }
@@ -137,7 +144,12 @@ function checkItems(items: ItemRow[], requested: ItemQuantity[], allowed: readon
   return errors;
 }
 
-async function ship(tx: EntityManager, order: OrderRow, items: ItemRow[], action: Extract<OrderAction, { action: 'ship' }>): Promise<OrderEffects> {
+async function ship(
+  tx: EntityManager,
+  order: OrderRow,
+  items: ItemRow[],
+  action: Extract<OrderAction, { action: 'ship' }>,
+): Promise<OrderEffects> {
   const errors = checkItems(items, action.items, ORDER_ITEM_TRANSITIONS.ship.from);
   if (errors.length > 0) throw invalid('invalid-items', 'Some items cannot be shipped.', errors);
   const shipmentId = newId();
@@ -206,7 +218,16 @@ async function receive(tx: EntityManager, order: OrderRow, actor: Actor): Promis
 async function requestCancel(tx: EntityManager, order: OrderRow): Promise<OrderEffects | null> {
   refuseAfterShipment(order, 'request-cancel');
   await tx.query(`UPDATE orders SET cancellation_requested_at = now() WHERE id = $1`, [order.id]);
-  return { messageIds: [await notify(tx, order.seller_id, order.id, 'The buyer asks you to cancel this order before it ships. Cancel it to refund the buyer in full.')] };
+  return {
+    messageIds: [
+      await notify(
+        tx,
+        order.seller_id,
+        order.id,
+        'The buyer asks you to cancel this order before it ships. Cancel it to refund the buyer in full.',
+      ),
+    ],
+  };
 }
 
 /**
@@ -222,7 +243,10 @@ async function cancel(tx: EntityManager, order: OrderRow, items: ItemRow[]): Pro
   if (items.some((i) => !(ORDER_ITEM_TRANSITIONS.cancel.from as readonly OrderItemStatus[]).includes(i.status))) {
     throw conflict('order-already-shipped', 'Part of the order has shipped; it can no longer be cancelled.');
   }
-  await tx.query(`UPDATE order_items SET status = $2, updated_at = now() WHERE order_id = $1`, [order.id, ORDER_ITEM_TRANSITIONS.cancel.to]);
+  await tx.query(`UPDATE order_items SET status = $2, updated_at = now() WHERE order_id = $1`, [
+    order.id,
+    ORDER_ITEM_TRANSITIONS.cancel.to,
+  ]);
   await tx.query(`UPDATE orders SET status = $2, cancelled_at = now() WHERE id = $1 AND status = ANY($3)`, [order.id, to, from]);
   for (const item of [...items].sort((a, b) => a.listing_id.localeCompare(b.listing_id))) {
     await restoreStock(tx, item.listing_id, item.quantity);
@@ -267,16 +291,23 @@ export async function completePurchaseIfSettled(tx: EntityManager, purchaseId: s
         AND EXISTS (SELECT 1 FROM orders WHERE purchase_id = $1 AND status = $5)
         AND NOT EXISTS (SELECT 1 FROM cases WHERE purchase_id = $1 AND status <> 'CLOSED')
       RETURNING buyer_id`,
-    [purchaseId, PURCHASE_TRANSITIONS.complete.to, PURCHASE_TRANSITIONS.complete.from, [ORDER_TRANSITIONS.receive.to, ORDER_TRANSITIONS.cancel.to], ORDER_TRANSITIONS.receive.to],
+    [
+      purchaseId,
+      PURCHASE_TRANSITIONS.complete.to,
+      PURCHASE_TRANSITIONS.complete.from,
+      [ORDER_TRANSITIONS.receive.to, ORDER_TRANSITIONS.cancel.to],
+      ORDER_TRANSITIONS.receive.to,
+    ],
   );
   if (rows[0]) await touchAccountStats(tx, rows[0].buyer_id);
   return rows.length > 0;
 }
 
 async function emitOrderUpdated(tx: EntityManager, order: OrderRow): Promise<void> {
-  const items: ItemRow[] = await tx.query(`SELECT listing_id, urn, price, quantity FROM order_items WHERE order_id = $1 ORDER BY created_at, id`, [
-    order.id,
-  ]);
+  const items: ItemRow[] = await tx.query(
+    `SELECT listing_id, urn, price, quantity FROM order_items WHERE order_id = $1 ORDER BY created_at, id`,
+    [order.id],
+  );
   const [{ updated_at }]: [{ updated_at: Date }] = await tx.query(`SELECT updated_at FROM orders WHERE id = $1`, [order.id]);
   await emitEvents(tx, 'ORDER_UPDATED', [
     {

@@ -83,11 +83,18 @@ export class Purchases {
       buyerId,
     ]);
     if (!purchase) throw notFound('Purchase');
-    const ids: Array<{ id: string }> = await this.db.query(`SELECT id FROM orders WHERE purchase_id = $1 ORDER BY created_at, id`, [purchaseId]);
+    const ids: Array<{ id: string }> = await this.db.query(`SELECT id FROM orders WHERE purchase_id = $1 ORDER BY created_at, id`, [
+      purchaseId,
+    ]);
     return {
       ...purchase,
       deadlines: { reviewWindowClosesAt: deadline(purchase.completedAt, this.periods.reviewWindowSeconds) },
-      orders: await loadOrderViews(this.db, ids.map((r) => r.id), 'BUYER', this.periods),
+      orders: await loadOrderViews(
+        this.db,
+        ids.map((r) => r.id),
+        'BUYER',
+        this.periods,
+      ),
     };
   }
 
@@ -100,7 +107,8 @@ export class Purchases {
     ]);
     if (!order) throw notFound('Order of this purchase');
     const actor = { role: 'buyer' as const, userId: buyerId };
-    if (action.action === 'receive' || action.action === 'request-cancel') await this.orderUpdates.apply(action.orderId, actor, { action: action.action });
+    if (action.action === 'receive' || action.action === 'request-cancel')
+      await this.orderUpdates.apply(action.orderId, actor, { action: action.action });
     else {
       const { orderId: _orderId, ...dispute } = action;
       await this.orderUpdates.apply(action.orderId, actor, dispute);
