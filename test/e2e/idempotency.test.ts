@@ -14,7 +14,12 @@ let worker: Worker;
 let running: Promise<void>;
 
 async function startWorker() {
-  worker = await createWorker({ config: api.config, db: database.db, connection: env.nativeConnection, workflowBundle: await workflowBundle() });
+  worker = await createWorker({
+    config: api.config,
+    db: database.db,
+    connection: env.nativeConnection,
+    workflowBundle: await workflowBundle(),
+  });
   running = worker.run();
 }
 async function stopWorker() {
@@ -39,9 +44,16 @@ const q = (sql: string, args: unknown[]) => database.db.query(sql, args);
 
 describe('Idempotency-Key end to end (API → Temporal dev server → worker → Postgres)', () => {
   it('a retried checkout with the same key answers the first session again: one session, one set of holds', async () => {
-    const { listingIds } = await sellerWithListings(api, [{ quantity: 3, price: 900 }, { quantity: 1, price: 400 }]);
+    const { listingIds } = await sellerWithListings(api, [
+      { quantity: 3, price: 900 },
+      { quantity: 1, price: 400 },
+    ]);
     const buyer = await registerUser(api, 'idembuyer');
-    const basketId = await fillBasket(api, buyer, listingIds.map((listingId) => ({ listingId })));
+    const basketId = await fillBasket(
+      api,
+      buyer,
+      listingIds.map((listingId) => ({ listingId })),
+    );
     const send = (key: string, successUrl = 'https://shop.example/done') =>
       api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).set('Idempotency-Key', key).send({ successUrl });
 
@@ -52,7 +64,10 @@ describe('Idempotency-Key end to end (API → Temporal dev server → worker →
     await send('checkout-1', 'https://shop.example/other').expect(422);
 
     expect(await q(`SELECT count(*)::int AS n FROM checkout_sessions WHERE buyer_id = $1`, [buyer.id])).toEqual([{ n: 1 }]);
-    const holds = await q(`SELECT listing_id, quantity FROM listing_holds WHERE listing_id = ANY($1) AND released_at IS NULL ORDER BY listing_id`, [listingIds]);
+    const holds = await q(
+      `SELECT listing_id, quantity FROM listing_holds WHERE listing_id = ANY($1) AND released_at IS NULL ORDER BY listing_id`,
+      [listingIds],
+    );
     expect(holds).toHaveLength(2);
     expect(await q(`SELECT sum(reserved)::int AS reserved FROM listings WHERE id = ANY($1)`, [listingIds])).toEqual([{ reserved: 2 }]);
   }, 60_000);
@@ -61,7 +76,11 @@ describe('Idempotency-Key end to end (API → Temporal dev server → worker →
     const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 2, price: 1500 }]);
     const buyer = await registerUser(api, 'idemcase');
     const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
-    const checkout = await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/thanks' }).expect(201);
+    const checkout = await api.http
+      .post(`/basket/${basketId}/checkout`)
+      .set(buyer.bearer)
+      .send({ successUrl: 'https://shop.example/thanks' })
+      .expect(201);
     const purchaseId = await pay(api, checkout.body.url);
     const order = (await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200)).body.orders[0];
     await api.http
