@@ -184,9 +184,13 @@ export const conversationRoutes = (s: Services) => [
       404: { description: `${NOT_IN} Or no such message of the caller's in it.` },
       409: { description: '`conversation-locked`, `attachment-limit-reached` or `upload-already-attached`.' },
       422: {
-        description: '`image-rejected`: moderation refused the image; `reasons` lists why.',
+        description:
+          '`image-rejected`: moderation refused the image; `reasons` lists why. Also `idempotency-key-reused` (no `reasons`), ' +
+          'as on every route that takes an `Idempotency-Key`.',
         contentType: 'application/problem+json',
-        schema: Joi.object({ reasons: Joi.array().items(Joi.string()).min(1).required() }).unknown(true),
+        schema: Joi.object({
+          reasons: Joi.array().items(Joi.string()).min(1).description('With `image-rejected`: why moderation refused the image.'),
+        }).unknown(true),
       },
     },
     handler: async ({ principal, params, body }) => ({
