@@ -14,6 +14,14 @@ export interface Config {
   publicBaseUrl: string;
   logLevel: string;
   databaseUrl: string;
+  /** Where each process serves `GET /metrics` (docs/operations.md); port 0 turns it off. */
+  metrics: {
+    host: string;
+    apiPort: number;
+    workerPort: number;
+    /** Loopback port of the Temporal SDK's Prometheus exporter, which the worker's /metrics includes. */
+    sdkPort: number;
+  };
   temporal: {
     address: string;
     namespace: string;
@@ -108,6 +116,10 @@ const schema = Joi.object({
   PUBLIC_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }).required(),
+  METRICS_HOST: Joi.string().default('127.0.0.1'),
+  METRICS_PORT: Joi.number().port().default(9464),
+  WORKER_METRICS_PORT: Joi.number().port().default(9465),
+  TEMPORAL_SDK_METRICS_PORT: Joi.number().port().default(9466),
   TEMPORAL_ADDRESS: Joi.string().default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: Joi.string().default('default'),
   TEMPORAL_TASK_QUEUE: Joi.string().default('marketplace'),
@@ -183,6 +195,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: (value.PUBLIC_BASE_URL ?? `http://${value.HOST}:${port}`).replace(/\/$/, ''),
     logLevel: value.LOG_LEVEL,
     databaseUrl: value.DATABASE_URL,
+    metrics: {
+      host: value.METRICS_HOST,
+      apiPort: value.METRICS_PORT,
+      workerPort: value.WORKER_METRICS_PORT,
+      sdkPort: value.TEMPORAL_SDK_METRICS_PORT,
+    },
     temporal: {
       address: value.TEMPORAL_ADDRESS,
       namespace: value.TEMPORAL_NAMESPACE,

@@ -3,6 +3,8 @@ import { connectAndMigrate } from './db/data-source';
 import { createApp } from './http/app';
 import type { Services } from './http/services';
 import { createLogger, type Logger } from './logger';
+import { createApiMetrics, registerDbPoolMetrics } from './observability/api-metrics';
+import { startMetricsServer } from './observability/metrics-server';
 import { connectTemporalClient } from './temporal/client';
 import { createServices } from './composition';
 
@@ -13,15 +15,22 @@ async function main(): Promise<void> {
   const db = await connectAndMigrate({ url: config.databaseUrl, applicationName: 'marketplace-api' });
   const temporal = await connectTemporalClient(config.temporal);
   const services = createServices(config, db, temporal);
-  const app = createApp(services, config, log);
+  const metrics = createApiMetrics();
+  registerDbPoolMetrics(metrics.registry, db, 'api');
+  const app = createApp(services, config, log, metrics);
+  const metricsServer =
+    config.metrics.apiPort === 0
+      ? undefined
+      : await startMetricsServer(metrics.registry, { host: config.metrics.host, port: config.metrics.apiPort });
   const reconcile = startReviewWindowReconciliation(services, config.reviews.reconcileSeconds, log);
   const server = app.listen(config.port, config.host, () => {
-    log.info({ url: config.publicBaseUrl, docs: `${config.publicBaseUrl}/docs` }, 'api listening');
+    log.info({ url: config.publicBaseUrl, docs: `${config.publicBaseUrl}/docs`, metrics: metricsServer?.url }, 'api listening');
   });
   const stop = () => {
     log.info('api stopping');
     clearInterval(reconcile);
     server.close(async () => {
+      await metricsServer?.close();
       await temporal.connection.close();
       await db.destroy();
       process.exit(0);

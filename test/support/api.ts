@@ -6,6 +6,7 @@ import { loadConfig, type Config } from '../../src/config';
 import { createApp } from '../../src/http/app';
 import type { Services } from '../../src/http/services';
 import { createLogger } from '../../src/logger';
+import { createApiMetrics, registerDbPoolMetrics, type ApiMetrics } from '../../src/observability/api-metrics';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export interface TestApi {
@@ -13,6 +14,8 @@ export interface TestApi {
   baseUrl: string;
   config: Config;
   services: Services;
+  /** The app's instruments, as `src/main.ts` wires them (a registry per test API). */
+  metrics: ApiMetrics;
   database: TestDatabase;
   close(): Promise<void>;
 }
@@ -43,7 +46,9 @@ export async function startTestApi(
   const config = loadConfig(testEnv(database.url, options.env));
   const temporal = options.temporal ?? new Client({ connection: Connection.lazy({ address: '127.0.0.1:9' }) });
   const services = createServices(config, database.db, temporal);
-  const app = createApp(services, config, createLogger(config.logLevel, 'api-test'));
+  const metrics = createApiMetrics();
+  registerDbPoolMetrics(metrics.registry, database.db, 'api');
+  const app = createApp(services, config, createLogger(config.logLevel, 'api-test'), metrics);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -54,6 +59,7 @@ export async function startTestApi(
     baseUrl: `http://127.0.0.1:${port}`,
     config,
     services,
+    metrics,
     database,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
