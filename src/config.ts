@@ -27,6 +27,10 @@ export interface Config {
     namespace: string;
     taskQueue: string;
     tls: boolean;
+    /** AES-256-GCM keys for workflow payloads; the first encrypts, all decrypt (docs/operations.md). */
+    payloadKeys: { id: string; key: Buffer }[];
+    /** The codec endpoint the Web UI decrypts payloads through; port 0 turns it off. */
+    codec: { host: string; port: number; corsOrigins: string[] };
   };
   auth: {
     jwtSecret: Uint8Array;
@@ -124,6 +128,13 @@ const schema = Joi.object({
   TEMPORAL_NAMESPACE: Joi.string().default('default'),
   TEMPORAL_TASK_QUEUE: Joi.string().default('marketplace'),
   TEMPORAL_TLS: Joi.boolean().default(false),
+  TEMPORAL_PAYLOAD_KEYS: Joi.string()
+    .pattern(/^\s*[A-Za-z0-9._-]+:[A-Za-z0-9+/]{43}=\s*(,\s*[A-Za-z0-9._-]+:[A-Za-z0-9+/]{43}=\s*)*$/)
+    .messages({ 'string.pattern.base': '"TEMPORAL_PAYLOAD_KEYS" must be id:base64-of-32-bytes, comma-separated, newest first' })
+    .when('NODE_ENV', { is: 'production', then: Joi.required() }),
+  CODEC_HOST: Joi.string().default('127.0.0.1'),
+  CODEC_PORT: Joi.number().port().default(8234),
+  CODEC_CORS_ORIGINS: Joi.string().default('http://127.0.0.1:8233,http://localhost:8233'),
   JWT_SECRET: Joi.string().min(32).when('NODE_ENV', {
     is: 'production',
     then: Joi.required(),
@@ -178,6 +189,23 @@ function webhookSecretKey(explicit: string | undefined, jwtSecret: string): Buff
   return Buffer.from(hkdfSync('sha256', ikm, Buffer.alloc(0), 'webhook-endpoint-secrets', 32));
 }
 
+/**
+ * The key outside production when TEMPORAL_PAYLOAD_KEYS is unset: derived from a constant, so
+ * it is public. It keeps development and tests on the same encrypted path as production;
+ * production refuses to start without keys of its own.
+ */
+export const EMBEDDED_PAYLOAD_KEY_ID = 'embedded-dev';
+
+function payloadKeys(setting: string | undefined): { id: string; key: Buffer }[] {
+  if (setting === undefined) {
+    return [{ id: EMBEDDED_PAYLOAD_KEY_ID, key: Buffer.from(hkdfSync('sha256', 'marketplace-development', Buffer.alloc(0), 'temporal-payloads', 32)) }];
+  }
+  return setting.split(',').map((entry) => {
+    const [id, key] = entry.trim().split(':') as [string, string];
+    return { id, key: Buffer.from(key, 'base64') };
+  });
+}
+
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -206,6 +234,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       namespace: value.TEMPORAL_NAMESPACE,
       taskQueue: value.TEMPORAL_TASK_QUEUE,
       tls: value.TEMPORAL_TLS,
+      payloadKeys: payloadKeys(value.TEMPORAL_PAYLOAD_KEYS),
+      codec: {
+        host: value.CODEC_HOST,
+        port: value.CODEC_PORT,
+        corsOrigins: (value.CODEC_CORS_ORIGINS as string).split(',').map((o) => o.trim()).filter(Boolean),
+      },
     },
     auth: {
       jwtSecret: new TextEncoder().encode(value.JWT_SECRET),
