@@ -3,6 +3,7 @@ import { createCheckoutActivities, type CheckoutActivityDeps } from './checkout'
 import { createEmailActivities, type EmailActivityDeps } from './email';
 import { createImportActivities, type ImportActivityDeps } from './imports';
 import { createOrderActivities, type OrderActivityDeps } from './orders';
+import { createRetentionActivities, type RetentionActivityDeps } from './retention';
 import { createReviewActivities, type ReviewActivityDeps } from './reviews';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
 
@@ -12,6 +13,7 @@ export type ActivityDeps = EmailActivityDeps &
   CheckoutActivityDeps &
   OrderActivityDeps &
   ReviewActivityDeps &
+  RetentionActivityDeps &
   CaseActivityDeps;
 
 /** All activities, built from their dependencies (no globals), for the worker and for tests. */
@@ -23,6 +25,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCheckoutActivities(deps),
     ...createOrderActivities(deps),
     ...createReviewActivities(deps),
+    ...createRetentionActivities(deps),
     ...createCaseActivities(deps),
   };
 }

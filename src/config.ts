@@ -86,6 +86,12 @@ export interface Config {
     /** How often the API starts review windows that Temporal could not start at completion. */
     reconcileSeconds: number;
   };
+  retention: {
+    /** Outbox, start and webhook attempt rows older than this are pruned (docs/operations.md). */
+    olderThanMs: number;
+    /** How often the retention Schedule runs. */
+    everyMs: number;
+  };
   cases: {
     /** An OPEN or REMEDIATION case unresolved this long escalates automatically (spec: 7 days). */
     autoEscalateSeconds: number;
@@ -167,6 +173,9 @@ const schema = Joi.object({
   UPLOAD_MAX_BYTES: Joi.number().integer().min(1024).default(10 * 1024 * 1024),
   IMPORT_MAX_BYTES: Joi.number().integer().min(1024).default(5 * 1024 * 1024),
   IMPORT_BATCH_SIZE: Joi.number().integer().min(1).max(5000).default(500),
+  // Above the longest webhook metrics window (30 d), so those figures stay whole.
+  RETENTION_AGE: Joi.string().pattern(DURATION).default('35d'),
+  RETENTION_EVERY: Joi.string().pattern(DURATION).default('1h'),
   CASE_AUTO_ESCALATE_SECONDS: Joi.number().integer().min(1).default(7 * 86_400),
   SELLER_SEARCH_CACHE_MS: Joi.number().integer().min(0).max(600_000).default(5000),
   // Below the 30 s that Discover answers already allow shared caches (Cache-Control max-age).
@@ -276,6 +285,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     checkout: { holdSeconds: value.CHECKOUT_HOLD_SECONDS },
     orders: { autoReceiptSeconds: value.ORDER_AUTO_RECEIPT_SECONDS },
     reviews: { windowSeconds: value.REVIEW_WINDOW_SECONDS, reconcileSeconds: value.REVIEW_WINDOW_RECONCILE_SECONDS },
+    retention: { olderThanMs: parseDuration(value.RETENTION_AGE), everyMs: parseDuration(value.RETENTION_EVERY) },
     cases: { autoEscalateSeconds: value.CASE_AUTO_ESCALATE_SECONDS },
   };
 }
