@@ -23,6 +23,11 @@ import { Uploads } from './services/uploads';
 import { ListingImports } from './services/imports/listing-imports';
 import { LocalDiskImageStorage } from './integrations/images/storage';
 import { Baskets } from './services/basket/baskets';
+import { Accounts } from './services/account/account';
+import { AccountStatsService } from './services/account/account-stats';
+import { SavedAddresses } from './services/account/addresses';
+import { BillingPortal } from './services/account/billing-portal';
+import { addressLookupProvider } from './integrations/address-lookup';
 import { Checkouts } from './services/checkout/checkouts';
 import { Invoices } from './services/orders/invoices';
 import { OrderUpdates } from './services/orders/order-updates';
@@ -92,6 +97,10 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     bulkLookup: new BulkLookup(db, config.discover.cacheTtlMs),
     listingSearch: new ListingSearch(db, config.discover.cacheTtlMs),
     profiles: new Profiles(db),
+    accounts: new Accounts(db, uploads, { scryptLogN: config.auth.scryptLogN }),
+    accountStats: new AccountStatsService(db),
+    billingPortal: new BillingPortal(db, { key: config.auth.jwtSecret, publicBaseUrl: config.publicBaseUrl, ttlSeconds: config.billingPortal.linkTtlSeconds }),
+    addresses: new SavedAddresses(db, addressLookupProvider(config.addressLookup), { retrieveTtlSeconds: config.addressLookup.retrieveTtlSeconds }),
     baskets,
     checkouts: new Checkouts(
       db,

@@ -96,6 +96,18 @@ export interface Config {
     /** An OPEN or REMEDIATION case unresolved this long escalates automatically (spec: 7 days). */
     autoEscalateSeconds: number;
   };
+  addressLookup: {
+    /** `embedded` (the bundled gazetteer) or `loqate` (needs `key`). */
+    provider: 'embedded' | 'loqate';
+    loqateKey: string | undefined;
+    loqateUrl: string;
+    /** How long a retrieved address may back a saved address's `lookupId`. */
+    retrieveTtlSeconds: number;
+  };
+  billingPortal: {
+    /** Lifetime of a signed billing portal link. */
+    linkTtlSeconds: number;
+  };
 }
 
 /** Webhook delivery settings (docs/webhooks.md). Durations in milliseconds. */
@@ -179,6 +191,11 @@ const schema = Joi.object({
   CASE_AUTO_ESCALATE_SECONDS: Joi.number().integer().min(1).default(7 * 86_400),
   SELLER_SEARCH_CACHE_MS: Joi.number().integer().min(0).max(600_000).default(5000),
   // Below the 30 s that Discover answers already allow shared caches (Cache-Control max-age).
+  ADDRESS_LOOKUP_PROVIDER: Joi.string().valid('embedded', 'loqate').default('embedded'),
+  LOQATE_KEY: Joi.string().when('ADDRESS_LOOKUP_PROVIDER', { is: 'loqate', then: Joi.required() }),
+  LOQATE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://api.addressy.com'),
+  ADDRESS_RETRIEVE_TTL_SECONDS: Joi.number().integer().min(60).default(86_400),
+  BILLING_PORTAL_LINK_TTL_SECONDS: Joi.number().integer().min(30).max(86_400).default(900),
   DISCOVER_CACHE_MS: Joi.number().integer().min(0).max(30_000).default(2000),
 }).unknown(true);
 
@@ -287,5 +304,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reviews: { windowSeconds: value.REVIEW_WINDOW_SECONDS, reconcileSeconds: value.REVIEW_WINDOW_RECONCILE_SECONDS },
     retention: { olderThanMs: parseDuration(value.RETENTION_AGE), everyMs: parseDuration(value.RETENTION_EVERY) },
     cases: { autoEscalateSeconds: value.CASE_AUTO_ESCALATE_SECONDS },
+    addressLookup: {
+      provider: value.ADDRESS_LOOKUP_PROVIDER,
+      loqateKey: value.LOQATE_KEY,
+      loqateUrl: value.LOQATE_URL,
+      retrieveTtlSeconds: value.ADDRESS_RETRIEVE_TTL_SECONDS,
+    },
+    billingPortal: { linkTtlSeconds: value.BILLING_PORTAL_LINK_TTL_SECONDS },
   };
 }

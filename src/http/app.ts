@@ -11,6 +11,7 @@ import { buildOpenApi } from './openapi';
 import type { AnyRoute } from './route';
 import { buildRouter } from './router';
 import { accountRoutes } from './routes/account';
+import { addressRoutes } from './routes/addresses';
 import { authRoutes } from './routes/auth';
 import { linkedApplicationRoutes } from './routes/linked-applications';
 import { oauthAuthorizeRoutes } from './routes/oauth-authorize';
@@ -45,6 +46,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...linkedApplicationRoutes(services),
     ...personalAccessTokenRoutes(services),
     ...accountRoutes(services),
+    ...addressRoutes(services),
     ...sellerRoutes(services),
     ...webhookRoutes(services),
     ...sellerListingRoutes(services),

@@ -1,4 +1,8 @@
 import type { DataSource } from 'typeorm';
+import type { Accounts } from '../services/account/account';
+import type { AccountStatsService } from '../services/account/account-stats';
+import type { SavedAddresses } from '../services/account/addresses';
+import type { BillingPortal } from '../services/account/billing-portal';
 import type { Baskets } from '../services/basket/baskets';
 import type { Checkouts } from '../services/checkout/checkouts';
 import type { Invoices } from '../services/orders/invoices';
@@ -48,6 +52,10 @@ export interface Services {
   bulkLookup: BulkLookup;
   listingSearch: ListingSearch;
   profiles: Profiles;
+  accounts: Accounts;
+  accountStats: AccountStatsService;
+  addresses: SavedAddresses;
+  billingPortal: BillingPortal;
   baskets: Baskets;
   checkouts: Checkouts;
   orderUpdates: OrderUpdates;

@@ -8,6 +8,8 @@ export interface AccessTokenSubject {
   userId: string;
   /** RFC 9068 `client_id`; null for first-party sign-ins. */
   clientId: string | null;
+  /** The refresh-token family (sign-in session) it was issued in: `sid`. */
+  sessionId?: string | null;
 }
 
 /** Short-lived, stateless bearer access tokens (HS256 JWT). Revocation is by expiry. */
@@ -17,8 +19,8 @@ export class AccessTokens {
     readonly ttlSeconds: number,
   ) {}
 
-  issue({ userId, clientId }: AccessTokenSubject): Promise<string> {
-    return new SignJWT(clientId ? { client_id: clientId } : {})
+  issue({ userId, clientId, sessionId }: AccessTokenSubject): Promise<string> {
+    return new SignJWT({ ...(clientId ? { client_id: clientId } : {}), ...(sessionId ? { sid: sessionId } : {}) })
       .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
       .setSubject(userId)
       .setIssuer(ISSUER)
@@ -38,7 +40,11 @@ export class AccessTokens {
         typ: 'at+jwt',
       });
       if (typeof payload.sub !== 'string') return null;
-      return { userId: payload.sub, clientId: typeof payload.client_id === 'string' ? payload.client_id : null };
+      return {
+        userId: payload.sub,
+        clientId: typeof payload.client_id === 'string' ? payload.client_id : null,
+        sessionId: typeof payload.sid === 'string' ? payload.sid : null,
+      };
     } catch (err) {
       if (err instanceof joseErrors.JOSEError) return null;
       throw err;

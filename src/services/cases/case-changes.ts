@@ -1,3 +1,4 @@
+import { touchAccountStats } from '../account/stats-version';
 import type { DataSource } from 'typeorm';
 import type { CaseStatus, OutcomeProposal, OutcomeState, Party } from '../../../workflows/case-machine';
 import { completePurchaseIfSettled } from '../orders/order-engine';
@@ -35,7 +36,10 @@ export interface RecordedChange {
  */
 export async function recordCaseChange(db: DataSource, c: CaseChange): Promise<RecordedChange | null> {
   return db.transaction(async (tx) => {
-    const [row]: Array<{ purchase_id: string; seller_id: string }> = await tx.query(`SELECT purchase_id, seller_id FROM cases WHERE id = $1 FOR UPDATE`, [c.caseId]);
+    const [row]: Array<{ purchase_id: string; seller_id: string; buyer_id: string }> = await tx.query(
+      `SELECT purchase_id, seller_id, buyer_id FROM cases WHERE id = $1 FOR UPDATE`,
+      [c.caseId],
+    );
     if (!row) return null;
     const [done]: Array<{ message_ids: string[] }> = await tx.query(`SELECT message_ids FROM case_actions WHERE id = $1`, [c.changeId]);
     if (done) return { messageIds: done.message_ids, completedPurchaseId: null };
@@ -61,6 +65,7 @@ export async function recordCaseChange(db: DataSource, c: CaseChange): Promise<R
       [c.caseId, c.status],
     );
     if (c.status === 'CLOSED') await touchSellerStats(tx, row.seller_id);
+    if (c.status === 'CLOSED') await touchAccountStats(tx, row.buyer_id);
     const completed = c.status === 'CLOSED' && (await completePurchaseIfSettled(tx, row.purchase_id));
     const messageIds = await queueCaseNotifications(tx, c);
     await tx.query(`INSERT INTO case_actions (id, case_id, actor, kind, status, message_ids) VALUES ($1, $2, $3, $4, $5, $6)`, [

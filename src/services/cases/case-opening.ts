@@ -1,3 +1,4 @@
+import { touchAccountStats } from '../account/stats-version';
 import type { EntityManager } from 'typeorm';
 import type { OutcomeProposal, OutcomeState, Party } from '../../../workflows/case-machine';
 import { newId } from '../../ids';
@@ -51,6 +52,7 @@ export async function openCase(
     await tx.query(`INSERT INTO case_items (case_id, order_item_id, quantity) VALUES ($1, $2, $3)`, [caseId, item.id, item.quantity]);
   }
   await touchSellerStats(tx, order.seller_id);
+  await touchAccountStats(tx, order.buyer_id);
   const outcomes: OutcomeState[] = [];
   for (const o of request.outcomes) {
     const id = newId();

@@ -72,7 +72,10 @@ export async function commitCheckout(tx: EntityManager, session: SessionSnapshot
   await emitEvents(tx, 'ORDER_CREATED', events);
   // The user summary's `purchases` and `sales` count purchases and seller orders. Last, because
   // a busy seller's row is contended: concurrent commits for one seller queue here, briefly.
-  await tx.query(`UPDATE users SET purchases_count = purchases_count + 1 WHERE id = $1`, [session.buyerId]);
+  // The same write marks the buyer's account stats stale (see touchAccountStats).
+  await tx.query(`UPDATE users SET purchases_count = purchases_count + 1, account_stats_version = account_stats_version + 1 WHERE id = $1`, [
+    session.buyerId,
+  ]);
   await tx.query(`UPDATE users SET sales_count = sales_count + 1 WHERE id = ANY($1)`, [session.sellers.map((s) => s.sellerId)]);
   return purchaseId;
 }

@@ -1,3 +1,4 @@
+import { touchAccountStats } from '../account/stats-version';
 import type { EntityManager } from 'typeorm';
 import { newId } from '../../ids';
 import { conflict, invalid, notFound, type FieldError } from '../errors';
@@ -176,14 +177,15 @@ async function receive(tx: EntityManager, order: OrderRow, actor: Actor): Promis
  * case is open. Called after a receipt and when a case closes (src/services/cases/case-changes.ts).
  */
 export async function completePurchaseIfSettled(tx: EntityManager, purchaseId: string): Promise<boolean> {
-  const [rows]: [unknown[]] = await tx.query(
+  const [rows]: [Array<{ buyer_id: string }>] = await tx.query(
     `UPDATE purchases SET status = 'COMPLETED', completed_at = now(), updated_at = now()
       WHERE id = $1 AND status = 'PAID'
         AND NOT EXISTS (SELECT 1 FROM orders WHERE purchase_id = $1 AND status <> 'RECEIVED')
         AND NOT EXISTS (SELECT 1 FROM cases WHERE purchase_id = $1 AND status <> 'CLOSED')
-      RETURNING id`,
+      RETURNING buyer_id`,
     [purchaseId],
   );
+  if (rows[0]) await touchAccountStats(tx, rows[0].buyer_id);
   return rows.length > 0;
 }
 
