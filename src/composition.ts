@@ -12,7 +12,7 @@ import { EmailChange } from './services/email-change';
 import { PersonalAccessTokens } from './services/personal-access-tokens';
 import { Profiles } from './services/profiles/profiles';
 import { Sellers } from './services/sellers';
-import { webhookDeliveryStarter } from './services/webhooks/delivery-starter';
+import { deliveryPolicy } from './services/webhooks/fan-out';
 import { WebhookEndpoints } from './services/webhooks/endpoints';
 import { WebhookInspection } from './services/webhooks/inspection';
 import { SellerListings } from './services/listings/seller-listings';
@@ -33,10 +33,7 @@ import { Invoices } from './services/orders/invoices';
 import { OrderUpdates } from './services/orders/order-updates';
 import { Purchases } from './services/orders/purchases';
 import { SellerOrders } from './services/orders/seller-orders';
-import { WorkflowStarters } from './temporal/starters';
-import { createLogger } from './logger';
 import { Reviews } from './services/reviews/reviews';
-import { ReviewWindows } from './services/reviews/review-windows';
 import { Cases } from './services/cases/cases';
 import { CaseUpdates } from './temporal/case-updates';
 import { BulkLookup } from './services/search/bulk-lookup';
@@ -47,7 +44,6 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   const accessTokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenTtlSeconds);
   const oauthApps = new OAuthApps(db);
   const signInThrottle = new SignInThrottle(db, { maxFailures: config.auth.signInMaxFailures, lockSeconds: config.auth.signInLockSeconds });
-  const starters = new WorkflowStarters(temporal, config.temporal.taskQueue);
   const uploads = new Uploads(db, {
     storage: new LocalDiskImageStorage(config.uploads.dir),
     maxBytes: config.uploads.maxBytes,
@@ -55,15 +51,10 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   });
   const deliveryOptions = new DeliveryOptions(db);
   const baskets = new Baskets(db, (sellerId, country) => deliveryOptions.availableTo(sellerId, country));
-  const log = createLogger(config.logLevel, 'api');
-  const reviewWindows = new ReviewWindows(db, {
-    start: (purchaseId, completedAt) => starters.reviewWindow(purchaseId, completedAt, config.reviews.windowSeconds),
-    onStartFailed: (purchaseId, err) => log.warn({ purchaseId, err }, 'review window not started; reconciliation will retry'),
-  });
   const orderUpdates = new OrderUpdates(db, {
-    startCase: (opened) => starters.startCase(opened, config.cases.autoEscalateSeconds),
-    startReceiptTimer: (orderId) => starters.orderReceipt(orderId, config.orders.autoReceiptSeconds),
-    purchaseCompleted: (purchaseId) => reviewWindows.open(purchaseId),
+    autoEscalateSeconds: config.cases.autoEscalateSeconds,
+    autoReceiptSeconds: config.orders.autoReceiptSeconds,
+    reviewWindowSeconds: config.reviews.windowSeconds,
   });
   return {
     db,
@@ -79,12 +70,11 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       codeTtlSeconds: config.emailChange.codeTtlSeconds,
       maxAttempts: config.emailChange.maxAttempts,
       codeKey: config.auth.jwtSecret,
-      startDelivery: (requestId) => starters.emailChange(requestId),
     }),
     webhooks: new WebhookEndpoints(db, {
       secretKey: config.webhooks.secretKey,
       allowPrivateUrls: config.webhooks.allowPrivateUrls,
-      startDelivery: webhookDeliveryStarter(starters, config.webhooks),
+      deliveryPolicy: deliveryPolicy(config.webhooks),
     }),
     webhookInspection: new WebhookInspection(db),
     listings: new SellerListings(db, (imageId) => uploads.imageUrl(imageId), { searchCacheTtlMs: config.search.cacheTtlMs }),
@@ -92,7 +82,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     sellerDashboard: new SellerDashboard(config.publicBaseUrl),
     deliveryOptions,
     uploads,
-    imports: new ListingImports(db, (importId) => starters.listingImport(importId)),
+    imports: new ListingImports(db),
     catalogTree: new CatalogHierarchy(db),
     bulkLookup: new BulkLookup(db, config.discover.cacheTtlMs),
     listingSearch: new ListingSearch(db, config.discover.cacheTtlMs),
@@ -102,18 +92,12 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     billingPortal: new BillingPortal(db, { key: config.auth.jwtSecret, publicBaseUrl: config.publicBaseUrl, ttlSeconds: config.billingPortal.linkTtlSeconds }),
     addresses: new SavedAddresses(db, addressLookupProvider(config.addressLookup), { retrieveTtlSeconds: config.addressLookup.retrieveTtlSeconds }),
     baskets,
-    checkouts: new Checkouts(
-      db,
-      baskets,
-      { start: (sessionId, holdSeconds) => starters.checkout(sessionId, holdSeconds), settled: (sessionId) => starters.checkoutSettled(sessionId) },
-      { holdSeconds: config.checkout.holdSeconds, publicBaseUrl: config.publicBaseUrl },
-    ),
+    checkouts: new Checkouts(db, baskets, { holdSeconds: config.checkout.holdSeconds, publicBaseUrl: config.publicBaseUrl }),
     orderUpdates,
     sellerOrders: new SellerOrders(db),
     purchases: new Purchases(db, orderUpdates),
     invoices: new Invoices(db),
     reviews: new Reviews(db),
-    reviewWindows,
     cases: new Cases(db, uploads, new CaseUpdates(temporal)),
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.

@@ -13,6 +13,8 @@ export interface Config {
   host: string;
   publicBaseUrl: string;
   logLevel: string;
+  /** On SIGTERM, how long requests in flight (API) and running activities (worker) may take to finish. */
+  shutdownGraceMs: number;
   databaseUrl: string;
   /** Where each process serves `GET /metrics` (docs/operations.md); port 0 turns it off. */
   metrics: {
@@ -55,6 +57,7 @@ export interface Config {
     validateResponses: boolean;
   };
   webhooks: WebhookConfig;
+  starts: StartDispatchConfig;
   uploads: {
     /** Local-disk image storage (the embedded default). */
     dir: string;
@@ -83,8 +86,6 @@ export interface Config {
   reviews: {
     /** After a purchase completes, parties have this long to review before defaults are written. */
     windowSeconds: number;
-    /** How often the API starts review windows that Temporal could not start at completion. */
-    reconcileSeconds: number;
   };
   retention: {
     /** Outbox, start and webhook attempt rows older than this are pruned (docs/operations.md). */
@@ -122,8 +123,14 @@ export interface WebhookConfig {
   attemptTimeoutMs: number;
   /** An endpoint whose deliveries have failed for this long is disabled and its owner e-mailed. */
   disableAfterMs: number;
-  /** How often the outbox dispatcher polls when no insert notification arrives. */
-  dispatchIntervalMs: number;
+}
+
+/** The workflow-start dispatcher (docs/architecture.md, "Background work"). Milliseconds. */
+export interface StartDispatchConfig {
+  /** How often it polls when no insert notification arrives. */
+  intervalMs: number;
+  /** Longest wait before a failed start is tried again (the wait doubles from 1 s up to this). */
+  retryMaxMs: number;
 }
 
 const DURATION = /^(\d+)(ms|s|m|h|d)$/;
@@ -138,6 +145,8 @@ const schema = Joi.object({
   PUBLIC_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }).required(),
+  // Below the 30 s after which Kubernetes and Docker send SIGKILL.
+  SHUTDOWN_GRACE: Joi.string().pattern(DURATION).default('25s'),
   METRICS_HOST: Joi.string().default('127.0.0.1'),
   METRICS_PORT: Joi.number().port().default(9464),
   WORKER_METRICS_PORT: Joi.number().port().default(9465),
@@ -176,11 +185,11 @@ const schema = Joi.object({
     .default('5s,5m,30m,2h,5h,10h,10h'),
   WEBHOOK_TIMEOUT: Joi.string().pattern(DURATION).default('15s'),
   WEBHOOK_DISABLE_AFTER: Joi.string().pattern(DURATION).default('5d'),
-  WEBHOOK_DISPATCH_INTERVAL: Joi.string().pattern(DURATION).default('1s'),
+  WORKFLOW_START_INTERVAL: Joi.string().pattern(DURATION).default('1s'),
+  WORKFLOW_START_RETRY_MAX: Joi.string().pattern(DURATION).default('30s'),
   CHECKOUT_HOLD_SECONDS: Joi.number().integer().min(1).max(86_400).default(900),
   ORDER_AUTO_RECEIPT_SECONDS: Joi.number().integer().min(1).default(21 * 86_400),
   REVIEW_WINDOW_SECONDS: Joi.number().integer().min(1).default(14 * 86_400),
-  REVIEW_WINDOW_RECONCILE_SECONDS: Joi.number().integer().min(0).default(300),
   UPLOADS_DIR: Joi.string().default('.data/uploads'),
   UPLOAD_MAX_BYTES: Joi.number().integer().min(1024).default(10 * 1024 * 1024),
   IMPORT_MAX_BYTES: Joi.number().integer().min(1024).default(5 * 1024 * 1024),
@@ -248,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: value.HOST,
     publicBaseUrl: (value.PUBLIC_BASE_URL ?? `http://${value.HOST}:${port}`).replace(/\/$/, ''),
     logLevel: value.LOG_LEVEL,
+    shutdownGraceMs: parseDuration(value.SHUTDOWN_GRACE),
     databaseUrl: value.DATABASE_URL,
     metrics: {
       host: value.METRICS_HOST,
@@ -293,15 +303,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryScheduleMs: (value.WEBHOOK_RETRY_SCHEDULE as string).split(',').map(parseDuration),
       attemptTimeoutMs: parseDuration(value.WEBHOOK_TIMEOUT),
       disableAfterMs: parseDuration(value.WEBHOOK_DISABLE_AFTER),
-      dispatchIntervalMs: parseDuration(value.WEBHOOK_DISPATCH_INTERVAL),
     },
+    starts: { intervalMs: parseDuration(value.WORKFLOW_START_INTERVAL), retryMaxMs: parseDuration(value.WORKFLOW_START_RETRY_MAX) },
     uploads: { dir: path.resolve(value.UPLOADS_DIR), maxBytes: value.UPLOAD_MAX_BYTES },
     imports: { maxBytes: value.IMPORT_MAX_BYTES, batchSize: value.IMPORT_BATCH_SIZE },
     search: { cacheTtlMs: value.SELLER_SEARCH_CACHE_MS },
     discover: { cacheTtlMs: value.DISCOVER_CACHE_MS },
     checkout: { holdSeconds: value.CHECKOUT_HOLD_SECONDS },
     orders: { autoReceiptSeconds: value.ORDER_AUTO_RECEIPT_SECONDS },
-    reviews: { windowSeconds: value.REVIEW_WINDOW_SECONDS, reconcileSeconds: value.REVIEW_WINDOW_RECONCILE_SECONDS },
+    reviews: { windowSeconds: value.REVIEW_WINDOW_SECONDS },
     retention: { olderThanMs: parseDuration(value.RETENTION_AGE), everyMs: parseDuration(value.RETENTION_EVERY) },
     cases: { autoEscalateSeconds: value.CASE_AUTO_ESCALATE_SECONDS },
     addressLookup: {

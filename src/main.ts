@@ -1,9 +1,9 @@
 import { loadConfig } from './config';
 import { connectAndMigrate } from './db/data-source';
 import { createApp } from './http/app';
-import type { Services } from './http/services';
-import { createLogger, type Logger } from './logger';
+import { createLogger } from './logger';
 import { createApiMetrics, registerDbPoolMetrics } from './observability/api-metrics';
+import { closeGracefully } from './observability/http-shutdown';
 import { startMetricsServer } from './observability/metrics-server';
 import { connectTemporalClient } from './temporal/client';
 import { createServices } from './composition';
@@ -22,38 +22,22 @@ async function main(): Promise<void> {
     config.metrics.apiPort === 0
       ? undefined
       : await startMetricsServer(metrics.registry, { host: config.metrics.host, port: config.metrics.apiPort });
-  const reconcile = startReviewWindowReconciliation(services, config.reviews.reconcileSeconds, log);
   const server = app.listen(config.port, config.host, () => {
     log.info({ url: config.publicBaseUrl, docs: `${config.publicBaseUrl}/docs`, metrics: metricsServer?.url }, 'api listening');
   });
-  const stop = () => {
+  // Requests in flight finish (up to SHUTDOWN_GRACE) before the pool and connections close.
+  const stop = async () => {
     log.info('api stopping');
-    clearInterval(reconcile);
-    server.close(async () => {
-      await metricsServer?.close();
-      await temporal.connection.close();
-      await db.destroy();
-      process.exit(0);
-    });
-    server.closeIdleConnections();
+    const { forced } = await closeGracefully(server, config.shutdownGraceMs);
+    if (forced) log.warn({ graceMs: config.shutdownGraceMs }, 'requests still running at the end of the grace period were cut off');
+    await metricsServer?.close();
+    await temporal.connection.close();
+    await db.destroy();
+    log.info('api stopped');
+    process.exit(0);
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
-}
-
-/**
- * Review windows Temporal could not start when their purchase completed are started here, at
- * boot and then periodically. Every replica may run it: starts are idempotent by workflow id.
- */
-function startReviewWindowReconciliation(services: Services, everySeconds: number, log: Logger): NodeJS.Timeout | undefined {
-  if (everySeconds === 0) return undefined;
-  const run = () =>
-    services.reviewWindows.openPending().then(
-      (opened) => opened > 0 && log.info({ opened }, 'review windows started by reconciliation'),
-      (err) => log.warn({ err }, 'review window reconciliation failed'),
-    );
-  void run();
-  return setInterval(run, everySeconds * 1000).unref();
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
 }
 
 main().catch((err) => {

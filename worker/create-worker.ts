@@ -30,6 +30,11 @@ export function createWorker({ config, db, connection, workflowBundle }: CreateW
     webhooks: config.webhooks,
     importBatchSize: config.imports.batchSize,
     reviewWindowSeconds: config.reviews.windowSeconds,
+    orderTimings: {
+      autoEscalateSeconds: config.cases.autoEscalateSeconds,
+      autoReceiptSeconds: config.orders.autoReceiptSeconds,
+      reviewWindowSeconds: config.reviews.windowSeconds,
+    },
   });
   return Worker.create({
     connection,

@@ -117,7 +117,7 @@ describe('account stats', () => {
     expect(afterCase.statements).toBe(first.statements);
     expect(afterCase.body.cases).toEqual({ open: 1 });
 
-    await recordCaseChange(api.database.db, { caseId: opened.caseId, changeId: randomUUID(), actor: 'BUYER', kind: 'resolve', status: 'CLOSED', outcomes: [] });
+    await recordCaseChange(api.database.db, { caseId: opened.caseId, changeId: randomUUID(), actor: 'BUYER', kind: 'resolve', status: 'CLOSED', outcomes: [] }, { reviewWindowSeconds: 60 });
     const afterClose = await countQueries();
     expect(afterClose.statements).toBe(first.statements);
     expect(afterClose.body.cases).toEqual({ open: 0 });

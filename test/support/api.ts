@@ -5,7 +5,7 @@ import { createServices } from '../../src/composition';
 import { loadConfig, type Config } from '../../src/config';
 import { createApp } from '../../src/http/app';
 import type { Services } from '../../src/http/services';
-import { createLogger } from '../../src/logger';
+import { createLogger, type Logger } from '../../src/logger';
 import { createApiMetrics, registerDbPoolMetrics, type ApiMetrics } from '../../src/observability/api-metrics';
 import { createTestDatabase, type TestDatabase } from './database';
 
@@ -36,11 +36,11 @@ export function testEnv(databaseUrl: string, overrides: Record<string, string> =
 
 /**
  * The real app over real HTTP on an ephemeral port, against a fresh database. Without a
- * Temporal client it gets a lazy connection to nowhere: routes that start workflows then
- * answer 503, everything else works.
+ * Temporal client it gets a lazy connection to nowhere: workflow starts wait in the start
+ * outbox (no dispatcher runs here), case Updates answer 503, everything else works.
  */
 export async function startTestApi(
-  options: { temporal?: Client; env?: Record<string, string>; database?: TestDatabase } = {},
+  options: { temporal?: Client; env?: Record<string, string>; database?: TestDatabase; log?: Logger } = {},
 ): Promise<TestApi> {
   const database = options.database ?? (await createTestDatabase());
   const config = loadConfig(testEnv(database.url, options.env));
@@ -48,7 +48,7 @@ export async function startTestApi(
   const services = createServices(config, database.db, temporal);
   const metrics = createApiMetrics();
   registerDbPoolMetrics(metrics.registry, database.db, 'api');
-  const app = createApp(services, config, createLogger(config.logLevel, 'api-test'), metrics);
+  const app = createApp(services, config, options.log ?? createLogger(config.logLevel, 'api-test'), metrics);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });

@@ -109,7 +109,6 @@ export const accountRoutes = (s: Services) => [
     responses: {
       204: { description: 'A code is on its way to the new address.' },
       409: { description: 'The address belongs to another account.' },
-      503: { description: 'The e-mail could not be scheduled; retry.' },
     },
     handler: async ({ principal, body }) => {
       await s.emailChange.request(principal.userId, body.email);

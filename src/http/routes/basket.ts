@@ -165,7 +165,6 @@ export const basketRoutes = (s: Services) => [
       201: { description: 'The payment page to send the buyer to.', schema: Joi.object({ url: Joi.string().required() }) },
       404: { description: 'Basket not found.' },
       409: { description: '`listings-unavailable`, `basket-empty` or `delivery-address-required`, with `listingIds`.' },
-      503: { description: 'The checkout could not be opened (Temporal unavailable); nothing is held.' },
     },
     handler: async ({ principal, params, body }) => ({
       status: 201,

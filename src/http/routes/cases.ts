@@ -2,7 +2,7 @@ import Joi from 'joi';
 import { CASE_REASONS } from '../../services/orders/order-engine';
 import type { CaseActionRequest } from '../../services/cases/cases';
 import type { PageRequest } from '../../services/paging';
-import { CASE_STATUSES, OUTCOME_TYPES, type Party } from '../../../workflows/case-machine';
+import { CASE_STATUSES, OUTCOME_TYPES, type Party } from '../../domain/cases/machine';
 import { defineRoute } from '../route';
 import { deliveryAddress, idParams, outcomeProposalFields, pagedQuery, pence, timestamp, type IdParams } from '../schemas';
 import type { Services } from '../services';

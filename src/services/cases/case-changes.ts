@@ -1,7 +1,8 @@
 import { touchAccountStats } from '../account/stats-version';
 import type { DataSource } from 'typeorm';
-import type { CaseStatus, OutcomeProposal, OutcomeState, Party } from '../../../workflows/case-machine';
+import type { CaseStatus, OutcomeProposal, OutcomeState, Party } from '../../domain/cases/machine';
 import { completePurchaseIfSettled } from '../orders/order-engine';
+import { requestReviewWindow } from '../reviews/review-windows';
 import { touchSellerStats } from '../sellers/stats-version';
 import { queueCaseNotifications } from './case-notifications';
 
@@ -23,18 +24,18 @@ export interface CaseChange {
 export interface RecordedChange {
   /** Notification e-mails queued in the outbox, to deliver. */
   messageIds: string[];
-  /** The case closed and that completed its purchase (the review window starts then). */
+  /** The case closed and that completed its purchase (its review window was requested with it). */
   completedPurchaseId: string | null;
 }
 
 /**
  * Writes a workflow's case change in one transaction: the proposed outcome, outcome statuses,
  * the case status (with escalation/closing times), the purchase completion rule when the case
- * closes, and the notifications. Idempotent: a retried change is recognised by its id and
- * answers what the first write queued. Null when the case does not exist (its opening rolled
- * back after the workflow started).
+ * closes (with the review window that completion opens), and the notifications. Idempotent: a
+ * retried change is recognised by its id and answers what the first write queued. Null when the
+ * case does not exist.
  */
-export async function recordCaseChange(db: DataSource, c: CaseChange): Promise<RecordedChange | null> {
+export async function recordCaseChange(db: DataSource, c: CaseChange, options: { reviewWindowSeconds: number }): Promise<RecordedChange | null> {
   return db.transaction(async (tx) => {
     const [row]: Array<{ purchase_id: string; seller_id: string; buyer_id: string }> = await tx.query(
       `SELECT purchase_id, seller_id, buyer_id FROM cases WHERE id = $1 FOR UPDATE`,
@@ -67,6 +68,7 @@ export async function recordCaseChange(db: DataSource, c: CaseChange): Promise<R
     if (c.status === 'CLOSED') await touchSellerStats(tx, row.seller_id);
     if (c.status === 'CLOSED') await touchAccountStats(tx, row.buyer_id);
     const completed = c.status === 'CLOSED' && (await completePurchaseIfSettled(tx, row.purchase_id));
+    if (completed) await requestReviewWindow(tx, row.purchase_id, options.reviewWindowSeconds);
     const messageIds = await queueCaseNotifications(tx, c);
     await tx.query(`INSERT INTO case_actions (id, case_id, actor, kind, status, message_ids) VALUES ($1, $2, $3, $4, $5, $6)`, [
       c.changeId,

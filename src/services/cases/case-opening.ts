@@ -1,6 +1,6 @@
 import { touchAccountStats } from '../account/stats-version';
 import type { EntityManager } from 'typeorm';
-import type { OutcomeProposal, OutcomeState, Party } from '../../../workflows/case-machine';
+import type { OutcomeProposal, OutcomeState, Party } from '../../domain/cases/machine';
 import { newId } from '../../ids';
 import { conflict } from '../errors';
 import { touchSellerStats } from '../sellers/stats-version';

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import type { CaseStatus, OutcomeStatus, OutcomeType, Party } from '../../../workflows/case-machine';
+import type { CaseStatus, OutcomeStatus, OutcomeType, Party } from '../../domain/cases/machine';
 
 export interface OutcomeView {
   id: string;

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
-import type { CaseState, Party, PartyAction } from '../../../workflows/case-machine';
+import type { CaseState, Party, PartyAction } from '../../domain/cases/machine';
 import { Upload } from '../../db/entities';
-import { conflict, invalid, notFound } from '../errors';
+import { conflict, invalid, notFound, unavailable } from '../errors';
 import type { PageRequest } from '../paging';
 import type { Uploads } from '../uploads';
 import { plainText } from './plain-text';
@@ -9,8 +9,12 @@ import { loadCaseViews, type CaseAttachmentView, type CaseView } from './case-vi
 
 /** Sends a party's action to the case workflow and returns its answer (see src/temporal/case-updates.ts). */
 export interface CaseWorkflowActions {
-  act(caseId: string, action: PartyAction): Promise<CaseState>;
+  /** Null when no workflow runs for the case: it has finished, or its start still waits in the outbox. */
+  act(caseId: string, action: PartyAction): Promise<CaseState | null>;
 }
+
+/** How long an action on a just-opened case waits for its workflow to start before a 503. */
+const WORKFLOW_START_WAIT_MS = 5000;
 
 /** A party's action as the API receives it: the party is the caller's role, never the body's. */
 export type CaseActionRequest = PartyAction extends infer A ? (A extends PartyAction ? Omit<A, 'party'> : never) : never;
@@ -57,7 +61,14 @@ export class Cases {
     if (status === 'CLOSED') throw conflict('case-closed', 'The case is closed.');
     const action = { ...request, party } as PartyAction;
     if (action.action === 'propose') action.comment = plainText(action.comment);
-    await this.workflow.act(caseId, action);
+    // No running workflow: the case closed since the check above, or it was opened so recently
+    // that its start is still in the outbox (normally milliseconds): wait for it a little.
+    const deadline = Date.now() + WORKFLOW_START_WAIT_MS;
+    while ((await this.workflow.act(caseId, action)) === null) {
+      if ((await this.owned(party, userId, caseId)).status === 'CLOSED') throw conflict('case-closed', 'The case is closed.');
+      if (Date.now() > deadline) throw unavailable('The case is still being set up; try again shortly.');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     return this.get(party, userId, caseId);
   }
 

@@ -2,17 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Baskets } from '../basket/baskets';
 import { conflict, DomainError, notFound } from '../errors';
+import { requestWorkflowStart, starts } from '../workflow-starts';
 import { commitCheckout, type SessionSnapshot } from './commit';
 import { placeHolds, releaseHolds } from './holds';
 
 export type CheckoutStatus = 'OPEN' | 'PAID' | 'FAILED' | 'EXPIRED';
-
-export interface CheckoutWorkflows {
-  /** Starts `checkout:{sessionId}`, which expires the session when it stays unpaid. */
-  start(sessionId: string, holdSeconds: number): Promise<void>;
-  /** Tells that workflow the payment has settled, so it ends without waiting. */
-  settled(sessionId: string): Promise<void>;
-}
 
 export interface PaymentPage {
   id: string;
@@ -42,8 +36,8 @@ async function closeOpenSessions(
 }
 
 /**
- * Expires an unpaid session and releases its holds (the checkout workflow's timer, or a failed
- * workflow start); false when it had already settled, so it is safe to repeat.
+ * Expires an unpaid session and releases its holds (the checkout workflow's timer); false when it
+ * had already settled, so it is safe to repeat.
  */
 export function expireCheckoutSession(db: DataSource, sessionId: string): Promise<boolean> {
   return db.transaction((tx) => closeOpenSessions(tx, { sessionId }, 'EXPIRED'));
@@ -56,12 +50,13 @@ const SESSION_COLUMNS = `id, basket_id AS "basketId", buyer_id AS "buyerId", lin
  * Checkout sessions: from basket to held stock and a payment session, and from a payment
  * outcome to a purchase or released holds. Every transition is a conditional UPDATE on the
  * session's status, so a replayed outcome, a late expiry and a payment can never both act.
+ * `checkout:{sessionId}` (the hold timer) is requested with the session and told of the payment
+ * with the settlement, each in the same transaction (docs/checkout-orders.md).
  */
 export class Checkouts {
   constructor(
     private readonly db: DataSource,
     private readonly baskets: Baskets,
-    private readonly workflows: CheckoutWorkflows,
     private readonly options: { holdSeconds: number; publicBaseUrl: string },
   ) {}
 
@@ -124,16 +119,8 @@ export class Checkouts {
       );
       const failed = await placeHolds(tx, sessionId, session.lines, expiresAt);
       if (failed.length > 0) throw refused('listings-unavailable', 'Some listings were taken by other buyers just now.', failed);
+      await requestWorkflowStart(tx, starts.checkout(sessionId, this.options.holdSeconds));
     });
-    try {
-      await this.workflows.start(sessionId, this.options.holdSeconds);
-    } catch (err) {
-      // Without its expiry workflow the holds could outlive the session: give them back now.
-      await this.expire(sessionId);
-      throw new DomainError('unavailable', 'temporarily-unavailable', 'The checkout could not be opened; try again shortly.', {
-        cause: String(err),
-      });
-    }
     return { url: `${this.options.publicBaseUrl}/pay/${sessionId}` };
   }
 
@@ -155,24 +142,23 @@ export class Checkouts {
       // Basket first, then session, then listings: the lock order of start(), so a re-checkout of
       // the basket racing this payment waits instead of deadlocking.
       await tx.query(`SELECT b.id FROM baskets b JOIN checkout_sessions c ON c.basket_id = b.id WHERE c.id = $1 FOR UPDATE OF b`, [sessionId]);
-      if (outcome === 'failure') return (await closeOpenSessions(tx, { sessionId }, 'FAILED')) ? { outcome: 'failed' } : null;
-      const [[session]]: [SessionSnapshot[]] = await tx.query(
-        `UPDATE checkout_sessions SET status = 'PAID', updated_at = now() WHERE id = $1 AND status = 'OPEN' RETURNING ${SESSION_COLUMNS}`,
-        [sessionId],
-      );
-      if (!session) return null;
-      const purchaseId = await commitCheckout(tx, session);
-      return { outcome: 'paid', redirect: await this.redirectOf(tx, sessionId, purchaseId) };
+      const settled = await this.applyOutcome(tx, sessionId, outcome);
+      // The hold timer ends now instead of expiring an already settled session later.
+      if (settled) await requestWorkflowStart(tx, starts.checkoutSettled(sessionId, this.options.holdSeconds));
+      return settled;
     });
-    if (result) {
-      await this.workflows.settled(sessionId).catch(() => undefined); // its expiry is a no-op now anyway
-      return result;
-    }
-    return this.replay(sessionId, outcome);
+    return result ?? this.replay(sessionId, outcome);
   }
 
-  expire(sessionId: string): Promise<boolean> {
-    return expireCheckoutSession(this.db, sessionId);
+  private async applyOutcome(tx: EntityManager, sessionId: string, outcome: 'success' | 'failure'): Promise<PaymentResult | null> {
+    if (outcome === 'failure') return (await closeOpenSessions(tx, { sessionId }, 'FAILED')) ? { outcome: 'failed' } : null;
+    const [[session]]: [SessionSnapshot[]] = await tx.query(
+      `UPDATE checkout_sessions SET status = 'PAID', updated_at = now() WHERE id = $1 AND status = 'OPEN' RETURNING ${SESSION_COLUMNS}`,
+      [sessionId],
+    );
+    if (!session) return null;
+    const purchaseId = await commitCheckout(tx, session);
+    return { outcome: 'paid', redirect: await this.redirectOf(tx, sessionId, purchaseId) };
   }
 
   /** A repeated or late outcome: answer what already happened, or refuse. */
