@@ -65,8 +65,12 @@ async function temporal() {
     '--log-level', 'error',
     '--ui-disable-news-fetch',
     ...(codecPort === 0 ? [] : ['--ui-codec-endpoint', `http://127.0.0.1:${codecPort}`]),
-    // The case workflows' search attributes (src/domain/cases/search-attributes.ts).
-    ...['CaseStatus', 'CaseReason', 'CaseSellerId', 'CaseOrderId'].flatMap((name) => ['--search-attribute', `${name}=Keyword`]),
+    // Every custom search attribute (src/domain/search-attributes.ts; a unit test keeps the lists equal).
+    ...[
+      'CaseStatus', 'CaseReason', 'CaseSellerId', 'CaseOrderId',
+      'WebhookEndpointId', 'WebhookSellerId', 'WebhookEventType', 'WebhookOutcome',
+      'ImportSellerId', 'ImportStatus',
+    ].flatMap((name) => ['--search-attribute', `${name}=Keyword`]),
   ], { stdio: ['ignore', 'ignore', 'inherit'] });
   server.once('exit', (code) => !stopping && (log(`Temporal dev server exited (${code})`), shutdown(1)));
   await waitForPort(port, 'Temporal dev server');

@@ -5,6 +5,9 @@ import type { DataSource } from 'typeorm';
 import { createActivities } from '../activities';
 import type { Config } from '../src/config';
 import { createMailTransport } from '../src/integrations/email/transport';
+import type { WorkerMetrics } from '../src/observability/worker-metrics';
+import { OutboxRetention } from '../src/services/retention/outbox-retention';
+import { temporalDataConverter } from '../src/temporal/data-converter';
 
 /** A folder, so it names workflows/index.ts from source and dist/workflows/index.js when compiled. */
 export const WORKFLOWS_PATH = path.resolve(__dirname, '../workflows');
@@ -17,10 +20,12 @@ export interface CreateWorkerOptions {
   connection: NativeConnection;
   /** A bundle built by the caller (tests build one per file); otherwise the prebuilt one, else bundled at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /** Instruments the worker's activities report to (worker/main.ts serves them on /metrics). */
+  metrics?: WorkerMetrics;
 }
 
 /** The worker with every workflow and activity registered; shared by `worker/main.ts` and tests. */
-export function createWorker({ config, db, connection, workflowBundle }: CreateWorkerOptions): Promise<Worker> {
+export function createWorker({ config, db, connection, workflowBundle, metrics }: CreateWorkerOptions): Promise<Worker> {
   const activities = createActivities({
     db,
     transport: createMailTransport(config.email.smtpUrl),
@@ -30,6 +35,7 @@ export function createWorker({ config, db, connection, workflowBundle }: CreateW
     webhooks: config.webhooks,
     importBatchSize: config.imports.batchSize,
     reviewWindowSeconds: config.reviews.windowSeconds,
+    outboxRetention: new OutboxRetention(db),
     orderTimings: {
       autoEscalateSeconds: config.cases.autoEscalateSeconds,
       autoReceiptSeconds: config.orders.autoReceiptSeconds,
@@ -41,8 +47,24 @@ export function createWorker({ config, db, connection, workflowBundle }: CreateW
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     ...workflowCode(workflowBundle),
-    activities,
+    activities: metrics ? countedActivities(activities, metrics) : activities,
+    dataConverter: temporalDataConverter(config.temporal),
+    // On SIGTERM running activities finish within the grace period instead of being cancelled.
+    shutdownGraceTime: config.shutdownGraceMs,
   });
+}
+
+/** Counts each webhook attempt by what it decided (`webhook_delivery_attempts_total`). */
+function countedActivities<A extends { attemptWebhookDelivery: (...args: never[]) => Promise<{ outcome: string }> }>(activities: A, metrics: WorkerMetrics): A {
+  const attempt = activities.attemptWebhookDelivery;
+  return {
+    ...activities,
+    attemptWebhookDelivery: async (...args: Parameters<A['attemptWebhookDelivery']>) => {
+      const result = await attempt(...args);
+      metrics.webhookAttempts.inc({ outcome: result.outcome });
+      return result;
+    },
+  };
 }
 
 /** Production loads the bundle prebuilt by `npm run build`; from source the worker bundles at start. */

@@ -8,6 +8,7 @@ import { workflowIds } from '../../src/temporal/workflow-ids';
 import { WEBHOOK_SEARCH_ATTRIBUTES } from '../../src/domain/webhooks/search-attributes';
 import { registerSeller, registerUser } from '../support/api';
 import { TEMPORAL_CLI } from '../support/env';
+import { seedCatalog } from '../support/fixtures';
 import { fillBasket, pay, sellerWithListings } from '../support/shop';
 import { eventually, startStack, type TestStack } from '../support/stack';
 import { freePort } from '../support/temporal';
@@ -58,7 +59,6 @@ async function deliveredWebhook() {
 }
 
 async function anyItemUrn(): Promise<string> {
-  const { seedCatalog } = await import('../support/fixtures');
   const { items } = await seedCatalog(stack.api.database.db);
   return items[0]!.urn;
 }

@@ -16,7 +16,7 @@ import {
   resolveUpdate,
 } from '../../workflows/contracts/case';
 import type { OutcomeState } from '../../src/domain/cases/machine';
-import { timeSkippingEnv, workflowBundle } from '../support/temporal';
+import { timeSkippingEnv, workflowBundle, testDataConverter } from '../support/temporal';
 
 const DAY = 86_400_000;
 const QUEUE = 'test-case';
@@ -38,7 +38,7 @@ const activities = (): CaseActivities & Pick<EmailActivities, 'deliverEmail'> =>
 
 beforeAll(async () => {
   env = await timeSkippingEnv();
-  worker = await Worker.create({ connection: env.nativeConnection, taskQueue: QUEUE, workflowBundle: await workflowBundle(), activities: activities() });
+  worker = await Worker.create({ dataConverter: testDataConverter, connection: env.nativeConnection, taskQueue: QUEUE, workflowBundle: await workflowBundle(), activities: activities() });
   running = worker.run();
 });
 afterAll(async () => {
@@ -209,6 +209,7 @@ describe('caseWorkflow', () => {
   it('ends without writing anything more when the case row does not exist', async () => {
     const queue = 'test-case-missing';
     const w = await Worker.create({
+      dataConverter: testDataConverter,
       connection: env.nativeConnection,
       taskQueue: queue,
       workflowBundle: await workflowBundle(),
@@ -227,6 +228,7 @@ describe('caseWorkflow', () => {
     // task waits on the stopped worker's sticky queue).
     const start = async () =>
       Worker.create({
+        dataConverter: testDataConverter,
         connection: env.nativeConnection,
         taskQueue: queue,
         workflowBundle: await workflowBundle(),

@@ -10,6 +10,7 @@ import { OAuthApps1733270400000 } from './1733270400000-oauth-apps';
 import { SignInThrottle1733356800000 } from './1733356800000-sign-in-throttle';
 import { WorkflowStarts1733443200000 } from './1733443200000-workflow-starts';
 import { AccountAddresses1733443600000 } from './1733443600000-account-addresses';
+import { RetentionIndexes1733444100000 } from './1733444100000-retention-indexes';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   SignInThrottle1733356800000,
   WorkflowStarts1733443200000,
   AccountAddresses1733443600000,
+  RetentionIndexes1733444100000,
 ];
