@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { AesGcmPayloadCodec } from '../../src/temporal/payload-codec';
 import { startCodecServer } from '../../src/temporal/codec-server';
 import { startMetricsServer, type MetricsServer } from '../../src/observability/metrics-server';
@@ -66,9 +67,11 @@ async function anyItemUrn(): Promise<string> {
 describe('operating the stack (API + worker + Temporal dev server + Postgres)', () => {
   it('the worker scrape shows its own instruments and the Temporal SDK metrics; the API scrape its routes', async () => {
     await deliveredWebhook();
+    // The SDK counts the completion once the workflow task that completes the delivery is done.
     const worker = await eventually(async () => {
       const text = await scrape(workerScrape);
-      return (sample(text, 'webhook_delivery_attempts_total', 'outcome="delivered"') ?? 0) >= 1 ? text : null;
+      const completed = /^temporal_workflow_completed(_total)?\{.*workflow_type="webhookDeliveryWorkflow".*\} \d+/m.test(text);
+      return (sample(text, 'webhook_delivery_attempts_total', 'outcome="delivered"') ?? 0) >= 1 && completed ? text : null;
     });
     expect(sample(worker, 'workflow_starts_total', 'workflow_type="webhookDeliveryWorkflow",result="started"')).toBeGreaterThanOrEqual(1);
     expect(sample(worker, 'outbox_pending_rows', 'outbox="outbox_events"')).toBe(0);
@@ -76,7 +79,6 @@ describe('operating the stack (API + worker + Temporal dev server + Postgres)', 
     expect(worker).toMatch(/^db_pool_connections_max\{process="worker"\} \d+/m);
     // From the SDK's Prometheus exporter (Runtime telemetry), appended to the same scrape.
     expect(worker).toMatch(/^temporal_activity_execution_latency_(seconds_)?count\{.*activity_type="attemptWebhookDelivery".*\} \d+/m);
-    expect(worker).toMatch(/^temporal_workflow_completed(_total)?\{.*workflow_type="webhookDeliveryWorkflow".*\} \d+/m);
 
     const api = await scrape(apiScrape);
     expect(sample(api, 'http_request_duration_seconds_count', 'method="POST",route="/seller/listings",status="201"')).toBeGreaterThanOrEqual(1);
@@ -112,7 +114,8 @@ describe('operating the stack (API + worker + Temporal dev server + Postgres)', 
       .send({ action: 'dispute', orderId: order.id, reason: 'DAMAGED', comment: 'Opened', items: [{ id: order.items[0].id, quantity: 1 }] })
       .expect(200);
     const [opened] = (await api.http.get('/user/cases').set(buyer.bearer).expect(200)).body;
-    await api.http.put(`/seller/cases/${opened.id}`).set(seller.bearer).send({ action: 'comment', comment }).expect(200);
+    // The proposal, comment included, reaches the workflow as an Update's argument (a payload).
+    await api.http.put(`/seller/cases/${opened.id}`).set(seller.bearer).send({ action: 'propose', type: 'REFUND', amount: 1200, comment }).expect(200);
 
     const workflowId = workflowIds.case(opened.id);
     const raw = await env.client.workflowService.getWorkflowExecutionHistory({ namespace: 'default', execution: { workflowId } });
@@ -122,14 +125,21 @@ describe('operating the stack (API + worker + Temporal dev server + Postgres)', 
     expect(historyText).toContain(Buffer.from('binary/encrypted').toString('base64'));
 
     // The CLI without the codec prints ciphertext; through the codec endpoint it prints the comment.
-    const show = (extra: string[]) =>
-      execFileSync(TEMPORAL_CLI, ['workflow', 'show', '--address', env.address, '--workflow-id', workflowId, '--output', 'json', ...extra], {
-        encoding: 'utf8',
+    // Asynchronously: the codec endpoint answering the CLI runs in this process. The CLI prints
+    // payload bytes in base64; what an operator reads is every payload's data, decoded.
+    const show = async (extra: string[]) => {
+      const { stdout } = await promisify(execFile)(TEMPORAL_CLI, ['workflow', 'show', '--address', env.address, '--workflow-id', workflowId, '--output', 'json', ...extra]);
+      const data: string[] = [];
+      JSON.parse(stdout, (key, value: unknown) => {
+        if (key === 'data' && typeof value === 'string') data.push(Buffer.from(value, 'base64').toString('utf8'));
+        return value;
       });
-    expect(show([])).not.toContain('personal-note-7f3a');
+      return data.join('\n');
+    };
+    expect(await show([])).not.toContain('personal-note-7f3a');
     const codec = await startCodecServer(new AesGcmPayloadCodec(api.config.temporal.payloadKeys), { host: '127.0.0.1', port: 0, corsOrigins: [] });
     try {
-      expect(show(['--codec-endpoint', codec.url])).toContain('personal-note-7f3a');
+      expect(await show(['--codec-endpoint', codec.url])).toContain('personal-note-7f3a');
     } finally {
       await codec.close();
     }
