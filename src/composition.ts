@@ -36,8 +36,19 @@ import { SellerOrders } from './services/orders/seller-orders';
 import { Reviews } from './services/reviews/reviews';
 import { Cases } from './services/cases/cases';
 import { CaseUpdates } from './temporal/case-updates';
+import { OperatorRoles } from './services/operators/operator-roles';
+import { Operators } from './services/operators/operators';
+import { IdempotencyKeys } from './services/idempotency/idempotency-keys';
+import { MessageAttachments } from './services/conversations/attachments';
+import { Conversations } from './services/conversations/conversations';
+import { UserActivity } from './services/users/activity';
+import { DEFAULT_DECODE_LIMITS } from './integrations/images/decode';
+import { EmbeddedImageModerator } from './integrations/images/moderation';
 import { BulkLookup } from './services/search/bulk-lookup';
 import { ListingSearch } from './services/search/listing-search';
+import { searchCatalog } from './services/search/catalog-search';
+import { priceHistory } from './services/catalog/price-history';
+import { EmailOutbox } from './services/email/outbox';
 
 /** The composition root: wires services from configuration, the database and Temporal. */
 export function createServices(config: Config, db: DataSource, temporal: Client): Services {
@@ -51,18 +62,28 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   });
   const deliveryOptions = new DeliveryOptions(db);
   const baskets = new Baskets(db, (sellerId, country) => deliveryOptions.availableTo(sellerId, country));
+  const caseUpdates = new CaseUpdates(temporal);
+  const periods = {
+    autoReceiptSeconds: config.orders.autoReceiptSeconds,
+    autoEscalateSeconds: config.cases.autoEscalateSeconds,
+    reviewWindowSeconds: config.reviews.windowSeconds,
+  };
+  const conversations = new Conversations(db, (imageId) => uploads.imageUrl(imageId), {
+    graceSeconds: config.conversations.notifyGraceSeconds,
+    maxDelaySeconds: config.conversations.notifyMaxDelaySeconds,
+    inactiveSeconds: config.conversations.inactiveSeconds,
+  });
   const orderUpdates = new OrderUpdates(db, {
     autoEscalateSeconds: config.cases.autoEscalateSeconds,
     autoReceiptSeconds: config.orders.autoReceiptSeconds,
     reviewWindowSeconds: config.reviews.windowSeconds,
   });
   return {
-    db,
     auth: new AuthService(db, accessTokens, oauthApps, signInThrottle, {
       refreshTokenTtlSeconds: config.auth.refreshTokenTtlSeconds,
       scryptLogN: config.auth.scryptLogN,
     }),
-    authenticator: new Authenticator(db, accessTokens, oauthApps),
+    authenticator: new Authenticator(db, accessTokens, oauthApps, new UserActivity(db)),
     oauthApps,
     pats: new PersonalAccessTokens(db),
     sellers: new Sellers(db),
@@ -94,11 +115,25 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     baskets,
     checkouts: new Checkouts(db, baskets, { holdSeconds: config.checkout.holdSeconds, publicBaseUrl: config.publicBaseUrl }),
     orderUpdates,
-    sellerOrders: new SellerOrders(db),
-    purchases: new Purchases(db, orderUpdates),
+    sellerOrders: new SellerOrders(db, periods),
+    purchases: new Purchases(db, orderUpdates, periods),
     invoices: new Invoices(db),
     reviews: new Reviews(db),
-    cases: new Cases(db, uploads, new CaseUpdates(temporal)),
+    cases: new Cases(db, uploads, caseUpdates, periods),
+    operators: new Operators(db, caseUpdates, periods),
+    operatorRoles: new OperatorRoles(db),
+    catalogSearch: (query) => searchCatalog(db, query),
+    priceHistory: (urn, days) => priceHistory(db, urn, days),
+    emailOutbox: new EmailOutbox(db),
+    databaseHealth: async () => {
+      await db.query('SELECT 1');
+    },
+    idempotencyKeys: new IdempotencyKeys(db),
+    conversations,
+    messageAttachments: new MessageAttachments(db, conversations, uploads, new EmbeddedImageModerator(), {
+      ...DEFAULT_DECODE_LIMITS,
+      maxBytes: config.uploads.maxBytes,
+    }),
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));

@@ -2,12 +2,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { DataSource } from 'typeorm';
-import { createActivities } from '../activities';
 import type { Config } from '../src/config';
-import { createMailTransport } from '../src/integrations/email/transport';
 import type { WorkerMetrics } from '../src/observability/worker-metrics';
-import { OutboxRetention } from '../src/services/retention/outbox-retention';
 import { temporalDataConverter } from '../src/temporal/data-converter';
+import { createWorkerActivities } from './composition';
 
 /** A folder, so it names workflows/index.ts from source and dist/workflows/index.js when compiled. */
 export const WORKFLOWS_PATH = path.resolve(__dirname, '../workflows');
@@ -26,22 +24,7 @@ export interface CreateWorkerOptions {
 
 /** The worker with every workflow and activity registered; shared by `worker/main.ts` and tests. */
 export function createWorker({ config, db, connection, workflowBundle, metrics }: CreateWorkerOptions): Promise<Worker> {
-  const activities = createActivities({
-    db,
-    transport: createMailTransport(config.email.smtpUrl),
-    from: config.email.from,
-    codeKey: config.auth.jwtSecret,
-    codeTtlSeconds: config.emailChange.codeTtlSeconds,
-    webhooks: config.webhooks,
-    importBatchSize: config.imports.batchSize,
-    reviewWindowSeconds: config.reviews.windowSeconds,
-    outboxRetention: new OutboxRetention(db),
-    orderTimings: {
-      autoEscalateSeconds: config.cases.autoEscalateSeconds,
-      autoReceiptSeconds: config.orders.autoReceiptSeconds,
-      reviewWindowSeconds: config.reviews.windowSeconds,
-    },
-  });
+  const activities = createWorkerActivities(config, db);
   return Worker.create({
     connection,
     namespace: config.temporal.namespace,

@@ -35,6 +35,8 @@ import { reviewRoutes } from './routes/reviews';
 import { systemRoutes } from './routes/system';
 import { webhookRoutes } from './routes/webhooks';
 import { sellerCaseRoutes, userCaseRoutes } from './routes/cases';
+import { operatorRoutes } from './routes/operators';
+import { conversationRoutes } from './routes/conversations';
 import type { Services } from './services';
 
 /** The route table: every route of the API, in the order the OpenAPI document lists them. */
@@ -65,6 +67,8 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...reviewRoutes(services),
     ...userCaseRoutes(services),
     ...sellerCaseRoutes(services),
+    ...operatorRoutes(services),
+    ...conversationRoutes(services),
     ...(config.env === 'development' ? devRoutes(services) : []),
   ];
   // The document describes the API routes and the system routes alike; it is built once, lazily.
@@ -80,7 +84,9 @@ export function createApp(services: Services, config: Config, logger: Logger, me
   app.proxy = true;
   const router = buildRouter(routeTable(services, config), {
     authenticator: services.authenticator,
+    idempotencyKeys: services.idempotencyKeys,
     isActiveSeller: (userId) => services.sellers.isActiveSeller(userId),
+    isOperator: (userId) => services.operatorRoles.isOperator(userId),
     validateResponses: config.http.validateResponses,
     logger,
   });
@@ -102,7 +108,9 @@ export function createApp(services: Services, config: Config, logger: Logger, me
     }),
   );
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true }));
+  // Not throwing: the router then sets `Allow`, and problemErrors turns its bare 405/501 into a
+  // problem (docs/conventions.md, "Methods").
+  app.use(router.allowedMethods());
   // Errors are answered by problemErrors; this only keeps Koa from printing them a second time.
   app.silent = true;
   return app;

@@ -6,8 +6,24 @@ export const email = Joi.string().trim().email({ tlds: false }).max(254);
 export const username = Joi.string()
   .pattern(/^[A-Za-z0-9][A-Za-z0-9_.-]{2,31}$/)
   .message('"username" must be 3-32 characters: letters, digits, "_", "." or "-", starting with a letter or digit');
-export const password = Joi.string().min(10).max(256);
+/**
+ * The 10-character minimum counts Unicode code points (what a person typed), not UTF-16 units,
+ * so 5 emoji are 5 characters; the 256 maximum stays in UTF-16 units, a bound on work only.
+ */
+export const password = Joi.string()
+  .min(10)
+  .max(256)
+  // `min(10)` above states the limit in the document and catches short values once; this adds
+  // the values that reach 10 UTF-16 units only through surrogate pairs.
+  .custom((value: string, helpers) => (value.length >= 10 && [...value].length < 10 ? helpers.error('string.min', { limit: 10 }) : value));
 export const timestamp = Joi.date().iso();
+
+/** The upper end of a `createdFrom`–`createdTo` filter: after `createdFrom` when both are given. */
+export const createdBefore = Joi.when('createdFrom', {
+  is: Joi.exist(),
+  then: timestamp.greater(Joi.ref('createdFrom')),
+  otherwise: timestamp,
+}).description('Created before (ISO 8601).');
 
 export const userView = Joi.object({
   id: Joi.string().required(),
@@ -148,6 +164,15 @@ export const pagedQuery = Joi.object({
 /** Item fields up to `available`, as embedded in an order item (spec "Item"). */
 const orderItemItem = item.fork(['quantity', 'min', 'max'], (s) => s.forbidden());
 
+/** A case's next actions for the caller (the case machine's), and its running deadline. */
+export const caseActions = Joi.array()
+  .items(Joi.string().valid('propose', 'accept', 'reject', 'escalate', 'resolve', 'close', 'remediate'))
+  .required()
+  .description('What the caller may do now: the actions the case workflow would accept (an operator: `close`, `remediate`).');
+export const caseDeadlines = Joi.object({
+  escalatesAt: timestamp.allow(null).required().description('When an OPEN or REMEDIATION case escalates automatically; null otherwise.'),
+}).required();
+
 export const orderView = Joi.object({
   id: Joi.string().required(),
   sellerId: Joi.string().required(),
@@ -210,12 +235,21 @@ export const orderView = Joi.object({
         attachments: Joi.array().required(),
         createdAt: timestamp.required(),
         updatedAt: timestamp.required(),
+        actions: caseActions,
+        deadlines: caseDeadlines,
       }),
     )
     .required(),
   adjustments: Joi.array().required(),
   transfers: Joi.array().required(),
   reviews: Joi.object().pattern(Joi.string(), Joi.number().integer().min(1).max(5)).required(),
+  actions: Joi.array()
+    .items(Joi.string().valid('ship', 'receive', 'dispute'))
+    .required()
+    .description('What the caller may do with the order now (from the order status table); anything else is refused.'),
+  deadlines: Joi.object({
+    autoReceiptAt: timestamp.allow(null).required().description('When a SHIPPED order is received automatically.'),
+  }).required(),
 });
 
 /** Order item ids and quantities named by an order action (`ship`, `dispute`). */

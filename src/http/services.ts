@@ -1,4 +1,3 @@
-import type { DataSource } from 'typeorm';
 import type { Accounts } from '../services/account/account';
 import type { AccountStatsService } from '../services/account/account-stats';
 import type { SavedAddresses } from '../services/account/addresses';
@@ -27,12 +26,19 @@ import type { Uploads } from '../services/uploads';
 import type { ListingImports } from '../services/imports/listing-imports';
 import type { Reviews } from '../services/reviews/reviews';
 import type { Cases } from '../services/cases/cases';
+import type { OperatorRoles } from '../services/operators/operator-roles';
+import type { Operators } from '../services/operators/operators';
+import type { IdempotencyKeys } from '../services/idempotency/idempotency-keys';
+import type { MessageAttachments } from '../services/conversations/attachments';
+import type { Conversations } from '../services/conversations/conversations';
 import type { BulkLookup } from '../services/search/bulk-lookup';
 import type { ListingSearch } from '../services/search/listing-search';
+import type { CatalogPage, CatalogQuery } from '../services/search/catalog-search';
+import type { PricePoint } from '../services/catalog/price-history';
+import type { EmailOutbox } from '../services/email/outbox';
 
-/** What route handlers may use; built once in `src/composition.ts`. */
+/** What route handlers may use; built once in `src/composition.ts`. Handlers never see the database. */
 export interface Services {
-  db: DataSource;
   auth: AuthService;
   authenticator: Authenticator;
   oauthApps: OAuthApps;
@@ -63,6 +69,18 @@ export interface Services {
   invoices: Invoices;
   reviews: Reviews;
   cases: Cases;
+  operators: Operators;
+  operatorRoles: OperatorRoles;
+  catalogSearch: (query: CatalogQuery) => Promise<CatalogPage>;
+  /** Daily sale prices of an item; 404 for an unknown item. */
+  priceHistory: (urn: string, days: number) => Promise<PricePoint[]>;
+  /** The e-mail outbox, read by the development-only routes. */
+  emailOutbox: EmailOutbox;
+  /** Resolves when PostgreSQL answers; rejects otherwise (for /readyz). */
+  databaseHealth: () => Promise<void>;
+  idempotencyKeys: IdempotencyKeys;
+  conversations: Conversations;
+  messageAttachments: MessageAttachments;
   /** Resolves when Temporal answers; rejects otherwise (for /readyz). */
   temporalHealth: () => Promise<void>;
 }

@@ -42,9 +42,12 @@ export type PartyAction =
 /** An operator's decision on an ESCALATED case (the only ways out of ESCALATED besides an agreement). */
 export type OperatorDecision = { decision: 'close' } | { decision: 'remediate' };
 
-/** Why an action is refused; `kind` decides the HTTP status (404 or 409). */
+/**
+ * Why an action is refused; `kind` decides the HTTP status: 404, 409, 400 (the change's data
+ * cannot be stored) or 503 (the change could not be recorded).
+ */
 export interface Refusal {
-  kind: 'not-found' | 'conflict';
+  kind: 'not-found' | 'conflict' | 'invalid' | 'unavailable';
   code: string;
   message: string;
 }
@@ -81,6 +84,32 @@ export function refusal(state: CaseState, a: PartyAction): Refusal | null {
 
 export function operatorRefusal(state: CaseState): Refusal | null {
   return state.status === 'ESCALATED' ? null : refuse('case-not-escalated', 'Operators decide escalated cases only.');
+}
+
+export type CaseActionName = PartyAction['action'];
+const PROBE_PROPOSAL: OutcomeProposal = { type: 'REFUND', amount: 0, comment: '', deliveryAddress: null };
+
+/**
+ * The actions `party` may take now: exactly those `refusal` lets through (`accept` and `reject`
+ * when they are allowed on at least one outcome), so what a view lists and what the workflow's
+ * validators accept cannot disagree.
+ */
+export function nextCaseActions(state: CaseState, party: Party): CaseActionName[] {
+  const allowed = (a: PartyAction) => refusal(state, a) === null;
+  const onSomeOutcome = (action: 'accept' | 'reject') => state.outcomes.some((o) => allowed({ action, party, outcomeId: o.id }));
+  const candidates: Array<[CaseActionName, boolean]> = [
+    ['propose', allowed({ action: 'propose', party, ...PROBE_PROPOSAL })],
+    ['accept', onSomeOutcome('accept')],
+    ['reject', onSomeOutcome('reject')],
+    ['escalate', allowed({ action: 'escalate', party })],
+    ['resolve', allowed({ action: 'resolve', party })],
+  ];
+  return candidates.filter(([, ok]) => ok).map(([name]) => name);
+}
+
+/** An operator's possible decisions now (`operatorRefusal` decides). */
+export function nextOperatorDecisions(state: CaseState): Array<OperatorDecision['decision']> {
+  return operatorRefusal(state) === null ? ['close', 'remediate'] : [];
 }
 
 /** The state after an allowed party action; `newOutcomeId` names a proposed outcome. */

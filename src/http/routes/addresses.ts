@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { RETRIEVED_FIELDS } from '../../integrations/address-lookup/port';
+import { RETRIEVED_FIELDS } from '../../services/account/addresses';
 import { MAX_SAVED_ADDRESSES, type AddressInput } from '../../services/account/addresses';
 import { defineRoute } from '../route';
 import { idParams, timestamp } from '../schemas';

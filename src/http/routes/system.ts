@@ -70,7 +70,7 @@ export const systemRoutes = (s: Services, openApi: () => Record<string, unknown>
       503: { description: 'A dependency is down; the problem names which.' },
     },
     handler: async () => {
-      const [postgres, temporal] = await Promise.all([check(() => s.db.query('SELECT 1')), check(s.temporalHealth)]);
+      const [postgres, temporal] = await Promise.all([check(s.databaseHealth), check(s.temporalHealth)]);
       if (postgres !== 'ok' || temporal !== 'ok') {
         throw unavailable('A dependency is unreachable.', { code: 'not-ready', extensions: { postgres, temporal } });
       }
@@ -119,7 +119,7 @@ export const systemRoutes = (s: Services, openApi: () => Record<string, unknown>
     summary: 'Static files of the documentation page',
     auth: 'public',
     request: { params: Joi.object({ asset: Joi.string().valid(...Object.keys(DOCS_ASSETS)).required() }) },
-    responses: { 200: { description: 'The file.', contentType: 'application/octet-stream' } },
+    responses: { 200: { description: 'The file.', contentType: [...new Set(Object.values(DOCS_ASSETS))] } },
     handler: async ({ params }) => ({
       status: 200,
       body: readFileSync(path.join(swaggerUiDir, params.asset)),

@@ -3,6 +3,9 @@ import { newId } from '../../ids';
 import type { AddressLookupProvider, FindRequest, LookupSuggestion, RetrievedAddress } from '../../integrations/address-lookup/port';
 import { invalid, notFound } from '../errors';
 
+/** Every field of a retrieved address, for the route's response schema (the provider port owns the list). */
+export { RETRIEVED_FIELDS } from '../../integrations/address-lookup/port';
+
 /** The spec's limit on saved addresses per user (all types together). */
 export const MAX_SAVED_ADDRESSES = 10;
 

@@ -38,6 +38,8 @@ export class AccessTokens {
         audience: AUDIENCE,
         algorithms: ['HS256'],
         typ: 'at+jwt',
+        // Tokens are revoked by expiry alone, so one without `exp` would never be revoked.
+        requiredClaims: ['exp'],
       });
       if (typeof payload.sub !== 'string') return null;
       return {

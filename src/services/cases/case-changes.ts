@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { CaseStatus, OutcomeProposal, OutcomeState, Party } from '../../domain/cases/machine';
 import { completePurchaseIfSettled } from '../orders/order-engine';
 import { requestReviewWindow } from '../reviews/review-windows';
+import { emitEvents } from '../events/outbox';
 import { touchSellerStats } from '../sellers/stats-version';
 import { queueCaseNotifications } from './case-notifications';
 
@@ -37,8 +38,8 @@ export interface RecordedChange {
  */
 export async function recordCaseChange(db: DataSource, c: CaseChange, options: { reviewWindowSeconds: number }): Promise<RecordedChange | null> {
   return db.transaction(async (tx) => {
-    const [row]: Array<{ purchase_id: string; seller_id: string; buyer_id: string }> = await tx.query(
-      `SELECT purchase_id, seller_id, buyer_id FROM cases WHERE id = $1 FOR UPDATE`,
+    const [row]: Array<{ purchase_id: string; seller_id: string; buyer_id: string; order_id: string; reason: string }> = await tx.query(
+      `SELECT purchase_id, seller_id, buyer_id, order_id, reason FROM cases WHERE id = $1 FOR UPDATE`,
       [c.caseId],
     );
     if (!row) return null;
@@ -61,11 +62,24 @@ export async function recordCaseChange(db: DataSource, c: CaseChange, options: {
     await tx.query(
       `UPDATE cases SET status = $2, updated_at = now(),
               escalated_at = CASE WHEN $2 = 'ESCALATED' THEN now() ELSE escalated_at END,
-              closed_at = CASE WHEN $2 = 'CLOSED' THEN now() ELSE closed_at END
+              closed_at = CASE WHEN $2 = 'CLOSED' THEN now() ELSE closed_at END,
+              period_started_at = CASE WHEN $2 = 'REMEDIATION' AND status <> 'REMEDIATION' THEN now() ELSE period_started_at END
         WHERE id = $1`,
       [c.caseId, c.status],
     );
-    if (c.status === 'CLOSED') await touchSellerStats(tx, row.seller_id);
+    await touchSellerStats(tx, row.seller_id); // any change can move `cases.open` or `orders.open`/`waiting`
+    await emitEvents(tx, 'CASE_UPDATED', [
+      {
+        sellerId: row.seller_id,
+        createdAt: new Date().toISOString(),
+        caseId: c.caseId,
+        orderId: row.order_id,
+        purchaseId: row.purchase_id,
+        reason: row.reason,
+        status: c.status,
+        change: c.kind,
+      },
+    ]);
     if (c.status === 'CLOSED') await touchAccountStats(tx, row.buyer_id);
     const completed = c.status === 'CLOSED' && (await completePurchaseIfSettled(tx, row.purchase_id));
     if (completed) await requestReviewWindow(tx, row.purchase_id, options.reviewWindowSeconds);

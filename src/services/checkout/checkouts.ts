@@ -5,8 +5,7 @@ import { conflict, DomainError, notFound } from '../errors';
 import { requestWorkflowStart, starts } from '../workflow-starts';
 import { commitCheckout, type SessionSnapshot } from './commit';
 import { placeHolds, releaseHolds } from './holds';
-
-export type CheckoutStatus = 'OPEN' | 'PAID' | 'FAILED' | 'EXPIRED';
+import { CHECKOUT_TRANSITIONS, type CheckoutStatus } from '../../domain/orders/order-machine';
 
 export interface PaymentPage {
   id: string;
@@ -21,15 +20,12 @@ export type PaymentResult = { outcome: 'paid'; redirect: string } | { outcome: '
 const refused = (code: string, message: string, listingIds: string[]) => new DomainError('conflict', code, message, { listingIds });
 
 /** Moves open sessions (one by id, or a basket's) to a final unpaid status and frees their holds. */
-async function closeOpenSessions(
-  tx: EntityManager,
-  which: { sessionId: string } | { basketId: string },
-  status: 'FAILED' | 'EXPIRED',
-): Promise<boolean> {
+async function closeOpenSessions(tx: EntityManager, which: { sessionId: string } | { basketId: string }, action: 'fail' | 'expire'): Promise<boolean> {
   const [column, value] = 'sessionId' in which ? ['id', which.sessionId] : ['basket_id', which.basketId];
+  const { from, to } = CHECKOUT_TRANSITIONS[action];
   const [rows]: [Array<{ id: string }>] = await tx.query(
-    `UPDATE checkout_sessions SET status = $2, updated_at = now() WHERE ${column} = $1 AND status = 'OPEN' RETURNING id`,
-    [value, status],
+    `UPDATE checkout_sessions SET status = $2, updated_at = now() WHERE ${column} = $1 AND status = ANY($3) RETURNING id`,
+    [value, to, from],
   );
   for (const { id } of rows) await releaseHolds(tx, id);
   return rows.length > 0;
@@ -40,7 +36,27 @@ async function closeOpenSessions(
  * had already settled, so it is safe to repeat.
  */
 export function expireCheckoutSession(db: DataSource, sessionId: string): Promise<boolean> {
-  return db.transaction((tx) => closeOpenSessions(tx, { sessionId }, 'EXPIRED'));
+  return db.transaction((tx) => closeOpenSessions(tx, { sessionId }, 'expire'));
+}
+
+/**
+ * Expires every open checkout holding units of the seller's listings (an operator suspended the
+ * seller), releasing the holds, so those payments are refused (409 `checkout-closed`). One
+ * transaction per session, in the lock order basket → session → listings.
+ */
+export async function closeSellerCheckouts(db: DataSource, sellerId: string): Promise<void> {
+  const sessions: Array<{ id: string; basket_id: string }> = await db.query(
+    `SELECT DISTINCT c.id, c.basket_id FROM listing_holds h
+       JOIN listings l ON l.id = h.listing_id JOIN checkout_sessions c ON c.id = h.checkout_id
+      WHERE l.seller_id = $1 AND h.released_at IS NULL AND c.status = 'OPEN'`,
+    [sellerId],
+  );
+  for (const session of sessions) {
+    await db.transaction(async (tx) => {
+      await tx.query(`SELECT id FROM baskets WHERE id = $1 FOR UPDATE`, [session.basket_id]);
+      await closeOpenSessions(tx, { sessionId: session.id }, 'expire');
+    });
+  }
 }
 
 const SESSION_COLUMNS = `id, basket_id AS "basketId", buyer_id AS "buyerId", lines, sellers, subtotal, delivery, fee, total,
@@ -80,7 +96,7 @@ export class Checkouts {
       // Locking the basket serialises two checkouts of one basket (and one that races its commit).
       await this.baskets.find(tx, userId, basketId, true);
       // A new checkout of the same basket supersedes an unpaid earlier one and frees its holds.
-      await closeOpenSessions(tx, { basketId: basket.id }, 'EXPIRED');
+      await closeOpenSessions(tx, { basketId: basket.id }, 'expire');
       const session: Omit<SessionSnapshot, 'id'> = {
         basketId: basket.id,
         buyerId: userId,
@@ -151,10 +167,10 @@ export class Checkouts {
   }
 
   private async applyOutcome(tx: EntityManager, sessionId: string, outcome: 'success' | 'failure'): Promise<PaymentResult | null> {
-    if (outcome === 'failure') return (await closeOpenSessions(tx, { sessionId }, 'FAILED')) ? { outcome: 'failed' } : null;
+    if (outcome === 'failure') return (await closeOpenSessions(tx, { sessionId }, 'fail')) ? { outcome: 'failed' } : null;
     const [[session]]: [SessionSnapshot[]] = await tx.query(
-      `UPDATE checkout_sessions SET status = 'PAID', updated_at = now() WHERE id = $1 AND status = 'OPEN' RETURNING ${SESSION_COLUMNS}`,
-      [sessionId],
+      `UPDATE checkout_sessions SET status = $2, updated_at = now() WHERE id = $1 AND status = ANY($3) RETURNING ${SESSION_COLUMNS}`,
+      [sessionId, CHECKOUT_TRANSITIONS.pay.to, CHECKOUT_TRANSITIONS.pay.from],
     );
     if (!session) return null;
     const purchaseId = await commitCheckout(tx, session);
