@@ -1,7 +1,8 @@
 import { DefaultLogger, NativeConnection, Runtime, type LogLevel } from '@temporalio/worker';
-import { loadConfig } from '../src/config';
+import type { Client } from '@temporalio/client';
+import { loadConfig, type Config } from '../src/config';
 import { connectAndMigrate } from '../src/db/data-source';
-import { createLogger } from '../src/logger';
+import { createLogger, type Logger } from '../src/logger';
 import { startMetricsServer } from '../src/observability/metrics-server';
 import { createWorkerMetrics, sdkMetrics } from '../src/observability/worker-metrics';
 import { connectTemporalClient } from '../src/temporal/client';
@@ -41,11 +42,7 @@ async function main(): Promise<void> {
   const temporal = await connectTemporalClient(config.temporal);
   const dispatcher = createStartDispatcher(config, db, temporal, log.child({ component: 'start-dispatcher' }), metrics);
   dispatcher.start();
-  await ensureRetentionSchedule(temporal, {
-    taskQueue: config.temporal.taskQueue,
-    everyMs: config.retention.everyMs,
-    olderThanMs: config.retention.olderThanMs,
-  });
+  keepRetentionSchedule(temporal, config, log);
   const metricsServer =
     config.metrics.workerPort === 0
       ? undefined
@@ -67,6 +64,21 @@ async function main(): Promise<void> {
     await db.destroy();
     log.info('worker stopped');
   }
+}
+
+/**
+ * Creates or updates the retention Schedule; while Temporal cannot be reached it tries again
+ * every 30 s instead of holding up the worker (the outboxes lose nothing by waiting).
+ */
+function keepRetentionSchedule(temporal: Client, config: Config, log: Logger): void {
+  const attempt = () =>
+    ensureRetentionSchedule(temporal, { taskQueue: config.temporal.taskQueue, everyMs: config.retention.everyMs, olderThanMs: config.retention.olderThanMs }).catch(
+      (err: unknown) => {
+        log.warn({ err }, 'retention schedule not set up yet; retrying in 30 s');
+        setTimeout(attempt, 30_000).unref();
+      },
+    );
+  void attempt();
 }
 
 main().catch((err) => {

@@ -30,6 +30,11 @@ export function testEnv(databaseUrl: string, overrides: Record<string, string> =
     // Tests read their own writes at once; the Discover cache has its own tests that turn it on.
     DISCOVER_CACHE_MS: '0',
     JWT_SECRET: 'test-secret-test-secret-test-secret-0123',
+    // Test processes never take the fixed metrics and codec ports: files (and machines' other
+    // test runs) run side by side; a test that scrapes starts its own listener on port 0.
+    METRICS_PORT: '0',
+    WORKER_METRICS_PORT: '0',
+    CODEC_PORT: '0',
     ...overrides,
   };
 }
