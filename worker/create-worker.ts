@@ -38,7 +38,10 @@ export function createWorker({ config, db, connection, workflowBundle, metrics }
 }
 
 /** Counts each webhook attempt by what it decided (`webhook_delivery_attempts_total`). */
-function countedActivities<A extends { attemptWebhookDelivery: (...args: never[]) => Promise<{ outcome: string }> }>(activities: A, metrics: WorkerMetrics): A {
+function countedActivities<A extends { attemptWebhookDelivery: (...args: never[]) => Promise<{ outcome: string }> }>(
+  activities: A,
+  metrics: WorkerMetrics,
+): A {
   const attempt = activities.attemptWebhookDelivery;
   return {
     ...activities,

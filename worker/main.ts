@@ -46,7 +46,9 @@ async function main(): Promise<void> {
   const metricsServer =
     config.metrics.workerPort === 0
       ? undefined
-      : await startMetricsServer(metrics.registry, { host: config.metrics.host, port: config.metrics.workerPort }, [sdkMetrics(config.metrics.sdkPort)]);
+      : await startMetricsServer(metrics.registry, { host: config.metrics.host, port: config.metrics.workerPort }, [
+          sdkMetrics(config.metrics.sdkPort),
+        ]);
   const codec = config.temporal.codec;
   const codecServer = codec.port === 0 ? undefined : await startCodecServer(new AesGcmPayloadCodec(config.temporal.payloadKeys), codec);
   log.info(
@@ -72,12 +74,14 @@ async function main(): Promise<void> {
  */
 function keepRetentionSchedule(temporal: Client, config: Config, log: Logger): void {
   const attempt = () =>
-    ensureRetentionSchedule(temporal, { taskQueue: config.temporal.taskQueue, everyMs: config.retention.everyMs, olderThanMs: config.retention.olderThanMs }).catch(
-      (err: unknown) => {
-        log.warn({ err }, 'retention schedule not set up yet; retrying in 30 s');
-        setTimeout(attempt, 30_000).unref();
-      },
-    );
+    ensureRetentionSchedule(temporal, {
+      taskQueue: config.temporal.taskQueue,
+      everyMs: config.retention.everyMs,
+      olderThanMs: config.retention.olderThanMs,
+    }).catch((err: unknown) => {
+      log.warn({ err }, 'retention schedule not set up yet; retrying in 30 s');
+      setTimeout(attempt, 30_000).unref();
+    });
   void attempt();
 }
 

@@ -8,7 +8,13 @@ import { StartDispatcher } from '../src/services/workflow-starts/dispatcher';
 import { TemporalStartExecutor } from '../src/temporal/start-executor';
 
 /** The workflow-start dispatcher as the worker runs it, with the webhook fan-out feeding it. */
-export function createStartDispatcher(config: Config, db: DataSource, temporal: Client, log: Logger, metrics?: WorkerMetrics): StartDispatcher {
+export function createStartDispatcher(
+  config: Config,
+  db: DataSource,
+  temporal: Client,
+  log: Logger,
+  metrics?: WorkerMetrics,
+): StartDispatcher {
   return new StartDispatcher({
     db,
     databaseUrl: config.databaseUrl,

@@ -25,7 +25,10 @@ export async function listingImportWorkflow(input: WorkflowInputs['listingImport
   const summary = await finishImport(input.importId);
   // `ImportStatus` for operators, on imports started with the import search attributes; behind a
   // patch so imports recorded before it replay without the upsert they never made.
-  if (workflowInfo().typedSearchAttributes.get(IMPORT_SEARCH_ATTRIBUTES.sellerId) !== undefined && patched('import-status-search-attribute')) {
+  if (
+    workflowInfo().typedSearchAttributes.get(IMPORT_SEARCH_ATTRIBUTES.sellerId) !== undefined &&
+    patched('import-status-search-attribute')
+  ) {
     upsertSearchAttributes([{ key: IMPORT_SEARCH_ATTRIBUTES.status, value: summary.status }]);
   }
   return summary;

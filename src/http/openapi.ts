@@ -46,7 +46,8 @@ function commonErrors(route: AnyRoute): Record<string, unknown> {
   if (route.auth !== 'public') errors['401'] = problemRef('Missing or invalid credentials.');
   if (route.auth === 'seller') errors['403'] = problemRef('The caller has no active seller account.');
   if (route.auth === 'bearer') errors['403'] = problemRef('A personal access token was used where an access token is required.');
-  if (route.auth === 'operator') errors['403'] = problemRef('The caller is not an operator, or used a token other than their own access token.');
+  if (route.auth === 'operator')
+    errors['403'] = problemRef('The caller is not an operator, or used a token other than their own access token.');
   if (takesIdempotencyKey(route)) {
     errors['409'] = problemRef('Also: a request with the same `Idempotency-Key` is still in flight (`idempotency-key-in-use`).');
     errors['422'] = problemRef('The `Idempotency-Key` was used with a different request (`idempotency-key-reused`).');
@@ -110,7 +111,11 @@ function operation(route: AnyRoute): Record<string, unknown> {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     security: SECURITY[route.auth],
-    parameters: [...parameters(req.params, 'path'), ...parameters(req.query, 'query'), ...(takesIdempotencyKey(route) ? [IDEMPOTENCY_KEY_PARAMETER] : [])],
+    parameters: [
+      ...parameters(req.params, 'path'),
+      ...parameters(req.query, 'query'),
+      ...(takesIdempotencyKey(route) ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+    ],
     ...(req.rawBody
       ? {
           requestBody: {
@@ -175,14 +180,16 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Record<stri
           bearerFormat: 'JWT',
           description:
             'The access token (POST /oauth/token) of a user holding the operator role, granted with `npm run operators -- grant <user>`. ' +
-            'Personal access tokens and third-party applications\' tokens are refused on operator routes.',
+            "Personal access tokens and third-party applications' tokens are refused on operator routes.",
         },
         ThirdPartyApp: {
           type: 'oauth2',
           description:
             'An operator-registered application acting for a user who linked it (authorization code with PKCE S256). ' +
-            'No scopes: the token acts as the user, except on account-security routes, which take only the user\'s own token.',
-          flows: { authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes: {} } },
+            "No scopes: the token acts as the user, except on account-security routes, which take only the user's own token.",
+          flows: {
+            authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes: {} },
+          },
         },
       },
       schemas: {

@@ -148,9 +148,14 @@ export const deliveryAddress = Joi.object({
   city: Joi.string().trim().min(1).max(100).required(),
   state: Joi.string().trim().allow('').max(100).default(''),
   postal_code: Joi.string().trim().min(1).max(20).required(),
-  country: Joi.string().trim().uppercase().pattern(/^[A-Z]{2}$/).required().messages({
-    'string.pattern.base': '"country" must be an ISO 3166-1 alpha-2 code',
-  }),
+  country: Joi.string()
+    .trim()
+    .uppercase()
+    .pattern(/^[A-Z]{2}$/)
+    .required()
+    .messages({
+      'string.pattern.base': '"country" must be an ISO 3166-1 alpha-2 code',
+    }),
 });
 
 /** Paging and sorting of the spec's list routes (page ≥ 1, size 1–50, default 20). */
@@ -216,7 +221,9 @@ export const orderView = Joi.object({
         carrier: Joi.string().required(),
         createdAt: timestamp.required(),
         updatedAt: timestamp.required(),
-        attachments: Joi.array().items(Joi.object({ id: Joi.string(), url: Joi.string(), hidden: Joi.boolean() })).required(),
+        attachments: Joi.array()
+          .items(Joi.object({ id: Joi.string(), url: Joi.string(), hidden: Joi.boolean() }))
+          .required(),
       }),
     )
     .required(),

@@ -58,5 +58,8 @@ export function registerDbPoolMetrics(registry: Registry, db: DataSource, proces
   gauge('db_pool_connections_in_use', 'Pool connections checked out by a query or transaction.', (p) => p.totalCount - p.idleCount);
   gauge('db_pool_connections_idle', 'Open pool connections waiting for work.', (p) => p.idleCount);
   gauge('db_pool_waiting_requests', 'Queries waiting for a free pool connection.', (p) => p.waitingCount);
-  new Gauge({ name: 'db_pool_connections_max', help: 'The pool size.', labelNames: ['process'], registers: [registry] }).set({ process: processName }, poolSize);
+  new Gauge({ name: 'db_pool_connections_max', help: 'The pool size.', labelNames: ['process'], registers: [registry] }).set(
+    { process: processName },
+    poolSize,
+  );
 }

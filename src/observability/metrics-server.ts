@@ -29,7 +29,9 @@ export async function startMetricsServer(
         res.end(parts.map((p) => (p.endsWith('\n') || p === '' ? p : `${p}\n`)).join(''));
       },
       (err: unknown) => {
-        res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics unavailable: ${err instanceof Error ? err.message : String(err)}\n`);
+        res
+          .writeHead(500, { 'content-type': 'text/plain' })
+          .end(`metrics unavailable: ${err instanceof Error ? err.message : String(err)}\n`);
       },
     );
   });

@@ -18,7 +18,9 @@ function fromJson(p: JsonPayload): Payload {
 
 function toJson(p: Payload): JsonPayload {
   return {
-    metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? new Uint8Array()).toString('base64')])),
+    metadata: Object.fromEntries(
+      Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? new Uint8Array()).toString('base64')]),
+    ),
     data: Buffer.from(p.data ?? new Uint8Array()).toString('base64'),
   };
 }

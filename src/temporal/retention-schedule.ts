@@ -1,4 +1,10 @@
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptionsAction, type ScheduleSpec } from '@temporalio/client';
+import {
+  ScheduleAlreadyRunning,
+  ScheduleOverlapPolicy,
+  type Client,
+  type ScheduleOptionsAction,
+  type ScheduleSpec,
+} from '@temporalio/client';
 import type { outboxRetentionWorkflow } from '../../workflows/retention';
 
 export const RETENTION_SCHEDULE_ID = 'outbox-retention';

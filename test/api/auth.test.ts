@@ -61,8 +61,12 @@ describe('POST /oauth/token', () => {
 
   it('rejects a wrong password and an unknown user alike', async () => {
     const user = await registerUser(api);
-    const wrong = await api.http.post('/oauth/token').send({ grant_type: 'password', username: user.username, password: 'wrong password!' });
-    const unknown = await api.http.post('/oauth/token').send({ grant_type: 'password', username: 'nobody-here', password: 'wrong password!' });
+    const wrong = await api.http
+      .post('/oauth/token')
+      .send({ grant_type: 'password', username: user.username, password: 'wrong password!' });
+    const unknown = await api.http
+      .post('/oauth/token')
+      .send({ grant_type: 'password', username: 'nobody-here', password: 'wrong password!' });
     for (const res of [wrong, unknown]) {
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ type: '/problems/invalid-grant', error: 'invalid_grant' });

@@ -20,7 +20,10 @@ describe('GET /openapi.json', () => {
     const doc = (await api.http.get('/openapi.json')).body;
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['ApiKey', 'Bearer', 'Operator', 'ThirdPartyApp']);
     expect(doc.paths['/operator/audit-log'].get.security).toEqual([{ Operator: [] }]);
-    expect(doc.components.securitySchemes.ThirdPartyApp.flows.authorizationCode).toMatchObject({ authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token' });
+    expect(doc.components.securitySchemes.ThirdPartyApp.flows.authorizationCode).toMatchObject({
+      authorizationUrl: '/oauth/authorize',
+      tokenUrl: '/oauth/token',
+    });
     expect(doc.paths['/user/personal-access-tokens'].delete.security).toEqual([{ Bearer: [] }]);
     expect(doc.paths['/user/applications'].get.security).toEqual([{ Bearer: [] }]);
     expect(doc.paths['/seller/status'].get.security).toEqual([{ Bearer: [] }, { ApiKey: [] }, { ThirdPartyApp: [] }]);

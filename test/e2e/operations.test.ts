@@ -53,7 +53,9 @@ async function deliveredWebhook() {
     .send({ urn: await anyItemUrn(), quantity: 1, price: 999, condition: 'NEAR_MINT', language: 'en' });
   expect(created.status).toBe(201);
   const delivery = await eventually(async () => {
-    const [row] = await api.database.db.query(`SELECT event_id FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'SUCCEEDED'`, [endpoint.id]);
+    const [row] = await api.database.db.query(`SELECT event_id FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'SUCCEEDED'`, [
+      endpoint.id,
+    ]);
     return row as { event_id: string } | undefined;
   }, 30_000);
   return { seller, endpoint, eventId: delivery.event_id };
@@ -81,7 +83,9 @@ describe('operating the stack (API + worker + Temporal dev server + Postgres)', 
     expect(worker).toMatch(/^temporal_activity_execution_latency_(seconds_)?count\{.*activity_type="attemptWebhookDelivery".*\} \d+/m);
 
     const api = await scrape(apiScrape);
-    expect(sample(api, 'http_request_duration_seconds_count', 'method="POST",route="/seller/listings",status="201"')).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(api, 'http_request_duration_seconds_count', 'method="POST",route="/seller/listings",status="201"'),
+    ).toBeGreaterThanOrEqual(1);
   }, 120_000);
 
   it('webhook deliveries are found by seller, endpoint, event type and outcome, and carry a summary', async () => {
@@ -96,7 +100,9 @@ describe('operating the stack (API + worker + Temporal dev server + Postgres)', 
     expect(found).toEqual([workflowIds.webhookDelivery(eventId, endpoint.id)]);
     const description = await env.client.workflow.getHandle(found[0]!).describe();
     expect(description.typedSearchAttributes.get(WEBHOOK_SEARCH_ATTRIBUTES.endpointId)).toBe(endpoint.id);
-    expect(await description.staticSummary()).toBe(`Webhook LISTING_CREATED event ${eventId} to endpoint ${endpoint.id} of seller ${seller.id}`);
+    expect(await description.staticSummary()).toBe(
+      `Webhook LISTING_CREATED event ${eventId} to endpoint ${endpoint.id} of seller ${seller.id}`,
+    );
   }, 120_000);
 
   it("a case's history holds ciphertext only; the codec endpoint shows it to an operator", async () => {
@@ -104,7 +110,11 @@ describe('operating the stack (API + worker + Temporal dev server + Postgres)', 
     const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 1, price: 1200 }]);
     const buyer = await registerUser(api, 'opsbuyer');
     const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
-    const checkout = await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/thanks' }).expect(201);
+    const checkout = await api.http
+      .post(`/basket/${basketId}/checkout`)
+      .set(buyer.bearer)
+      .send({ successUrl: 'https://shop.example/thanks' })
+      .expect(201);
     const purchaseId = await pay(api, checkout.body.url);
     const order = (await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200)).body.orders[0];
     const comment = 'Sleeve torn, corner creased: personal-note-7f3a';
@@ -115,7 +125,11 @@ describe('operating the stack (API + worker + Temporal dev server + Postgres)', 
       .expect(200);
     const [opened] = (await api.http.get('/user/cases').set(buyer.bearer).expect(200)).body;
     // The proposal, comment included, reaches the workflow as an Update's argument (a payload).
-    await api.http.put(`/seller/cases/${opened.id}`).set(seller.bearer).send({ action: 'propose', type: 'REFUND', amount: 1200, comment }).expect(200);
+    await api.http
+      .put(`/seller/cases/${opened.id}`)
+      .set(seller.bearer)
+      .send({ action: 'propose', type: 'REFUND', amount: 1200, comment })
+      .expect(200);
 
     const workflowId = workflowIds.case(opened.id);
     const raw = await env.client.workflowService.getWorkflowExecutionHistory({ namespace: 'default', execution: { workflowId } });
@@ -128,7 +142,17 @@ describe('operating the stack (API + worker + Temporal dev server + Postgres)', 
     // Asynchronously: the codec endpoint answering the CLI runs in this process. The CLI prints
     // payload bytes in base64; what an operator reads is every payload's data, decoded.
     const show = async (extra: string[]) => {
-      const { stdout } = await promisify(execFile)(TEMPORAL_CLI, ['workflow', 'show', '--address', env.address, '--workflow-id', workflowId, '--output', 'json', ...extra]);
+      const { stdout } = await promisify(execFile)(TEMPORAL_CLI, [
+        'workflow',
+        'show',
+        '--address',
+        env.address,
+        '--workflow-id',
+        workflowId,
+        '--output',
+        'json',
+        ...extra,
+      ]);
       const data: string[] = [];
       JSON.parse(stdout, (key, value: unknown) => {
         if (key === 'data' && typeof value === 'string') data.push(Buffer.from(value, 'base64').toString('utf8'));
@@ -137,7 +161,11 @@ describe('operating the stack (API + worker + Temporal dev server + Postgres)', 
       return data.join('\n');
     };
     expect(await show([])).not.toContain('personal-note-7f3a');
-    const codec = await startCodecServer(new AesGcmPayloadCodec(api.config.temporal.payloadKeys), { host: '127.0.0.1', port: 0, corsOrigins: [] });
+    const codec = await startCodecServer(new AesGcmPayloadCodec(api.config.temporal.payloadKeys), {
+      host: '127.0.0.1',
+      port: 0,
+      corsOrigins: [],
+    });
     try {
       expect(await show(['--codec-endpoint', codec.url])).toContain('personal-note-7f3a');
     } finally {
@@ -157,10 +185,16 @@ describe('operating the stack (API + worker + Temporal dev server + Postgres)', 
       const rows = await api.database.db.query(`SELECT 1 FROM outbox_events WHERE id = $1`, [eventId]);
       return rows.length === 0 ? true : null;
     }, 30_000);
-    const [made] = await api.database.db.query(`SELECT count(*)::int AS n FROM workflow_starts WHERE started_at IS NOT NULL AND workflow_type = 'webhookDeliveryWorkflow'`);
+    const [made] = await api.database.db.query(
+      `SELECT count(*)::int AS n FROM workflow_starts WHERE started_at IS NOT NULL AND workflow_type = 'webhookDeliveryWorkflow'`,
+    );
     expect(made.n).toBe(0);
     const description = await handle.describe();
-    expect(description.action).toMatchObject({ type: 'startWorkflow', workflowType: 'outboxRetentionWorkflow', args: [{ olderThanMs: 0 }] });
+    expect(description.action).toMatchObject({
+      type: 'startWorkflow',
+      workflowType: 'outboxRetentionWorkflow',
+      args: [{ olderThanMs: 0 }],
+    });
     expect(description.info.recentActions.length).toBeGreaterThanOrEqual(1);
   }, 120_000);
 });

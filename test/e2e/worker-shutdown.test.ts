@@ -42,7 +42,13 @@ const newWorker = async () =>
 test('a worker told to stop in the middle of an activity lets it finish and report before it exits', async () => {
   const seller = await registerSeller(api);
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-  const endpoint = (await api.http.post('/seller/webhooks').set(seller.bearer).send({ url, subscriptions: ['LISTING_CREATED'] }).expect(201)).body;
+  const endpoint = (
+    await api.http
+      .post('/seller/webhooks')
+      .set(seller.bearer)
+      .send({ url, subscriptions: ['LISTING_CREATED'] })
+      .expect(201)
+  ).body;
   const { eventId } = (await api.http.post(`/seller/webhooks/${endpoint.id}/test`).set(seller.bearer).expect(202)).body;
   await createStartDispatcher(api.config, api.database.db, env.client, createLogger('silent', 'start-dispatcher')).dispatchBatch();
 

@@ -8,7 +8,9 @@ import * as workflows from '../../workflows';
 import { HISTORIES_DIR } from '../support/replay-histories';
 import { workflowBundle } from '../support/temporal';
 
-const files = readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(HISTORIES_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 const typeOf = (file: string) => file.split('--')[0]!;
 
 test('a recorded history exists for every workflow type the worker hosts', () => {

@@ -21,45 +21,37 @@ const daysAgo = (n: number) => new Date(Date.now() - n * DAY);
 async function event(sellerId: string, createdDaysAgo: number, dispatched: boolean): Promise<string> {
   const id = randomUUID();
   const at = daysAgo(createdDaysAgo);
-  await q(`INSERT INTO outbox_events (id, seller_id, type, data, created_at, dispatched_at) VALUES ($1, $2, 'LISTING_CREATED', '{}', $3, $4)`, [
-    id,
-    sellerId,
-    at,
-    dispatched ? at : null,
-  ]);
+  await q(
+    `INSERT INTO outbox_events (id, seller_id, type, data, created_at, dispatched_at) VALUES ($1, $2, 'LISTING_CREATED', '{}', $3, $4)`,
+    [id, sellerId, at, dispatched ? at : null],
+  );
   return id;
 }
 
 async function delivery(eventId: string, endpointId: string, status: string, createdDaysAgo: number): Promise<string> {
   const id = randomUUID();
   const at = daysAgo(createdDaysAgo);
-  await q(`INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, status, created_at) VALUES ($1, $2, $3, 'LISTING_CREATED', $4, $5)`, [
-    id,
-    endpointId,
-    eventId,
-    status,
-    at,
-  ]);
-  await q(`INSERT INTO webhook_attempts (id, delivery_id, endpoint_id, attempted_at, succeeded, latency_ms) VALUES ($1, $2, $3, $4, $5, 12)`, [
-    randomUUID(),
-    id,
-    endpointId,
-    at,
-    status === 'SUCCEEDED',
-  ]);
+  await q(
+    `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, status, created_at) VALUES ($1, $2, $3, 'LISTING_CREATED', $4, $5)`,
+    [id, endpointId, eventId, status, at],
+  );
+  await q(
+    `INSERT INTO webhook_attempts (id, delivery_id, endpoint_id, attempted_at, succeeded, latency_ms) VALUES ($1, $2, $3, $4, $5, 12)`,
+    [randomUUID(), id, endpointId, at, status === 'SUCCEEDED'],
+  );
   return id;
 }
 
 async function start(workflowId: string, createdDaysAgo: number, started: boolean): Promise<void> {
   const at = daysAgo(createdDaysAgo);
-  await q(`INSERT INTO workflow_starts (workflow_type, workflow_id, args, created_at, started_at) VALUES ('reviewWindowWorkflow', $1, '[]', $2, $3)`, [
-    workflowId,
-    at,
-    started ? at : null,
-  ]);
+  await q(
+    `INSERT INTO workflow_starts (workflow_type, workflow_id, args, created_at, started_at) VALUES ('reviewWindowWorkflow', $1, '[]', $2, $3)`,
+    [workflowId, at, started ? at : null],
+  );
 }
 
-const exists = async (table: string, column: string, value: string) => (await q(`SELECT 1 FROM ${table} WHERE ${column} = $1`, [value])).length === 1;
+const exists = async (table: string, column: string, value: string) =>
+  (await q(`SELECT 1 FROM ${table} WHERE ${column} = $1`, [value])).length === 1;
 
 test('prunes what is old and finished; keeps what is recent, pending or still referenced', async () => {
   const seller = await registerSeller(api);
@@ -94,5 +86,10 @@ test('prunes what is old and finished; keeps what is recent, pending or still re
   expect(await exists('workflow_starts', 'workflow_id', `old-failing:${tag}`)).toBe(true);
   expect(await exists('workflow_starts', 'workflow_id', `recent-made:${tag}`)).toBe(true);
 
-  expect(await new OutboxRetention(api.database.db).prune(35 * DAY)).toEqual({ workflowStarts: 0, webhookAttempts: 0, webhookDeliveries: 0, outboxEvents: 0 });
+  expect(await new OutboxRetention(api.database.db).prune(35 * DAY)).toEqual({
+    workflowStarts: 0,
+    webhookAttempts: 0,
+    webhookDeliveries: 0,
+    outboxEvents: 0,
+  });
 });

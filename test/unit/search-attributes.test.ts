@@ -13,6 +13,6 @@ test('npm start registers every search attribute the workflows use, and no other
 
 test('docker-compose registers every search attribute the workflows use, and no other', () => {
   const compose = readFileSync(path.join(root, 'docker-compose.yml'), 'utf8');
-  const listed = [...new Set([...compose.matchAll(/"([A-Za-z]+)=Keyword"/g)].map((m) => m[1]))].sort();
+  const listed = [...new Set([...compose.matchAll(/['"]([A-Za-z]+)=Keyword['"]/g)].map((m) => m[1]))].sort();
   expect(listed).toEqual(names);
 });

@@ -15,7 +15,12 @@ export class RetentionIndexes1733444100000 implements MigrationInterface {
   }
 
   public async down(q: QueryRunner): Promise<void> {
-    for (const index of ['outbox_events_dispatched_idx', 'webhook_deliveries_finished_idx', 'webhook_attempts_attempted_idx', 'workflow_starts_started_idx']) {
+    for (const index of [
+      'outbox_events_dispatched_idx',
+      'webhook_deliveries_finished_idx',
+      'webhook_attempts_attempted_idx',
+      'workflow_starts_started_idx',
+    ]) {
       await q.query(`DROP INDEX ${index}`);
     }
   }

@@ -114,9 +114,7 @@ export const authRoutes = (s: Services) => [
         refresh_token: onlyFor('refresh_token', Joi.string().max(512)),
         code: onlyFor('authorization_code', Joi.string().max(256)),
         code_verifier: onlyFor('authorization_code', Joi.string().max(128)),
-        redirect_uri: Joi.string()
-          .max(2048)
-          .when('grant_type', { is: 'authorization_code', otherwise: Joi.forbidden() }),
+        redirect_uri: Joi.string().max(2048).when('grant_type', { is: 'authorization_code', otherwise: Joi.forbidden() }),
         scope: Joi.string().max(512),
         client_id: Joi.string().max(128),
         client_secret: Joi.string().max(256),
@@ -132,7 +130,10 @@ export const authRoutes = (s: Services) => [
           refresh_token: Joi.string().required(),
         }),
       },
-      400: { description: '`invalid-grant` (RFC 6749 `invalid_grant`): wrong credentials, or a code or refresh token that is invalid, expired, spent or not this application\'s.' },
+      400: {
+        description:
+          "`invalid-grant` (RFC 6749 `invalid_grant`): wrong credentials, or a code or refresh token that is invalid, expired, spent or not this application's.",
+      },
       401: { description: '`invalid-client` (RFC 6749 `invalid_client`): unknown or disabled application, or wrong client credentials.' },
       429: { description: '`too-many-sign-in-attempts`: too many failed password sign-ins for this account name; see `Retry-After`.' },
     },
@@ -141,7 +142,11 @@ export const authRoutes = (s: Services) => [
       let tokens: TokenPair;
       if (body.grant_type === 'password') tokens = await s.auth.passwordGrant(body.username, body.password);
       else if (body.grant_type === 'refresh_token') tokens = await s.auth.refreshGrant(body.refresh_token, client);
-      else tokens = await s.auth.authorizationCodeGrant({ code: body.code, redirectUri: body.redirect_uri, codeVerifier: body.code_verifier }, client);
+      else
+        tokens = await s.auth.authorizationCodeGrant(
+          { code: body.code, redirectUri: body.redirect_uri, codeVerifier: body.code_verifier },
+          client,
+        );
       return { status: 200, body: oauthTokenResponse(tokens), headers: NO_STORE };
     },
   }),

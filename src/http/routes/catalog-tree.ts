@@ -11,7 +11,11 @@ const ref = Joi.object({ urn: Joi.string().required(), name: Joi.string().requir
 const node = ref.keys({
   counts: Joi.object({ series: Joi.number().integer(), sets: Joi.number().integer(), items: Joi.number().integer().required() }).required(),
 });
-const setNode = node.keys({ released: Joi.string().allow(null).required(), size: Joi.number().integer().allow(null).required(), symbol: Joi.object({ url: Joi.string().allow(null) }).required() });
+const setNode = node.keys({
+  released: Joi.string().allow(null).required(),
+  size: Joi.number().integer().allow(null).required(),
+  symbol: Joi.object({ url: Joi.string().allow(null) }).required(),
+});
 
 const cached = (body: unknown, policy = CATALOG_CACHE) => ({ status: 200, body, headers: { 'Cache-Control': policy } });
 
@@ -41,7 +45,10 @@ export const catalogTreeRoutes = (s: Services) => [
     auth: 'public',
     request: { params: Joi.object({ game: segment }) },
     responses: {
-      200: { description: 'The game and its series.', schema: Joi.object({ game: node.required(), series: Joi.array().items(node).required() }) },
+      200: {
+        description: 'The game and its series.',
+        schema: Joi.object({ game: node.required(), series: Joi.array().items(node).required() }),
+      },
       404: { description: 'No such game.' },
     },
     handler: async ({ params }) => cached(await s.catalogTree.game(params.game)),

@@ -72,8 +72,14 @@ function redirectBack(redirectUri: string, fields: Record<string, string | undef
 /** An invalid request: to the application when its redirect URI is trusted, otherwise shown to the user. */
 function refuse(err: unknown): HandlerResult {
   if (!(err instanceof AuthorizationRequestError)) throw err;
-  if (err.redirect) return redirectBack(err.redirect.redirectUri, { error: err.error, error_description: err.message, state: err.redirect.state });
-  return { status: 400, body: page('This link request cannot be completed', `<p>${escapeHtml(err.message)}</p>`), contentType: 'text/html', headers: PAGE_HEADERS };
+  if (err.redirect)
+    return redirectBack(err.redirect.redirectUri, { error: err.error, error_description: err.message, state: err.redirect.state });
+  return {
+    status: 400,
+    body: page('This link request cannot be completed', `<p>${escapeHtml(err.message)}</p>`),
+    contentType: 'text/html',
+    headers: PAGE_HEADERS,
+  };
 }
 
 const pickParams = (source: AuthorizationParams): AuthorizationParams =>
@@ -147,7 +153,11 @@ export const oauthAuthorizeRoutes = (s: Services) => [
         return refuse(err);
       }
       if (body.decision === 'deny') {
-        return redirectBack(request.redirectUri, { error: 'access_denied', error_description: 'The user denied the request.', state: request.state });
+        return redirectBack(request.redirectUri, {
+          error: 'access_denied',
+          error_description: 'The user denied the request.',
+          state: request.state,
+        });
       }
       let userId: string | null;
       try {
@@ -158,7 +168,12 @@ export const oauthAuthorizeRoutes = (s: Services) => [
         return { status: 429, body: consentPage(request, params, err.message), contentType: 'text/html', headers };
       }
       if (!userId) {
-        return { status: 200, body: consentPage(request, params, 'The username or password is incorrect.'), contentType: 'text/html', headers: PAGE_HEADERS };
+        return {
+          status: 200,
+          body: consentPage(request, params, 'The username or password is incorrect.'),
+          contentType: 'text/html',
+          headers: PAGE_HEADERS,
+        };
       }
       return redirectBack(request.redirectUri, { code: await s.oauthApps.issueCode(request, userId), state: request.state });
     },

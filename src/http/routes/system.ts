@@ -118,7 +118,13 @@ export const systemRoutes = (s: Services, openApi: () => Record<string, unknown>
     tag: 'System',
     summary: 'Static files of the documentation page',
     auth: 'public',
-    request: { params: Joi.object({ asset: Joi.string().valid(...Object.keys(DOCS_ASSETS)).required() }) },
+    request: {
+      params: Joi.object({
+        asset: Joi.string()
+          .valid(...Object.keys(DOCS_ASSETS))
+          .required(),
+      }),
+    },
     responses: { 200: { description: 'The file.', contentType: [...new Set(Object.values(DOCS_ASSETS))] } },
     handler: async ({ params }) => ({
       status: 200,

@@ -53,7 +53,6 @@ const view = (e: WebhookEndpoint): WebhookEndpointView => ({
 
 const rejected = (errors: FieldError[]) => invalid('validation-failed', 'The request is invalid; see `errors` for each field.', errors);
 
-
 /** The endpoint if it exists and belongs to the seller; 404 otherwise (also for malformed ids). */
 export async function ownedEndpoint(db: DataSource, sellerId: string, id: string): Promise<WebhookEndpoint> {
   const endpoint = UUID_PATTERN.test(id) ? await db.getRepository(WebhookEndpoint).findOneBy({ id, sellerId }) : null;
@@ -158,7 +157,10 @@ export class WebhookEndpoints {
         data: { sellerId, createdAt: new Date().toISOString() },
         dispatchedAt: new Date(),
       });
-      await requestWorkflowStart(tx, starts.webhookDelivery({ id: eventId, type: TEST_EVENT_TYPE, sellerId }, id, this.options.deliveryPolicy, { replay: false }));
+      await requestWorkflowStart(
+        tx,
+        starts.webhookDelivery({ id: eventId, type: TEST_EVENT_TYPE, sellerId }, id, this.options.deliveryPolicy, { replay: false }),
+      );
     });
     return { eventId, type: TEST_EVENT_TYPE };
   }
@@ -178,7 +180,9 @@ export class WebhookEndpoints {
     await this.db.transaction((tx) =>
       requestWorkflowStart(
         tx,
-        starts.webhookDelivery({ id: delivery.eventId, type: delivery.eventType, sellerId }, endpointId, this.options.deliveryPolicy, { replay: true }),
+        starts.webhookDelivery({ id: delivery.eventId, type: delivery.eventType, sellerId }, endpointId, this.options.deliveryPolicy, {
+          replay: true,
+        }),
       ),
     );
     return { deliveryId, eventId: delivery.eventId };
@@ -205,4 +209,3 @@ export class WebhookEndpoints {
     return normalised?.headers;
   }
 }
-

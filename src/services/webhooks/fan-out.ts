@@ -30,7 +30,9 @@ export function webhookFanOut(db: DataSource, policy: WebhookDeliveryPolicy, bat
         tx,
         rows
           .filter((r) => r.endpoint_id !== null)
-          .map((r) => starts.webhookDelivery({ id: r.event_id, type: r.type, sellerId: r.seller_id }, r.endpoint_id!, policy, { replay: false })),
+          .map((r) =>
+            starts.webhookDelivery({ id: r.event_id, type: r.type, sellerId: r.seller_id }, r.endpoint_id!, policy, { replay: false }),
+          ),
       );
       const eventIds = [...new Set(rows.map((r) => r.event_id))];
       await tx.query(`UPDATE outbox_events SET dispatched_at = now() WHERE id = ANY ($1::uuid[])`, [eventIds]);

@@ -20,7 +20,13 @@ function start<T extends keyof WorkflowInputs>(
   options: WorkflowStartOptions = {},
   requestKey?: string,
 ): WorkflowStart {
-  return { workflowType, workflowId, args: [input], options: { reusePolicy: 'REJECT_DUPLICATE', ...options }, ...(requestKey ? { requestKey } : {}) };
+  return {
+    workflowType,
+    workflowId,
+    args: [input],
+    options: { reusePolicy: 'REJECT_DUPLICATE', ...options },
+    ...(requestKey ? { requestKey } : {}),
+  };
 }
 
 /** What a delivery's summary and search attributes name: the event, its type and its seller. */
@@ -30,7 +36,8 @@ export interface WebhookEventRef {
   sellerId: string;
 }
 
-const checkoutSummary = (sessionId: string, holdSeconds: number) => `Checkout session ${sessionId}: holds its listings for up to ${holdSeconds} s until paid`;
+const checkoutSummary = (sessionId: string, holdSeconds: number) =>
+  `Checkout session ${sessionId}: holds its listings for up to ${holdSeconds} s until paid`;
 
 const keyword = (key: { name: string }, value: string): StartSearchAttribute => ({ name: key.name, type: 'KEYWORD', value });
 
@@ -47,7 +54,9 @@ export const starts = {
       'reviewWindowWorkflow',
       workflowIds.reviewWindow(purchaseId),
       { purchaseId, completedAt: completedAt.toISOString(), windowSeconds },
-      { summary: `Review window of purchase ${purchaseId}, closing ${new Date(completedAt.getTime() + windowSeconds * 1000).toISOString()}` },
+      {
+        summary: `Review window of purchase ${purchaseId}, closing ${new Date(completedAt.getTime() + windowSeconds * 1000).toISOString()}`,
+      },
     );
   },
 
@@ -61,7 +70,12 @@ export const starts = {
   },
 
   checkout(sessionId: string, holdSeconds: number): WorkflowStart {
-    return start('checkoutWorkflow', workflowIds.checkout(sessionId), { sessionId, holdSeconds }, { summary: checkoutSummary(sessionId, holdSeconds) });
+    return start(
+      'checkoutWorkflow',
+      workflowIds.checkout(sessionId),
+      { sessionId, holdSeconds },
+      { summary: checkoutSummary(sessionId, holdSeconds) },
+    );
   },
 
   /**
@@ -111,7 +125,12 @@ export const starts = {
   },
 
   emailChange(requestId: string): WorkflowStart {
-    return start('emailChangeWorkflow', workflowIds.emailChange(requestId), { requestId }, { summary: `Verification code for e-mail change request ${requestId}` });
+    return start(
+      'emailChangeWorkflow',
+      workflowIds.emailChange(requestId),
+      { requestId },
+      { summary: `Verification code for e-mail change request ${requestId}` },
+    );
   },
 
   /**
