@@ -4,6 +4,7 @@ import { createConversationActivities, type ConversationActivityDeps } from './c
 import { createEmailActivities, type EmailActivityDeps } from './email';
 import { createImportActivities, type ImportActivityDeps } from './imports';
 import { createOrderActivities, type OrderActivityDeps } from './orders';
+import { createRetentionActivities, type RetentionActivityDeps } from './retention';
 import { createReviewActivities, type ReviewActivityDeps } from './reviews';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
 import { classifyFailures } from './failures';
@@ -15,7 +16,8 @@ export type ActivityDeps = EmailActivityDeps &
   OrderActivityDeps &
   ReviewActivityDeps &
   CaseActivityDeps &
-  ConversationActivityDeps;
+  ConversationActivityDeps &
+  RetentionActivityDeps;
 
 /**
  * All activities, built from their dependencies (no globals), for the worker and for tests;
@@ -29,6 +31,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCheckoutActivities(deps),
     ...createOrderActivities(deps),
     ...createReviewActivities(deps),
+    ...createRetentionActivities(deps),
     ...createCaseActivities(deps),
     ...createConversationActivities(deps),
   });

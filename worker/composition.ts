@@ -5,6 +5,7 @@ import { createMailTransport } from '../src/integrations/email/transport';
 import { EmailChangeCodes } from '../src/services/email/email-change-codes';
 import { EmailDelivery } from '../src/services/email/outbox';
 import { ListingImportRuns } from '../src/services/imports/import-runs';
+import { OutboxRetention } from '../src/services/retention/outbox-retention';
 import { WebhookDeliveryAttempts } from '../src/services/webhooks/delivery-attempts';
 
 /**
@@ -28,5 +29,6 @@ function activityDependencies(config: Config, db: DataSource): ActivityDeps {
     emailDelivery: new EmailDelivery(db, createMailTransport(config.email.smtpUrl), config.email.from),
     webhookAttempts: new WebhookDeliveryAttempts(db, config.webhooks),
     importRuns: new ListingImportRuns(db, config.imports.batchSize),
+    outboxRetention: new OutboxRetention(db),
   };
 }

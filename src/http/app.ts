@@ -2,8 +2,10 @@ import Koa from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
+import type { ApiMetrics } from '../observability/api-metrics';
 import { asciiJsonBodies } from './middleware/ascii-json';
 import { problemErrors } from './middleware/errors';
+import { httpMetrics } from './middleware/metrics';
 import { requestContext } from './middleware/request-context';
 import { buildOpenApi } from './openapi';
 import type { AnyRoute } from './route';
@@ -74,7 +76,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
   return all;
 }
 
-export function createApp(services: Services, config: Config, logger: Logger): Koa {
+export function createApp(services: Services, config: Config, logger: Logger, metrics?: ApiMetrics): Koa {
   const app = new Koa();
   app.proxy = true;
   const router = buildRouter(routeTable(services, config), {
@@ -85,6 +87,7 @@ export function createApp(services: Services, config: Config, logger: Logger): K
     validateResponses: config.http.validateResponses,
     logger,
   });
+  if (metrics) app.use(httpMetrics(metrics));
   app.use(requestContext(logger));
   app.use(asciiJsonBodies());
   app.use(problemErrors());

@@ -6,6 +6,7 @@ import { loadConfig, type Config } from '../../src/config';
 import { createApp } from '../../src/http/app';
 import type { Services } from '../../src/http/services';
 import { createLogger, type Logger } from '../../src/logger';
+import { createApiMetrics, registerDbPoolMetrics, type ApiMetrics } from '../../src/observability/api-metrics';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export interface TestApi {
@@ -13,6 +14,8 @@ export interface TestApi {
   baseUrl: string;
   config: Config;
   services: Services;
+  /** The app's instruments, as `src/main.ts` wires them (a registry per test API). */
+  metrics: ApiMetrics;
   database: TestDatabase;
   close(): Promise<void>;
 }
@@ -27,6 +30,11 @@ export function testEnv(databaseUrl: string, overrides: Record<string, string> =
     // Tests read their own writes at once; the Discover cache has its own tests that turn it on.
     DISCOVER_CACHE_MS: '0',
     JWT_SECRET: 'test-secret-test-secret-test-secret-0123',
+    // Test processes never take the fixed metrics and codec ports: files (and machines' other
+    // test runs) run side by side; a test that scrapes starts its own listener on port 0.
+    METRICS_PORT: '0',
+    WORKER_METRICS_PORT: '0',
+    CODEC_PORT: '0',
     ...overrides,
   };
 }
@@ -43,7 +51,9 @@ export async function startTestApi(
   const config = loadConfig(testEnv(database.url, options.env));
   const temporal = options.temporal ?? new Client({ connection: Connection.lazy({ address: '127.0.0.1:9' }) });
   const services = createServices(config, database.db, temporal);
-  const app = createApp(services, config, options.log ?? createLogger(config.logLevel, 'api-test'));
+  const metrics = createApiMetrics();
+  registerDbPoolMetrics(metrics.registry, database.db, 'api');
+  const app = createApp(services, config, options.log ?? createLogger(config.logLevel, 'api-test'), metrics);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -54,6 +64,7 @@ export async function startTestApi(
     baseUrl: `http://127.0.0.1:${port}`,
     config,
     services,
+    metrics,
     database,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
