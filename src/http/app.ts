@@ -12,6 +12,8 @@ import { accountRoutes } from './routes/account';
 import { authRoutes } from './routes/auth';
 import { linkedApplicationRoutes } from './routes/linked-applications';
 import { oauthAuthorizeRoutes } from './routes/oauth-authorize';
+import { oauthServerRoutes } from './routes/oauth-server';
+import { oauthErrorBodies } from './oauth';
 import { basketRoutes } from './routes/basket';
 import { catalogTreeRoutes } from './routes/catalog-tree';
 import { devRoutes } from './routes/dev';
@@ -40,6 +42,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
   const routes: AnyRoute[] = [
     ...authRoutes(services),
     ...oauthAuthorizeRoutes(services),
+    ...oauthServerRoutes(services),
     ...linkedApplicationRoutes(services),
     ...personalAccessTokenRoutes(services),
     ...accountRoutes(services),
@@ -74,7 +77,8 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
 export function createApp(services: Services, config: Config, logger: Logger): Koa {
   const app = new Koa();
   app.proxy = true;
-  const router = buildRouter(routeTable(services, config), {
+  const routes = routeTable(services, config);
+  const router = buildRouter(routes, {
     authenticator: services.authenticator,
     isActiveSeller: (userId) => services.sellers.isActiveSeller(userId),
     validateResponses: config.http.validateResponses,
@@ -83,6 +87,7 @@ export function createApp(services: Services, config: Config, logger: Logger): K
   app.use(requestContext(logger));
   app.use(asciiJsonBodies());
   app.use(problemErrors());
+  app.use(oauthErrorBodies(new Set(routes.filter((r) => r.errors === 'oauth').map((r) => r.path))));
   app.use(
     koaBody({
       json: true,

@@ -70,6 +70,11 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown, A extends Auth
   summary: string;
   description?: string;
   auth: A;
+  /**
+   * How errors are answered: problem+json (the default), or RFC 6749 §5.2
+   * `application/json {error, error_description}` for the OAuth endpoints (src/http/oauth.ts).
+   */
+  errors?: 'problem' | 'oauth';
   request?: RequestSpec;
   responses: Record<number, ResponseSpec>;
   handler: (input: HandlerInput<P, Q, B, A>) => Promise<HandlerResult>;

@@ -236,3 +236,9 @@ export const outcomeProposalFields = {
   deliveryAddress: deliveryAddress.allow(null).default(null).description('Where a return or replacement goes.'),
 };
 export const caseOutcomes = Joi.array().items(Joi.object(outcomeProposalFields)).max(3).default([]);
+
+/** RFC 6749 §5.2 error body of the OAuth endpoints (token, revocation, introspection). */
+export const oauthError = Joi.object({
+  error: Joi.string().required().description('RFC 6749 error code, e.g. `invalid_grant`, `invalid_client`, `invalid_request`.'),
+  error_description: Joi.string().description('Prose for the developer; not for branching on.'),
+}).id('OAuthError');

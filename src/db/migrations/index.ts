@@ -8,6 +8,7 @@ import { Reviews1733097600000 } from './1733097600000-reviews';
 import { Cases1733184000000 } from './1733184000000-cases';
 import { OAuthApps1733270400000 } from './1733270400000-oauth-apps';
 import { SignInThrottle1733356800000 } from './1733356800000-sign-in-throttle';
+import { OAuthRevocation1733444000000 } from './1733444000000-oauth-revocation';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   Cases1733184000000,
   OAuthApps1733270400000,
   SignInThrottle1733356800000,
+  OAuthRevocation1733444000000,
 ];

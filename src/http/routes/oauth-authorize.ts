@@ -62,17 +62,20 @@ ${hidden}
   );
 }
 
-/** Sends the outcome back to the application (RFC 6749 §4.1.2): `code` or `error`, with `state`. */
-function redirectBack(redirectUri: string, fields: Record<string, string | undefined>): HandlerResult {
+/**
+ * Sends the outcome back to the application (RFC 6749 §4.1.2): `code` or `error`, with `state`,
+ * and `iss` (RFC 9207) so an application talking to several servers can tell which one answered.
+ */
+function redirectBack(issuer: string, redirectUri: string, fields: Record<string, string | undefined>): HandlerResult {
   const url = new URL(redirectUri);
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) url.searchParams.set(key, value);
+  for (const [key, value] of Object.entries({ ...fields, iss: issuer })) if (value !== undefined) url.searchParams.set(key, value);
   return { status: 303, headers: { Location: url.toString(), 'Cache-Control': 'no-store' } };
 }
 
 /** An invalid request: to the application when its redirect URI is trusted, otherwise shown to the user. */
-function refuse(err: unknown): HandlerResult {
+function refuse(issuer: string, err: unknown): HandlerResult {
   if (!(err instanceof AuthorizationRequestError)) throw err;
-  if (err.redirect) return redirectBack(err.redirect.redirectUri, { error: err.error, error_description: err.message, state: err.redirect.state });
+  if (err.redirect) return redirectBack(issuer, err.redirect.redirectUri, { error: err.error, error_description: err.message, state: err.redirect.state });
   return { status: 400, body: page('This link request cannot be completed', `<p>${escapeHtml(err.message)}</p>`), contentType: 'text/html', headers: PAGE_HEADERS };
 }
 
@@ -108,7 +111,7 @@ export const oauthAuthorizeRoutes = (s: Services) => [
         const request = await s.oauthApps.checkAuthorizationRequest(query);
         return { status: 200, body: consentPage(request, query), contentType: 'text/html', headers: PAGE_HEADERS };
       } catch (err) {
-        return refuse(err);
+        return refuse(s.oauthTokens.issuer, err);
       }
     },
   }),
@@ -144,10 +147,10 @@ export const oauthAuthorizeRoutes = (s: Services) => [
       try {
         request = await s.oauthApps.checkAuthorizationRequest(params);
       } catch (err) {
-        return refuse(err);
+        return refuse(s.oauthTokens.issuer, err);
       }
       if (body.decision === 'deny') {
-        return redirectBack(request.redirectUri, { error: 'access_denied', error_description: 'The user denied the request.', state: request.state });
+        return redirectBack(s.oauthTokens.issuer, request.redirectUri, { error: 'access_denied', error_description: 'The user denied the request.', state: request.state });
       }
       let userId: string | null;
       try {
@@ -160,7 +163,7 @@ export const oauthAuthorizeRoutes = (s: Services) => [
       if (!userId) {
         return { status: 200, body: consentPage(request, params, 'The username or password is incorrect.'), contentType: 'text/html', headers: PAGE_HEADERS };
       }
-      return redirectBack(request.redirectUri, { code: await s.oauthApps.issueCode(request, userId), state: request.state });
+      return redirectBack(s.oauthTokens.issuer, request.redirectUri, { code: await s.oauthApps.issueCode(request, userId), state: request.state });
     },
   }),
 ];
