@@ -1,11 +1,11 @@
 import type Joi from 'joi';
-import parse from 'joi-to-json';
-import type { AnyRoute, AuthLevel } from './route';
+import type { AnyRoute, AuthLevel, ResponseSpec } from './route';
 import { PROBLEM_CONTENT_TYPE } from './problem';
+import { SchemaComponents } from './openapi-schema';
+import { oauthError, problemSchema, validationProblem } from './schemas';
+import { TAG_DESCRIPTIONS } from './tags';
 
 type JsonSchema = Record<string, unknown>;
-
-const toSchema = (schema: Joi.Schema): JsonSchema => parse(schema, 'open-api-3.1') as JsonSchema;
 
 const SECURITY: Record<AuthLevel, Array<Record<string, string[]>>> = {
   public: [],
@@ -14,26 +14,49 @@ const SECURITY: Record<AuthLevel, Array<Record<string, string[]>>> = {
   seller: [{ Bearer: [] }, { ApiKey: [] }, { ThirdPartyApp: [] }],
 };
 
-const problemRef = (description: string) => ({
-  description,
-  content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } },
-});
+/** Builds one document: the components every operation's schemas are collected into. */
+class DocumentBuilder {
+  readonly components = new SchemaComponents();
 
-/** Error responses every route of an auth level can give, besides those it declares. */
-function commonErrors(route: AnyRoute): Record<string, unknown> {
-  const errors: Record<string, unknown> = {};
-  if (route.request?.rawBody) errors['415'] = problemRef('The body is not in one of the accepted media types.');
-  if (route.request) errors['400'] = problemRef('The request is invalid; `errors` lists each failing field.');
-  if (route.auth !== 'public') errors['401'] = problemRef('Missing or invalid credentials.');
-  if (route.auth === 'seller') errors['403'] = problemRef('The caller has no active seller account.');
-  if (route.auth === 'bearer') errors['403'] = problemRef('A personal access token was used where an access token is required.');
-  errors.default = problemRef('Any other error, as RFC 9457 problem details.');
-  return errors;
+  schema(joi: Joi.Schema): JsonSchema {
+    return this.components.convert(joi);
+  }
+
+  /** An error answer: RFC 9457 problem+json, or RFC 6749 JSON on the OAuth endpoints. */
+  errorResponse(route: AnyRoute, status: number | 'default', description: string, schema?: Joi.Schema): JsonSchema {
+    // Faults (the `default` answer) are problem+json on every route, the OAuth endpoints included.
+    if (route.errors === 'oauth' && status !== 'default') {
+      return { description, content: { 'application/json': { schema: this.schema(schema ?? oauthError) } } };
+    }
+    const fallback = status === 400 && route.request ? validationProblem : problemSchema;
+    return { description, content: { [PROBLEM_CONTENT_TYPE]: { schema: this.schema(schema ?? fallback) } } };
+  }
+
+  /** Error responses every route of an auth level can give, besides those it declares. */
+  commonErrors(route: AnyRoute): Record<string, unknown> {
+    const errors: Record<string, unknown> = {};
+    if (route.request?.rawBody) errors['415'] = this.errorResponse(route, 415, 'The body is not in one of the accepted media types.');
+    if (route.request) errors['400'] = this.errorResponse(route, 400, 'The request is invalid; `errors` lists each failing field.');
+    if (route.auth !== 'public') errors['401'] = this.errorResponse(route, 401, 'Missing or invalid credentials.');
+    if (route.auth === 'seller') errors['403'] = this.errorResponse(route, 403, 'The caller has no active seller account.');
+    if (route.auth === 'bearer') errors['403'] = this.errorResponse(route, 403, 'A personal access token was used where an access token is required.');
+    errors.default = this.errorResponse(route, 'default', 'Any other error, as RFC 9457 problem details.');
+    return errors;
+  }
+
+  response(route: AnyRoute, status: number, spec: ResponseSpec): JsonSchema {
+    // An error without a body of its own (HTML pages have a content type) is a problem.
+    if (status >= 400 && !spec.contentType) return this.errorResponse(route, status, spec.description, spec.schema);
+    const contentType = spec.contentType ?? 'application/json';
+    if (spec.schema) return { description: spec.description, content: { [contentType]: { schema: this.schema(spec.schema) } } };
+    if (spec.contentType) return { description: spec.description, content: { [contentType]: { schema: { type: 'string', format: 'binary' } } } };
+    return { description: spec.description };
+  }
 }
 
-function parameters(schema: Joi.ObjectSchema | undefined, location: 'path' | 'query'): unknown[] {
+function parameters(doc: DocumentBuilder, schema: Joi.ObjectSchema | undefined, location: 'path' | 'query'): unknown[] {
   if (!schema) return [];
-  const described = toSchema(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  const described = doc.schema(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
   return Object.entries(described.properties ?? {}).map(([name, s]) => {
     const { description, ...rest } = s as { description?: string };
     return {
@@ -46,31 +69,29 @@ function parameters(schema: Joi.ObjectSchema | undefined, location: 'path' | 'qu
   });
 }
 
-function operation(route: AnyRoute): Record<string, unknown> {
+/** Request examples declared with Joi's `.example()`, as named OpenAPI examples (Swagger UI pre-fills the first). */
+function examples(joi: Joi.Schema): Record<string, { value: unknown }> | undefined {
+  const declared = (joi.describe() as { examples?: unknown[] }).examples;
+  if (!declared?.length) return undefined;
+  return Object.fromEntries(declared.map((value, i) => [i === 0 ? 'default' : `example${i + 1}`, { value }]));
+}
+
+function operation(doc: DocumentBuilder, route: AnyRoute): Record<string, unknown> {
   const req = route.request ?? {};
   const responses: Record<string, unknown> = {};
-  for (const [status, spec] of Object.entries(route.responses)) {
-    const contentType = spec.contentType ?? 'application/json';
-    responses[status] = {
-      description: spec.description,
-      ...(spec.schema
-        ? { content: { [contentType]: { schema: toSchema(spec.schema) } } }
-        : spec.contentType
-          ? { content: { [contentType]: { schema: { type: 'string', format: 'binary' } } } }
-          : {}),
-    };
-  }
-  for (const [status, response] of Object.entries(commonErrors(route))) {
+  for (const [status, spec] of Object.entries(route.responses)) responses[status] = doc.response(route, Number(status), spec);
+  for (const [status, response] of Object.entries(doc.commonErrors(route))) {
     responses[status] ??= response;
   }
-  const body = req.body ? toSchema(req.body) : undefined;
+  const body = req.body ? doc.schema(req.body) : undefined;
+  const bodyExamples = req.body ? examples(req.body) : undefined;
   return {
     operationId: route.operationId,
     tags: [route.tag],
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     security: SECURITY[route.auth],
-    parameters: [...parameters(req.params, 'path'), ...parameters(req.query, 'query')],
+    parameters: [...parameters(doc, req.params, 'path'), ...parameters(doc, req.query, 'query')],
     ...(req.rawBody
       ? {
           requestBody: {
@@ -87,7 +108,7 @@ function operation(route: AnyRoute): Record<string, unknown> {
             content: Object.fromEntries(
               (req.bodyTypes ?? ['json']).map((t) => [
                 t === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
-                { schema: body },
+                { schema: body, ...(bodyExamples ? { examples: bodyExamples } : {}) },
               ]),
             ),
           },
@@ -99,9 +120,10 @@ function operation(route: AnyRoute): Record<string, unknown> {
 
 /** The OpenAPI 3.1 document, derived entirely from the route table. */
 export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Record<string, unknown> {
+  const doc = new DocumentBuilder();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    (paths[route.path] ??= {})[route.method] = operation(route);
+    (paths[route.path] ??= {})[route.method] = operation(doc, route);
   }
   return {
     openapi: '3.1.0',
@@ -110,10 +132,15 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Record<stri
       version: '0.0.0',
       description:
         'REST interface of a marketplace for collectible cards and sealed products. Errors are RFC 9457 ' +
-        'problem details (application/problem+json). Money is integer pence.',
+        'problem details (application/problem+json), except on the OAuth endpoints, which answer RFC 6749 ' +
+        '`{error, error_description}`. Money is integer pence.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: serverUrl }],
-    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({
+      name,
+      ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}),
+    })),
     paths,
     components: {
       securitySchemes: {
@@ -137,28 +164,7 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Record<stri
           flows: { authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes: {} } },
         },
       },
-      schemas: {
-        Problem: {
-          type: 'object',
-          description: 'RFC 9457 problem details; routes add extension members such as `errors` or `listingIds`.',
-          required: ['type', 'title', 'status'],
-          properties: {
-            type: { type: 'string', format: 'uri-reference' },
-            title: { type: 'string' },
-            status: { type: 'integer' },
-            detail: { type: 'string' },
-            instance: { type: 'string' },
-            requestId: { type: 'string' },
-            errors: {
-              type: 'array',
-              items: {
-                type: 'object',
-                properties: { in: { type: 'string' }, field: { type: 'string' }, message: { type: 'string' } },
-              },
-            },
-          },
-        },
-      },
+      schemas: doc.components.schemas,
     },
   };
 }

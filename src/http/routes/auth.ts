@@ -45,7 +45,11 @@ export const authRoutes = (s: Services) => [
     summary: 'Create an account and sign in',
     auth: 'public',
     request: {
-      body: Joi.object({ email: email.required(), username: username.required(), password: password.required() }),
+      body: Joi.object({ email: email.required(), username: username.required(), password: password.required() }).example({
+        email: 'collector@example.com',
+        username: 'collector',
+        password: 'correct horse battery',
+      }),
     },
     responses: {
       201: {
@@ -95,7 +99,9 @@ export const authRoutes = (s: Services) => [
         scope: Joi.string().max(512),
         client_id: Joi.string().max(128),
         client_secret: Joi.string().max(256),
-      }),
+      })
+        .meta({ component: 'TokenRequest' })
+        .example({ grant_type: 'password', username: 'collector', password: 'correct horse battery' }),
     },
     responses: {
       200: {

@@ -4,7 +4,7 @@ import type { CaseActionRequest } from '../../services/cases/cases';
 import type { PageRequest } from '../../services/paging';
 import { CASE_STATUSES, OUTCOME_TYPES, type Party } from '../../../workflows/case-machine';
 import { defineRoute } from '../route';
-import { deliveryAddress, idParams, outcomeProposalFields, pagedQuery, pence, timestamp, type IdParams } from '../schemas';
+import { deliveryAddress, idParams, outcomeProposalFields, pagedQuery, pence, timestamp, type IdParams, orNull } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
@@ -17,17 +17,17 @@ const outcome = Joi.object({
   status: Joi.string().valid('PENDING', 'ACCEPTED', 'REJECTED', 'SUPERSEDED').required(),
   amount: pence.required(),
   comment: Joi.string().allow('').required(),
-  deliveryAddress: deliveryAddress.allow(null).required().description('Null for the buyer on a seller outcome until it is accepted.'),
+  deliveryAddress: orNull(deliveryAddress).required().description('Null for the buyer on a seller outcome until it is accepted.'),
   createdAt: timestamp.required(),
   updatedAt: timestamp.required(),
-});
+}).meta({ component: 'CaseOutcome' });
 const attachment = Joi.object({
   id: Joi.string().required(),
   imageId: Joi.string().required(),
   url: Joi.string().uri().required(),
   party: Joi.string().valid('BUYER', 'SELLER').required(),
   createdAt: timestamp.required(),
-});
+}).meta({ component: 'CaseAttachment' });
 const caseView = Joi.object({
   id: Joi.string().required(),
   workflowId: Joi.string().required(),
@@ -40,7 +40,7 @@ const caseView = Joi.object({
   updatedAt: timestamp.required(),
   outcomes: Joi.array().items(outcome).required(),
   attachments: Joi.array().items(attachment).required(),
-});
+}).meta({ component: 'Case' });
 
 /** The action body: the buyer has four actions, the seller also `resolve` (a return arrived). */
 const caseAction = (actions: string[]) =>

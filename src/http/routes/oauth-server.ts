@@ -18,7 +18,7 @@ const tokenRequest = Joi.object({
   token_type_hint: Joi.string().max(64),
   client_id: Joi.string().max(128),
   client_secret: Joi.string().max(256),
-});
+}).meta({ component: 'TokenReference' });
 
 const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'];
 
@@ -54,7 +54,7 @@ export const oauthServerRoutes = (s: Services) => [
           authorization_response_iss_parameter_supported: Joi.boolean().required(),
           scopes_supported: Joi.array().items(Joi.string()).required(),
           service_documentation: Joi.string().required(),
-        }).id('AuthorizationServerMetadata'),
+        }).meta({ component: 'AuthorizationServerMetadata' }),
       },
     },
     handler: async () => {
@@ -134,7 +134,7 @@ export const oauthServerRoutes = (s: Services) => [
           aud: Joi.string(),
           jti: Joi.string(),
           token_type: Joi.string().valid('Bearer'),
-        }).id('TokenIntrospection'),
+        }).meta({ component: 'TokenIntrospection' }),
       },
       400: { description: '`invalid_request`: a missing or malformed parameter.', schema: oauthError },
       401: { description: '`invalid_client`: unknown, disabled or public application, or wrong client credentials.', schema: oauthError },

@@ -21,8 +21,8 @@ const purchaseFields = {
   createdAt: timestamp.required(),
   updatedAt: timestamp.required(),
 };
-const purchaseSummary = Joi.object(purchaseFields);
-const purchaseView = Joi.object({ ...purchaseFields, orders: Joi.array().items(orderView).required() });
+const purchaseSummary = Joi.object(purchaseFields).meta({ component: 'PurchaseSummary' });
+const purchaseView = Joi.object({ ...purchaseFields, orders: Joi.array().items(orderView).required() }).meta({ component: 'Purchase' });
 
 const purchaseAction = Joi.object({
   action: Joi.string().valid('receive', 'dispute').required(),
@@ -31,7 +31,7 @@ const purchaseAction = Joi.object({
   comment: Joi.when('action', { is: 'dispute', then: Joi.string().allow('').max(2000).default(''), otherwise: Joi.forbidden() }),
   items: Joi.when('action', { is: 'dispute', then: itemQuantities.required(), otherwise: Joi.forbidden() }),
   outcomes: Joi.when('action', { is: 'dispute', then: caseOutcomes, otherwise: Joi.forbidden() }),
-});
+}).meta({ component: 'PurchaseAction' });
 
 export const purchaseRoutes = (s: Services) => [
   defineRoute<None, PageRequest, undefined, 'user'>({

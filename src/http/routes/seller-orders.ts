@@ -3,7 +3,7 @@ import { CASE_REASONS, type CaseReason, type ItemQuantity } from '../../services
 import type { CaseRequest } from '../../services/cases/case-opening';
 import type { PageRequest } from '../../services/paging';
 import { defineRoute } from '../route';
-import { caseOutcomes, idParams, itemQuantities, orderView, pagedQuery, pence, timestamp, userSummary } from '../schemas';
+import { caseOutcomes, idParams, itemQuantities, orderView, pagedQuery, pence, timestamp, userSummary, orNull } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
@@ -20,8 +20,8 @@ const orderSummary = Joi.object({
   updatedAt: timestamp.required(),
   itemCount: Joi.number().integer().min(0).required(),
   shipmentCount: Joi.number().integer().min(0).required(),
-  buyer: userSummary.allow(null).required(),
-});
+  buyer: orNull(userSummary).required(),
+}).meta({ component: 'SellerOrderSummary' });
 
 type SellerOrderAction =
   | { action: 'ship'; shipment: { carrier: string; trackingNumber: string; trackingUrl?: string }; items: ItemQuantity[] }
@@ -42,7 +42,7 @@ const sellerOrderAction = Joi.object({
   reason: Joi.when('action', { is: 'dispute', then: Joi.string().valid(...CASE_REASONS).required(), otherwise: Joi.forbidden() }),
   comment: Joi.when('action', { is: 'dispute', then: Joi.string().allow('').max(2000).default(''), otherwise: Joi.forbidden() }),
   outcomes: Joi.when('action', { is: 'dispute', then: caseOutcomes, otherwise: Joi.forbidden() }),
-});
+}).meta({ component: 'SellerOrderAction' });
 
 export const sellerOrderRoutes = (s: Services) => [
   defineRoute<None, PageRequest, undefined, 'seller'>({

@@ -49,7 +49,7 @@ export const listingInput = Joi.object<ListingInput>({
     .items(Joi.object().pattern(Joi.string().max(50), Joi.alternatives(Joi.string().max(100), Joi.number(), Joi.boolean()).allow(null)).max(10))
     .max(10)
     .default([]),
-});
+}).meta({ component: 'ListingInput' });
 
 const OPTIONS: Joi.ValidationOptions = { abortEarly: false, convert: true, errors: { wrap: { label: '"' } } };
 
