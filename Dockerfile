@@ -12,6 +12,8 @@ COPY workflows ./workflows
 COPY activities ./activities
 COPY worker ./worker
 COPY scripts ./scripts
+# The embedded address lookup's gazetteer; the build copies it into dist/data/.
+COPY data/address-lookup ./data/address-lookup
 # The emit step of `npm run build`; its type-check of the tests is CI's job (.ci/run).
 RUN node scripts/build.mjs
 

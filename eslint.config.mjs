@@ -28,7 +28,8 @@ export default tseslint.config(
           })),
           patterns: [
             {
-              group: ['../src/**', '../activities/**'],
+              // src/domain holds pure modules (no I/O) shared by workflows and services.
+              group: ['../src/*', '!../src/domain', '../activities/**'],
               allowTypeImports: true,
               message: 'Workflows import only types from activities and services.',
             },
@@ -38,7 +39,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.js', '**/*.mjs'],
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     languageOptions: { globals: { module: 'writable', require: 'readonly', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

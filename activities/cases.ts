@@ -1,9 +1,13 @@
+import type { DataSource } from 'typeorm';
 import { recordCaseChange, type CaseChange, type RecordedChange } from '../src/services/cases/case-changes';
-import { activityReviewWindows, type ReviewActivityDeps } from './reviews';
 
 export type { CaseChange, RecordedChange };
 
-export type CaseActivityDeps = ReviewActivityDeps;
+export interface CaseActivityDeps {
+  db: DataSource;
+  /** REVIEW_WINDOW_SECONDS: the window a closing case opens when it completes the purchase. */
+  reviewWindowSeconds: number;
+}
 
 export interface CaseActivities {
   /** Writes one change of `case:{caseId}` to Postgres (idempotent); null when the case is gone. */
@@ -11,14 +15,5 @@ export interface CaseActivities {
 }
 
 export function createCaseActivities(deps: CaseActivityDeps): CaseActivities {
-  const reviewWindows = activityReviewWindows(deps);
-  return {
-    recordCaseChange: async (change) => {
-      const recorded = await recordCaseChange(deps.db, change);
-      // A closing case can be what completes the purchase; its review window opens then, as it
-      // does for receipts (a failed start is left to the API's reconciliation).
-      if (recorded?.completedPurchaseId) await reviewWindows.open(recorded.completedPurchaseId);
-      return recorded;
-    },
-  };
+  return { recordCaseChange: (change) => recordCaseChange(deps.db, change, { reviewWindowSeconds: deps.reviewWindowSeconds }) };
 }

@@ -1,10 +1,9 @@
 import type { DataSource } from 'typeorm';
-import { OrderUpdates } from '../src/services/orders/order-updates';
-import { activityReviewWindows } from './reviews';
+import { OrderUpdates, type OrderTimings } from '../src/services/orders/order-updates';
 
 export interface OrderActivityDeps {
   db: DataSource;
-  reviewWindowSeconds: number;
+  orderTimings: OrderTimings;
 }
 
 export interface OrderActivities {
@@ -13,13 +12,7 @@ export interface OrderActivities {
 }
 
 export function createOrderActivities(deps: OrderActivityDeps): OrderActivities {
-  // A system receipt opens no case and ships nothing; it may complete the purchase.
-  const reviewWindows = activityReviewWindows(deps);
-  const updates = new OrderUpdates(deps.db, {
-    startCase: () => Promise.reject(new Error('a receipt opens no case')),
-    startReceiptTimer: () => Promise.reject(new Error('a receipt ships nothing')),
-    purchaseCompleted: (purchaseId) => reviewWindows.open(purchaseId),
-  });
+  const updates = new OrderUpdates(deps.db, deps.orderTimings);
   return {
     autoReceiveOrder: async (orderId) => (await updates.apply(orderId, { role: 'system' }, { action: 'receive' })) !== null,
   };

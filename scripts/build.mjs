@@ -3,7 +3,7 @@
 // production needs neither TypeScript nor a bundling step at start.
 import { Buffer } from 'node:buffer';
 import { execFileSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
@@ -15,6 +15,10 @@ const require = createRequire(import.meta.url);
 // A clean dist/: a module deleted from the sources must not linger in the image.
 rmSync(DIST, { recursive: true, force: true });
 execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+
+// Data files that compiled modules read relative to their own location (../../../data from
+// src/integrations/address-lookup) sit at the same relative place under dist/.
+cpSync(path.join(ROOT, 'data', 'address-lookup'), path.join(DIST, 'data', 'address-lookup'), { recursive: true });
 
 // Bundled from the compiled workflows, i.e. exactly the code tsc emitted; the paths are the ones
 // worker/create-worker.ts resolves from dist/worker/ (WORKFLOWS_PATH, PREBUILT_WORKFLOW_BUNDLE).

@@ -60,7 +60,7 @@ async function temporal() {
     '--ui-port', String(uiPort),
     '--db-filename', path.join(DATA_DIR, 'temporal.sqlite'),
     '--log-level', 'error',
-    // The case workflows' search attributes (workflows/case-search-attributes.ts).
+    // The case workflows' search attributes (src/domain/cases/search-attributes.ts).
     ...['CaseStatus', 'CaseReason', 'CaseSellerId', 'CaseOrderId'].flatMap((name) => ['--search-attribute', `${name}=Keyword`]),
   ], { stdio: ['ignore', 'ignore', 'inherit'] });
   server.once('exit', (code) => !stopping && (log(`Temporal dev server exited (${code})`), shutdown(1)));

@@ -13,7 +13,7 @@ import { EmailChange } from './services/email-change';
 import { PersonalAccessTokens } from './services/personal-access-tokens';
 import { Profiles } from './services/profiles/profiles';
 import { Sellers } from './services/sellers';
-import { webhookDeliveryStarter } from './services/webhooks/delivery-starter';
+import { deliveryPolicy } from './services/webhooks/fan-out';
 import { WebhookEndpoints } from './services/webhooks/endpoints';
 import { WebhookInspection } from './services/webhooks/inspection';
 import { SellerListings } from './services/listings/seller-listings';
@@ -24,26 +24,32 @@ import { Uploads } from './services/uploads';
 import { ListingImports } from './services/imports/listing-imports';
 import { LocalDiskImageStorage } from './integrations/images/storage';
 import { Baskets } from './services/basket/baskets';
+import { Accounts } from './services/account/account';
+import { AccountStatsService } from './services/account/account-stats';
+import { SavedAddresses } from './services/account/addresses';
+import { BillingPortal } from './services/account/billing-portal';
+import { addressLookupProvider } from './integrations/address-lookup';
 import { Checkouts } from './services/checkout/checkouts';
 import { Invoices } from './services/orders/invoices';
 import { OrderUpdates } from './services/orders/order-updates';
 import { Purchases } from './services/orders/purchases';
 import { SellerOrders } from './services/orders/seller-orders';
-import { WorkflowStarters } from './temporal/starters';
-import { createLogger } from './logger';
 import { Reviews } from './services/reviews/reviews';
-import { ReviewWindows } from './services/reviews/review-windows';
 import { Cases } from './services/cases/cases';
 import { CaseUpdates } from './temporal/case-updates';
+import { OperatorRoles } from './services/operators/operator-roles';
+import { Operators } from './services/operators/operators';
 import { BulkLookup } from './services/search/bulk-lookup';
 import { ListingSearch } from './services/search/listing-search';
+import { searchCatalog } from './services/search/catalog-search';
+import { priceHistory } from './services/catalog/price-history';
+import { EmailOutbox } from './services/email/outbox';
 
 /** The composition root: wires services from configuration, the database and Temporal. */
 export function createServices(config: Config, db: DataSource, temporal: Client): Services {
   const accessTokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenTtlSeconds, config.publicBaseUrl);
   const oauthApps = new OAuthApps(db);
   const signInThrottle = new SignInThrottle(db, { maxFailures: config.auth.signInMaxFailures, lockSeconds: config.auth.signInLockSeconds });
-  const starters = new WorkflowStarters(temporal, config.temporal.taskQueue);
   const uploads = new Uploads(db, {
     storage: new LocalDiskImageStorage(config.uploads.dir),
     maxBytes: config.uploads.maxBytes,
@@ -51,18 +57,18 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   });
   const deliveryOptions = new DeliveryOptions(db);
   const baskets = new Baskets(db, (sellerId, country) => deliveryOptions.availableTo(sellerId, country));
-  const log = createLogger(config.logLevel, 'api');
-  const reviewWindows = new ReviewWindows(db, {
-    start: (purchaseId, completedAt) => starters.reviewWindow(purchaseId, completedAt, config.reviews.windowSeconds),
-    onStartFailed: (purchaseId, err) => log.warn({ purchaseId, err }, 'review window not started; reconciliation will retry'),
-  });
+  const caseUpdates = new CaseUpdates(temporal);
+  const periods = {
+    autoReceiptSeconds: config.orders.autoReceiptSeconds,
+    autoEscalateSeconds: config.cases.autoEscalateSeconds,
+    reviewWindowSeconds: config.reviews.windowSeconds,
+  };
   const orderUpdates = new OrderUpdates(db, {
-    startCase: (opened) => starters.startCase(opened, config.cases.autoEscalateSeconds),
-    startReceiptTimer: (orderId) => starters.orderReceipt(orderId, config.orders.autoReceiptSeconds),
-    purchaseCompleted: (purchaseId) => reviewWindows.open(purchaseId),
+    autoEscalateSeconds: config.cases.autoEscalateSeconds,
+    autoReceiptSeconds: config.orders.autoReceiptSeconds,
+    reviewWindowSeconds: config.reviews.windowSeconds,
   });
   return {
-    db,
     auth: new AuthService(db, accessTokens, oauthApps, signInThrottle, {
       refreshTokenTtlSeconds: config.auth.refreshTokenTtlSeconds,
       scryptLogN: config.auth.scryptLogN,
@@ -76,12 +82,11 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       codeTtlSeconds: config.emailChange.codeTtlSeconds,
       maxAttempts: config.emailChange.maxAttempts,
       codeKey: config.auth.jwtSecret,
-      startDelivery: (requestId) => starters.emailChange(requestId),
     }),
     webhooks: new WebhookEndpoints(db, {
       secretKey: config.webhooks.secretKey,
       allowPrivateUrls: config.webhooks.allowPrivateUrls,
-      startDelivery: webhookDeliveryStarter(starters, config.webhooks),
+      deliveryPolicy: deliveryPolicy(config.webhooks),
     }),
     webhookInspection: new WebhookInspection(db),
     listings: new SellerListings(db, (imageId) => uploads.imageUrl(imageId), { searchCacheTtlMs: config.search.cacheTtlMs }),
@@ -89,25 +94,31 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     sellerDashboard: new SellerDashboard(config.publicBaseUrl),
     deliveryOptions,
     uploads,
-    imports: new ListingImports(db, (importId) => starters.listingImport(importId)),
+    imports: new ListingImports(db),
     catalogTree: new CatalogHierarchy(db),
     bulkLookup: new BulkLookup(db, config.discover.cacheTtlMs),
     listingSearch: new ListingSearch(db, config.discover.cacheTtlMs),
     profiles: new Profiles(db),
+    accounts: new Accounts(db, uploads, { scryptLogN: config.auth.scryptLogN }),
+    accountStats: new AccountStatsService(db),
+    billingPortal: new BillingPortal(db, { key: config.auth.jwtSecret, publicBaseUrl: config.publicBaseUrl, ttlSeconds: config.billingPortal.linkTtlSeconds }),
+    addresses: new SavedAddresses(db, addressLookupProvider(config.addressLookup), { retrieveTtlSeconds: config.addressLookup.retrieveTtlSeconds }),
     baskets,
-    checkouts: new Checkouts(
-      db,
-      baskets,
-      { start: (sessionId, holdSeconds) => starters.checkout(sessionId, holdSeconds), settled: (sessionId) => starters.checkoutSettled(sessionId) },
-      { holdSeconds: config.checkout.holdSeconds, publicBaseUrl: config.publicBaseUrl },
-    ),
+    checkouts: new Checkouts(db, baskets, { holdSeconds: config.checkout.holdSeconds, publicBaseUrl: config.publicBaseUrl }),
     orderUpdates,
-    sellerOrders: new SellerOrders(db),
-    purchases: new Purchases(db, orderUpdates),
+    sellerOrders: new SellerOrders(db, periods),
+    purchases: new Purchases(db, orderUpdates, periods),
     invoices: new Invoices(db),
     reviews: new Reviews(db),
-    reviewWindows,
-    cases: new Cases(db, uploads, new CaseUpdates(temporal)),
+    cases: new Cases(db, uploads, caseUpdates, periods),
+    operators: new Operators(db, caseUpdates, periods),
+    operatorRoles: new OperatorRoles(db),
+    catalogSearch: (query) => searchCatalog(db, query),
+    priceHistory: (urn, days) => priceHistory(db, urn, days),
+    emailOutbox: new EmailOutbox(db),
+    databaseHealth: async () => {
+      await db.query('SELECT 1');
+    },
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));

@@ -43,6 +43,7 @@ export interface Config {
     validateResponses: boolean;
   };
   webhooks: WebhookConfig;
+  starts: StartDispatchConfig;
   uploads: {
     /** Local-disk image storage (the embedded default). */
     dir: string;
@@ -71,12 +72,22 @@ export interface Config {
   reviews: {
     /** After a purchase completes, parties have this long to review before defaults are written. */
     windowSeconds: number;
-    /** How often the API starts review windows that Temporal could not start at completion. */
-    reconcileSeconds: number;
   };
   cases: {
     /** An OPEN or REMEDIATION case unresolved this long escalates automatically (spec: 7 days). */
     autoEscalateSeconds: number;
+  };
+  addressLookup: {
+    /** `embedded` (the bundled gazetteer) or `loqate` (needs `key`). */
+    provider: 'embedded' | 'loqate';
+    loqateKey: string | undefined;
+    loqateUrl: string;
+    /** How long a retrieved address may back a saved address's `lookupId`. */
+    retrieveTtlSeconds: number;
+  };
+  billingPortal: {
+    /** Lifetime of a signed billing portal link. */
+    linkTtlSeconds: number;
   };
 }
 
@@ -92,8 +103,14 @@ export interface WebhookConfig {
   attemptTimeoutMs: number;
   /** An endpoint whose deliveries have failed for this long is disabled and its owner e-mailed. */
   disableAfterMs: number;
-  /** How often the outbox dispatcher polls when no insert notification arrives. */
-  dispatchIntervalMs: number;
+}
+
+/** The workflow-start dispatcher (docs/architecture.md, "Background work"). Milliseconds. */
+export interface StartDispatchConfig {
+  /** How often it polls when no insert notification arrives. */
+  intervalMs: number;
+  /** Longest wait before a failed start is tried again (the wait doubles from 1 s up to this). */
+  retryMaxMs: number;
 }
 
 const DURATION = /^(\d+)(ms|s|m|h|d)$/;
@@ -135,11 +152,11 @@ const schema = Joi.object({
     .default('5s,5m,30m,2h,5h,10h,10h'),
   WEBHOOK_TIMEOUT: Joi.string().pattern(DURATION).default('15s'),
   WEBHOOK_DISABLE_AFTER: Joi.string().pattern(DURATION).default('5d'),
-  WEBHOOK_DISPATCH_INTERVAL: Joi.string().pattern(DURATION).default('1s'),
+  WORKFLOW_START_INTERVAL: Joi.string().pattern(DURATION).default('1s'),
+  WORKFLOW_START_RETRY_MAX: Joi.string().pattern(DURATION).default('30s'),
   CHECKOUT_HOLD_SECONDS: Joi.number().integer().min(1).max(86_400).default(900),
   ORDER_AUTO_RECEIPT_SECONDS: Joi.number().integer().min(1).default(21 * 86_400),
   REVIEW_WINDOW_SECONDS: Joi.number().integer().min(1).default(14 * 86_400),
-  REVIEW_WINDOW_RECONCILE_SECONDS: Joi.number().integer().min(0).default(300),
   UPLOADS_DIR: Joi.string().default('.data/uploads'),
   UPLOAD_MAX_BYTES: Joi.number().integer().min(1024).default(10 * 1024 * 1024),
   IMPORT_MAX_BYTES: Joi.number().integer().min(1024).default(5 * 1024 * 1024),
@@ -147,6 +164,11 @@ const schema = Joi.object({
   CASE_AUTO_ESCALATE_SECONDS: Joi.number().integer().min(1).default(7 * 86_400),
   SELLER_SEARCH_CACHE_MS: Joi.number().integer().min(0).max(600_000).default(5000),
   // Below the 30 s that Discover answers already allow shared caches (Cache-Control max-age).
+  ADDRESS_LOOKUP_PROVIDER: Joi.string().valid('embedded', 'loqate').default('embedded'),
+  LOQATE_KEY: Joi.string().when('ADDRESS_LOOKUP_PROVIDER', { is: 'loqate', then: Joi.required() }),
+  LOQATE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://api.addressy.com'),
+  ADDRESS_RETRIEVE_TTL_SECONDS: Joi.number().integer().min(60).default(86_400),
+  BILLING_PORTAL_LINK_TTL_SECONDS: Joi.number().integer().min(30).max(86_400).default(900),
   DISCOVER_CACHE_MS: Joi.number().integer().min(0).max(30_000).default(2000),
 }).unknown(true);
 
@@ -215,15 +237,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryScheduleMs: (value.WEBHOOK_RETRY_SCHEDULE as string).split(',').map(parseDuration),
       attemptTimeoutMs: parseDuration(value.WEBHOOK_TIMEOUT),
       disableAfterMs: parseDuration(value.WEBHOOK_DISABLE_AFTER),
-      dispatchIntervalMs: parseDuration(value.WEBHOOK_DISPATCH_INTERVAL),
     },
+    starts: { intervalMs: parseDuration(value.WORKFLOW_START_INTERVAL), retryMaxMs: parseDuration(value.WORKFLOW_START_RETRY_MAX) },
     uploads: { dir: path.resolve(value.UPLOADS_DIR), maxBytes: value.UPLOAD_MAX_BYTES },
     imports: { maxBytes: value.IMPORT_MAX_BYTES, batchSize: value.IMPORT_BATCH_SIZE },
     search: { cacheTtlMs: value.SELLER_SEARCH_CACHE_MS },
     discover: { cacheTtlMs: value.DISCOVER_CACHE_MS },
     checkout: { holdSeconds: value.CHECKOUT_HOLD_SECONDS },
     orders: { autoReceiptSeconds: value.ORDER_AUTO_RECEIPT_SECONDS },
-    reviews: { windowSeconds: value.REVIEW_WINDOW_SECONDS, reconcileSeconds: value.REVIEW_WINDOW_RECONCILE_SECONDS },
+    reviews: { windowSeconds: value.REVIEW_WINDOW_SECONDS },
     cases: { autoEscalateSeconds: value.CASE_AUTO_ESCALATE_SECONDS },
+    addressLookup: {
+      provider: value.ADDRESS_LOOKUP_PROVIDER,
+      loqateKey: value.LOQATE_KEY,
+      loqateUrl: value.LOQATE_URL,
+      retrieveTtlSeconds: value.ADDRESS_RETRIEVE_TTL_SECONDS,
+    },
+    billingPortal: { linkTtlSeconds: value.BILLING_PORTAL_LINK_TTL_SECONDS },
   };
 }

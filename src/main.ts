@@ -1,8 +1,7 @@
 import { loadConfig } from './config';
 import { connectAndMigrate } from './db/data-source';
 import { createApp } from './http/app';
-import type { Services } from './http/services';
-import { createLogger, type Logger } from './logger';
+import { createLogger } from './logger';
 import { connectTemporalClient } from './temporal/client';
 import { createServices } from './composition';
 
@@ -14,13 +13,11 @@ async function main(): Promise<void> {
   const temporal = await connectTemporalClient(config.temporal);
   const services = createServices(config, db, temporal);
   const app = createApp(services, config, log);
-  const reconcile = startReviewWindowReconciliation(services, config.reviews.reconcileSeconds, log);
   const server = app.listen(config.port, config.host, () => {
     log.info({ url: config.publicBaseUrl, docs: `${config.publicBaseUrl}/docs` }, 'api listening');
   });
   const stop = () => {
     log.info('api stopping');
-    clearInterval(reconcile);
     server.close(async () => {
       await temporal.connection.close();
       await db.destroy();
@@ -30,21 +27,6 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
-}
-
-/**
- * Review windows Temporal could not start when their purchase completed are started here, at
- * boot and then periodically. Every replica may run it: starts are idempotent by workflow id.
- */
-function startReviewWindowReconciliation(services: Services, everySeconds: number, log: Logger): NodeJS.Timeout | undefined {
-  if (everySeconds === 0) return undefined;
-  const run = () =>
-    services.reviewWindows.openPending().then(
-      (opened) => opened > 0 && log.info({ opened }, 'review windows started by reconciliation'),
-      (err) => log.warn({ err }, 'review window reconciliation failed'),
-    );
-  void run();
-  return setInterval(run, everySeconds * 1000).unref();
 }
 
 main().catch((err) => {

@@ -2,9 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { DataSource } from 'typeorm';
-import { createActivities } from '../activities';
 import type { Config } from '../src/config';
-import { createMailTransport } from '../src/integrations/email/transport';
+import { createWorkerActivities } from './composition';
 
 /** A folder, so it names workflows/index.ts from source and dist/workflows/index.js when compiled. */
 export const WORKFLOWS_PATH = path.resolve(__dirname, '../workflows');
@@ -21,22 +20,12 @@ export interface CreateWorkerOptions {
 
 /** The worker with every workflow and activity registered; shared by `worker/main.ts` and tests. */
 export function createWorker({ config, db, connection, workflowBundle }: CreateWorkerOptions): Promise<Worker> {
-  const activities = createActivities({
-    db,
-    transport: createMailTransport(config.email.smtpUrl),
-    from: config.email.from,
-    codeKey: config.auth.jwtSecret,
-    codeTtlSeconds: config.emailChange.codeTtlSeconds,
-    webhooks: config.webhooks,
-    importBatchSize: config.imports.batchSize,
-    reviewWindowSeconds: config.reviews.windowSeconds,
-  });
   return Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     ...workflowCode(workflowBundle),
-    activities,
+    activities: createWorkerActivities(config, db),
   });
 }
 

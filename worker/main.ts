@@ -2,9 +2,9 @@ import { DefaultLogger, NativeConnection, Runtime, type LogLevel } from '@tempor
 import { loadConfig } from '../src/config';
 import { connectAndMigrate } from '../src/db/data-source';
 import { createLogger } from '../src/logger';
-import { createOutboxDispatcher } from '../src/services/webhooks/dispatcher';
 import { connectTemporalClient } from '../src/temporal/client';
 import { createWorker } from './create-worker';
+import { createStartDispatcher } from './start-dispatcher';
 
 /**
  * Worker process entry point. SIGTERM/SIGINT make the SDK stop polling, let running activities
@@ -27,9 +27,9 @@ async function main(): Promise<void> {
     tls: config.temporal.tls ? {} : undefined,
   });
   const worker = await createWorker({ config, db, connection });
-  // The webhook outbox dispatcher runs beside the worker (any number of replicas may).
+  // The workflow-start dispatcher runs beside the worker (any number of replicas may).
   const temporal = await connectTemporalClient(config.temporal);
-  const dispatcher = createOutboxDispatcher(config, db, temporal, log.child({ component: 'webhook-dispatcher' }));
+  const dispatcher = createStartDispatcher(config, db, temporal, log.child({ component: 'start-dispatcher' }));
   dispatcher.start();
   log.info({ taskQueue: config.temporal.taskQueue, temporal: config.temporal.address }, 'worker started');
   try {

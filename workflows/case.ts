@@ -1,8 +1,5 @@
 import {
-  ApplicationFailure,
   condition,
-  defineQuery,
-  defineUpdate,
   proxyActivities,
   setHandler,
   upsertSearchAttributes,
@@ -11,7 +8,7 @@ import {
 } from '@temporalio/workflow';
 import type { CaseActivities, CaseChange } from '../activities/cases';
 import type { EmailActivities } from '../activities/email';
-import { CASE_SEARCH_ATTRIBUTES } from './case-search-attributes';
+import { CASE_SEARCH_ATTRIBUTES } from '../src/domain/cases/search-attributes';
 import {
   afterAction,
   afterDecision,
@@ -20,42 +17,20 @@ import {
   refusal,
   type CaseState,
   type OperatorDecision,
-  type OutcomeProposal,
-  type OutcomeState,
-  type Party,
   type PartyAction,
-  type Refusal,
-} from './case-machine';
+} from '../src/domain/cases/machine';
+import {
+  caseRefusalFailure as fail,
+  caseStateQuery,
+  operatorDecisionUpdate,
+  partyUpdates,
+} from './contracts/case';
+import type { CaseWorkflowInput } from './contracts/inputs';
 
 const { recordCaseChange, deliverEmail } = proxyActivities<CaseActivities & EmailActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
-
-export interface CaseWorkflowInput {
-  caseId: string;
-  /** Outcomes proposed when the case was opened (already stored with the case). */
-  outcomes: OutcomeState[];
-  /** "Unresolved for 7 days" (CASE_AUTO_ESCALATE_SECONDS), counted per OPEN/REMEDIATION period. */
-  autoEscalateAfterMs: number;
-  /**
-   * Whether the server knows the custom search attributes (the dev server and real clusters
-   * do; the time-skipping test server does not), so CaseStatus is kept up to date there.
-   */
-  indexed: boolean;
-}
-
-export const proposeUpdate = defineUpdate<CaseState, [{ party: Party } & OutcomeProposal]>('propose');
-export const acceptUpdate = defineUpdate<CaseState, [{ party: Party; outcomeId: string }]>('accept');
-export const rejectUpdate = defineUpdate<CaseState, [{ party: Party; outcomeId: string }]>('reject');
-export const escalateUpdate = defineUpdate<CaseState, [{ party: Party }]>('escalate');
-export const resolveUpdate = defineUpdate<CaseState, [{ party: Party }]>('resolve');
-/** Operators only (CLI or Web UI): the ways out of ESCALATED. */
-export const operatorDecisionUpdate = defineUpdate<CaseState, [OperatorDecision]>('operatorDecision');
-export const caseStateQuery = defineQuery<CaseState>('state');
-
-/** A refused Update: the failure type carries the kind and code the API maps to 404/409. */
-const fail = (r: Refusal) => ApplicationFailure.create({ type: `${r.kind}:${r.code}`, message: r.message, nonRetryable: true });
 
 /**
  * `case:{caseId}`: owns the case state machine from OPEN to CLOSED. Parties act through Updates
@@ -111,15 +86,9 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseState>
     validator: (args: object) => check({ ...args, action } as PartyAction),
     handler: (args: object) => act({ ...args, action } as PartyAction),
   });
-  for (const [update, action] of [
-    [proposeUpdate, 'propose'],
-    [acceptUpdate, 'accept'],
-    [rejectUpdate, 'reject'],
-    [escalateUpdate, 'escalate'],
-    [resolveUpdate, 'resolve'],
-  ] as const) {
+  for (const [action, update] of Object.entries(partyUpdates) as Array<[PartyAction['action'], (typeof partyUpdates)[keyof typeof partyUpdates]]>) {
     const { handler, validator } = party(action);
-    setHandler(update as typeof escalateUpdate, handler, { validator });
+    setHandler(update as typeof partyUpdates.escalate, handler, { validator });
   }
   const checkOperator = (_decision: OperatorDecision) => {
     const r = operatorRefusal(state);

@@ -1,20 +1,19 @@
-import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { CheckoutActivities } from '../activities/checkout';
+import { paymentSettledSignal } from './contracts/checkout';
+import type { WorkflowInputs } from './contracts/inputs';
 
 const { expireCheckout } = proxyActivities<CheckoutActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
-/** Sent by the API when the payment outcome has been applied (paid or failed). */
-export const paymentSettledSignal = defineSignal('paymentSettled');
-
 /**
  * `checkout:{sessionId}`: the durable timer behind a checkout's holds. Ends at once when the
  * payment settles; otherwise, after `holdSeconds`, expires the session and releases its holds.
  * The activity only acts on a still-open session, so a payment racing the timer is safe.
  */
-export async function checkoutWorkflow(input: { sessionId: string; holdSeconds: number }): Promise<'settled' | 'expired'> {
+export async function checkoutWorkflow(input: WorkflowInputs['checkoutWorkflow']): Promise<'settled' | 'expired'> {
   let settled = false;
   setHandler(paymentSettledSignal, () => {
     settled = true;

@@ -1,5 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { EmailActivities } from '../activities/email';
+import type { WorkflowInputs } from './contracts/inputs';
 
 const { issueEmailChangeCode, deliverEmail } = proxyActivities<EmailActivities>({
   startToCloseTimeout: '30 seconds',
@@ -11,7 +12,7 @@ const { issueEmailChangeCode, deliverEmail } = proxyActivities<EmailActivities>(
  * issuing the code writes it (hashed) and the message (to the outbox) in one transaction;
  * delivery hands the message to the configured transport.
  */
-export async function emailChangeWorkflow(input: { requestId: string }): Promise<{ messageId: string | null }> {
+export async function emailChangeWorkflow(input: WorkflowInputs['emailChangeWorkflow']): Promise<{ messageId: string | null }> {
   const messageId = await issueEmailChangeCode(input.requestId);
   if (messageId) await deliverEmail(messageId);
   return { messageId };

@@ -1,5 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { ImportActivities, ImportSummary } from '../activities/imports';
+import type { WorkflowInputs } from './contracts/inputs';
 
 const { startImport, importBatch, finishImport } = proxyActivities<ImportActivities>({
   // A batch is one transaction of a few hundred rows; minutes would mean something is wrong.
@@ -12,7 +13,7 @@ const { startImport, importBatch, finishImport } = proxyActivities<ImportActivit
  * batch its own retried activity and transaction. Every step is idempotent, so a re-run of a
  * finished import changes nothing and a resumed one continues where it stopped.
  */
-export async function listingImportWorkflow(input: { importId: string }): Promise<ImportSummary> {
+export async function listingImportWorkflow(input: WorkflowInputs['listingImportWorkflow']): Promise<ImportSummary> {
   const plan = await startImport(input.importId);
   if (plan.status === 'RUNNING') {
     for (let offset = plan.processedRows; offset < plan.totalRows; offset += plan.batchSize) {

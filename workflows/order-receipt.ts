@@ -1,5 +1,6 @@
 import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { OrderActivities } from '../activities/orders';
+import type { WorkflowInputs } from './contracts/inputs';
 
 const { autoReceiveOrder } = proxyActivities<OrderActivities>({
   startToCloseTimeout: '30 seconds',
@@ -10,7 +11,7 @@ const { autoReceiveOrder } = proxyActivities<OrderActivities>({
  * `order-receipt:{orderId}`: started when an order ships. After the configured period the
  * order counts as received unless the buyer confirmed it first (the activity then does nothing).
  */
-export async function orderReceiptWorkflow(input: { orderId: string; afterSeconds: number }): Promise<boolean> {
+export async function orderReceiptWorkflow(input: WorkflowInputs['orderReceiptWorkflow']): Promise<boolean> {
   await sleep(input.afterSeconds * 1000);
   return autoReceiveOrder(input.orderId);
 }

@@ -1,5 +1,6 @@
 import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { ReviewActivities } from '../activities/reviews';
+import type { WorkflowInputs } from './contracts/inputs';
 
 const { createDefaultReviews } = proxyActivities<ReviewActivities>({
   startToCloseTimeout: '1 minute',
@@ -12,9 +13,10 @@ const { createDefaultReviews } = proxyActivities<ReviewActivities>({
  * review. The length comes in as an argument (REVIEW_WINDOW_SECONDS, read by the starter) so
  * the workflow stays deterministic. Returns how many automatic reviews were created.
  */
-export async function reviewWindowWorkflow(input: { purchaseId: string; completedAt: string; windowSeconds: number }): Promise<number> {
-  // Measured from the completion, so a window started late (by the reconciliation) still closes
-  // on time. Date.now() is workflow time here: deterministic, and skipped by the test server.
+export async function reviewWindowWorkflow(input: WorkflowInputs['reviewWindowWorkflow']): Promise<number> {
+  // Measured from the completion, so a window started late (its start waited out a Temporal
+  // outage) still closes on time. Date.now() is workflow time here: deterministic, and skipped
+  // by the test server.
   const remainingMs = Date.parse(input.completedAt) + input.windowSeconds * 1000 - Date.now();
   if (remainingMs > 0) await sleep(remainingMs);
   return createDefaultReviews(input.purchaseId);

@@ -1,20 +1,7 @@
 import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { EmailActivities } from '../activities/email';
 import type { WebhookActivities } from '../activities/webhooks';
-
-/** Retry settings, frozen into each delivery when it starts (from config `webhooks`). */
-export interface WebhookDeliveryPolicy {
-  /** Wait before each retry; its length is the number of retries after the first attempt. */
-  retryScheduleMs: number[];
-  /** Deadline of one HTTP attempt. */
-  attemptTimeoutMs: number;
-}
-
-export interface WebhookDeliveryInput {
-  eventId: string;
-  endpointId: string;
-  policy: WebhookDeliveryPolicy;
-}
+import type { WebhookDeliveryInput } from './contracts/inputs';
 
 export type WebhookDeliveryResult = { outcome: 'delivered' | 'failed' | 'gone' | 'disabled' | 'skipped'; attempts: number };
 

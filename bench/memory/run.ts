@@ -12,7 +12,7 @@ import { Client } from 'pg';
 import { runLoad } from '../load';
 import { BENCH, benchDatabaseUrl } from '../catalog/settings';
 import { TEMPORAL_CLI } from '../../test/support/env';
-import { CASE_SEARCH_ATTRIBUTE_ARGS } from '../../workflows/case-search-attributes';
+import { CASE_SEARCH_ATTRIBUTE_ARGS } from '../../src/domain/cases/search-attributes';
 
 const ROOT = path.resolve(__dirname, '../..');
 const RESULTS = path.join(ROOT, 'bench/results/memory.md');

@@ -25,7 +25,7 @@ import { connectAndMigrate } from '../../src/db/data-source';
 import { newId } from '../../src/ids';
 import { createLogger } from '../../src/logger';
 import { emitEvents, type ListingEventData } from '../../src/services/events/outbox';
-import { createOutboxDispatcher } from '../../src/services/webhooks/dispatcher';
+import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { encryptSecret, newSigningSecret } from '../../src/services/webhooks/signing';
 import { createWorker } from '../../worker/create-worker';
 import type { baselineWorkflow } from './baseline-workflow';
@@ -125,7 +125,7 @@ async function webhooks(env: TestWorkflowEnvironment, databaseUrl: string): Prom
 
   const worker = await createWorker({ config, db, connection: env.nativeConnection });
   const run = worker.run();
-  const dispatcher = createOutboxDispatcher(config, db, env.client, createLogger('warn', 'bench-dispatcher'));
+  const dispatcher = createStartDispatcher(config, db, env.client, createLogger('warn', 'bench-dispatcher'));
   dispatcher.start();
 
   const committed = new Map<string, number>();

@@ -9,6 +9,7 @@ import { buildOpenApi } from './openapi';
 import type { AnyRoute } from './route';
 import { buildRouter } from './router';
 import { accountRoutes } from './routes/account';
+import { addressRoutes } from './routes/addresses';
 import { authRoutes } from './routes/auth';
 import { linkedApplicationRoutes } from './routes/linked-applications';
 import { oauthAuthorizeRoutes } from './routes/oauth-authorize';
@@ -34,6 +35,7 @@ import { reviewRoutes } from './routes/reviews';
 import { systemRoutes } from './routes/system';
 import { webhookRoutes } from './routes/webhooks';
 import { sellerCaseRoutes, userCaseRoutes } from './routes/cases';
+import { operatorRoutes } from './routes/operators';
 import type { Services } from './services';
 
 /** The route table: every route of the API, in the order the OpenAPI document lists them. */
@@ -46,6 +48,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...linkedApplicationRoutes(services),
     ...personalAccessTokenRoutes(services),
     ...accountRoutes(services),
+    ...addressRoutes(services),
     ...sellerRoutes(services),
     ...webhookRoutes(services),
     ...sellerListingRoutes(services),
@@ -64,6 +67,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...reviewRoutes(services),
     ...userCaseRoutes(services),
     ...sellerCaseRoutes(services),
+    ...operatorRoutes(services),
     ...(config.env === 'development' ? devRoutes(services) : []),
   ];
   // The document describes the API routes and the system routes alike; it is built once, lazily.
@@ -81,6 +85,7 @@ export function createApp(services: Services, config: Config, logger: Logger): K
   const router = buildRouter(routes, {
     authenticator: services.authenticator,
     isActiveSeller: (userId) => services.sellers.isActiveSeller(userId),
+    isOperator: (userId) => services.operatorRoles.isOperator(userId),
     validateResponses: config.http.validateResponses,
     logger,
   });

@@ -12,6 +12,7 @@ const SECURITY: Record<AuthLevel, Array<Record<string, string[]>>> = {
   bearer: [{ Bearer: [] }],
   user: [{ Bearer: [] }, { ApiKey: [] }, { ThirdPartyApp: [] }],
   seller: [{ Bearer: [] }, { ApiKey: [] }, { ThirdPartyApp: [] }],
+  operator: [{ Operator: [] }],
 };
 
 /** Builds one document: the components every operation's schemas are collected into. */
@@ -40,6 +41,9 @@ class DocumentBuilder {
     if (route.auth !== 'public') errors['401'] = this.errorResponse(route, 401, 'Missing or invalid credentials.');
     if (route.auth === 'seller') errors['403'] = this.errorResponse(route, 403, 'The caller has no active seller account.');
     if (route.auth === 'bearer') errors['403'] = this.errorResponse(route, 403, 'A personal access token was used where an access token is required.');
+    if (route.auth === 'operator') {
+      errors['403'] = this.errorResponse(route, 403, 'The caller is not an operator, or used a token other than their own access token.');
+    }
     errors.default = this.errorResponse(route, 'default', 'Any other error, as RFC 9457 problem details.');
     return errors;
   }
@@ -155,6 +159,14 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Record<stri
           in: 'header',
           name: 'Authorization',
           description: 'A personal access token, sent as `Authorization: ApiKey <token>`.',
+        },
+        Operator: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'The access token (POST /oauth/token) of a user holding the operator role, granted with `npm run operators -- grant <user>`. ' +
+            'Personal access tokens and third-party applications\' tokens are refused on operator routes.',
         },
         ThirdPartyApp: {
           type: 'oauth2',

@@ -8,9 +8,10 @@ import type { Principal } from '../services/auth/authenticator';
  * - `bearer`: a first-party OAuth access token only (account and credential management);
  * - `user`: any access token (first-party or a linked third-party application's) or a personal
  *   access token (`ApiKey`);
- * - `seller`: like `user`, and the caller must have an active seller account.
+ * - `seller`: like `user`, and the caller must have an active seller account;
+ * - `operator`: a first-party OAuth access token of a user holding the operator role.
  */
-export type AuthLevel = 'public' | 'bearer' | 'user' | 'seller';
+export type AuthLevel = 'public' | 'bearer' | 'user' | 'seller' | 'operator';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

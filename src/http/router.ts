@@ -9,6 +9,7 @@ import { validatePart } from './validation';
 export interface RouterDeps {
   authenticator: Authenticator;
   isActiveSeller: (userId: string) => Promise<boolean>;
+  isOperator: (userId: string) => Promise<boolean>;
   validateResponses: boolean;
   logger: Logger;
 }
@@ -40,7 +41,7 @@ async function resolvePrincipal(ctx: Context, level: AuthLevel, deps: RouterDeps
   const kind = match[1]!.toLowerCase() === 'bearer' ? 'bearer' : 'apikey';
   const principal = await deps.authenticator.authenticate(kind, match[2]!);
   if (!principal) throw unauthenticated();
-  if (level === 'bearer' && principal.via !== 'bearer') {
+  if ((level === 'bearer' || level === 'operator') && principal.via !== 'bearer') {
     throw forbidden(
       'bearer-token-required',
       "This route accepts only the user's own OAuth access token, not a personal access token or a third-party application's token.",
@@ -48,6 +49,9 @@ async function resolvePrincipal(ctx: Context, level: AuthLevel, deps: RouterDeps
   }
   if (level === 'seller' && !(await deps.isActiveSeller(principal.userId))) {
     throw forbidden('seller-account-required', 'This route requires an active seller account; create one with POST /seller.');
+  }
+  if (level === 'operator' && !(await deps.isOperator(principal.userId))) {
+    throw forbidden('operator-required', 'This route is for marketplace operators (granted with `npm run operators -- grant`).');
   }
   return principal;
 }

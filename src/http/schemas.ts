@@ -10,16 +10,23 @@ export const password = Joi.string().min(10).max(256);
 export const timestamp = Joi.date().iso();
 
 /**
- * A named schema or null. `.allow(null)` would change the named schema itself (Joi refuses two
- * shapes under one id); this keeps the component and says `oneOf: [$ref, null]` in OpenAPI.
- */
-/**
  * Publishes `doc` in OpenAPI for a value `schema` lets through to be validated later (a bulk
  * element the service checks on its own, so one bad element does not fail the others).
  */
 export const documentedAs = <T extends Joi.Schema>(schema: T, doc: Joi.Schema): T => schema.meta({ documentedAs: doc.describe() }) as T;
 
+/**
+ * A named schema or null. `.allow(null)` would change the named schema itself (one name, one
+ * shape); this keeps the component and says `anyOf: [$ref, null]` in OpenAPI.
+ */
 export const orNull = (schema: Joi.Schema) => Joi.alternatives().try(schema, Joi.valid(null));
+
+/** The upper end of a `createdFrom`–`createdTo` filter: after `createdFrom` when both are given. */
+export const createdBefore = Joi.when('createdFrom', {
+  is: Joi.exist(),
+  then: timestamp.greater(Joi.ref('createdFrom')),
+  otherwise: timestamp,
+}).description('Created before (ISO 8601).');
 
 export const userView = Joi.object({
   id: Joi.string().required(),
@@ -160,6 +167,15 @@ export const pagedQuery = Joi.object({
 /** Item fields up to `available`, as embedded in an order item (spec "Item"). */
 const orderItemItem = item.fork(['quantity', 'min', 'max'], (s) => s.forbidden()).meta({ component: 'OrderedItem' });
 
+/** A case's next actions for the caller (the case machine's), and its running deadline. */
+export const caseActions = Joi.array()
+  .items(Joi.string().valid('propose', 'accept', 'reject', 'escalate', 'resolve', 'close', 'remediate'))
+  .required()
+  .description('What the caller may do now: the actions the case workflow would accept (an operator: `close`, `remediate`).');
+export const caseDeadlines = Joi.object({
+  escalatesAt: timestamp.allow(null).required().description('When an OPEN or REMEDIATION case escalates automatically; null otherwise.'),
+}).required();
+
 export const orderView = Joi.object({
   id: Joi.string().required(),
   sellerId: Joi.string().required(),
@@ -222,12 +238,21 @@ export const orderView = Joi.object({
         attachments: Joi.array().required(),
         createdAt: timestamp.required(),
         updatedAt: timestamp.required(),
+        actions: caseActions,
+        deadlines: caseDeadlines,
       }),
     )
     .required(),
   adjustments: Joi.array().required(),
   transfers: Joi.array().required(),
   reviews: Joi.object().pattern(Joi.string(), Joi.number().integer().min(1).max(5)).required(),
+  actions: Joi.array()
+    .items(Joi.string().valid('ship', 'receive', 'dispute'))
+    .required()
+    .description('What the caller may do with the order now (from the order status table); anything else is refused.'),
+  deadlines: Joi.object({
+    autoReceiptAt: timestamp.allow(null).required().description('When a SHIPPED order is received automatically.'),
+  }).required(),
 }).meta({ component: 'Order' });
 
 /** Order item ids and quantities named by an order action (`ship`, `dispute`). */

@@ -1,4 +1,7 @@
-import type { DataSource } from 'typeorm';
+import type { Accounts } from '../services/account/account';
+import type { AccountStatsService } from '../services/account/account-stats';
+import type { SavedAddresses } from '../services/account/addresses';
+import type { BillingPortal } from '../services/account/billing-portal';
 import type { Baskets } from '../services/basket/baskets';
 import type { Checkouts } from '../services/checkout/checkouts';
 import type { Invoices } from '../services/orders/invoices';
@@ -23,14 +26,17 @@ import type { SellerStatsService } from '../services/sellers/seller-stats';
 import type { Uploads } from '../services/uploads';
 import type { ListingImports } from '../services/imports/listing-imports';
 import type { Reviews } from '../services/reviews/reviews';
-import type { ReviewWindows } from '../services/reviews/review-windows';
 import type { Cases } from '../services/cases/cases';
+import type { OperatorRoles } from '../services/operators/operator-roles';
+import type { Operators } from '../services/operators/operators';
 import type { BulkLookup } from '../services/search/bulk-lookup';
 import type { ListingSearch } from '../services/search/listing-search';
+import type { CatalogPage, CatalogQuery } from '../services/search/catalog-search';
+import type { PricePoint } from '../services/catalog/price-history';
+import type { EmailOutbox } from '../services/email/outbox';
 
-/** What route handlers may use; built once in `src/composition.ts`. */
+/** What route handlers may use; built once in `src/composition.ts`. Handlers never see the database. */
 export interface Services {
-  db: DataSource;
   auth: AuthService;
   authenticator: Authenticator;
   oauthApps: OAuthApps;
@@ -50,6 +56,10 @@ export interface Services {
   bulkLookup: BulkLookup;
   listingSearch: ListingSearch;
   profiles: Profiles;
+  accounts: Accounts;
+  accountStats: AccountStatsService;
+  addresses: SavedAddresses;
+  billingPortal: BillingPortal;
   baskets: Baskets;
   checkouts: Checkouts;
   orderUpdates: OrderUpdates;
@@ -57,8 +67,16 @@ export interface Services {
   purchases: Purchases;
   invoices: Invoices;
   reviews: Reviews;
-  reviewWindows: ReviewWindows;
   cases: Cases;
+  operators: Operators;
+  operatorRoles: OperatorRoles;
+  catalogSearch: (query: CatalogQuery) => Promise<CatalogPage>;
+  /** Daily sale prices of an item; 404 for an unknown item. */
+  priceHistory: (urn: string, days: number) => Promise<PricePoint[]>;
+  /** The e-mail outbox, read by the development-only routes. */
+  emailOutbox: EmailOutbox;
+  /** Resolves when PostgreSQL answers; rejects otherwise (for /readyz). */
+  databaseHealth: () => Promise<void>;
   /** Resolves when Temporal answers; rejects otherwise (for /readyz). */
   temporalHealth: () => Promise<void>;
 }

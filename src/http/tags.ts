@@ -7,7 +7,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Auth: 'Registration, the OAuth 2.0 authorization server (token, authorization page, discovery, revocation, introspection). See docs/auth.md.',
   'Linked applications': 'Third-party applications the caller linked through the authorization code flow; unlinking takes effect at once.',
   'Personal access tokens': 'Long-lived tokens for automation, sent as `Authorization: ApiKey <token>`; shown once, at most 5 active.',
-  Account: "The caller's account: e-mail change with a verification code, and the caller's own details.",
+  Account: "The caller's account: details, e-mail change with a verification code, stats, billing portal. See docs/account.md.",
+  Addresses: 'Saved delivery addresses and assisted address lookup. See docs/account.md.',
   Seller: 'Seller onboarding, status, dashboard links and statistics.',
   'Seller listings': "A seller's listings: creation (one or in bulk), updates, images, visibility.",
   'Delivery options': 'Delivery options a seller offers, by destination country.',
@@ -22,6 +23,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Reviews: 'Reviews of completed orders, by buyer and seller.',
   Cases: 'Cases (disputes) on purchases, with outcome proposals and escalation.',
   Webhooks: 'Seller webhook endpoints, deliveries and replays; payloads are signed (docs/webhooks.md).',
+  Operators: 'Marketplace operators: escalated cases, seller standing, the audit log. See docs/sellers-operators.md.',
   System: 'Health, readiness, this document and its docs page.',
   Development: 'Helpers available only when NODE_ENV=development.',
 };

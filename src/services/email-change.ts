@@ -1,7 +1,8 @@
 import { DataSource, IsNull } from 'typeorm';
 import { EmailChangeRequest, User } from '../db/entities';
 import { newId } from '../ids';
-import { conflict, DomainError, invalid } from './errors';
+import { conflict, invalid } from './errors';
+import { requestWorkflowStart, starts } from './workflow-starts';
 import { uniqueViolation } from './db-errors';
 import { constantTimeEqualHex, hmacCode } from './auth/secrets';
 
@@ -10,8 +11,6 @@ export interface EmailChangeOptions {
   maxAttempts: number;
   /** Key for the HMAC under which codes are stored (shared with the worker). */
   codeKey: Uint8Array;
-  /** Starts the workflow that issues and sends the code. */
-  startDelivery: (requestId: string) => Promise<void>;
 }
 
 /** Scope string of the code HMAC, so a code for one purpose never verifies for another. */
@@ -21,8 +20,8 @@ const invalidCode = () =>
   invalid('invalid-verification-code', 'The verification code is wrong, expired or already used; request a new one.');
 
 /**
- * Two-step change of a user's e-mail: `request` records the wish and has the worker send a
- * code to the new address; `confirm` with that code makes the change. Only the newest request
+ * Two-step change of a user's e-mail: `request` records the wish and, in the same transaction,
+ * requests the workflow that sends a code to the new address; `confirm` with that code makes the change. Only the newest request
  * counts, a code works once, and a limited number of wrong guesses burns the request.
  */
 export class EmailChange {
@@ -52,17 +51,8 @@ export class EmailChange {
         attempts: 0,
         expiresAt: new Date(Date.now() + this.options.codeTtlSeconds * 1000),
       });
+      await requestWorkflowStart(tx, starts.emailChange(requestId));
     });
-    try {
-      await this.options.startDelivery(requestId);
-    } catch (err) {
-      // Without its workflow the request can never receive a code; retire it and let the
-      // client retry rather than leave a request that silently goes nowhere.
-      await this.db.getRepository(EmailChangeRequest).update({ id: requestId }, { supersededAt: new Date() });
-      throw new DomainError('unavailable', 'temporarily-unavailable', 'The verification e-mail could not be scheduled; try again shortly.', {
-        cause: (err as Error).message,
-      });
-    }
   }
 
   async confirm(userId: string, email: string, code: string): Promise<void> {

@@ -30,8 +30,10 @@ export class DomainError extends Error {
     message: string,
     /** Problem extension members, e.g. `{ listingIds }` or `{ errors }`. */
     readonly extensions: Record<string, unknown> = {},
+    /** What went wrong underneath: logged with the request id, never part of the response. */
+    options: { cause?: unknown } = {},
   ) {
-    super(message);
+    super(message, options);
     this.name = 'DomainError';
   }
 }
@@ -47,3 +49,13 @@ export const forbidden = (code: string, message: string) => new DomainError('for
 export const notFound = (what: string) => new DomainError('not-found', 'not-found', `${what} was not found.`);
 
 export const conflict = (code: string, message: string) => new DomainError('conflict', code, message);
+
+/**
+ * A dependency (Temporal, a provider) is temporarily unreachable: 503. The client sees only
+ * `message` (and any `extensions`, which must hold no internal text); `cause` is what the error
+ * middleware logs with the request id.
+ */
+export const unavailable = (
+  message: string,
+  options: { code?: string; cause?: unknown; extensions?: Record<string, string> } = {},
+) => new DomainError('unavailable', options.code ?? 'temporarily-unavailable', message, options.extensions ?? {}, { cause: options.cause });

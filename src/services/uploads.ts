@@ -3,7 +3,7 @@ import { Upload } from '../db/entities';
 import { detectImageType, type ImageType } from '../integrations/images/image-type';
 import type { ImageStorage } from '../integrations/images/storage';
 import { newId } from '../ids';
-import { conflict, DomainError, notFound } from './errors';
+import { conflict, DomainError, invalid, notFound } from './errors';
 
 export interface UploadsOptions {
   storage: ImageStorage;
@@ -72,6 +72,26 @@ export class Uploads {
     );
     if (!result.affected) throw conflict('upload-finished', 'This upload already has its bytes; create a new upload.');
     return view(await this.db.getRepository(Upload).findOneByOrFail({ id }));
+  }
+
+  /** The bytes of the owner's finished upload; a draft, another user's or an unknown id is refused with 400. */
+  async ownReadyBytes(ownerId: string, id: string, field: string): Promise<Buffer> {
+    const upload = await this.db.getRepository(Upload).findOneBy({ id, ownerId, status: 'READY' });
+    const bytes = upload ? await this.options.storage.get(id) : null;
+    if (!bytes) {
+      throw invalid('upload-not-ready', 'Give the id of one of your finished uploads.', [
+        { in: 'body', field, message: `"${field}" must be the id of a finished upload of yours` },
+      ]);
+    }
+    return bytes;
+  }
+
+  /** Stores bytes the service made (a resized avatar, say) as a new READY image of the owner; returns its id. */
+  async storeDerived(ownerId: string, bytes: Buffer, contentType: ImageType): Promise<string> {
+    const id = newId();
+    await this.options.storage.put(id, bytes);
+    await this.db.getRepository(Upload).insert({ id, ownerId, status: 'READY', contentType, byteSize: bytes.length, finalizedAt: new Date() });
+    return id;
   }
 
   /** A READY image's bytes and type; drafts and unknown ids are not found. */

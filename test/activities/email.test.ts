@@ -1,4 +1,6 @@
 import { createEmailActivities } from '../../activities/email';
+import { EmailChangeCodes } from '../../src/services/email/email-change-codes';
+import { EmailDelivery } from '../../src/services/email/outbox';
 import { EmailChangeRequest, EmailMessage } from '../../src/db/entities';
 import type { MailMessage, MailTransport } from '../../src/integrations/email/transport';
 import { hmacCode } from '../../src/services/auth/secrets';
@@ -15,7 +17,11 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const activities = () => createEmailActivities({ db: api.database.db, transport, from: 'test@marketplace', codeKey: key, codeTtlSeconds: 600 });
+const activities = () =>
+  createEmailActivities({
+    emailChangeCodes: new EmailChangeCodes(api.database.db, { codeKey: key, codeTtlSeconds: 600 }),
+    emailDelivery: new EmailDelivery(api.database.db, transport, 'test@marketplace'),
+  });
 
 async function pendingRequest(): Promise<EmailChangeRequest> {
   const user = await registerUser(api);

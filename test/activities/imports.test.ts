@@ -1,4 +1,5 @@
 import { createImportActivities } from '../../activities/imports';
+import { ListingImportRuns } from '../../src/services/imports/import-runs';
 import { newId } from '../../src/ids';
 import { registerSeller, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { seedCatalog, type FixtureItem } from '../support/fixtures';
@@ -40,7 +41,7 @@ describe('import activities (on Postgres)', () => {
       `${items[0]!.urn},MINT,en,100,1,,false,stray`,
     ].join('\n');
     const importId = await storeImport(seller, csv);
-    const activities = createImportActivities({ db: api.database.db, importBatchSize: 2 });
+    const activities = createImportActivities({ importRuns: new ListingImportRuns(api.database.db, 2) });
 
     const plan = await activities.startImport(importId);
     expect(plan).toEqual({ status: 'RUNNING', totalRows: 6, processedRows: 0, batchSize: 2 });
@@ -77,7 +78,7 @@ describe('import activities (on Postgres)', () => {
   it('fails an import whose file cannot be read, once', async () => {
     const seller = await registerSeller(api);
     const importId = await storeImport(seller, 'urn,condition,language,price,quantity\n"unterminated,MINT,en,1,1\n');
-    const activities = createImportActivities({ db: api.database.db, importBatchSize: 10 });
+    const activities = createImportActivities({ importRuns: new ListingImportRuns(api.database.db, 10) });
     expect((await activities.startImport(importId)).status).toBe('FAILED');
     const view = await api.services.imports.get(seller.id, importId);
     expect(view.failure).toMatch(/cannot be read/);

@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const activities = () => createReviewActivities({ db: api.database.db, reviewWindowSeconds: 60 });
+const activities = () => createReviewActivities({ db: api.database.db });
 
 const reviewsOf = (purchaseId: string) =>
   api.database.db.query(

@@ -1,4 +1,5 @@
 import { createWebhookActivities, type AttemptInput } from '../../activities/webhooks';
+import { WebhookDeliveryAttempts } from '../../src/services/webhooks/delivery-attempts';
 import { emitEvents, type ListingEventData } from '../../src/services/events/outbox';
 import { newId } from '../../src/ids';
 import { registerSeller, startTestApi, type TestApi, type TestUser } from '../support/api';
@@ -22,8 +23,11 @@ beforeEach(() => {
 const DAY = 86_400_000;
 const activities = (overrides: { allowPrivateUrls?: boolean } = {}) =>
   createWebhookActivities({
-    db: api.database.db,
-    webhooks: { secretKey: api.config.webhooks.secretKey, allowPrivateUrls: overrides.allowPrivateUrls ?? true, disableAfterMs: 5 * DAY },
+    webhookAttempts: new WebhookDeliveryAttempts(api.database.db, {
+      secretKey: api.config.webhooks.secretKey,
+      allowPrivateUrls: overrides.allowPrivateUrls ?? true,
+      disableAfterMs: 5 * DAY,
+    }),
   });
 
 const endpointFor = (seller: TestUser, body: Record<string, unknown> = {}) => receiver.register(api, seller, body);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pino from 'pino';
 import { recordCaseChange } from '../../src/services/cases/case-changes';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { insertCase, insertPaidOrder, type PaidOrder } from '../support/cases';
@@ -14,8 +15,10 @@ let buyer: TestUser;
 let otherBuyer: TestUser;
 let seller: TestUser;
 let otherSeller: TestUser;
+/** The API's log lines, to check what a failed request logged. */
+const logLines: Array<Record<string, unknown> & { requestId?: string; msg?: string; err?: unknown }> = [];
 beforeAll(async () => {
-  api = await startTestApi();
+  api = await startTestApi({ log: pino({ level: 'warn' }, { write: (line: string) => void logLines.push(JSON.parse(line)) }) });
   [buyer, otherBuyer, seller, otherSeller] = await Promise.all([
     registerUser(api, 'cbuyer'),
     registerUser(api, 'cbuyer'),
@@ -59,15 +62,31 @@ describe('opening a case through the order routes', () => {
     await expect(insertCase(db(), order.orderId, 'BUYER', { items: [{ id: order.itemIds[1]!, quantity: 1 }] })).resolves.toBeDefined();
   });
 
-  it('answers 503 and opens nothing when the case workflow cannot be started', async () => {
+  it('opens the case while Temporal is unreachable: its workflow waits in the start outbox', async () => {
     const fresh = await insertPaidOrder(db(), buyer.id, seller.id);
-    const res = await api.http
+    await api.http
       .post(`/seller/orders/${fresh.orderId}`)
       .set(seller.bearer)
-      .send({ action: 'dispute', reason: 'SNAD', items: [{ id: fresh.itemIds[0], quantity: 1 }] });
-    expect(res.status).toBe(503);
-    expect(await db().query(`SELECT 1 FROM cases WHERE order_id = $1`, [fresh.orderId])).toHaveLength(0);
-  }, 30_000);
+      .send({ action: 'dispute', reason: 'SNAD', items: [{ id: fresh.itemIds[0], quantity: 1 }] })
+      .expect(204);
+    const [opened] = await db().query(`SELECT id FROM cases WHERE order_id = $1`, [fresh.orderId]);
+    const intents = await db().query(`SELECT workflow_type, options, started_at FROM workflow_starts WHERE workflow_id = $1`, [`case:${opened.id}`]);
+    expect(intents).toEqual([
+      {
+        workflow_type: 'caseWorkflow',
+        options: {
+          reusePolicy: 'REJECT_DUPLICATE',
+          searchAttributes: [
+            { name: 'CaseStatus', type: 'KEYWORD', value: 'OPEN' },
+            { name: 'CaseReason', type: 'KEYWORD', value: 'SNAD' },
+            { name: 'CaseSellerId', type: 'KEYWORD', value: seller.id },
+            { name: 'CaseOrderId', type: 'KEYWORD', value: fresh.orderId },
+          ],
+        },
+        started_at: null,
+      },
+    ]);
+  });
 
   it('validates initial outcomes', async () => {
     await api.http
@@ -111,6 +130,9 @@ describe('GET /user/cases', () => {
   });
 });
 
+/** The review window a closing case requests when it completes the purchase. */
+const WINDOW = { reviewWindowSeconds: 60 };
+
 describe('redaction of the seller\'s return address', () => {
   /** The seller proposes a RETURN to their address, as the case workflow would record it. */
   async function sellerProposesReturn(caseId: string) {
@@ -123,7 +145,7 @@ describe('redaction of the seller\'s return address', () => {
       status: 'OPEN',
       outcomes: [pending],
       proposal: { id: pending.id, type: 'RETURN', amount: 0, comment: 'post it back', deliveryAddress: RETURN_ADDRESS },
-    });
+    }, WINDOW);
     return pending;
   }
 
@@ -136,7 +158,7 @@ describe('redaction of the seller\'s return address', () => {
     const listed = await api.http.get('/user/cases?size=50').set(buyer.bearer).expect(200);
     expect(listed.body.find((c: { id: string }) => c.id === caseId).outcomes[0].deliveryAddress).toBeNull();
 
-    await recordCaseChange(db(), { caseId, changeId: randomUUID(), actor: 'BUYER', kind: 'accept', status: 'SETTLED', outcomes: [{ ...pending, status: 'ACCEPTED' }] });
+    await recordCaseChange(db(), { caseId, changeId: randomUUID(), actor: 'BUYER', kind: 'accept', status: 'SETTLED', outcomes: [{ ...pending, status: 'ACCEPTED' }] }, WINDOW);
     const after = await api.http.get(`/user/cases/${caseId}`).set(buyer.bearer).expect(200);
     expect(after.body).toMatchObject({ status: 'SETTLED', outcomes: [{ status: 'ACCEPTED', deliveryAddress: RETURN_ADDRESS }] });
   });
@@ -174,17 +196,30 @@ describe('PUT /seller/cases/{id} and PUT /user/cases/{id}', () => {
     await api.http.put(`/seller/cases/${caseId}`).set(seller.bearer).send({ action: 'propose', type: 'REFUND', amount: -1 }).expect(400);
   });
 
-  it('answers 503 and changes nothing when the case workflow cannot be reached', async () => {
+  it('answers 503 and changes nothing when the case workflow cannot be reached; the body carries no internal text', async () => {
     const { caseId } = await openedCase();
+    logLines.length = 0;
     const res = await api.http.put(`/seller/cases/${caseId}`).set(seller.bearer).send({ action: 'escalate' }).expect(503);
-    expect(res.body.type).toContain('temporarily-unavailable');
+    expect(res.body).toEqual({
+      type: '/problems/temporarily-unavailable',
+      title: 'Service Unavailable',
+      status: 503,
+      detail: 'The case could not be updated; try again shortly.',
+      instance: `/seller/cases/${caseId}`,
+      requestId: expect.any(String),
+    });
+    // The gRPC failure is in the log line of this request, and nowhere in the response.
+    const logged = logLines.find((l) => l.requestId === res.body.requestId && l.msg === 'request failed');
+    const grpcText = /UNAVAILABLE|ECONNREFUSED|grpc|No connection|127\.0\.0\.1:9/;
+    expect(JSON.stringify(logged?.err)).toMatch(grpcText);
+    expect(res.text).not.toMatch(grpcText);
     const [row] = await db().query(`SELECT status FROM cases WHERE id = $1`, [caseId]);
     expect(row.status).toBe('OPEN');
   }, 30_000);
 
   it('answers 409 on a closed case', async () => {
     const { caseId } = await openedCase();
-    await recordCaseChange(db(), { caseId, changeId: randomUUID(), actor: 'OPERATOR', kind: 'operator-close', status: 'CLOSED', outcomes: [] });
+    await recordCaseChange(db(), { caseId, changeId: randomUUID(), actor: 'OPERATOR', kind: 'operator-close', status: 'CLOSED', outcomes: [] }, WINDOW);
     const res = await api.http.put(`/seller/cases/${caseId}`).set(seller.bearer).send({ action: 'escalate' }).expect(409);
     expect(res.body.type).toContain('case-closed');
   });

@@ -47,7 +47,8 @@ describe('GET /openapi.json', () => {
 
   it('documents the security schemes and every route of the table', async () => {
     const doc = await document();
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['ApiKey', 'Bearer', 'ThirdPartyApp']);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['ApiKey', 'Bearer', 'Operator', 'ThirdPartyApp']);
+    expect(doc.paths['/operator/audit-log']!.get!.security).toEqual([{ Operator: [] }]);
     expect(doc.components.securitySchemes.ThirdPartyApp).toMatchObject({ flows: { authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token' } } });
     expect(doc.paths['/user/personal-access-tokens']!.delete!.security).toEqual([{ Bearer: [] }]);
     expect(doc.paths['/user/applications']!.get!.security).toEqual([{ Bearer: [] }]);

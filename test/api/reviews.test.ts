@@ -175,9 +175,9 @@ describe('aggregates under concurrency', () => {
   });
 });
 
-describe('the review window when Temporal is down', () => {
-  it('still completes the purchase, and leaves the window for the reconciliation', async () => {
-    // This API's Temporal client points at a closed port.
+describe('the review window of a completing receipt', () => {
+  it('is requested in the receipt\'s transaction, so the completion never waits for Temporal', async () => {
+    // This API's Temporal client points at a closed port, and no dispatcher runs here.
     const buyer = await registerUser(api, 'buyer');
     const seller = await registerUser(api, 'seller');
     const { purchaseId, orderIds } = await insertPurchase(api.database.db, {
@@ -188,9 +188,18 @@ describe('the review window when Temporal is down', () => {
     });
     const res = await api.http.put(`/user/purchases/${purchaseId}`).set(buyer.bearer).send({ action: 'receive', orderId: orderIds[0] }).expect(200);
     expect(res.body.status).toBe('COMPLETED');
-    const [row] = await api.database.db.query(`SELECT status, review_window_started_at FROM purchases WHERE id = $1`, [purchaseId]);
-    expect(row).toEqual({ status: 'COMPLETED', review_window_started_at: null });
-    expect(await api.services.reviewWindows.openPending()).toBe(0);
+    const [{ completed_at }] = await api.database.db.query(`SELECT completed_at FROM purchases WHERE id = $1`, [purchaseId]);
+    const intents = await api.database.db.query(`SELECT workflow_type, args, options, started_at FROM workflow_starts WHERE workflow_id = $1`, [
+      `review-window:${purchaseId}`,
+    ]);
+    expect(intents).toEqual([
+      {
+        workflow_type: 'reviewWindowWorkflow',
+        args: [{ purchaseId, completedAt: completed_at.toISOString(), windowSeconds: api.config.reviews.windowSeconds }],
+        options: { reusePolicy: 'REJECT_DUPLICATE' },
+        started_at: null,
+      },
+    ]);
   });
 });
 

@@ -16,7 +16,7 @@ afterAll(() => api.close());
 const listingBody = (over: Record<string, unknown> = {}) => ({ urn: items[0]!.urn, condition: 'NEAR_MINT', language: 'en', price: 500, quantity: 2, ...over });
 
 describe('GET /seller/stats', () => {
-  it('answers the spec shape, with orders and cases at 0 until those areas exist', async () => {
+  it('answers the spec shape; a seller without orders or cases counts zeros', async () => {
     const seller = await registerSeller(api);
     await api.http.post('/seller/listings').set(seller.bearer).send(listingBody()).expect(201);
     await api.http.post('/seller/listings').set(seller.bearer).send(listingBody({ price: 0 })).expect(201);

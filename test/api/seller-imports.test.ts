@@ -29,13 +29,13 @@ describe('POST /seller/imports (before the workflow)', () => {
     await post(seller.bearer, `urn,condition,language,price,quantity\n${'x,MINT,en,1,1\n'.repeat(300)}`).expect(413);
   });
 
-  it('answers 503 and marks the import FAILED when the workflow cannot be started', async () => {
+  it('accepts the import while Temporal is unreachable: it stays PENDING and its workflow waits in the start outbox', async () => {
     const seller = await registerSeller(api);
     const res = await post(seller.bearer, 'urn,condition,language,price,quantity\nx,MINT,en,1,1\n');
-    expect(res.status).toBe(503);
-    expect(res.body.type).toBe('/problems/temporarily-unavailable');
-    const [row] = await api.database.db.query(`SELECT status FROM listing_imports WHERE seller_id = $1`, [seller.id]);
-    expect(row.status).toBe('FAILED');
+    expect(res.status).toBe(202);
+    expect(res.body.status).toBe('PENDING');
+    const intents = await api.database.db.query(`SELECT workflow_type, args, started_at FROM workflow_starts WHERE workflow_id = $1`, [`import:${res.body.id}`]);
+    expect(intents).toEqual([{ workflow_type: 'listingImportWorkflow', args: [{ importId: res.body.id }], started_at: null }]);
   });
 
   it('shows an import only to its seller', async () => {

@@ -4,7 +4,7 @@ import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser
 
 let api: TestApi;
 beforeAll(async () => {
-  // No Temporal here: routes that start a delivery answer 503, which is asserted below.
+  // No Temporal and no dispatcher here: deliveries wait in the start outbox, asserted below.
   api = await startTestApi();
 });
 afterAll(() => api.close());
@@ -158,13 +158,21 @@ describe('webhook endpoint management', () => {
     expect(res.body.type).toBe('/problems/seller-account-required');
   });
 
-  it('answers 503 when a test delivery cannot be scheduled', async () => {
+  it('accepts a test delivery while Temporal is unreachable: the delivery waits in the start outbox', async () => {
     const seller = await registerSeller(api);
     const { body: endpoint } = await create(seller);
-    const res = await api.http.post(`/seller/webhooks/${endpoint.id}/test`).set(seller.bearer);
-    expect(res.status).toBe(503);
-    expect(res.body.type).toBe('/problems/temporarily-unavailable');
-  }, 30_000);
+    const res = await api.http.post(`/seller/webhooks/${endpoint.id}/test`).set(seller.bearer).expect(202);
+    const intents = await api.database.db.query(`SELECT workflow_type, args, started_at FROM workflow_starts WHERE workflow_id = $1`, [
+      `webhook:${res.body.eventId}:${endpoint.id}`,
+    ]);
+    expect(intents).toEqual([
+      {
+        workflow_type: 'webhookDeliveryWorkflow',
+        args: [{ eventId: res.body.eventId, endpointId: endpoint.id, policy: expect.objectContaining({ retryScheduleMs: api.config.webhooks.retryScheduleMs }) }],
+        started_at: null,
+      },
+    ]);
+  });
 
   it('reports empty metrics and failures for a new endpoint; rejects an unknown window', async () => {
     const seller = await registerSeller(api);

@@ -2,9 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { TEMPORAL_CLI } from '../support/env';
 import { registerUser } from '../support/api';
+import { insertCase } from '../support/cases';
 import { fillBasket, pay, sellerWithListings } from '../support/shop';
 import { eventually, startStack, type TestStack } from '../support/stack';
-import { CASE_SEARCH_ATTRIBUTES } from '../../workflows/case-search-attributes';
+import { CASE_SEARCH_ATTRIBUTES } from '../../src/domain/cases/search-attributes';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -25,6 +26,20 @@ async function boughtOrder() {
 }
 
 describe('a case end to end (API → Temporal dev server → worker → Postgres)', () => {
+  it('a case whose workflow has not started yet answers 503 (retry), not "closed"', async () => {
+    const { api } = stack;
+    const { buyer, order } = await boughtOrder();
+    // Opened without its start intent: what a case looks like while its start waits in the outbox.
+    const { caseId } = await insertCase(api.database.db, order.id, 'BUYER', { items: [{ id: order.items[0].id, quantity: 1 }] });
+    const asked = Date.now();
+    const res = await api.http.put(`/user/cases/${caseId}`).set(buyer.bearer).send({ action: 'escalate' }).expect(503);
+    expect(res.body).toMatchObject({ type: '/problems/temporarily-unavailable', detail: 'The case is still being set up; try again shortly.' });
+    // It waited for the start before giving up.
+    expect(Date.now() - asked).toBeGreaterThanOrEqual(5000);
+    const [row] = await api.database.db.query(`SELECT status FROM cases WHERE id = $1`, [caseId]);
+    expect(row.status).toBe('OPEN');
+  }, 30_000);
+
   it('order → dispute → seller proposes REFUND → buyer accepts → CLOSED, the same in Postgres, the API and Temporal', async () => {
     const { api, env } = stack;
     const { seller, buyer, purchaseId, order } = await boughtOrder();

@@ -231,3 +231,37 @@ it('ships part of an item, and a dispute opens a case that keeps the purchase fr
   expect(received.orders[0].status).toBe('RECEIVED');
   expect(received.status).toBe('PAID');
 });
+
+it('assisted address flow to checkout: find a postcode, drill down, retrieve, save, and the purchase ships there', async () => {
+  const api = stack.api;
+  const shop = await sellerWithListings(api, [{ quantity: 1, price: 1500 }]);
+  await api.http.post('/seller/delivery-options').set(shop.seller.bearer).send({ name: 'Posti', price: 800, tracked: true, countries: ['FI'] }).expect(201);
+  const buyer = await registerUser(api);
+  const post = (path: string, body: object) => api.http.post(path).set(buyer.bearer).send(body).expect((r) => expect(r.status).toBeLessThan(300));
+
+  const [postcode] = (await post('/user/addresses/lookup/find', { text: '00130' })).body;
+  expect(postcode).toMatchObject({ type: 'Container', text: '00130' });
+  const streets = (await post('/user/addresses/lookup/find', { text: '', container: postcode.id })).body;
+  expect(streets.every((s: { type: string }) => s.type === 'Container')).toBe(true);
+  const houses = (await post('/user/addresses/lookup/find', { text: '', container: streets[0].id })).body;
+  expect(houses[0].type).toBe('Address');
+  const found = (await post('/user/addresses/lookup/retrieve', { id: houses[0].id })).body;
+  const saved = (
+    await post('/user/addresses', {
+      type: 'shipping', name: 'Aino Buyer', line1: found.line1, city: found.city, state: found.state, postalCode: found.postalCode,
+      country: found.countryIso2, lookupId: found.id, isPrimary: true,
+    })
+  ).body;
+  expect(saved).toMatchObject({ isValidated: true, lookupId: found.id, postalCode: '00130' });
+
+  // The new basket starts at the primary shipping address; checkout and payment keep it.
+  const basket = (await api.http.get('/basket').set(buyer.bearer).expect(200)).body;
+  await api.http.put(`/basket/${basket.id}/items/${shop.listingIds[0]}`).set(buyer.bearer).send({ quantity: 1 }).expect(200);
+  await api.http.put(`/basket/${basket.id}/delivery`).set(buyer.bearer).send({ addressId: saved.id }).expect(200);
+  const { url } = (await checkout(buyer, basket.id).expect(201)).body;
+  const purchaseId = await pay(api, url);
+  const [purchase] = await api.database.db.query(`SELECT delivery_address, total FROM purchases WHERE id = $1`, [purchaseId]);
+  expect(purchase.delivery_address).toEqual({ name: 'Aino Buyer', line1: found.line1, line2: '', city: 'Helsinki', state: '', postal_code: '00130', country: 'FI' });
+  const stats = (await api.http.get('/user/account/stats').set(buyer.bearer).expect(200)).body;
+  expect(stats).toMatchObject({ purchases: { total: 1, paid: 1 }, spent: purchase.total });
+});

@@ -1,21 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import pino from 'pino';
 import { createWorker } from '../../worker/create-worker';
-import { WorkflowStarters } from '../../src/temporal/starters';
-import { webhookDeliveryStarter } from '../../src/services/webhooks/delivery-starter';
-import { OutboxDispatcher } from '../../src/services/webhooks/dispatcher';
+import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { registerSeller, startTestApi, testEnv } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { ROOT, TEMPORAL_CLI } from '../support/env';
 import { createListing } from '../support/listings';
 import { eventually } from '../support/stack';
-import { devServerEnv, workflowBundle } from '../support/temporal';
+import { devServerEnv, freePort, workflowBundle } from '../support/temporal';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
-const WEBHOOK_ENV = { WEBHOOK_RETRY_SCHEDULE: '500ms,1s,1s,1s,1s', WEBHOOK_TIMEOUT: '2s', WEBHOOK_DISPATCH_INTERVAL: '200ms' };
+const WEBHOOK_ENV = { WEBHOOK_RETRY_SCHEDULE: '500ms,1s,1s,1s,1s', WEBHOOK_TIMEOUT: '2s', WORKFLOW_START_INTERVAL: '200ms' };
 
 let receiver: WebhookReceiver;
 beforeAll(async () => {
@@ -88,13 +85,7 @@ describe('webhook delivery under faults', () => {
     const log = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) });
     // The dispatcher's client points at the address where Temporal will come back.
     const temporal = new Client({ connection: Connection.lazy({ address: `127.0.0.1:${port}`, connectTimeout: '1s' }) });
-    const dispatcher = new OutboxDispatcher({
-      db: database.db,
-      databaseUrl: database.url,
-      startDelivery: webhookDeliveryStarter(new WorkflowStarters(temporal, api.config.temporal.taskQueue), api.config.webhooks),
-      intervalMs: 200,
-      log,
-    });
+    const dispatcher = createStartDispatcher({ ...api.config, starts: { intervalMs: 200, retryMaxMs: 1000 } }, database.db, temporal, log);
     let env: TestWorkflowEnvironment | undefined;
     try {
       const seller = await registerSeller(api);
@@ -105,9 +96,15 @@ describe('webhook delivery under faults', () => {
       const events = [];
       for (let i = 0; i < 3; i++) events.push(await createListing(database.db, seller.id, { quantity: i + 1 }));
 
-      await eventually(async () => (warnings.some((w) => w.includes('webhook dispatch failed')) ? true : null), 60_000);
-      const [{ pending }] = await database.db.query(`SELECT count(*)::int AS pending FROM outbox_events WHERE dispatched_at IS NULL`);
-      expect(pending).toBe(3);
+      await eventually(async () => (warnings.some((w) => w.includes('workflow starts failed')) ? true : null), 60_000);
+      // The events fanned out; their deliveries wait in the start outbox with the failure recorded.
+      const waiting = await eventually(async () => {
+        const rows: Array<{ attempts: number; last_error: string | null }> = await database.db.query(
+          `SELECT attempts, last_error FROM workflow_starts WHERE workflow_type = 'webhookDeliveryWorkflow' AND started_at IS NULL`,
+        );
+        return rows.length === 3 && rows.every((r) => r.attempts >= 1) ? rows : null;
+      }, 60_000);
+      for (const w of waiting) expect(w.last_error).toEqual(expect.any(String));
       expect(await database.db.query(`SELECT 1 FROM webhook_deliveries`)).toHaveLength(0);
 
       env = await TestWorkflowEnvironment.createLocal({
@@ -115,7 +112,7 @@ describe('webhook delivery under faults', () => {
       });
       const worker = await createWorker({ config: api.config, db: database.db, connection: env.nativeConnection, workflowBundle: await workflowBundle() });
       await worker.runUntil(expectAllDelivered(database.db, events));
-      const [{ left }] = await database.db.query(`SELECT count(*)::int AS left FROM outbox_events WHERE dispatched_at IS NULL`);
+      const [{ left }] = await database.db.query(`SELECT count(*)::int AS left FROM workflow_starts WHERE started_at IS NULL`);
       expect(left).toBe(0);
     } finally {
       await dispatcher.stop();
@@ -126,14 +123,3 @@ describe('webhook delivery under faults', () => {
     }
   }, 240_000);
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}

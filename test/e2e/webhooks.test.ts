@@ -1,5 +1,3 @@
-import { createLogger } from '../../src/logger';
-import { createOutboxDispatcher, type OutboxDispatcher } from '../../src/services/webhooks/dispatcher';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { registerSeller } from '../support/api';
 import { createListing } from '../support/listings';
@@ -7,16 +5,12 @@ import { eventually, startStack, type TestStack } from '../support/stack';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 let stack: TestStack;
-let dispatcher: OutboxDispatcher;
 let receiver: WebhookReceiver;
 beforeAll(async () => {
-  stack = await startStack({ WEBHOOK_RETRY_SCHEDULE: '500ms,1s,1s,1s', WEBHOOK_TIMEOUT: '2s', WEBHOOK_DISPATCH_INTERVAL: '200ms' });
-  dispatcher = createOutboxDispatcher(stack.api.config, stack.api.database.db, stack.env.client, createLogger('silent', 'dispatcher'));
-  dispatcher.start();
+  stack = await startStack({ WEBHOOK_RETRY_SCHEDULE: '500ms,1s,1s,1s', WEBHOOK_TIMEOUT: '2s', WORKFLOW_START_INTERVAL: '200ms' });
   receiver = await WebhookReceiver.start();
 }, 60_000);
 afterAll(async () => {
-  await dispatcher?.stop();
   await receiver?.close();
   await stack?.stop();
 });

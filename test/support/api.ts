@@ -5,7 +5,7 @@ import { createServices } from '../../src/composition';
 import { loadConfig, type Config } from '../../src/config';
 import { createApp } from '../../src/http/app';
 import type { Services } from '../../src/http/services';
-import { createLogger } from '../../src/logger';
+import { createLogger, type Logger } from '../../src/logger';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export interface TestApi {
@@ -33,11 +33,11 @@ export function testEnv(databaseUrl: string, overrides: Record<string, string> =
 
 /**
  * The real app over real HTTP on an ephemeral port, against a fresh database. Without a
- * Temporal client it gets a lazy connection to nowhere: routes that start workflows then
- * answer 503, everything else works.
+ * Temporal client it gets a lazy connection to nowhere: workflow starts wait in the start
+ * outbox (no dispatcher runs here), case Updates answer 503, everything else works.
  */
 export async function startTestApi(
-  options: { temporal?: Client; env?: Record<string, string>; database?: TestDatabase } = {},
+  options: { temporal?: Client; env?: Record<string, string>; database?: TestDatabase; log?: Logger } = {},
 ): Promise<TestApi> {
   const database = options.database ?? (await createTestDatabase());
   // Listening first lets the app know its own address: PUBLIC_BASE_URL is the OAuth issuer,
@@ -49,7 +49,7 @@ export async function startTestApi(
   const config = loadConfig(testEnv(database.url, { PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...options.env }));
   const temporal = options.temporal ?? new Client({ connection: Connection.lazy({ address: '127.0.0.1:9' }) });
   const services = createServices(config, database.db, temporal);
-  const app = createApp(services, config, createLogger(config.logLevel, 'api-test'));
+  const app = createApp(services, config, options.log ?? createLogger(config.logLevel, 'api-test'));
   server.on('request', app.callback());
   return {
     http: supertest.agent(server),

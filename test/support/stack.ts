@@ -1,6 +1,9 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
+import { createLogger } from '../../src/logger';
+import type { StartDispatcher } from '../../src/services/workflow-starts/dispatcher';
 import { createWorker } from '../../worker/create-worker';
+import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { startTestApi, type TestApi } from './api';
 import { createTestDatabase } from './database';
 import { devServerEnv, workflowBundle } from './temporal';
@@ -9,12 +12,15 @@ export interface TestStack {
   api: TestApi;
   env: TestWorkflowEnvironment;
   worker: Worker;
+  /** The workflow-start dispatcher, as the worker process runs it beside the worker. */
+  dispatcher: StartDispatcher;
   stop(): Promise<void>;
 }
 
 /**
  * The whole system for end-to-end tests: a Temporal CLI dev server, a fresh Postgres
- * database, the real worker (all workflows and activities) and the real API over HTTP.
+ * database, the real worker (all workflows and activities) with the workflow-start dispatcher,
+ * and the real API over HTTP.
  */
 export async function startStack(envOverrides: Record<string, string> = {}): Promise<TestStack> {
   const env = await devServerEnv();
@@ -27,11 +33,15 @@ export async function startStack(envOverrides: Record<string, string> = {}): Pro
     workflowBundle: await workflowBundle(),
   });
   const running = worker.run();
+  const dispatcher = createStartDispatcher(api.config, database.db, env.client, createLogger('silent', 'start-dispatcher'));
+  dispatcher.start();
   return {
     api,
     env,
     worker,
+    dispatcher,
     stop: async () => {
+      await dispatcher.stop();
       worker.shutdown();
       await running;
       await api.close();

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import {
   bundleWorkflowCode,
@@ -7,7 +8,7 @@ import {
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
 import { WORKFLOWS_PATH } from '../../worker/create-worker';
-import { CASE_SEARCH_ATTRIBUTE_ARGS } from '../../workflows/case-search-attributes';
+import { CASE_SEARCH_ATTRIBUTE_ARGS } from '../../src/domain/cases/search-attributes';
 import { TEMPORAL_CLI, TEMPORAL_TEST_SERVER } from './env';
 
 let quiet = false;
@@ -38,15 +39,31 @@ export function timeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   });
 }
 
-/** A real Temporal CLI dev server on a free port, for end-to-end tests. */
-export function devServerEnv(): Promise<TestWorkflowEnvironment> {
+/**
+ * A real Temporal CLI dev server, for end-to-end tests: on a free port, or on `port` (a test that
+ * brings Temporal up where clients have been failing to reach it).
+ */
+export function devServerEnv(options: { port?: number } = {}): Promise<TestWorkflowEnvironment> {
   quietRuntime();
   return TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'existing-path', path: TEMPORAL_CLI },
       namespace: 'default',
+      ...(options.port ? { port: options.port } : {}),
       extraArgs: ['--log-level', 'error', ...CASE_SEARCH_ATTRIBUTE_ARGS],
     },
+  });
+}
+
+/** A TCP port nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
   });
 }
 

@@ -4,17 +4,18 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { CaseActivities, CaseChange } from '../../activities/cases';
 import type { EmailActivities } from '../../activities/email';
+import { caseWorkflow } from '../../workflows/case';
 import {
   acceptUpdate,
+  caseRefusalOf,
   caseStateQuery,
-  caseWorkflow,
   escalateUpdate,
   operatorDecisionUpdate,
   proposeUpdate,
   rejectUpdate,
   resolveUpdate,
-} from '../../workflows/case';
-import type { OutcomeState } from '../../workflows/case-machine';
+} from '../../workflows/contracts/case';
+import type { OutcomeState } from '../../src/domain/cases/machine';
 import { timeSkippingEnv, workflowBundle } from '../support/temporal';
 
 const DAY = 86_400_000;
@@ -64,14 +65,16 @@ async function open(outcomes: OutcomeState[] = [], queue = QUEUE): Promise<Workf
 const refund = { type: 'REFUND' as const, amount: 500, comment: 'half back', deliveryAddress: null };
 const returnTo = { type: 'RETURN' as const, amount: 1000, comment: 'send it back', deliveryAddress: { name: 'Shop', line1: '2 Dock Rd', city: 'Leeds', postal_code: 'LS1 1AA', country: 'GB' } };
 
-/** The failure type of a refused Update (`kind:code`). */
+/** A refused Update's typed refusal, as `kind:code`. */
 async function refusal(p: Promise<unknown>): Promise<string> {
   const err = await p.then(
     () => null,
     (e: unknown) => e,
   );
   if (!(err instanceof WorkflowUpdateFailedError) || !(err.cause instanceof ApplicationFailure)) throw new Error(`expected a refused update, got ${String(err)}`);
-  return err.cause.type!;
+  const r = caseRefusalOf(err.cause);
+  if (!r) throw new Error(`expected a case refusal, got ${err.cause.type}`);
+  return `${r.kind}:${r.code}`;
 }
 
 describe('caseWorkflow', () => {

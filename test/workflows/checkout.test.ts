@@ -1,5 +1,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createLogger } from '../../src/logger';
 import { createWorker } from '../../worker/create-worker';
+import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { registerUser, startTestApi, type TestApi } from '../support/api';
 import { fillBasket, pay, sellerWithListings } from '../support/shop';
 import { timeSkippingEnv, workflowBundle } from '../support/temporal';
@@ -20,8 +22,12 @@ afterAll(async () => {
   await env?.teardown();
 });
 
-/** Runs a fresh worker (a worker runs once) until the workflow's result arrives. */
+/**
+ * Starts what the API requested (one dispatcher pass, as the worker process would), then runs a
+ * fresh worker (a worker runs once) until the workflow's result arrives.
+ */
 async function untilResult<T>(workflowId: string): Promise<T> {
+  await createStartDispatcher(api.config, api.database.db, env.client, createLogger('silent', 'start-dispatcher')).dispatchBatch();
   const worker = await createWorker({
     config: api.config,
     db: api.database.db,

@@ -44,7 +44,7 @@ async function runWindow(purchaseId: string, options: { completedDaysAgo?: numbe
     connection: env.nativeConnection,
     taskQueue: TASK_QUEUE,
     workflowBundle: await workflowBundle(),
-    activities: createReviewActivities({ db: api.database.db, reviewWindowSeconds: 14 * DAY }),
+    activities: createReviewActivities({ db: api.database.db }),
   });
   return worker.runUntil(async () => {
     const now = await env.currentTimeMs();

@@ -3,7 +3,8 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { AttemptInput, AttemptResult } from '../../activities/webhooks';
 import { webhookDeliveryWorkflow } from '../../workflows';
-import { MAX_RETRY_AFTER_MS, type WebhookDeliveryPolicy } from '../../workflows/webhook-delivery';
+import type { WebhookDeliveryPolicy } from '../../workflows/contracts/inputs';
+import { MAX_RETRY_AFTER_MS } from '../../workflows/webhook-delivery';
 import { timeSkippingEnv, workflowBundle } from '../support/temporal';
 
 let env: TestWorkflowEnvironment;

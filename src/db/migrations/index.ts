@@ -8,6 +8,9 @@ import { Reviews1733097600000 } from './1733097600000-reviews';
 import { Cases1733184000000 } from './1733184000000-cases';
 import { OAuthApps1733270400000 } from './1733270400000-oauth-apps';
 import { SignInThrottle1733356800000 } from './1733356800000-sign-in-throttle';
+import { WorkflowStarts1733443200000 } from './1733443200000-workflow-starts';
+import { AccountAddresses1733443600000 } from './1733443600000-account-addresses';
+import { SellersOperators1733443800000 } from './1733443800000-sellers-operators';
 import { OAuthRevocation1733444000000 } from './1733444000000-oauth-revocation';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
@@ -22,5 +25,8 @@ export const migrations = [
   Cases1733184000000,
   OAuthApps1733270400000,
   SignInThrottle1733356800000,
+  WorkflowStarts1733443200000,
+  AccountAddresses1733443600000,
+  SellersOperators1733443800000,
   OAuthRevocation1733444000000,
 ];

@@ -1,9 +1,100 @@
 import Joi from 'joi';
+import { MAX_PROFILE_LENGTH, type AccountPatch } from '../../services/account/account';
 import { defineRoute } from '../route';
-import { email } from '../schemas';
+import { email, password, timestamp, username } from '../schemas';
 import type { Services } from '../services';
 
+type None = Record<string, never>;
+
+const accountView = Joi.object({
+  id: Joi.string().required(),
+  email: Joi.string().required(),
+  username: Joi.string().required(),
+  profile: Joi.string().allow(null).required(),
+  avatar: Joi.string().allow(null).required(),
+  cover: Joi.string().allow(null).required(),
+  createdAt: timestamp.required(),
+  updatedAt: timestamp.required(),
+});
+
+const uploadId = Joi.string().uuid().allow(null);
+
+const accountStats = Joi.object({
+  purchases: Joi.object({ total: Joi.number().integer().required(), paid: Joi.number().integer().required(), completed: Joi.number().integer().required() }).required(),
+  spent: Joi.number().integer().min(0).required(),
+  cases: Joi.object({ open: Joi.number().integer().required() }).required(),
+  reviews: Joi.object({ written: Joi.number().integer().required(), received: Joi.number().integer().required() }).required(),
+});
+
 export const accountRoutes = (s: Services) => [
+  defineRoute<None, None, undefined, 'bearer'>({
+    operationId: 'getAccount',
+    method: 'get',
+    path: '/user/account',
+    tag: 'Account',
+    summary: "The caller's account",
+    auth: 'bearer',
+    responses: { 200: { description: 'The account.', schema: accountView } },
+    handler: async ({ principal }) => ({ status: 200, body: await s.accounts.get(principal.userId) }),
+  }),
+
+  defineRoute<None, None, AccountPatch, 'bearer'>({
+    operationId: 'updateAccount',
+    method: 'patch',
+    path: '/user/account',
+    tag: 'Account',
+    summary: 'Change the username, profile text, avatar, cover or password',
+    description:
+      `\`username\` follows the registration rules and is unique (409 \`username-taken\`). \`profile\` is stored as plain text (markup removed), at most ${MAX_PROFILE_LENGTH} characters. ` +
+      '`avatar` and `cover` take the id of a finished upload of yours (`POST /uploads`), decoded and re-encoded as WebP at 256x256 and 1500x500; `null` removes them. ' +
+      '`password` needs `current`; changing it signs out every other session (their refresh tokens are revoked). The e-mail changes through `/user/account/email`.',
+    auth: 'bearer',
+    request: {
+      body: Joi.object({
+        username,
+        profile: Joi.string().allow('', null).max(MAX_PROFILE_LENGTH * 4),
+        avatar: uploadId,
+        cover: uploadId,
+        password: Joi.object({ current: Joi.string().max(256).required(), new: password.required() }),
+      }).min(1),
+    },
+    responses: {
+      200: { description: 'The account.', schema: accountView },
+      400: { description: 'Invalid fields, `current-password-incorrect`, `upload-not-ready` or `image-undecodable`.' },
+      409: { description: '`username-taken`.' },
+    },
+    handler: async ({ principal, body }) => ({
+      status: 200,
+      body: await s.accounts.update(principal.userId, 'sessionId' in principal ? (principal.sessionId ?? null) : null, body),
+    }),
+  }),
+
+  defineRoute<None, None, undefined, 'user'>({
+    operationId: 'getAccountStats',
+    method: 'get',
+    path: '/user/account/stats',
+    tag: 'Account',
+    summary: "The caller's account stats: purchases by status, money spent, open cases, reviews written and received",
+    description: 'Cached per user and invalidated in the same transaction as every change that moves a count (docs/account.md).',
+    auth: 'user',
+    responses: { 200: { description: 'Account stats.', schema: accountStats } },
+    handler: async ({ principal }) => ({ status: 200, body: await s.accountStats.get(principal.userId) }),
+  }),
+
+  defineRoute<None, None, undefined, 'bearer'>({
+    operationId: 'createBillingPortalLink',
+    method: 'post',
+    path: '/user/billing-portal',
+    tag: 'Account',
+    summary: 'A signed, expiring link to the billing portal (invoices and payment history)',
+    description: 'Open `url` in a browser; it works without other credentials until `expiresAt` (15 minutes by default, `BILLING_PORTAL_LINK_TTL_SECONDS`).',
+    auth: 'bearer',
+    responses: {
+      201: { description: 'The link.', schema: Joi.object({ url: Joi.string().uri().required(), expiresAt: timestamp.required() }) },
+    },
+    handler: async ({ principal }) => ({ status: 201, body: s.billingPortal.link(principal.userId), headers: { 'Cache-Control': 'no-store' } }),
+  }),
+
   defineRoute<Record<string, never>, Record<string, never>, { email: string }, 'bearer'>({
     operationId: 'requestEmailChange',
     method: 'patch',
@@ -18,7 +109,6 @@ export const accountRoutes = (s: Services) => [
     responses: {
       204: { description: 'A code is on its way to the new address.' },
       409: { description: 'The address belongs to another account.' },
-      503: { description: 'The e-mail could not be scheduled; retry.' },
     },
     handler: async ({ principal, body }) => {
       await s.emailChange.request(principal.userId, body.email);

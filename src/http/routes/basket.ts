@@ -108,25 +108,30 @@ export const basketRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<{ id: string }, None, { address: DeliveryAddress; options: Record<string, string> }, 'user'>({
+  defineRoute<{ id: string }, None, { address?: DeliveryAddress; addressId?: string; options: Record<string, string> }, 'user'>({
     operationId: 'setBasketDelivery',
     method: 'put',
     path: '/basket/{id}/delivery',
     tag: 'Basket',
     summary: 'Set the delivery address and, optionally, the delivery option per seller',
-    description: '`options` maps a seller id to one of that seller\'s delivery option ids; sellers not named get their cheapest option that delivers to the address country.',
+    description:
+      'Give either `address` (typed in) or `addressId` (one of the caller\'s saved addresses, `POST /user/addresses`; its recipient is the saved `name`, or the username when it has none). ' +
+      'A new basket starts with the primary shipping address. `options` maps a seller id to one of that seller\'s delivery option ids; sellers not named get their cheapest option that delivers to the address country.',
     auth: 'user',
     request: {
       params: idParams,
       body: Joi.object({
-        address: deliveryAddress.required(),
+        address: deliveryAddress,
+        addressId: Joi.string().uuid(),
         options: Joi.object().pattern(Joi.string().uuid(), Joi.string().uuid()).max(MAX_BASKET_LINES).default({}),
-      }),
+      }).xor('address', 'addressId'),
     },
-    responses: { 200: { description: 'The basket summary.', schema: summaryView }, 404: { description: 'Basket not found.' } },
+    responses: { 200: { description: 'The basket summary.', schema: summaryView }, 404: { description: 'Basket or saved address not found.' } },
     handler: async ({ principal, params, body }) => ({
       status: 200,
-      body: await s.baskets.setDelivery(principal.userId, params.id, body.address, body.options),
+      body: body.addressId
+        ? await s.baskets.setDeliveryFromSaved(principal.userId, params.id, body.addressId, body.options)
+        : await s.baskets.setDelivery(principal.userId, params.id, body.address!, body.options),
     }),
   }),
 
@@ -160,7 +165,6 @@ export const basketRoutes = (s: Services) => [
       201: { description: 'The payment page to send the buyer to.', schema: Joi.object({ url: Joi.string().required() }) },
       404: { description: 'Basket not found.' },
       409: { description: '`listings-unavailable`, `basket-empty` or `delivery-address-required`, with `listingIds`.', schema: listingsUnavailableProblem },
-      503: { description: 'The checkout could not be opened (Temporal unavailable); nothing is held.' },
     },
     handler: async ({ principal, params, body }) => ({
       status: 201,

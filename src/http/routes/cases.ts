@@ -1,10 +1,10 @@
 import Joi from 'joi';
 import { CASE_REASONS } from '../../services/orders/order-engine';
-import type { CaseActionRequest } from '../../services/cases/cases';
+import type { CaseActionRequest, CaseFilters } from '../../services/cases/cases';
 import type { PageRequest } from '../../services/paging';
-import { CASE_STATUSES, OUTCOME_TYPES, type Party } from '../../../workflows/case-machine';
+import { CASE_STATUSES, OUTCOME_TYPES, type Party } from '../../domain/cases/machine';
 import { defineRoute } from '../route';
-import { deliveryAddress, idParams, outcomeProposalFields, pagedQuery, pence, timestamp, type IdParams, orNull } from '../schemas';
+import { caseActions, caseDeadlines, deliveryAddress, idParams, orNull, outcomeProposalFields, pagedQuery, pence, timestamp, type IdParams } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
@@ -28,7 +28,7 @@ const attachment = Joi.object({
   party: Joi.string().valid('BUYER', 'SELLER').required(),
   createdAt: timestamp.required(),
 }).meta({ component: 'CaseAttachment' });
-const caseView = Joi.object({
+export const caseView = Joi.object({
   id: Joi.string().required(),
   workflowId: Joi.string().required(),
   orderId: Joi.string().required(),
@@ -40,6 +40,8 @@ const caseView = Joi.object({
   updatedAt: timestamp.required(),
   outcomes: Joi.array().items(outcome).required(),
   attachments: Joi.array().items(attachment).required(),
+  actions: caseActions,
+  deadlines: caseDeadlines,
 }).meta({ component: 'Case' });
 
 /** The action body: the buyer has four actions, the seller also `resolve` (a return arrived). */
@@ -146,7 +148,42 @@ export const userCaseRoutes = (s: Services) => [
   ...attachmentRoutes(s, 'BUYER', 'user', '/user/cases', 'Cases'),
 ];
 
+/** Case list filters (seller inbox, operator search): each repeatable, any of the values. */
+export const caseStatusFilter = Joi.array().items(Joi.string().valid(...CASE_STATUSES)).single().description('Repeat for several: any of them.');
+export const caseReasonFilter = Joi.array().items(Joi.string().valid(...CASE_REASONS)).single().description('Repeat for several: any of them.');
+
+const sellerCaseQuery = Joi.object({
+  page: Joi.number().integer().min(1).default(1),
+  size: Joi.number().integer().min(1).max(50).default(20),
+  status: caseStatusFilter,
+  reason: caseReasonFilter,
+});
+
 export const sellerCaseRoutes = (s: Services) => [
+  defineRoute<None, { page: number; size: number } & CaseFilters, undefined, 'seller'>({
+    operationId: 'listSellerCases',
+    method: 'get',
+    path: '/seller/cases',
+    tag: 'Seller cases',
+    summary: 'Cases on the caller\'s orders, paged, filtered by status and reason, sorted by deadline',
+    description:
+      'Cases whose 7-day escalation clock runs (OPEN, REMEDIATION) come first, soonest escalation first; then the others, most recently changed first.',
+    auth: 'seller',
+    request: { query: sellerCaseQuery },
+    responses: { 200: { description: 'Cases.', schema: Joi.array().items(caseView) } },
+    handler: async ({ principal, query }) => ({ status: 200, body: await s.cases.listForSeller(principal.userId, query) }),
+  }),
+  defineRoute<IdParams, None, undefined, 'seller'>({
+    operationId: 'getSellerCase',
+    method: 'get',
+    path: '/seller/cases/{id}',
+    tag: 'Seller cases',
+    summary: 'One case on the caller\'s orders',
+    auth: 'seller',
+    request: { params: idParams },
+    responses: { 200: { description: 'The case.', schema: caseView }, 404: { description: 'Case missing or not the caller\'s.' } },
+    handler: async ({ principal, params }) => ({ status: 200, body: await s.cases.get('SELLER', principal.userId, params.id) }),
+  }),
   defineRoute<IdParams, None, CaseActionRequest, 'seller'>({
     operationId: 'updateSellerCase',
     method: 'put',

@@ -1,5 +1,4 @@
 import Joi from 'joi';
-import { EmailMessage } from '../../db/entities';
 import { defineRoute, type AnyRoute } from '../route';
 import { email, timestamp } from '../schemas';
 import type { Services } from '../services';
@@ -34,13 +33,7 @@ export const devRoutes = (s: Services): AnyRoute[] => [
       },
     },
     handler: async ({ query }) => {
-      const messages = await s.db
-        .getRepository(EmailMessage)
-        .createQueryBuilder('m')
-        .where('lower(m.to_address) = lower(:to)', { to: query.to })
-        .orderBy('m.created_at', 'DESC')
-        .limit(20)
-        .getMany();
+      const messages = await s.emailOutbox.recentTo(query.to);
       return { status: 200, body: messages.map((m) => ({ ...m })) };
     },
   }),

@@ -1,6 +1,5 @@
 import Joi from 'joi';
-import { priceHistory } from '../../services/catalog/price-history';
-import { searchCatalog, type CatalogQuery } from '../../services/search/catalog-search';
+import type { CatalogQuery } from '../../services/search/catalog-search';
 import { defineRoute, JsonBytes } from '../route';
 import { catalogUrn, item } from '../schemas';
 import type { Services } from '../services';
@@ -43,7 +42,7 @@ export const discoverRoutes = (s: Services) => [
     auth: 'public',
     request: { query: searchQuery },
     responses: { 200: { description: 'One page of items.', schema: searchPage } },
-    handler: async ({ query }) => ({ status: 200, body: await searchCatalog(s.db, query), headers: { 'Cache-Control': SEARCH_CACHE } }),
+    handler: async ({ query }) => ({ status: 200, body: await s.catalogSearch(query), headers: { 'Cache-Control': SEARCH_CACHE } }),
   }),
 
   defineRoute<Record<string, never>, Record<string, never>, { urns: string[] }, 'public'>({
@@ -97,7 +96,7 @@ export const discoverRoutes = (s: Services) => [
     },
     handler: async ({ query }) => ({
       status: 200,
-      body: { urn: query.urn, points: await priceHistory(s.db, query.urn, query.days) },
+      body: { urn: query.urn, points: await s.priceHistory(query.urn, query.days) },
       headers: { 'Cache-Control': CATALOG_CACHE },
     }),
   }),

@@ -1,9 +1,9 @@
 import Joi from 'joi';
 import { CASE_REASONS } from '../../services/orders/order-engine';
 import type { PageRequest } from '../../services/paging';
-import type { PurchaseAction } from '../../services/orders/purchases';
+import type { PurchaseAction, PurchaseFilters } from '../../services/orders/purchases';
 import { defineRoute } from '../route';
-import { caseOutcomes, deliveryAddress, idParams, itemQuantities, orderView, pagedQuery, pence, timestamp } from '../schemas';
+import { caseOutcomes, createdBefore, deliveryAddress, idParams, itemQuantities, orderView, pagedQuery, pence, timestamp } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
@@ -22,7 +22,21 @@ const purchaseFields = {
   updatedAt: timestamp.required(),
 };
 const purchaseSummary = Joi.object(purchaseFields).meta({ component: 'PurchaseSummary' });
-const purchaseView = Joi.object({ ...purchaseFields, orders: Joi.array().items(orderView).required() }).meta({ component: 'Purchase' });
+const purchaseView = Joi.object({
+  ...purchaseFields,
+  deadlines: Joi.object({
+    reviewWindowClosesAt: timestamp.allow(null).required().description('When the review window of a COMPLETED purchase closes.'),
+  }).required(),
+  orders: Joi.array().items(orderView).required(),
+}).meta({ component: 'Purchase' });
+
+const purchaseFilters = pagedQuery.keys({
+  status: Joi.array().items(Joi.string().valid('PAID', 'COMPLETED')).single().description('Repeat for several: any of them.'),
+  createdFrom: timestamp.description('Created at or after (ISO 8601).'),
+  createdTo: createdBefore,
+  sellerId: Joi.string().uuid().description('Purchases with an order from this seller.'),
+  hasOpenCase: Joi.boolean().description('true: only purchases with a case not CLOSED; false: only those without.'),
+});
 
 const purchaseAction = Joi.object({
   action: Joi.string().valid('receive', 'dispute').required(),
@@ -34,14 +48,15 @@ const purchaseAction = Joi.object({
 }).meta({ component: 'PurchaseAction' });
 
 export const purchaseRoutes = (s: Services) => [
-  defineRoute<None, PageRequest, undefined, 'user'>({
+  defineRoute<None, PageRequest & PurchaseFilters, undefined, 'user'>({
     operationId: 'listPurchases',
     method: 'get',
     path: '/user/purchases',
     tag: 'Purchases',
-    summary: "The caller's purchases, paged",
+    summary: "The caller's purchases, paged and filtered",
+    description: 'Filters combine with AND; each is served by an index on the caller\'s purchases (docs/sellers-operators.md).',
     auth: 'user',
-    request: { query: pagedQuery },
+    request: { query: purchaseFilters },
     responses: { 200: { description: 'Purchases.', schema: Joi.array().items(purchaseSummary) } },
     handler: async ({ principal, query }) => ({ status: 200, body: await s.purchases.list(principal.userId, query) }),
   }),

@@ -34,7 +34,6 @@ export const sellerImportRoutes = (s: Services, maxBytes: number) => [
       202: { description: 'Accepted: the import, PENDING.', schema: importView },
       400: { description: '`import-csv-invalid`: the header is missing required columns or has unknown ones.' },
       413: { description: 'The file is over the size cap.' },
-      503: { description: '`temporarily-unavailable`: the import could not be scheduled.' },
     },
     handler: async ({ principal, ctx }) => {
       const csv = (await readRawBody(ctx, maxBytes)).toString('utf8');

@@ -2,8 +2,9 @@ import Joi from 'joi';
 import { CASE_REASONS, type CaseReason, type ItemQuantity } from '../../services/orders/order-engine';
 import type { CaseRequest } from '../../services/cases/case-opening';
 import type { PageRequest } from '../../services/paging';
+import type { SellerOrderFilters } from '../../services/orders/seller-orders';
 import { defineRoute } from '../route';
-import { caseOutcomes, idParams, itemQuantities, orderView, pagedQuery, pence, timestamp, userSummary, orNull } from '../schemas';
+import { caseOutcomes, catalogUrn, createdBefore, idParams, itemQuantities, orderView, orNull, pagedQuery, pence, timestamp, userSummary } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
@@ -22,6 +23,15 @@ const orderSummary = Joi.object({
   shipmentCount: Joi.number().integer().min(0).required(),
   buyer: orNull(userSummary).required(),
 }).meta({ component: 'SellerOrderSummary' });
+
+const orderFilters = pagedQuery.keys({
+  status: Joi.array().items(Joi.string().valid('ACCEPTED', 'SHIPPED', 'RECEIVED')).single().description('Repeat for several: any of them.'),
+  createdFrom: timestamp.description('Created at or after (ISO 8601).'),
+  createdTo: createdBefore,
+  buyerId: Joi.string().uuid().description('Orders of this buyer.'),
+  urn: catalogUrn.description('Orders with an item of this catalog item.'),
+  hasOpenCase: Joi.boolean().description('true: only orders with a case not CLOSED; false: only orders without one.'),
+});
 
 type SellerOrderAction =
   | { action: 'ship'; shipment: { carrier: string; trackingNumber: string; trackingUrl?: string }; items: ItemQuantity[] }
@@ -45,14 +55,15 @@ const sellerOrderAction = Joi.object({
 }).meta({ component: 'SellerOrderAction' });
 
 export const sellerOrderRoutes = (s: Services) => [
-  defineRoute<None, PageRequest, undefined, 'seller'>({
+  defineRoute<None, PageRequest & SellerOrderFilters, undefined, 'seller'>({
     operationId: 'listSellerOrders',
     method: 'get',
     path: '/seller/orders',
     tag: 'Seller orders',
-    summary: "The caller's orders, paged, with item (units) and shipment counts",
+    summary: "The caller's orders, paged and filtered, with item (units) and shipment counts",
+    description: 'Filters combine with AND; each is served by an index on the caller\'s orders (docs/sellers-operators.md).',
     auth: 'seller',
-    request: { query: pagedQuery },
+    request: { query: orderFilters },
     responses: { 200: { description: 'Order summaries.', schema: Joi.array().items(orderSummary) } },
     handler: async ({ principal, query }) => ({ status: 200, body: await s.sellerOrders.list(principal.userId, query) }),
   }),

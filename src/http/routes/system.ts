@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Joi from 'joi';
-import { DomainError } from '../../services/errors';
+import { unavailable } from '../../services/errors';
 import { defineRoute, type AnyRoute } from '../route';
 import type { Services } from '../services';
 
@@ -70,9 +70,9 @@ export const systemRoutes = (s: Services, openApi: () => Record<string, unknown>
       503: { description: 'A dependency is down; the problem names which.' },
     },
     handler: async () => {
-      const [postgres, temporal] = await Promise.all([check(() => s.db.query('SELECT 1')), check(s.temporalHealth)]);
+      const [postgres, temporal] = await Promise.all([check(s.databaseHealth), check(s.temporalHealth)]);
       if (postgres !== 'ok' || temporal !== 'ok') {
-        throw new DomainError('unavailable', 'not-ready', 'A dependency is unreachable.', { postgres, temporal });
+        throw unavailable('A dependency is unreachable.', { code: 'not-ready', extensions: { postgres, temporal } });
       }
       return { status: 200, body: { status: 'ok', postgres, temporal } };
     },

@@ -157,7 +157,6 @@ export const webhookRoutes = (s: Services) => [
     responses: {
       202: { description: 'The test event is on its way.', schema: Joi.object({ eventId: Joi.string().required(), type: Joi.string().required() }) },
       404: notFound,
-      503: { description: 'The delivery could not be scheduled; retry.' },
     },
     handler: async ({ principal, params }) => ({ status: 202, body: await s.webhooks.sendTest(principal.userId, params.webhookId) }),
   }),
@@ -263,7 +262,6 @@ export const webhookRoutes = (s: Services) => [
       202: { description: 'The replay is on its way.', schema: Joi.object({ deliveryId: Joi.string().required(), eventId: Joi.string().required() }) },
       404: { description: 'No such webhook or delivery, or not the caller’s.' },
       409: { description: 'The delivery is still being attempted.' },
-      503: { description: 'The delivery could not be scheduled; retry.' },
     },
     handler: async ({ principal, params }) => ({
       status: 202,

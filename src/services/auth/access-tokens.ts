@@ -8,6 +8,8 @@ export interface AccessTokenSubject {
   userId: string;
   /** RFC 9068 `client_id`; null for first-party sign-ins. */
   clientId: string | null;
+  /** The refresh-token family (sign-in session) it was issued in: `sid`. */
+  sessionId?: string | null;
 }
 
 /** A verified token's claims, as introspection (RFC 7662) reports them. */
@@ -33,8 +35,8 @@ export class AccessTokens {
     readonly issuer: string,
   ) {}
 
-  issue({ userId, clientId }: AccessTokenSubject): Promise<string> {
-    return new SignJWT(clientId ? { client_id: clientId } : {})
+  issue({ userId, clientId, sessionId }: AccessTokenSubject): Promise<string> {
+    return new SignJWT({ ...(clientId ? { client_id: clientId } : {}), ...(sessionId ? { sid: sessionId } : {}) })
       .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
       .setSubject(userId)
       .setIssuer(this.issuer)
@@ -59,6 +61,7 @@ export class AccessTokens {
       return {
         userId: payload.sub,
         clientId: typeof payload.client_id === 'string' ? payload.client_id : null,
+        sessionId: typeof payload.sid === 'string' ? payload.sid : null,
         jti: payload.jti,
         issuedAt: payload.iat!,
         expiresAt: payload.exp!,

@@ -152,7 +152,7 @@ export class AuthService {
       expiresAt: new Date(Date.now() + this.options.refreshTokenTtlSeconds * 1000),
     });
     return {
-      accessToken: await this.accessTokens.issue({ userId, clientId }),
+      accessToken: await this.accessTokens.issue({ userId, clientId, sessionId: familyId }),
       refreshToken,
       expiresIn: this.accessTokens.ttlSeconds,
     };

@@ -9,7 +9,9 @@ export type CredentialKind = 'bearer' | 'apikey';
  * How the caller authenticated: `bearer` (a first-party access token), `apikey` (a personal
  * access token) or `app` (an access token issued to a third-party application, `clientId`).
  */
-export type Principal = { userId: string; via: CredentialKind } | { userId: string; via: 'app'; clientId: string };
+export type Principal =
+  | { userId: string; via: CredentialKind; sessionId?: string | null }
+  | { userId: string; via: 'app'; clientId: string };
 
 /** How often a PAT's `last_used_at` is refreshed; avoids a write on every request. */
 const LAST_USED_RESOLUTION = "interval '1 minute'";
@@ -26,7 +28,7 @@ export class Authenticator {
     if (kind === 'bearer') {
       const subject = await this.accessTokens.verify(credential);
       if (!subject) return null;
-      if (!subject.clientId) return { userId: subject.userId, via: 'bearer' };
+      if (!subject.clientId) return { userId: subject.userId, via: 'bearer', sessionId: subject.sessionId ?? null };
       // Honoured only while the user keeps the application linked, the operator keeps it enabled
       // and the token is not revoked: each takes effect on the next request, not at token expiry.
       const honoured = await this.apps.isHonoured(subject.userId, subject.clientId, subject.jti);

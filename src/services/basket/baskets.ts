@@ -32,6 +32,13 @@ export type BasketSummary = Omit<PricedBasket, 'sellers'> & {
   sellers: Array<SellerGroup & { seller: UserSummary | null }>;
 };
 
+/**
+ * A saved address (`sa`) in the basket's delivery address shape; with no recipient name saved,
+ * the parcel is addressed to the account's username (`u`).
+ */
+const SAVED_ADDRESS_AS_DELIVERY = `jsonb_build_object('name', coalesce(nullif(sa.name, ''), u.username), 'line1', sa.line1, 'line2', sa.line2,
+  'city', sa.city, 'state', sa.state, 'postal_code', sa.postal_code, 'country', sa.country)`;
+
 const BASKET_COLUMNS = `id, user_id AS "buyerId", delivery_address AS "deliveryAddress", delivery_choices AS "deliveryChoices",
   created_at AS "createdAt", updated_at AS "updatedAt"`;
 
@@ -42,10 +49,16 @@ export class Baskets {
     private readonly deliveryOptionsOf: DeliveryOptionsOf,
   ) {}
 
-  /** Returns the caller's open basket, creating it on first use (one open basket per user). */
+  /**
+   * Returns the caller's open basket, creating it on first use (one open basket per user). A new
+   * basket starts with the caller's primary shipping address, if they saved one.
+   */
   async open(userId: string): Promise<BasketView> {
     await this.db.query(
-      `INSERT INTO baskets (id, user_id) VALUES ($1, $2) ON CONFLICT (user_id) WHERE status = 'OPEN' DO NOTHING`,
+      `INSERT INTO baskets (id, user_id, delivery_address)
+       SELECT $1, $2, (SELECT ${SAVED_ADDRESS_AS_DELIVERY} FROM saved_addresses sa JOIN users u ON u.id = sa.user_id
+                        WHERE sa.user_id = $2 AND sa.type = 'shipping' AND sa.is_primary)
+       ON CONFLICT (user_id) WHERE status = 'OPEN' DO NOTHING`,
       [newId(), userId],
     );
     const [row]: BasketRow[] = await this.db.query(`SELECT ${BASKET_COLUMNS} FROM baskets WHERE user_id = $1 AND status = 'OPEN'`, [userId]);
@@ -111,6 +124,16 @@ export class Baskets {
       JSON.stringify(choices),
     ]);
     return this.summary(userId, basketId);
+  }
+
+  /** Like `setDelivery`, with one of the caller's saved addresses (another user's is not found). */
+  async setDeliveryFromSaved(userId: string, basketId: string, addressId: string, choices: Record<string, string>): Promise<BasketSummary> {
+    const [row]: Array<{ address: DeliveryAddress }> = await this.db.query(
+      `SELECT ${SAVED_ADDRESS_AS_DELIVERY} AS address FROM saved_addresses sa JOIN users u ON u.id = sa.user_id WHERE sa.id = $1 AND sa.user_id = $2`,
+      [addressId, userId],
+    );
+    if (!row) throw notFound('Address');
+    return this.setDelivery(userId, basketId, row.address, choices);
   }
 
   /** Everything the buyer pays, per seller and in total, with each line's purchasability. */

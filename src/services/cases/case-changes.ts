@@ -1,6 +1,9 @@
+import { touchAccountStats } from '../account/stats-version';
 import type { DataSource } from 'typeorm';
-import type { CaseStatus, OutcomeProposal, OutcomeState, Party } from '../../../workflows/case-machine';
+import type { CaseStatus, OutcomeProposal, OutcomeState, Party } from '../../domain/cases/machine';
 import { completePurchaseIfSettled } from '../orders/order-engine';
+import { requestReviewWindow } from '../reviews/review-windows';
+import { emitEvents } from '../events/outbox';
 import { touchSellerStats } from '../sellers/stats-version';
 import { queueCaseNotifications } from './case-notifications';
 
@@ -22,20 +25,23 @@ export interface CaseChange {
 export interface RecordedChange {
   /** Notification e-mails queued in the outbox, to deliver. */
   messageIds: string[];
-  /** The case closed and that completed its purchase (the review window starts then). */
+  /** The case closed and that completed its purchase (its review window was requested with it). */
   completedPurchaseId: string | null;
 }
 
 /**
  * Writes a workflow's case change in one transaction: the proposed outcome, outcome statuses,
  * the case status (with escalation/closing times), the purchase completion rule when the case
- * closes, and the notifications. Idempotent: a retried change is recognised by its id and
- * answers what the first write queued. Null when the case does not exist (its opening rolled
- * back after the workflow started).
+ * closes (with the review window that completion opens), and the notifications. Idempotent: a
+ * retried change is recognised by its id and answers what the first write queued. Null when the
+ * case does not exist.
  */
-export async function recordCaseChange(db: DataSource, c: CaseChange): Promise<RecordedChange | null> {
+export async function recordCaseChange(db: DataSource, c: CaseChange, options: { reviewWindowSeconds: number }): Promise<RecordedChange | null> {
   return db.transaction(async (tx) => {
-    const [row]: Array<{ purchase_id: string; seller_id: string }> = await tx.query(`SELECT purchase_id, seller_id FROM cases WHERE id = $1 FOR UPDATE`, [c.caseId]);
+    const [row]: Array<{ purchase_id: string; seller_id: string; buyer_id: string; order_id: string; reason: string }> = await tx.query(
+      `SELECT purchase_id, seller_id, buyer_id, order_id, reason FROM cases WHERE id = $1 FOR UPDATE`,
+      [c.caseId],
+    );
     if (!row) return null;
     const [done]: Array<{ message_ids: string[] }> = await tx.query(`SELECT message_ids FROM case_actions WHERE id = $1`, [c.changeId]);
     if (done) return { messageIds: done.message_ids, completedPurchaseId: null };
@@ -56,12 +62,27 @@ export async function recordCaseChange(db: DataSource, c: CaseChange): Promise<R
     await tx.query(
       `UPDATE cases SET status = $2, updated_at = now(),
               escalated_at = CASE WHEN $2 = 'ESCALATED' THEN now() ELSE escalated_at END,
-              closed_at = CASE WHEN $2 = 'CLOSED' THEN now() ELSE closed_at END
+              closed_at = CASE WHEN $2 = 'CLOSED' THEN now() ELSE closed_at END,
+              period_started_at = CASE WHEN $2 = 'REMEDIATION' AND status <> 'REMEDIATION' THEN now() ELSE period_started_at END
         WHERE id = $1`,
       [c.caseId, c.status],
     );
-    if (c.status === 'CLOSED') await touchSellerStats(tx, row.seller_id);
+    await touchSellerStats(tx, row.seller_id); // any change can move `cases.open` or `orders.open`/`waiting`
+    await emitEvents(tx, 'CASE_UPDATED', [
+      {
+        sellerId: row.seller_id,
+        createdAt: new Date().toISOString(),
+        caseId: c.caseId,
+        orderId: row.order_id,
+        purchaseId: row.purchase_id,
+        reason: row.reason,
+        status: c.status,
+        change: c.kind,
+      },
+    ]);
+    if (c.status === 'CLOSED') await touchAccountStats(tx, row.buyer_id);
     const completed = c.status === 'CLOSED' && (await completePurchaseIfSettled(tx, row.purchase_id));
+    if (completed) await requestReviewWindow(tx, row.purchase_id, options.reviewWindowSeconds);
     const messageIds = await queueCaseNotifications(tx, c);
     await tx.query(`INSERT INTO case_actions (id, case_id, actor, kind, status, message_ids) VALUES ($1, $2, $3, $4, $5, $6)`, [
       c.changeId,

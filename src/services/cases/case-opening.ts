@@ -1,7 +1,9 @@
+import { touchAccountStats } from '../account/stats-version';
 import type { EntityManager } from 'typeorm';
-import type { OutcomeProposal, OutcomeState, Party } from '../../../workflows/case-machine';
+import type { OutcomeProposal, OutcomeState, Party } from '../../domain/cases/machine';
 import { newId } from '../../ids';
 import { conflict } from '../errors';
+import { emitEvents } from '../events/outbox';
 import { touchSellerStats } from '../sellers/stats-version';
 import { plainText } from './plain-text';
 
@@ -51,6 +53,7 @@ export async function openCase(
     await tx.query(`INSERT INTO case_items (case_id, order_item_id, quantity) VALUES ($1, $2, $3)`, [caseId, item.id, item.quantity]);
   }
   await touchSellerStats(tx, order.seller_id);
+  await touchAccountStats(tx, order.buyer_id);
   const outcomes: OutcomeState[] = [];
   for (const o of request.outcomes) {
     const id = newId();
@@ -60,5 +63,16 @@ export async function openCase(
     );
     outcomes.push({ id, type: o.type, party, status: 'PENDING' });
   }
+  await emitEvents(tx, 'CASE_OPENED', [
+    {
+      sellerId: order.seller_id,
+      createdAt: new Date().toISOString(),
+      caseId,
+      orderId: order.id,
+      purchaseId: order.purchase_id,
+      reason: request.reason,
+      status: 'OPEN',
+    },
+  ]);
   return { caseId, orderId: order.id, sellerId: order.seller_id, reason: request.reason, outcomes };
 }

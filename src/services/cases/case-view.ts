@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import type { CaseStatus, OutcomeStatus, OutcomeType, Party } from '../../../workflows/case-machine';
+import { ESCALATABLE, nextCaseActions, nextOperatorDecisions, type CaseStatus, type OutcomeStatus, type OutcomeType, type Party } from '../../domain/cases/machine';
+import { deadline, type Periods } from '../../domain/deadlines';
 
 export interface OutcomeView {
   id: string;
@@ -34,13 +35,22 @@ export interface CaseView {
   updatedAt: Date;
   outcomes: OutcomeView[];
   attachments: CaseAttachmentView[];
+  /** What the viewer may do now, from the case machine (an operator: the decisions). */
+  actions: string[];
+  deadlines: {
+    /** When the running OPEN or REMEDIATION period escalates automatically; null when no clock runs. */
+    escalatesAt: Date | null;
+  };
 }
+
+/** Who reads a case: a party (the buyer's view is redacted) or an operator (nothing hidden). */
+export type CaseViewer = Party | 'OPERATOR';
 
 /**
  * Hides what a viewer may not see yet: a seller's return address on a seller outcome stays
  * hidden from the buyer (null) until the buyer accepts that outcome.
  */
-export function redactOutcome(o: OutcomeView, viewer: Party): OutcomeView {
+export function redactOutcome(o: OutcomeView, viewer: CaseViewer): OutcomeView {
   const hidden = viewer === 'BUYER' && o.party === 'SELLER' && o.status !== 'ACCEPTED';
   return hidden ? { ...o, deliveryAddress: null } : o;
 }
@@ -58,16 +68,17 @@ const group = <T extends { caseId: string }>(rows: T[]) => {
 export async function loadCaseViews(
   db: DataSource | EntityManager,
   caseIds: string[],
-  viewer: Party,
+  viewer: CaseViewer,
+  periods: Pick<Periods, 'autoEscalateSeconds'>,
 ): Promise<CaseView[]> {
   if (caseIds.length === 0) return [];
   const [cases, outcomes, attachments] = await Promise.all([
     db.query(
       `SELECT id, workflow_id AS "workflowId", order_id AS "orderId", purchase_id AS "purchaseId", reason, status, comment,
-              created_at AS "createdAt", updated_at AS "updatedAt"
+              created_at AS "createdAt", updated_at AS "updatedAt", period_started_at AS "periodStartedAt"
          FROM cases WHERE id = ANY($1)`,
       [caseIds],
-    ) as Promise<Array<Omit<CaseView, 'outcomes' | 'attachments'>>>,
+    ) as Promise<Array<Omit<CaseView, 'outcomes' | 'attachments' | 'actions' | 'deadlines'> & { periodStartedAt: Date }>>,
     db.query(
       `SELECT id, case_id AS "caseId", type, party, status, amount, comment, delivery_address AS "deliveryAddress",
               created_at AS "createdAt", updated_at AS "updatedAt"
@@ -86,9 +97,15 @@ export async function loadCaseViews(
   return caseIds
     .map((id) => byId.get(id))
     .filter((c) => c !== undefined)
-    .map((c) => ({
-      ...c,
-      outcomes: (outcomesOf.get(c.id) ?? []).map((o) => redactOutcome(o, viewer)),
-      attachments: (attachmentsOf.get(c.id) ?? []).map(({ caseId: _caseId, ...a }) => a),
-    }));
+    .map(({ periodStartedAt, ...c }) => {
+      const outcomes = outcomesOf.get(c.id) ?? [];
+      const state = { status: c.status, outcomes };
+      return {
+        ...c,
+        outcomes: outcomes.map((o) => redactOutcome(o, viewer)),
+        attachments: (attachmentsOf.get(c.id) ?? []).map(({ caseId: _caseId, ...a }) => a),
+        actions: viewer === 'OPERATOR' ? nextOperatorDecisions(state) : nextCaseActions(state, viewer),
+        deadlines: { escalatesAt: ESCALATABLE.includes(c.status) ? deadline(periodStartedAt, periods.autoEscalateSeconds) : null },
+      };
+    });
 }

@@ -1,16 +1,22 @@
 import type { DataSource } from 'typeorm';
-import type { CaseState, Party, PartyAction } from '../../../workflows/case-machine';
+import type { CaseState, Party, PartyAction } from '../../domain/cases/machine';
 import { Upload } from '../../db/entities';
-import { conflict, invalid, notFound } from '../errors';
+import type { Periods } from '../../domain/deadlines';
+import { conflict, invalid, notFound, unavailable } from '../errors';
 import type { PageRequest } from '../paging';
+import { SqlFilter } from '../sql-filter';
 import type { Uploads } from '../uploads';
 import { plainText } from './plain-text';
 import { loadCaseViews, type CaseAttachmentView, type CaseView } from './case-view';
 
 /** Sends a party's action to the case workflow and returns its answer (see src/temporal/case-updates.ts). */
 export interface CaseWorkflowActions {
-  act(caseId: string, action: PartyAction): Promise<CaseState>;
+  /** Null when no workflow runs for the case: it has finished, or its start still waits in the outbox. */
+  act(caseId: string, action: PartyAction): Promise<CaseState | null>;
 }
+
+/** How long an action on a just-opened case waits for its workflow to start before a 503. */
+const WORKFLOW_START_WAIT_MS = 5000;
 
 /** A party's action as the API receives it: the party is the caller's role, never the body's. */
 export type CaseActionRequest = PartyAction extends infer A ? (A extends PartyAction ? Omit<A, 'party'> : never) : never;
@@ -18,6 +24,20 @@ export type CaseActionRequest = PartyAction extends infer A ? (A extends PartyAc
 /** Which cases column names the party: ownership is always part of the SQL. */
 const OWNER_COLUMN: Record<Party, string> = { BUYER: 'buyer_id', SELLER: 'seller_id' };
 const SORT_COLUMNS = { createdAt: 'created_at', updatedAt: 'updated_at' } as const;
+
+/** Filters of the seller's case inbox (each optional, combined with AND). */
+export interface CaseFilters {
+  status?: string[];
+  reason?: string[];
+}
+
+/**
+ * "Sorted by deadline": cases whose escalation clock runs (OPEN, REMEDIATION) first, the
+ * soonest escalation first — the period length is one setting, so the period's start orders them
+ * — then the others (SETTLED, ESCALATED, CLOSED: nothing runs out) most recently changed first.
+ */
+const BY_DEADLINE = `(status IN ('OPEN', 'REMEDIATION')) DESC,
+  CASE WHEN status IN ('OPEN', 'REMEDIATION') THEN period_started_at END ASC, updated_at DESC, id`;
 
 /** The image id of a case attachment: `case/{caseId}/attachments/{attachmentId}` (docs/cases.md). */
 export const attachmentImageId = (caseId: string, attachmentId: string) => `case/${caseId}/attachments/${attachmentId}`;
@@ -33,6 +53,7 @@ export class Cases {
     private readonly db: DataSource,
     private readonly uploads: Uploads,
     private readonly workflow: CaseWorkflowActions,
+    private readonly periods: Periods,
   ) {}
 
   async listForBuyer(buyerId: string, q: PageRequest): Promise<CaseView[]> {
@@ -41,12 +62,25 @@ export class Cases {
         ORDER BY ${SORT_COLUMNS[q.sort]} ${q.direction === 'asc' ? 'ASC' : 'DESC'}, id LIMIT $2 OFFSET $3`,
       [buyerId, q.size, (q.page - 1) * q.size],
     );
-    return loadCaseViews(this.db, rows.map((r) => r.id), 'BUYER');
+    return loadCaseViews(this.db, rows.map((r) => r.id), 'BUYER', this.periods);
+  }
+
+  /** The seller's case inbox: paged, filtered by status and reason, sorted by deadline. */
+  async listForSeller(sellerId: string, q: { page: number; size: number } & CaseFilters): Promise<CaseView[]> {
+    const where = new SqlFilter();
+    where.add('seller_id = $?', sellerId);
+    if (q.status?.length) where.add('status = ANY($?)', q.status);
+    if (q.reason?.length) where.add('reason = ANY($?)', q.reason);
+    const rows: Array<{ id: string }> = await this.db.query(
+      `SELECT id FROM cases WHERE ${where.sql()} ORDER BY ${BY_DEADLINE} LIMIT ${where.param(q.size)} OFFSET ${where.param((q.page - 1) * q.size)}`,
+      where.params,
+    );
+    return loadCaseViews(this.db, rows.map((r) => r.id), 'SELLER', this.periods);
   }
 
   async get(party: Party, userId: string, caseId: string): Promise<CaseView> {
     await this.owned(party, userId, caseId);
-    const [view] = await loadCaseViews(this.db, [caseId], party);
+    const [view] = await loadCaseViews(this.db, [caseId], party, this.periods);
     return view!;
   }
 
@@ -57,7 +91,14 @@ export class Cases {
     if (status === 'CLOSED') throw conflict('case-closed', 'The case is closed.');
     const action = { ...request, party } as PartyAction;
     if (action.action === 'propose') action.comment = plainText(action.comment);
-    await this.workflow.act(caseId, action);
+    // No running workflow: the case closed since the check above, or it was opened so recently
+    // that its start is still in the outbox (normally milliseconds): wait for it a little.
+    const deadline = Date.now() + WORKFLOW_START_WAIT_MS;
+    while ((await this.workflow.act(caseId, action)) === null) {
+      if ((await this.owned(party, userId, caseId)).status === 'CLOSED') throw conflict('case-closed', 'The case is closed.');
+      if (Date.now() > deadline) throw unavailable('The case is still being set up; try again shortly.');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     return this.get(party, userId, caseId);
   }
 

@@ -2,17 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Baskets } from '../basket/baskets';
 import { conflict, DomainError, notFound } from '../errors';
+import { requestWorkflowStart, starts } from '../workflow-starts';
 import { commitCheckout, type SessionSnapshot } from './commit';
 import { placeHolds, releaseHolds } from './holds';
-
-export type CheckoutStatus = 'OPEN' | 'PAID' | 'FAILED' | 'EXPIRED';
-
-export interface CheckoutWorkflows {
-  /** Starts `checkout:{sessionId}`, which expires the session when it stays unpaid. */
-  start(sessionId: string, holdSeconds: number): Promise<void>;
-  /** Tells that workflow the payment has settled, so it ends without waiting. */
-  settled(sessionId: string): Promise<void>;
-}
+import { CHECKOUT_TRANSITIONS, type CheckoutStatus } from '../../domain/orders/order-machine';
 
 export interface PaymentPage {
   id: string;
@@ -27,26 +20,43 @@ export type PaymentResult = { outcome: 'paid'; redirect: string } | { outcome: '
 const refused = (code: string, message: string, listingIds: string[]) => new DomainError('conflict', code, message, { listingIds });
 
 /** Moves open sessions (one by id, or a basket's) to a final unpaid status and frees their holds. */
-async function closeOpenSessions(
-  tx: EntityManager,
-  which: { sessionId: string } | { basketId: string },
-  status: 'FAILED' | 'EXPIRED',
-): Promise<boolean> {
+async function closeOpenSessions(tx: EntityManager, which: { sessionId: string } | { basketId: string }, action: 'fail' | 'expire'): Promise<boolean> {
   const [column, value] = 'sessionId' in which ? ['id', which.sessionId] : ['basket_id', which.basketId];
+  const { from, to } = CHECKOUT_TRANSITIONS[action];
   const [rows]: [Array<{ id: string }>] = await tx.query(
-    `UPDATE checkout_sessions SET status = $2, updated_at = now() WHERE ${column} = $1 AND status = 'OPEN' RETURNING id`,
-    [value, status],
+    `UPDATE checkout_sessions SET status = $2, updated_at = now() WHERE ${column} = $1 AND status = ANY($3) RETURNING id`,
+    [value, to, from],
   );
   for (const { id } of rows) await releaseHolds(tx, id);
   return rows.length > 0;
 }
 
 /**
- * Expires an unpaid session and releases its holds (the checkout workflow's timer, or a failed
- * workflow start); false when it had already settled, so it is safe to repeat.
+ * Expires an unpaid session and releases its holds (the checkout workflow's timer); false when it
+ * had already settled, so it is safe to repeat.
  */
 export function expireCheckoutSession(db: DataSource, sessionId: string): Promise<boolean> {
-  return db.transaction((tx) => closeOpenSessions(tx, { sessionId }, 'EXPIRED'));
+  return db.transaction((tx) => closeOpenSessions(tx, { sessionId }, 'expire'));
+}
+
+/**
+ * Expires every open checkout holding units of the seller's listings (an operator suspended the
+ * seller), releasing the holds, so those payments are refused (409 `checkout-closed`). One
+ * transaction per session, in the lock order basket → session → listings.
+ */
+export async function closeSellerCheckouts(db: DataSource, sellerId: string): Promise<void> {
+  const sessions: Array<{ id: string; basket_id: string }> = await db.query(
+    `SELECT DISTINCT c.id, c.basket_id FROM listing_holds h
+       JOIN listings l ON l.id = h.listing_id JOIN checkout_sessions c ON c.id = h.checkout_id
+      WHERE l.seller_id = $1 AND h.released_at IS NULL AND c.status = 'OPEN'`,
+    [sellerId],
+  );
+  for (const session of sessions) {
+    await db.transaction(async (tx) => {
+      await tx.query(`SELECT id FROM baskets WHERE id = $1 FOR UPDATE`, [session.basket_id]);
+      await closeOpenSessions(tx, { sessionId: session.id }, 'expire');
+    });
+  }
 }
 
 const SESSION_COLUMNS = `id, basket_id AS "basketId", buyer_id AS "buyerId", lines, sellers, subtotal, delivery, fee, total,
@@ -56,12 +66,13 @@ const SESSION_COLUMNS = `id, basket_id AS "basketId", buyer_id AS "buyerId", lin
  * Checkout sessions: from basket to held stock and a payment session, and from a payment
  * outcome to a purchase or released holds. Every transition is a conditional UPDATE on the
  * session's status, so a replayed outcome, a late expiry and a payment can never both act.
+ * `checkout:{sessionId}` (the hold timer) is requested with the session and told of the payment
+ * with the settlement, each in the same transaction (docs/checkout-orders.md).
  */
 export class Checkouts {
   constructor(
     private readonly db: DataSource,
     private readonly baskets: Baskets,
-    private readonly workflows: CheckoutWorkflows,
     private readonly options: { holdSeconds: number; publicBaseUrl: string },
   ) {}
 
@@ -85,7 +96,7 @@ export class Checkouts {
       // Locking the basket serialises two checkouts of one basket (and one that races its commit).
       await this.baskets.find(tx, userId, basketId, true);
       // A new checkout of the same basket supersedes an unpaid earlier one and frees its holds.
-      await closeOpenSessions(tx, { basketId: basket.id }, 'EXPIRED');
+      await closeOpenSessions(tx, { basketId: basket.id }, 'expire');
       const session: Omit<SessionSnapshot, 'id'> = {
         basketId: basket.id,
         buyerId: userId,
@@ -124,16 +135,8 @@ export class Checkouts {
       );
       const failed = await placeHolds(tx, sessionId, session.lines, expiresAt);
       if (failed.length > 0) throw refused('listings-unavailable', 'Some listings were taken by other buyers just now.', failed);
+      await requestWorkflowStart(tx, starts.checkout(sessionId, this.options.holdSeconds));
     });
-    try {
-      await this.workflows.start(sessionId, this.options.holdSeconds);
-    } catch (err) {
-      // Without its expiry workflow the holds could outlive the session: give them back now.
-      await this.expire(sessionId);
-      throw new DomainError('unavailable', 'temporarily-unavailable', 'The checkout could not be opened; try again shortly.', {
-        cause: String(err),
-      });
-    }
     return { url: `${this.options.publicBaseUrl}/pay/${sessionId}` };
   }
 
@@ -155,24 +158,23 @@ export class Checkouts {
       // Basket first, then session, then listings: the lock order of start(), so a re-checkout of
       // the basket racing this payment waits instead of deadlocking.
       await tx.query(`SELECT b.id FROM baskets b JOIN checkout_sessions c ON c.basket_id = b.id WHERE c.id = $1 FOR UPDATE OF b`, [sessionId]);
-      if (outcome === 'failure') return (await closeOpenSessions(tx, { sessionId }, 'FAILED')) ? { outcome: 'failed' } : null;
-      const [[session]]: [SessionSnapshot[]] = await tx.query(
-        `UPDATE checkout_sessions SET status = 'PAID', updated_at = now() WHERE id = $1 AND status = 'OPEN' RETURNING ${SESSION_COLUMNS}`,
-        [sessionId],
-      );
-      if (!session) return null;
-      const purchaseId = await commitCheckout(tx, session);
-      return { outcome: 'paid', redirect: await this.redirectOf(tx, sessionId, purchaseId) };
+      const settled = await this.applyOutcome(tx, sessionId, outcome);
+      // The hold timer ends now instead of expiring an already settled session later.
+      if (settled) await requestWorkflowStart(tx, starts.checkoutSettled(sessionId, this.options.holdSeconds));
+      return settled;
     });
-    if (result) {
-      await this.workflows.settled(sessionId).catch(() => undefined); // its expiry is a no-op now anyway
-      return result;
-    }
-    return this.replay(sessionId, outcome);
+    return result ?? this.replay(sessionId, outcome);
   }
 
-  expire(sessionId: string): Promise<boolean> {
-    return expireCheckoutSession(this.db, sessionId);
+  private async applyOutcome(tx: EntityManager, sessionId: string, outcome: 'success' | 'failure'): Promise<PaymentResult | null> {
+    if (outcome === 'failure') return (await closeOpenSessions(tx, { sessionId }, 'fail')) ? { outcome: 'failed' } : null;
+    const [[session]]: [SessionSnapshot[]] = await tx.query(
+      `UPDATE checkout_sessions SET status = $2, updated_at = now() WHERE id = $1 AND status = ANY($3) RETURNING ${SESSION_COLUMNS}`,
+      [sessionId, CHECKOUT_TRANSITIONS.pay.to, CHECKOUT_TRANSITIONS.pay.from],
+    );
+    if (!session) return null;
+    const purchaseId = await commitCheckout(tx, session);
+    return { outcome: 'paid', redirect: await this.redirectOf(tx, sessionId, purchaseId) };
   }
 
   /** A repeated or late outcome: answer what already happened, or refuse. */

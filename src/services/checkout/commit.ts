@@ -2,8 +2,11 @@ import type { EntityManager } from 'typeorm';
 import { newId } from '../../ids';
 import type { DeliveryAddress, DeliveryChoice, PricedLine } from '../basket/pricing';
 import { recordSales } from '../catalog/sales-ledger';
+import { DomainError } from '../errors';
 import { emitEvents, type OrderEventData } from '../events/outbox';
+import { touchSellerStats } from '../sellers/stats-version';
 import { commitHolds } from './holds';
+import { ORDER_INITIAL_STATUS, PURCHASE_INITIAL_STATUS } from '../../domain/orders/order-machine';
 
 /** What a checkout session froze at checkout time: the buyer pays exactly this. */
 export interface SessionSnapshot {
@@ -26,12 +29,31 @@ export interface SessionSnapshot {
  * in the ledger, the invoice is issued and one ORDER_CREATED per order goes to the outbox.
  */
 export async function commitCheckout(tx: EntityManager, session: SessionSnapshot): Promise<string> {
+  // A seller suspended after this checkout was priced: its payment is refused (docs/sellers-operators.md).
+  const suspended: Array<{ id: string }> = await tx.query(`SELECT user_id AS id FROM seller_accounts WHERE user_id = ANY($1) AND status <> 'ACTIVE'`, [
+    session.sellers.map((s) => s.sellerId),
+  ]);
+  if (suspended.length > 0) {
+    const listingIds = session.lines.filter((l) => suspended.some((s) => s.id === l.sellerId)).map((l) => l.listingId);
+    throw new DomainError('conflict', 'listings-unavailable', 'A seller of this checkout can no longer sell.', { listingIds });
+  }
   const purchaseId = newId();
   const now = new Date();
   await tx.query(
     `INSERT INTO purchases (id, buyer_id, checkout_id, status, subtotal, delivery, fee, total, delivery_address, created_at, updated_at)
-     VALUES ($1, $2, $3, 'PAID', $4, $5, $6, $7, $8, $9, $9)`,
-    [purchaseId, session.buyerId, session.id, session.subtotal, session.delivery, session.fee, session.total, JSON.stringify(session.deliveryAddress), now],
+     VALUES ($1, $2, $3, $10, $4, $5, $6, $7, $8, $9, $9)`,
+    [
+      purchaseId,
+      session.buyerId,
+      session.id,
+      session.subtotal,
+      session.delivery,
+      session.fee,
+      session.total,
+      JSON.stringify(session.deliveryAddress),
+      now,
+      PURCHASE_INITIAL_STATUS,
+    ],
   );
 
   const events: OrderEventData[] = [];
@@ -40,15 +62,39 @@ export async function commitCheckout(tx: EntityManager, session: SessionSnapshot
     const orderId = newId();
     await tx.query(
       `INSERT INTO orders (id, purchase_id, seller_id, buyer_id, status, subtotal, delivery_charge, total, delivery_option, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, 'ACCEPTED', $5, $6, $7, $8, $9, $9)`,
-      [orderId, purchaseId, seller.sellerId, session.buyerId, seller.subtotal, seller.deliveryCharge, seller.total, JSON.stringify(seller.deliveryOption), now],
+       VALUES ($1, $2, $3, $4, $10, $5, $6, $7, $8, $9, $9)`,
+      [
+        orderId,
+        purchaseId,
+        seller.sellerId,
+        session.buyerId,
+        seller.subtotal,
+        seller.deliveryCharge,
+        seller.total,
+        JSON.stringify(seller.deliveryOption),
+        now,
+        ORDER_INITIAL_STATUS,
+      ],
     );
     const lines = session.lines.filter((l) => l.sellerId === seller.sellerId);
     for (const line of lines) {
       await tx.query(
         `INSERT INTO order_items (id, order_id, listing_id, urn, price, quantity, condition, language, variants, comment, status, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'ACCEPTED', $11, $11)`,
-        [newId(), orderId, line.listingId, line.urn, line.price, line.quantity, line.condition, line.language, JSON.stringify(line.variants), line.comment, now],
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $12, $11, $11)`,
+        [
+          newId(),
+          orderId,
+          line.listingId,
+          line.urn,
+          line.price,
+          line.quantity,
+          line.condition,
+          line.language,
+          JSON.stringify(line.variants),
+          line.comment,
+          now,
+          ORDER_INITIAL_STATUS,
+        ],
       );
       sales.push({ itemUrn: line.urn, listingId: line.listingId, orderId, unitPrice: line.price, quantity: line.quantity, soldAt: now });
     }
@@ -72,7 +118,12 @@ export async function commitCheckout(tx: EntityManager, session: SessionSnapshot
   await emitEvents(tx, 'ORDER_CREATED', events);
   // The user summary's `purchases` and `sales` count purchases and seller orders. Last, because
   // a busy seller's row is contended: concurrent commits for one seller queue here, briefly.
-  await tx.query(`UPDATE users SET purchases_count = purchases_count + 1 WHERE id = $1`, [session.buyerId]);
+  // The same write marks the buyer's account stats stale (see touchAccountStats).
+  await tx.query(`UPDATE users SET purchases_count = purchases_count + 1, account_stats_version = account_stats_version + 1 WHERE id = $1`, [
+    session.buyerId,
+  ]);
   await tx.query(`UPDATE users SET sales_count = sales_count + 1 WHERE id = ANY($1)`, [session.sellers.map((s) => s.sellerId)]);
+  // New orders change each seller's order stats; sorted so two commits lock the rows alike.
+  for (const sellerId of session.sellers.map((s) => s.sellerId).sort()) await touchSellerStats(tx, sellerId);
   return purchaseId;
 }

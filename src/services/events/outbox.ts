@@ -3,7 +3,7 @@ import { OutboxEvent } from '../../db/entities';
 import { newId } from '../../ids';
 
 /** Webhook event types (spec "Events"); subscriptions use the same names. */
-export const EVENT_TYPES = ['LISTING_CREATED', 'LISTING_UPDATED', 'LISTING_DELETED', 'ORDER_CREATED', 'ORDER_UPDATED'] as const;
+export const EVENT_TYPES = ['LISTING_CREATED', 'LISTING_UPDATED', 'LISTING_DELETED', 'ORDER_CREATED', 'ORDER_UPDATED', 'CASE_OPENED', 'CASE_UPDATED'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 // Type aliases, not interfaces: they must be assignable to the jsonb column's Record type.
@@ -23,7 +23,24 @@ export type OrderEventData = {
   listings: Array<{ urn: string; listingId: string; quantity: number; price: number }>;
 };
 
-export type EventData<T extends EventType> = T extends 'ORDER_CREATED' | 'ORDER_UPDATED' ? OrderEventData : ListingEventData;
+/** A case of the seller's was opened (`CASE_OPENED`) or changed (`CASE_UPDATED`, with its status after the change). */
+export type CaseEventData = {
+  sellerId: string;
+  createdAt: string;
+  caseId: string;
+  orderId: string;
+  purchaseId: string;
+  reason: string;
+  status: string;
+  /** What changed (`CASE_UPDATED` only): propose, accept, reject, escalate, resolve, auto-escalate, operator-close, operator-remediate. */
+  change?: string;
+};
+
+export type EventData<T extends EventType> = T extends 'ORDER_CREATED' | 'ORDER_UPDATED'
+  ? OrderEventData
+  : T extends 'CASE_OPENED' | 'CASE_UPDATED'
+    ? CaseEventData
+    : ListingEventData;
 
 /**
  * Records events in the caller's transaction: they exist exactly when the change that caused

@@ -1,7 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { ListingImport } from '../../db/entities';
 import { newId } from '../../ids';
-import { DomainError, invalid, notFound } from '../errors';
+import { invalid, notFound } from '../errors';
+import { requestWorkflowStart, starts } from '../workflow-starts';
 import { CsvFormatError, checkHeader, readHeader } from './csv-rows';
 
 export interface ImportView {
@@ -29,15 +30,12 @@ const view = (i: ListingImport): ImportView => ({
 });
 
 /**
- * Bulk listing imports from CSV. The API stores the file and starts the `import:{id}`
- * workflow, which does the work in batches (activities/imports.ts); progress, counts and
- * per-row errors are read here.
+ * Bulk listing imports from CSV. The API stores the file and, in the same transaction, requests
+ * the `import:{id}` workflow, which does the work in batches (activities/imports.ts); progress,
+ * counts and per-row errors are read here. While Temporal is down the import waits PENDING.
  */
 export class ListingImports {
-  constructor(
-    private readonly db: DataSource,
-    private readonly startWorkflow: (importId: string) => Promise<void>,
-  ) {}
+  constructor(private readonly db: DataSource) {}
 
   async create(sellerId: string, csv: string): Promise<ImportView> {
     try {
@@ -48,15 +46,10 @@ export class ListingImports {
       throw err;
     }
     const id = newId();
-    await this.db.getRepository(ListingImport).insert({ id, sellerId, csv, status: 'PENDING' });
-    try {
-      await this.startWorkflow(id);
-    } catch (err) {
-      await this.db.getRepository(ListingImport).update({ id }, { status: 'FAILED', failure: 'could not be scheduled', finishedAt: new Date() });
-      throw new DomainError('unavailable', 'temporarily-unavailable', 'The import could not be scheduled; upload it again shortly.', {
-        cause: (err as Error).message,
-      });
-    }
+    await this.db.transaction(async (tx) => {
+      await tx.getRepository(ListingImport).insert({ id, sellerId, csv, status: 'PENDING' });
+      await requestWorkflowStart(tx, starts.listingImport(id));
+    });
     return this.get(sellerId, id);
   }
 

@@ -1,8 +1,19 @@
+import { touchAccountStats } from '../account/stats-version';
 import type { EntityManager } from 'typeorm';
 import { newId } from '../../ids';
 import { conflict, invalid, notFound, type FieldError } from '../errors';
 import { emitEvents } from '../events/outbox';
 import { openCase, type CaseRequest, type OpenedCase } from '../cases/case-opening';
+import { touchSellerStats } from '../sellers/stats-version';
+import {
+  ORDER_ITEM_TRANSITIONS,
+  ORDER_TRANSITIONS,
+  orderActorMay,
+  orderAllows,
+  PURCHASE_TRANSITIONS,
+  type OrderItemStatus,
+  type OrderStatus,
+} from '../../domain/orders/order-machine';
 
 export const CASE_REASONS = ['SNAD', 'DAMAGED', 'WRONG_ITEM', 'NOT_RECEIVED', 'OTHER', 'CHARGEBACK'] as const;
 export type CaseReason = (typeof CASE_REASONS)[number];
@@ -34,7 +45,7 @@ interface OrderRow {
   purchase_id: string;
   seller_id: string;
   buyer_id: string;
-  status: 'ACCEPTED' | 'SHIPPED' | 'RECEIVED';
+  status: OrderStatus;
 }
 
 interface ItemRow {
@@ -43,15 +54,8 @@ interface ItemRow {
   urn: string;
   price: number;
   quantity: number;
-  status: 'ACCEPTED' | 'SHIPPED' | 'RECEIVED';
+  status: OrderItemStatus;
 }
-
-/** Which actions each party may apply (ownership is checked in SQL on top of this). */
-const ALLOWED: Record<Actor['role'], Array<OrderAction['action']>> = {
-  seller: ['ship', 'dispute'],
-  buyer: ['receive', 'dispute'],
-  system: ['receive'],
-};
 
 /**
  * The shared order update engine: the one place order actions change order items, with their
@@ -66,7 +70,8 @@ export async function applyOrderAction(tx: EntityManager, orderId: string, actor
     if (actor.role === 'system') return null; // a timer outliving its order has nothing to do
     throw notFound('Order');
   }
-  if (!ALLOWED[actor.role].includes(action.action)) throw conflict('action-not-allowed', `The ${actor.role} cannot ${action.action} an order.`);
+  // Which party may take which action is the order table's; ownership was checked in SQL above.
+  if (!orderActorMay(actor.role, action.action)) throw conflict('action-not-allowed', `The ${actor.role} cannot ${action.action} an order.`);
   const items: ItemRow[] = await tx.query(
     `SELECT id, listing_id, urn, price, quantity, status FROM order_items WHERE order_id = $1 ORDER BY created_at, id FOR UPDATE`,
     [order.id],
@@ -86,6 +91,7 @@ export async function applyOrderAction(tx: EntityManager, orderId: string, actor
   if (effects === null) return null;
   await tx.query(`UPDATE orders SET updated_at = now() WHERE id = $1`, [order.id]);
   await emitOrderUpdated(tx, order);
+  await touchSellerStats(tx, order.seller_id); // ship, receive and dispute all move the seller's order stats
   return effects;
 }
 
@@ -100,7 +106,7 @@ async function lockOrder(tx: EntityManager, orderId: string, actor: Actor): Prom
 }
 
 /** Every problem with the requested item quantities, as field errors (one 400 lists them all). */
-function checkItems(items: ItemRow[], requested: ItemQuantity[], allowed: Array<ItemRow['status']>): FieldError[] {
+function checkItems(items: ItemRow[], requested: ItemQuantity[], allowed: readonly OrderItemStatus[]): FieldError[] {
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   requested.forEach((r, i) => {
@@ -117,7 +123,7 @@ function checkItems(items: ItemRow[], requested: ItemQuantity[], allowed: Array<
 }
 
 async function ship(tx: EntityManager, order: OrderRow, items: ItemRow[], action: Extract<OrderAction, { action: 'ship' }>): Promise<OrderEffects> {
-  const errors = checkItems(items, action.items, ['ACCEPTED']);
+  const errors = checkItems(items, action.items, ORDER_ITEM_TRANSITIONS.ship.from);
   if (errors.length > 0) throw invalid('invalid-items', 'Some items cannot be shipped.', errors);
   const shipmentId = newId();
   await tx.query(`INSERT INTO shipments (id, order_id, carrier, tracking_number, tracking_url) VALUES ($1, $2, $3, $4, $5)`, [
@@ -130,21 +136,25 @@ async function ship(tx: EntityManager, order: OrderRow, items: ItemRow[], action
   for (const r of action.items) {
     const item = items.find((it) => it.id === r.id)!;
     if (r.quantity === item.quantity) {
-      await tx.query(`UPDATE order_items SET status = 'SHIPPED', shipment_id = $2, updated_at = now() WHERE id = $1`, [item.id, shipmentId]);
+      await tx.query(`UPDATE order_items SET status = $3, shipment_id = $2, updated_at = now() WHERE id = $1`, [
+        item.id,
+        shipmentId,
+        ORDER_ITEM_TRANSITIONS.ship.to,
+      ]);
     } else {
       // Part of a line ships: the shipped units become their own item, the rest stays accepted.
       await tx.query(`UPDATE order_items SET quantity = quantity - $2, updated_at = now() WHERE id = $1`, [item.id, r.quantity]);
       await tx.query(
         `INSERT INTO order_items (id, order_id, listing_id, urn, price, quantity, condition, language, variants, comment, status, shipment_id)
-         SELECT $2, order_id, listing_id, urn, price, $3, condition, language, variants, comment, 'SHIPPED', $4 FROM order_items WHERE id = $1`,
-        [item.id, newId(), r.quantity, shipmentId],
+         SELECT $2, order_id, listing_id, urn, price, $3, condition, language, variants, comment, $5, $4 FROM order_items WHERE id = $1`,
+        [item.id, newId(), r.quantity, shipmentId, ORDER_ITEM_TRANSITIONS.ship.to],
       );
     }
   }
   const [[shipped]]: [OrderRow[]] = await tx.query(
-    `UPDATE orders SET status = 'SHIPPED', shipped_at = now()
-      WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM order_items WHERE order_id = $1 AND status = 'ACCEPTED') RETURNING id`,
-    [order.id],
+    `UPDATE orders SET status = $2, shipped_at = now()
+      WHERE id = $1 AND status = ANY($3) AND NOT EXISTS (SELECT 1 FROM order_items WHERE order_id = $1 AND status = ANY($4)) RETURNING id`,
+    [order.id, ORDER_TRANSITIONS.ship.to, ORDER_TRANSITIONS.ship.from, ORDER_ITEM_TRANSITIONS.ship.from],
   );
   return shipped ? { shippedOrderId: order.id } : {};
 }
@@ -156,18 +166,23 @@ async function dispute(
   party: 'BUYER' | 'SELLER',
   action: Extract<OrderAction, { action: 'dispute' }>,
 ): Promise<OrderEffects> {
-  const errors = checkItems(items, action.items, ['ACCEPTED', 'SHIPPED', 'RECEIVED']);
+  const errors = checkItems(items, action.items, ORDER_ITEM_TRANSITIONS.dispute.from);
   if (errors.length > 0) throw invalid('invalid-items', 'Some items cannot be disputed.', errors);
   return { openedCase: await openCase(tx, order, party, action) };
 }
 
 async function receive(tx: EntityManager, order: OrderRow, actor: Actor): Promise<OrderEffects | null> {
-  if (order.status !== 'SHIPPED') {
+  const { from, to } = ORDER_TRANSITIONS.receive;
+  if (!orderAllows(order.status, actor.role, 'receive')) {
     if (actor.role === 'system') return null;
-    throw conflict(order.status === 'RECEIVED' ? 'order-already-received' : 'order-not-shipped', `The order is ${order.status.toLowerCase()}.`);
+    throw conflict(order.status === to ? 'order-already-received' : 'order-not-shipped', `The order is ${order.status.toLowerCase()}.`);
   }
-  await tx.query(`UPDATE order_items SET status = 'RECEIVED', updated_at = now() WHERE order_id = $1 AND status = 'SHIPPED'`, [order.id]);
-  await tx.query(`UPDATE orders SET status = 'RECEIVED', received_at = now() WHERE id = $1`, [order.id]);
+  await tx.query(`UPDATE order_items SET status = $2, updated_at = now() WHERE order_id = $1 AND status = ANY($3)`, [
+    order.id,
+    ORDER_ITEM_TRANSITIONS.receive.to,
+    ORDER_ITEM_TRANSITIONS.receive.from,
+  ]);
+  await tx.query(`UPDATE orders SET status = $2, received_at = now() WHERE id = $1 AND status = ANY($3)`, [order.id, to, from]);
   return (await completePurchaseIfSettled(tx, order.purchase_id)) ? { completedPurchaseId: order.purchase_id } : {};
 }
 
@@ -176,14 +191,15 @@ async function receive(tx: EntityManager, order: OrderRow, actor: Actor): Promis
  * case is open. Called after a receipt and when a case closes (src/services/cases/case-changes.ts).
  */
 export async function completePurchaseIfSettled(tx: EntityManager, purchaseId: string): Promise<boolean> {
-  const [rows]: [unknown[]] = await tx.query(
-    `UPDATE purchases SET status = 'COMPLETED', completed_at = now(), updated_at = now()
-      WHERE id = $1 AND status = 'PAID'
-        AND NOT EXISTS (SELECT 1 FROM orders WHERE purchase_id = $1 AND status <> 'RECEIVED')
+  const [rows]: [Array<{ buyer_id: string }>] = await tx.query(
+    `UPDATE purchases SET status = $2, completed_at = now(), updated_at = now()
+      WHERE id = $1 AND status = ANY($3)
+        AND NOT EXISTS (SELECT 1 FROM orders WHERE purchase_id = $1 AND status <> $4)
         AND NOT EXISTS (SELECT 1 FROM cases WHERE purchase_id = $1 AND status <> 'CLOSED')
-      RETURNING id`,
-    [purchaseId],
+      RETURNING buyer_id`,
+    [purchaseId, PURCHASE_TRANSITIONS.complete.to, PURCHASE_TRANSITIONS.complete.from, ORDER_TRANSITIONS.receive.to],
   );
+  if (rows[0]) await touchAccountStats(tx, rows[0].buyer_id);
   return rows.length > 0;
 }
 

@@ -1,5 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import type { Party } from '../../../workflows/case-machine';
+import type { Party } from '../../domain/cases/machine';
+import { deadline, type Periods } from '../../domain/deadlines';
+import { nextActions, type OrderStatus } from '../../domain/orders/order-machine';
 import { loadCaseViews, type CaseView } from '../cases/case-view';
 import type { DeliveryAddress } from '../basket/pricing';
 import { loadItems, type ItemView } from '../catalog/item-view';
@@ -60,6 +62,12 @@ export interface OrderView {
   transfers: unknown[];
   /** Reviewer user id → that reviewer's rating. */
   reviews: Record<string, number>;
+  /** What the viewer may do with the order now, from the order status table (`nextActions`). */
+  actions: string[];
+  deadlines: {
+    /** When a SHIPPED order is received automatically; null in any other status. */
+    autoReceiptAt: Date | null;
+  };
 }
 
 interface OrderRow {
@@ -67,12 +75,13 @@ interface OrderRow {
   sellerId: string;
   purchaseId: string;
   buyerId: string;
-  status: string;
+  status: OrderStatus;
   deliveryCharge: number;
   subtotal: number;
   total: number;
   createdAt: Date;
   updatedAt: Date;
+  shippedAt: Date | null;
   deliveryAddress: DeliveryAddress;
 }
 
@@ -86,14 +95,14 @@ const group = <T extends Record<K, string>, K extends keyof T>(rows: T[], key: K
  * Full order views for the given ids, in that order, with a fixed number of queries (items,
  * catalog items, shipments, cases, reviews, buyers), never one per order. Callers have already
  * filtered the ids by ownership. `viewer` decides what the cases show (a seller's return
- * address stays hidden from buyers until accepted), so buyers are the safe default.
+ * address stays hidden from buyers until accepted) and whose next actions are listed.
  */
-export async function loadOrderViews(db: DataSource | EntityManager, orderIds: string[], viewer: Party = 'BUYER'): Promise<OrderView[]> {
+export async function loadOrderViews(db: DataSource | EntityManager, orderIds: string[], viewer: Party, periods: Periods): Promise<OrderView[]> {
   if (orderIds.length === 0) return [];
   const orders: OrderRow[] = await db.query(
     `SELECT o.id, o.seller_id AS "sellerId", o.purchase_id AS "purchaseId", o.buyer_id AS "buyerId", o.status,
             o.delivery_charge AS "deliveryCharge", o.subtotal, o.total, o.created_at AS "createdAt", o.updated_at AS "updatedAt",
-            p.delivery_address AS "deliveryAddress"
+            o.shipped_at AS "shippedAt", p.delivery_address AS "deliveryAddress"
        FROM orders o JOIN purchases p ON p.id = o.purchase_id WHERE o.id = ANY($1)`,
     [orderIds],
   );
@@ -113,7 +122,7 @@ export async function loadOrderViews(db: DataSource | EntityManager, orderIds: s
     ) as Promise<ShipmentView[]>,
     db
       .query(`SELECT id FROM cases WHERE order_id = ANY($1) ORDER BY created_at, id`, [orderIds])
-      .then((rows: Array<{ id: string }>) => loadCaseViews(db, rows.map((r) => r.id), viewer)),
+      .then((rows: Array<{ id: string }>) => loadCaseViews(db, rows.map((r) => r.id), viewer, periods)),
     db.query(`SELECT order_id AS "orderId", reviewer_id AS "reviewerId", rating FROM reviews WHERE order_id = ANY($1) AND deleted_at IS NULL`, [orderIds]) as Promise<
       Array<{ orderId: string; reviewerId: string; rating: number }>
     >,
@@ -147,6 +156,8 @@ export async function loadOrderViews(db: DataSource | EntityManager, orderIds: s
       adjustments: [],
       transfers: [],
       reviews: Object.fromEntries((reviewsOf.get(o.id) ?? []).map((r) => [r.reviewerId, r.rating])),
+      actions: nextActions(o.status, viewer === 'SELLER' ? 'seller' : 'buyer'),
+      deadlines: { autoReceiptAt: o.status === 'SHIPPED' ? deadline(o.shippedAt, periods.autoReceiptSeconds) : null },
     }));
 }
 

@@ -1,7 +1,10 @@
 import type { DataSource } from 'typeorm';
+import type { PurchaseStatus } from '../../domain/orders/order-machine';
+import { deadline, type Periods } from '../../domain/deadlines';
 import type { DeliveryAddress } from '../basket/pricing';
 import { notFound } from '../errors';
 import type { PageRequest } from '../paging';
+import { SqlFilter } from '../sql-filter';
 import type { CaseRequest } from '../cases/case-opening';
 import type { CaseReason } from './order-engine';
 import type { OrderUpdates } from './order-updates';
@@ -9,7 +12,7 @@ import { loadOrderViews, type OrderView } from './order-view';
 
 export interface PurchaseSummary {
   id: string;
-  status: 'PAID' | 'COMPLETED';
+  status: PurchaseStatus;
   subtotal: number;
   delivery: number;
   fee: number;
@@ -20,7 +23,11 @@ export interface PurchaseSummary {
   updatedAt: Date;
 }
 
-export type PurchaseView = PurchaseSummary & { orders: OrderView[] };
+export type PurchaseView = PurchaseSummary & {
+  /** When the review window of a COMPLETED purchase closes (missing reviews then default); null before completion. */
+  deadlines: { reviewWindowClosesAt: Date | null };
+  orders: OrderView[];
+};
 
 export type PurchaseAction =
   | { action: 'receive'; orderId: string }
@@ -30,18 +37,42 @@ const COLUMNS = `id, status, subtotal, delivery, fee, total, delivery_address AS
   created_at AS "createdAt", updated_at AS "updatedAt"`;
 const SORT_COLUMNS = { createdAt: 'created_at', updatedAt: 'updated_at' } as const;
 
+/** Filters of the buyer's purchases; each optional, combined with AND. */
+export interface PurchaseFilters {
+  status?: Array<'PAID' | 'COMPLETED'>;
+  createdFrom?: Date;
+  createdTo?: Date;
+  /** Purchases with an order from this seller. */
+  sellerId?: string;
+  /** true: only purchases with a case not CLOSED; false: only those without. */
+  hasOpenCase?: boolean;
+}
+
 /** A buyer's purchases; every query filters by the buyer inside the SQL. */
 export class Purchases {
   constructor(
     private readonly db: DataSource,
     private readonly orderUpdates: OrderUpdates,
+    private readonly periods: Periods,
   ) {}
 
-  list(buyerId: string, q: PageRequest): Promise<PurchaseSummary[]> {
+  /** One page of the buyer's purchases; the filters are index-backed (docs/sellers-operators.md). */
+  list(buyerId: string, q: PageRequest & PurchaseFilters): Promise<PurchaseSummary[]> {
+    const where = new SqlFilter();
+    where.add('p.buyer_id = $?', buyerId);
+    if (q.status?.length) where.add('p.status = ANY($?)', q.status);
+    if (q.createdFrom) where.add('p.created_at >= $?', q.createdFrom);
+    if (q.createdTo) where.add('p.created_at < $?', q.createdTo);
+    if (q.sellerId) where.add('EXISTS (SELECT 1 FROM orders o WHERE o.purchase_id = p.id AND o.seller_id = $?)', q.sellerId);
+    if (q.hasOpenCase !== undefined) {
+      const open = `EXISTS (SELECT 1 FROM cases c WHERE c.purchase_id = p.id AND c.status <> 'CLOSED')`;
+      where.add(q.hasOpenCase ? open : `NOT ${open}`);
+    }
     return this.db.query(
-      `SELECT ${COLUMNS} FROM purchases WHERE buyer_id = $1
-        ORDER BY ${SORT_COLUMNS[q.sort]} ${q.direction === 'asc' ? 'ASC' : 'DESC'}, id LIMIT $2 OFFSET $3`,
-      [buyerId, q.size, (q.page - 1) * q.size],
+      `SELECT ${COLUMNS} FROM purchases p WHERE ${where.sql()}
+        ORDER BY ${SORT_COLUMNS[q.sort]} ${q.direction === 'asc' ? 'ASC' : 'DESC'}, id
+        LIMIT ${where.param(q.size)} OFFSET ${where.param((q.page - 1) * q.size)}`,
+      where.params,
     );
   }
 
@@ -52,7 +83,11 @@ export class Purchases {
     ]);
     if (!purchase) throw notFound('Purchase');
     const ids: Array<{ id: string }> = await this.db.query(`SELECT id FROM orders WHERE purchase_id = $1 ORDER BY created_at, id`, [purchaseId]);
-    return { ...purchase, orders: await loadOrderViews(this.db, ids.map((r) => r.id)) };
+    return {
+      ...purchase,
+      deadlines: { reviewWindowClosesAt: deadline(purchase.completedAt, this.periods.reviewWindowSeconds) },
+      orders: await loadOrderViews(this.db, ids.map((r) => r.id), 'BUYER', this.periods),
+    };
   }
 
   /** Receipt or dispute of one order of the purchase, through the shared order update engine. */

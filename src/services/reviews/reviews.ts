@@ -1,3 +1,4 @@
+import { touchAccountStats } from '../account/stats-version';
 import type { DataSource, EntityManager } from 'typeorm';
 import { Review } from '../../db/entities';
 import { newId } from '../../ids';
@@ -50,6 +51,7 @@ export class Reviews {
       );
       if (!inserted) throw conflict('review-exists', 'You have already reviewed this order (a deleted review is not written again).');
       await adjustReviewAggregates(tx, reviewedUserId, reviewAdded(input.rating));
+      await touchAccountStats(tx, reviewerId, reviewedUserId);
       return inserted.id;
     });
     return this.view(this.db.manager, id);
@@ -89,6 +91,7 @@ export class Reviews {
       );
       if (!removed) throw notFound('Review');
       await adjustReviewAggregates(tx, removed.reviewed_user_id, reviewRemoved(removed.rating));
+      await touchAccountStats(tx, reviewerId, removed.reviewed_user_id);
     });
   }
 

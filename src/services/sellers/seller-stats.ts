@@ -1,20 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { caseStatsSource } from '../cases/case-stats';
+import { orderStatsSource } from '../orders/order-stats';
+import type { SellerStats, StatsSource } from './stats-source';
 import { readSellerStatsVersion } from './stats-version';
-
-/** The spec's Seller stats. */
-export interface SellerStats {
-  orders: { total: number; open: number; waiting: number };
-  cases: { open: number };
-  listings: { total: number; invalid: number };
-}
-
-/**
- * One part of the stats, computed from its own tables; each source owns whole top-level keys
- * (`listings`, `cases`). A source is listed in STATS_SOURCES and its writes call
- * `touchSellerStats`; `orders` has no source, so its counts are 0.
- */
-export type StatsSource = (db: DataSource, sellerId: string) => Promise<Partial<SellerStats>>;
 
 const listingsSource: StatsSource = async (db, sellerId) => {
   const [row] = await db.query(
@@ -25,7 +13,7 @@ const listingsSource: StatsSource = async (db, sellerId) => {
   return { listings: { total: row.total, invalid: row.invalid } };
 };
 
-export const STATS_SOURCES: StatsSource[] = [listingsSource, caseStatsSource];
+export const STATS_SOURCES: StatsSource[] = [listingsSource, orderStatsSource, caseStatsSource];
 
 const empty = (): SellerStats => ({ orders: { total: 0, open: 0, waiting: 0 }, cases: { open: 0 }, listings: { total: 0, invalid: 0 } });
 

@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 
 /**
  * Marks a seller's stats stale. Call it in the transaction of any change that alters them
- * (listings now; orders and cases when they arrive), so every API process and the worker see
+ * (listings, the checkout commit, order actions, case changes), so every API process and the worker see
  * the new version exactly when the change commits. Caches key on (seller, version).
  */
 export async function touchSellerStats(tx: EntityManager, sellerId: string): Promise<void> {

@@ -1,7 +1,9 @@
 import { DataSource } from 'typeorm';
+import type { WebhookDeliveryPolicy } from '../../../workflows/contracts/inputs';
 import { OutboxEvent, WebhookDelivery, WebhookEndpoint, type WebhookDisabledReason } from '../../db/entities';
 import { newId, UUID_PATTERN } from '../../ids';
-import { conflict, DomainError, invalid, notFound, type FieldError } from '../errors';
+import { conflict, invalid, notFound, type FieldError } from '../errors';
+import { requestWorkflowStart, starts } from '../workflow-starts';
 import type { EventType } from '../events/outbox';
 import { MAX_ENDPOINTS_PER_SELLER, normaliseHeaders, urlErrors } from './rules';
 import { encryptSecret, newSigningSecret } from './signing';
@@ -30,13 +32,11 @@ export interface EndpointInput {
 
 export type EndpointChanges = Partial<Omit<EndpointInput, 'subscriptions'>>;
 
-/** Starts (or, for a replay, restarts) the delivery workflow of one event to one endpoint. */
-export type StartDelivery = (eventId: string, endpointId: string, options: { replay: boolean }) => Promise<boolean>;
-
 export interface WebhookEndpointsOptions {
   secretKey: Buffer;
   allowPrivateUrls: boolean;
-  startDelivery: StartDelivery;
+  /** Frozen into each test delivery and replay, like the dispatcher's deliveries. */
+  deliveryPolicy: WebhookDeliveryPolicy;
 }
 
 const view = (e: WebhookEndpoint): WebhookEndpointView => ({
@@ -53,10 +53,6 @@ const view = (e: WebhookEndpoint): WebhookEndpointView => ({
 
 const rejected = (errors: FieldError[]) => invalid('validation-failed', 'The request is invalid; see `errors` for each field.', errors);
 
-const unschedulable = (err: unknown) =>
-  new DomainError('unavailable', 'temporarily-unavailable', 'The delivery could not be scheduled; try again shortly.', {
-    cause: (err as Error).message,
-  });
 
 /** The endpoint if it exists and belongs to the seller; 404 otherwise (also for malformed ids). */
 export async function ownedEndpoint(db: DataSource, sellerId: string, id: string): Promise<WebhookEndpoint> {
@@ -148,19 +144,22 @@ export class WebhookEndpoints {
   /**
    * Sends a synthetic `TEST_WEBHOOK` through the normal delivery path, to this endpoint only and
    * whether or not it is enabled (so an endpoint can be tried before it goes live). The event is
-   * written to the outbox already dispatched, so the dispatcher never sends it anywhere else.
+   * written to the outbox already dispatched, so the fan-out never sends it anywhere else; its
+   * delivery is requested in the same transaction.
    */
   async sendTest(sellerId: string, id: string): Promise<{ eventId: string; type: string }> {
     await this.owned(sellerId, id);
     const eventId = newId();
-    await this.db.getRepository(OutboxEvent).insert({
-      id: eventId,
-      sellerId,
-      type: TEST_EVENT_TYPE,
-      data: { sellerId, createdAt: new Date().toISOString() },
-      dispatchedAt: new Date(),
+    await this.db.transaction(async (tx) => {
+      await tx.getRepository(OutboxEvent).insert({
+        id: eventId,
+        sellerId,
+        type: TEST_EVENT_TYPE,
+        data: { sellerId, createdAt: new Date().toISOString() },
+        dispatchedAt: new Date(),
+      });
+      await requestWorkflowStart(tx, starts.webhookDelivery(eventId, id, this.options.deliveryPolicy, { replay: false }));
     });
-    await this.start(eventId, id, false);
     return { eventId, type: TEST_EVENT_TYPE };
   }
 
@@ -171,18 +170,15 @@ export class WebhookEndpoints {
       ? await this.db.getRepository(WebhookDelivery).findOneBy({ id: deliveryId, endpointId })
       : null;
     if (!delivery) throw notFound('Delivery');
-    if (!(await this.start(delivery.eventId, endpointId, true))) {
+    // The delivery row says whether its workflow is still attempting: a replay then would be a
+    // second sender for the same delivery (the start would find the id running and do nothing).
+    if (delivery.status === 'PENDING') {
       throw conflict('webhook-delivery-in-progress', 'This delivery is still being attempted; replay it once it has finished.');
     }
+    await this.db.transaction((tx) =>
+      requestWorkflowStart(tx, starts.webhookDelivery(delivery.eventId, endpointId, this.options.deliveryPolicy, { replay: true })),
+    );
     return { deliveryId, eventId: delivery.eventId };
-  }
-
-  private async start(eventId: string, endpointId: string, replay: boolean): Promise<boolean> {
-    try {
-      return await this.options.startDelivery(eventId, endpointId, { replay });
-    } catch (err) {
-      throw unschedulable(err);
-    }
   }
 
   private owned(sellerId: string, id: string): Promise<WebhookEndpoint> {

@@ -83,6 +83,32 @@ export function operatorRefusal(state: CaseState): Refusal | null {
   return state.status === 'ESCALATED' ? null : refuse('case-not-escalated', 'Operators decide escalated cases only.');
 }
 
+export type CaseActionName = PartyAction['action'];
+const PROBE_PROPOSAL: OutcomeProposal = { type: 'REFUND', amount: 0, comment: '', deliveryAddress: null };
+
+/**
+ * The actions `party` may take now: exactly those `refusal` lets through (`accept` and `reject`
+ * when they are allowed on at least one outcome), so what a view lists and what the workflow's
+ * validators accept cannot disagree.
+ */
+export function nextCaseActions(state: CaseState, party: Party): CaseActionName[] {
+  const allowed = (a: PartyAction) => refusal(state, a) === null;
+  const onSomeOutcome = (action: 'accept' | 'reject') => state.outcomes.some((o) => allowed({ action, party, outcomeId: o.id }));
+  const candidates: Array<[CaseActionName, boolean]> = [
+    ['propose', allowed({ action: 'propose', party, ...PROBE_PROPOSAL })],
+    ['accept', onSomeOutcome('accept')],
+    ['reject', onSomeOutcome('reject')],
+    ['escalate', allowed({ action: 'escalate', party })],
+    ['resolve', allowed({ action: 'resolve', party })],
+  ];
+  return candidates.filter(([, ok]) => ok).map(([name]) => name);
+}
+
+/** An operator's possible decisions now (`operatorRefusal` decides). */
+export function nextOperatorDecisions(state: CaseState): Array<OperatorDecision['decision']> {
+  return operatorRefusal(state) === null ? ['close', 'remediate'] : [];
+}
+
 /** The state after an allowed party action; `newOutcomeId` names a proposed outcome. */
 export function afterAction(state: CaseState, a: PartyAction, newOutcomeId: string): CaseState {
   const setOutcomes = (f: (o: OutcomeState) => OutcomeState) => state.outcomes.map(f);

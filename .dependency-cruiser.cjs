@@ -1,0 +1,109 @@
+/**
+ * The layers of the code base and the ban on import cycles, checked by `npm run lint`
+ * (`lint:layers`; docs/architecture.md, "Layers"). Rules match resolved files, so an import
+ * cannot dodge them by its spelling; `type-only` imports vanish at compile time and may cross
+ * layers where a rule says so. ESLint (eslint.config.mjs) also refuses I/O modules in workflow
+ * code, so an editor shows that one as it is typed.
+ *
+ * `.dependency-cruiser-known-violations.json` lists the violations that exist today and are
+ * being removed by the move of workflow starts onto the start outbox; the check passes over
+ * exactly those entries and fails on any other:
+ *   - the cycle closed by activities/reviews.ts → src/temporal/starters.ts (an activity
+ *     starting workflows through the API's starter, which imports the workflows, whose
+ *     activities import activities/reviews.ts); reported once per entry into it
+ *     (workflows/index.ts, activities/orders.ts, activities/cases.ts), plus that same import
+ *     under activities-are-thin;
+ *   - src/http/routes/cases.ts importing CASE_STATUSES and OUTCOME_TYPES, and
+ *     src/services/cases/case-view.ts importing the case rules (a case's next actions), from
+ *     workflows/case-machine.ts, until the case domain moves out of workflows/.
+ * When they are gone, empty the file (`[]`).
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'A cycle makes load order matter and ties the modules on it into one unit; break it by moving the shared part down a layer.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'http-only-from-the-app',
+      severity: 'error',
+      comment:
+        'Only the composition root, the process entry point, the OpenAPI export (scripts/openapi.ts, which builds the document from the route table), ' +
+        'tests and benches build the HTTP app; nothing below it may reach up into it.',
+      from: { pathNot: ['^src/http/', '^src/composition\\.ts$', '^src/main\\.ts$', '^scripts/openapi\\.ts$', '^test/', '^bench/'] },
+      to: { path: '^src/http/' },
+    },
+    {
+      name: 'http-over-services',
+      severity: 'error',
+      comment: 'Routes call services; the database, Temporal and the worker side are behind them. Entity types may be named.',
+      from: { path: '^src/http/' },
+      to: {
+        path: ['^src/db/', '^src/temporal/', '^src/integrations/', '^(activities|workflows|worker)/', '(^|/)node_modules/(typeorm|pg|@temporalio)/'],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'services-below-the-edges',
+      severity: 'error',
+      comment:
+        'Services hold the rules; they never depend on the process that hosts them (the app, the worker, activities or workflow code). ' +
+        'Signal, Update and Query definitions in workflows/contracts/ are the surface both sides share.',
+      from: { path: '^src/services/' },
+      to: {
+        path: ['^src/(composition|main)\\.ts$', '^(activities|workflows|worker)/'],
+        pathNot: '^workflows/contracts/',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'db-is-the-bottom',
+      severity: 'error',
+      comment: 'Entities and migrations depend on nothing of the application.',
+      from: { path: '^src/db/' },
+      to: { path: ['^src/(services|http|temporal|integrations|domain)/', '^src/(composition|main)\\.ts$', '^(activities|workflows|worker)/'] },
+    },
+    {
+      name: 'domain-is-pure',
+      severity: 'error',
+      comment:
+        'src/domain holds pure rules (status tables) that services, views and workflows may all import: nothing but itself ' +
+        "and @temporalio/common's definitions, which are as deterministic as workflow code.",
+      from: { path: '^src/domain/' },
+      to: { pathNot: ['^src/domain/', '(^|/)node_modules/@temporalio/common/'] },
+    },
+    {
+      name: 'workflows-import-no-services',
+      severity: 'error',
+      comment: 'Workflow code is replayed; it reaches the world only through activities, whose types it may import.',
+      from: { path: '^workflows/' },
+      to: { pathNot: ['^workflows/', '^src/domain/', '(^|/)node_modules/@temporalio/(workflow|common)/'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'activities-are-thin',
+      severity: 'error',
+      comment: 'An activity adapts a service to Temporal: SQL, rules and texts live in src/services.',
+      from: { path: '^activities/' },
+      to: { pathNot: ['^activities/', '^src/services/', '^src/domain/', '(^|/)node_modules/@temporalio/activity/'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-test-code-in-the-product',
+      severity: 'error',
+      comment: 'Test support stays out of what ships.',
+      from: { path: '^(src|activities|workflows|worker)/' },
+      to: { path: '^test/' },
+    },
+  ],
+  options: {
+    // Type-only imports are kept in the graph (marked `type-only`) so cycles through them count.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist|coverage|\\.data|\\.venv)/' },
+    moduleSystems: ['cjs', 'es6'],
+  },
+};

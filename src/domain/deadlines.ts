@@ -1,0 +1,12 @@
+/**
+ * The configured periods deadlines are counted with (ORDER_AUTO_RECEIPT_SECONDS,
+ * CASE_AUTO_ESCALATE_SECONDS, REVIEW_WINDOW_SECONDS): the same settings the timers run on.
+ */
+export interface Periods {
+  autoReceiptSeconds: number;
+  autoEscalateSeconds: number;
+  reviewWindowSeconds: number;
+}
+
+/** `seconds` after `start`, or null when the clock has not started (or does not run). */
+export const deadline = (start: Date | null, seconds: number): Date | null => (start ? new Date(start.getTime() + seconds * 1000) : null);

@@ -1,0 +1,84 @@
+/**
+ * The status machines of checkout: checkout sessions, purchases, orders and order items, as
+ * tables (see ../state-table.ts). The services' conditional UPDATEs take their `from` and `to`
+ * statuses from here, and `nextActions` tells a view what a party may do with an order now.
+ * Pure: services, views and tests may all import it. The rules are described in
+ * docs/checkout-orders.md.
+ */
+import { actionsAllowed, allows, type StateTable } from '../state-table';
+
+export const CHECKOUT_STATUSES = ['OPEN', 'PAID', 'FAILED', 'EXPIRED'] as const;
+export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
+/** `payment`: the payment provider's outcome; `buyer`: a new checkout of the same basket; `system`: the hold's timer. */
+export const CHECKOUT_ACTORS = ['payment', 'buyer', 'system'] as const;
+export type CheckoutActor = (typeof CHECKOUT_ACTORS)[number];
+export type CheckoutAction = 'pay' | 'fail' | 'expire';
+
+/** A session is settled once: only an OPEN session can be paid, fail or expire. */
+export const CHECKOUT_TRANSITIONS = {
+  pay: { actors: ['payment'], from: ['OPEN'], to: 'PAID' },
+  fail: { actors: ['payment'], from: ['OPEN'], to: 'FAILED' },
+  // A buyer checking the same basket out again supersedes the session still open.
+  expire: { actors: ['system', 'buyer'], from: ['OPEN'], to: 'EXPIRED' },
+} as const satisfies StateTable<CheckoutStatus, CheckoutAction, CheckoutActor>;
+
+export const PURCHASE_STATUSES = ['PAID', 'COMPLETED'] as const;
+export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
+/** A purchase exists only once its checkout is paid. */
+export const PURCHASE_INITIAL_STATUS: PurchaseStatus = 'PAID';
+export const PURCHASE_ACTORS = ['system'] as const;
+export type PurchaseActor = (typeof PURCHASE_ACTORS)[number];
+export type PurchaseAction = 'complete';
+
+/** A purchase completes when every order is received and no case is open (order-engine.ts). */
+export const PURCHASE_TRANSITIONS = {
+  complete: { actors: ['system'], from: ['PAID'], to: 'COMPLETED' },
+} as const satisfies StateTable<PurchaseStatus, PurchaseAction, PurchaseActor>;
+
+export const ORDER_STATUSES = ['ACCEPTED', 'SHIPPED', 'RECEIVED'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+/** Orders and their items are created ACCEPTED with the purchase. */
+export const ORDER_INITIAL_STATUS: OrderStatus = 'ACCEPTED';
+/** Order items go through the same statuses as their order, one shipment at a time. */
+export type OrderItemStatus = OrderStatus;
+/** `system`: the automatic-receipt timer. */
+export const ORDER_ACTORS = ['seller', 'buyer', 'system'] as const;
+export type OrderActor = (typeof ORDER_ACTORS)[number];
+export const ORDER_ACTIONS = ['ship', 'receive', 'dispute'] as const;
+export type OrderActionName = (typeof ORDER_ACTIONS)[number];
+
+/**
+ * Orders. `ship` may be repeated while items are left ACCEPTED; the order becomes SHIPPED with
+ * the shipment that leaves none (ORDER_ITEM_TRANSITIONS.ship moves the items). `dispute` opens a
+ * case and changes no status.
+ */
+export const ORDER_TRANSITIONS = {
+  ship: { actors: ['seller'], from: ['ACCEPTED'], to: 'SHIPPED' },
+  receive: { actors: ['buyer', 'system'], from: ['SHIPPED'], to: 'RECEIVED' },
+  dispute: { actors: ['seller', 'buyer'], from: ORDER_STATUSES, to: null },
+} as const satisfies StateTable<OrderStatus, OrderActionName, OrderActor>;
+
+/** Order items: the items a `ship` or `dispute` may name, and where `ship` and `receive` move them. */
+export const ORDER_ITEM_TRANSITIONS = {
+  ship: { actors: ['seller'], from: ['ACCEPTED'], to: 'SHIPPED' },
+  receive: { actors: ['buyer', 'system'], from: ['SHIPPED'], to: 'RECEIVED' },
+  dispute: { actors: ['seller', 'buyer'], from: ORDER_STATUSES, to: null },
+} as const satisfies StateTable<OrderItemStatus, OrderActionName, OrderActor>;
+
+/** Whether `actor` may ever take `action` on an order (in some status). */
+export function orderActorMay(actor: OrderActor, action: OrderActionName): boolean {
+  return (ORDER_TRANSITIONS[action].actors as readonly OrderActor[]).includes(actor);
+}
+
+/** Whether `actor` may take `action` on an order in `status`. */
+export function orderAllows(status: OrderStatus, actor: OrderActor, action: OrderActionName): boolean {
+  return allows<OrderStatus, OrderActionName, OrderActor>(ORDER_TRANSITIONS, status, actor, action);
+}
+
+/**
+ * The actions `actor` may take on an order in `status` now. Status rules only: a `dispute` can
+ * still be refused for items already in an open case, and ownership is checked in SQL.
+ */
+export function nextActions(status: OrderStatus, actor: OrderActor): OrderActionName[] {
+  return actionsAllowed(ORDER_TRANSITIONS, status, actor);
+}

@@ -1,0 +1,156 @@
+import Joi from 'joi';
+import type { AuditQuery, OperatorCaseQuery } from '../../services/operators/operators';
+import { defineRoute } from '../route';
+import { idParams, timestamp, type IdParams } from '../schemas';
+import type { Services } from '../services';
+import { caseReasonFilter, caseStatusFilter, caseView } from './cases';
+
+type None = Record<string, never>;
+const TAG = 'Operators';
+
+const paging = { page: Joi.number().integer().min(1).default(1), size: Joi.number().integer().min(1).max(50).default(20) };
+const reason = Joi.string().trim().min(1).max(2000).required().description('Why: kept in the audit log (and, for a seller, on the account).');
+
+const operatorCase = caseView.keys({
+  sellerId: Joi.string().required(),
+  buyerId: Joi.string().required(),
+  escalatedAt: timestamp.allow(null).required(),
+}).meta({ component: 'OperatorCase' });
+const standing = Joi.object({
+  userId: Joi.string().required(),
+  status: Joi.string().valid('ACTIVE', 'SUSPENDED').required(),
+  reason: Joi.string().allow(null).required(),
+  changedAt: timestamp.allow(null).required(),
+  changedBy: Joi.string().allow(null).required(),
+});
+const auditEntry = Joi.object({
+  id: Joi.string().required(),
+  operatorId: Joi.string().required(),
+  action: Joi.string().required().description('`case.decide`, `seller.suspend` or `seller.reinstate`.'),
+  subjectType: Joi.string().valid('case', 'seller').required(),
+  subjectId: Joi.string().required(),
+  reason: Joi.string().allow('').required(),
+  detail: Joi.object().unknown(true).required(),
+  createdAt: timestamp.required(),
+});
+
+/** Routes of marketplace operators: their own tag and security requirement (docs/sellers-operators.md). */
+export const operatorRoutes = (s: Services) => [
+  defineRoute<None, OperatorCaseQuery, undefined, 'operator'>({
+    operationId: 'operatorListCases',
+    method: 'get',
+    path: '/operator/cases',
+    tag: TAG,
+    summary: 'Search cases of every seller by status, reason, seller and age; oldest first',
+    auth: 'operator',
+    request: {
+      query: Joi.object({
+        ...paging,
+        status: caseStatusFilter,
+        reason: caseReasonFilter,
+        sellerId: Joi.string().uuid(),
+        openedBefore: timestamp.description('Opened at or before (ISO 8601): cases at least this old.'),
+        openedAfter: timestamp.description('Opened at or after (ISO 8601).'),
+      }),
+    },
+    responses: { 200: { description: 'Cases, unredacted, with both parties.', schema: Joi.array().items(operatorCase) } },
+    handler: async ({ query }) => ({ status: 200, body: await s.operators.listCases(query) }),
+  }),
+
+  defineRoute<IdParams, None, undefined, 'operator'>({
+    operationId: 'operatorGetCase',
+    method: 'get',
+    path: '/operator/cases/{id}',
+    tag: TAG,
+    summary: 'One case, unredacted, with both parties',
+    auth: 'operator',
+    request: { params: idParams },
+    responses: { 200: { description: 'The case.', schema: operatorCase }, 404: { description: 'No such case.' } },
+    handler: async ({ params }) => ({ status: 200, body: await s.operators.getCase(params.id) }),
+  }),
+
+  defineRoute<IdParams, None, { decision: 'close' | 'remediate'; reason: string }, 'operator'>({
+    operationId: 'operatorDecideCase',
+    method: 'post',
+    path: '/operator/cases/{id}/decision',
+    tag: TAG,
+    summary: 'Decide an ESCALATED case: `close` it, or `remediate` (back to the parties for a new 7-day period)',
+    description: 'Sent to the case workflow as its `operatorDecision` Update, the same one the Temporal CLI sends. Recorded in the audit log.',
+    auth: 'operator',
+    request: { params: idParams, body: Joi.object({ decision: Joi.string().valid('close', 'remediate').required(), reason }) },
+    responses: {
+      200: { description: 'The case after the decision.', schema: operatorCase },
+      404: { description: 'No such case.' },
+      409: { description: '`case-not-escalated` (only escalated cases are decided) or `case-closed`.' },
+      503: { description: 'The case workflow did not answer in time; read the case before retrying.' },
+    },
+    handler: async ({ principal, params, body }) => ({
+      status: 200,
+      body: await s.operators.decideCase(principal.userId, params.id, body.decision, body.reason),
+    }),
+  }),
+
+  defineRoute<IdParams, None, undefined, 'operator'>({
+    operationId: 'operatorGetSeller',
+    method: 'get',
+    path: '/operator/sellers/{id}',
+    tag: TAG,
+    summary: 'A seller\'s standing: status, and who changed it last, when and why',
+    auth: 'operator',
+    request: { params: idParams },
+    responses: { 200: { description: 'The standing.', schema: standing }, 404: { description: 'No such seller.' } },
+    handler: async ({ params }) => ({ status: 200, body: await s.operators.sellerStanding(params.id) }),
+  }),
+
+  defineRoute<IdParams, None, { reason: string }, 'operator'>({
+    operationId: 'operatorSuspendSeller',
+    method: 'post',
+    path: '/operator/sellers/{id}/suspend',
+    tag: TAG,
+    summary: 'Suspend a seller: listings hidden from buyers at once, checkouts with them refused',
+    auth: 'operator',
+    request: { params: idParams, body: Joi.object({ reason }) },
+    responses: {
+      200: { description: 'The new standing.', schema: standing },
+      404: { description: 'No such seller.' },
+      409: { description: '`seller-suspended`: already suspended.' },
+    },
+    handler: async ({ principal, params, body }) => ({ status: 200, body: await s.operators.suspendSeller(principal.userId, params.id, body.reason) }),
+  }),
+
+  defineRoute<IdParams, None, { reason: string }, 'operator'>({
+    operationId: 'operatorReinstateSeller',
+    method: 'post',
+    path: '/operator/sellers/{id}/reinstate',
+    tag: TAG,
+    summary: 'Reinstate a suspended seller: their listings are live again',
+    auth: 'operator',
+    request: { params: idParams, body: Joi.object({ reason }) },
+    responses: {
+      200: { description: 'The new standing.', schema: standing },
+      404: { description: 'No such seller.' },
+      409: { description: '`seller-active`: not suspended.' },
+    },
+    handler: async ({ principal, params, body }) => ({ status: 200, body: await s.operators.reinstateSeller(principal.userId, params.id, body.reason) }),
+  }),
+
+  defineRoute<None, AuditQuery, undefined, 'operator'>({
+    operationId: 'operatorAuditLog',
+    method: 'get',
+    path: '/operator/audit-log',
+    tag: TAG,
+    summary: 'Every operator action, newest first: who, what, on which subject, why',
+    description: 'Append-only: the database refuses updates and deletes of its rows.',
+    auth: 'operator',
+    request: {
+      query: Joi.object({
+        ...paging,
+        operatorId: Joi.string().uuid(),
+        subjectType: Joi.string().valid('case', 'seller'),
+        subjectId: Joi.string().max(100),
+      }),
+    },
+    responses: { 200: { description: 'Audit entries.', schema: Joi.array().items(auditEntry) } },
+    handler: async ({ query }) => ({ status: 200, body: await s.operators.auditLog(query) }),
+  }),
+];

@@ -1,0 +1,55 @@
+import type { DataSource } from 'typeorm';
+import { readAccountStatsVersion } from './stats-version';
+
+/** A buyer-side summary of the account (docs/account.md). Money in pence. */
+export interface AccountStats {
+  purchases: { total: number; paid: number; completed: number };
+  /** Sum of the totals of every purchase paid for. */
+  spent: number;
+  /** Cases the user opened that are not CLOSED. */
+  cases: { open: number };
+  reviews: { written: number; received: number };
+}
+
+/** Bounds the per-process cache; the oldest user's entry goes first. */
+const MAX_CACHED_USERS = 10_000;
+
+/**
+ * Account stats with a per-process cache keyed by (user, `users.account_stats_version`). Every
+ * write that changes a count bumps the version in its own transaction (`touchAccountStats`:
+ * checkout commit, purchase completion, review create/delete and default reviews, case open
+ * and close), so a hit costs one primary-key read and a stale entry is never served.
+ */
+export class AccountStatsService {
+  private readonly cache = new Map<string, { version: string; stats: AccountStats }>();
+
+  constructor(private readonly db: DataSource) {}
+
+  async get(userId: string): Promise<AccountStats> {
+    // Read before counting: a change committed meanwhile bumps the version past the cached one.
+    const version = await readAccountStatsVersion(this.db, userId);
+    const cached = this.cache.get(userId);
+    if (cached?.version === version) return cached.stats;
+    const [row] = await this.db.query(
+      `SELECT
+         (SELECT count(*)::int FROM purchases WHERE buyer_id = $1) AS purchases_total,
+         (SELECT count(*) FILTER (WHERE status = 'PAID')::int FROM purchases WHERE buyer_id = $1) AS purchases_paid,
+         (SELECT count(*) FILTER (WHERE status = 'COMPLETED')::int FROM purchases WHERE buyer_id = $1) AS purchases_completed,
+         (SELECT coalesce(sum(total), 0)::bigint::text FROM purchases WHERE buyer_id = $1) AS spent,
+         (SELECT count(*)::int FROM cases WHERE buyer_id = $1 AND status <> 'CLOSED') AS cases_open,
+         (SELECT count(*)::int FROM reviews WHERE reviewer_id = $1 AND deleted_at IS NULL) AS reviews_written,
+         (SELECT count(*)::int FROM reviews WHERE reviewed_user_id = $1 AND deleted_at IS NULL) AS reviews_received`,
+      [userId],
+    );
+    const stats: AccountStats = {
+      purchases: { total: row.purchases_total, paid: row.purchases_paid, completed: row.purchases_completed },
+      spent: Number(row.spent),
+      cases: { open: row.cases_open },
+      reviews: { written: row.reviews_written, received: row.reviews_received },
+    };
+    this.cache.delete(userId);
+    if (this.cache.size >= MAX_CACHED_USERS) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(userId, { version, stats });
+    return stats;
+  }
+}

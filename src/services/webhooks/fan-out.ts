@@ -1,0 +1,43 @@
+import type { DataSource } from 'typeorm';
+import type { WebhookDeliveryPolicy } from '../../../workflows/contracts/inputs';
+import { requestWorkflowStarts, starts } from '../workflow-starts';
+import type { StartFeeder } from '../workflow-starts/dispatcher';
+
+/**
+ * Turns outbox events into delivery start intents, one per (event, endpoint subscribed to its
+ * type and enabled at this moment): subscriptions are matched at dispatch time. Events are
+ * claimed with FOR UPDATE SKIP LOCKED and stamped in the transaction that writes their intents,
+ * so an event fans out exactly once; the start dispatcher then starts the deliveries. The retry
+ * policy is frozen into each delivery's input here.
+ */
+export function webhookFanOut(db: DataSource, policy: WebhookDeliveryPolicy, batchSize = 100): StartFeeder {
+  return () =>
+    db.transaction(async (tx) => {
+      const rows: Array<{ event_id: string; endpoint_id: string | null }> = await tx.query(
+        `WITH batch AS (
+           SELECT id, seller_id, type FROM outbox_events
+            WHERE dispatched_at IS NULL
+            ORDER BY created_at
+            LIMIT $1
+              FOR UPDATE SKIP LOCKED)
+         SELECT b.id AS event_id, e.id AS endpoint_id
+           FROM batch b
+           LEFT JOIN webhook_endpoints e ON e.seller_id = b.seller_id AND e.enabled AND b.type = ANY (e.subscriptions)`,
+        [batchSize],
+      );
+      if (rows.length === 0) return 0;
+      await requestWorkflowStarts(
+        tx,
+        rows.filter((r) => r.endpoint_id !== null).map((r) => starts.webhookDelivery(r.event_id, r.endpoint_id!, policy, { replay: false })),
+      );
+      const eventIds = [...new Set(rows.map((r) => r.event_id))];
+      await tx.query(`UPDATE outbox_events SET dispatched_at = now() WHERE id = ANY ($1::uuid[])`, [eventIds]);
+      return eventIds.length;
+    });
+}
+
+/** The delivery policy from configuration (docs/webhooks.md). */
+export const deliveryPolicy = (config: { retryScheduleMs: number[]; attemptTimeoutMs: number }): WebhookDeliveryPolicy => ({
+  retryScheduleMs: config.retryScheduleMs,
+  attemptTimeoutMs: config.attemptTimeoutMs,
+});

@@ -1,0 +1,218 @@
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import type { Logger } from '../../logger';
+import type { WorkflowStart, WorkflowStartOptions } from './start';
+
+/** What carries out one start on Temporal (src/temporal/start-executor.ts in the worker). */
+export interface StartExecutor {
+  /** 'existing' when the id was already taken: the intent is fulfilled all the same. */
+  execute(start: WorkflowStart): Promise<'started' | 'existing'>;
+}
+
+/**
+ * A step that turns other outbox rows into start intents before each pass (the webhook fan-out
+ * of `outbox_events`); returns how many source rows it consumed.
+ */
+export type StartFeeder = () => Promise<number>;
+
+export interface StartDispatcherOptions {
+  db: DataSource;
+  /** For the LISTEN connection that hears about new rows at commit time. */
+  databaseUrl: string;
+  executor: StartExecutor;
+  feeders?: StartFeeder[];
+  /** Channels besides `workflow_starts` whose NOTIFY wakes the loop (the feeders' tables). */
+  channels?: string[];
+  /** Poll interval when no notification arrives. */
+  intervalMs: number;
+  /** Longest wait before a failed start is retried; the wait doubles from 1 s up to this. */
+  retryMaxMs: number;
+  log: Logger;
+  /** Intents claimed per transaction. */
+  batchSize?: number;
+}
+
+/** Starts in flight at once within a batch. */
+const START_CONCURRENCY = 32;
+const RETRY_BASE_MS = 1000;
+
+interface PendingRow {
+  id: string;
+  workflow_type: string;
+  workflow_id: string;
+  request_key: string;
+  args: unknown[];
+  options: WorkflowStartOptions;
+}
+
+type Outcome = { id: string; error?: string };
+
+/**
+ * Starts the workflows recorded in `workflow_starts` — the only place the application starts
+ * workflows (docs/architecture.md, "Background work").
+ *
+ * Durable: a batch is claimed with FOR UPDATE SKIP LOCKED (any number of worker replicas share
+ * the work without taking the same rows), the starts are made, and each row is stamped started
+ * or failed in the same transaction. A start whose stamp is lost is made again, and the
+ * deterministic ids with REJECT_DUPLICATE make that harmless.
+ *
+ * Fair: a failed start records `attempts` and `last_error` and waits (doubling, up to
+ * `retryMaxMs`) so it cannot hold up the rows behind it. Requests for one workflow id are made in
+ * the order they were written (a start before its signal-with-start); different ids in parallel.
+ *
+ * Fast: a trigger sends NOTIFY at commit, which wakes the loop at once; polling every
+ * `intervalMs` covers a lost LISTEN connection and failed starts coming due.
+ */
+export class StartDispatcher {
+  private stopped = false;
+  private loop: Promise<void> | undefined;
+  private listener: Client | undefined;
+  private wake: (() => void) | undefined;
+  private nudged = false;
+
+  constructor(private readonly options: StartDispatcherOptions) {}
+
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.nudge();
+    await this.loop;
+    await this.listener?.end().catch(() => undefined);
+  }
+
+  /** Runs the feeders, then claims, starts and stamps one batch; returns how many rows it handled. */
+  async dispatchBatch(): Promise<number> {
+    let fed = 0;
+    for (const feed of this.options.feeders ?? []) fed += await feed();
+    return fed + (await this.startBatch());
+  }
+
+  private async startBatch(): Promise<number> {
+    const batchSize = this.options.batchSize ?? 100;
+    return this.options.db.transaction(async (tx) => {
+      const rows: PendingRow[] = await tx.query(
+        `SELECT id, workflow_type, workflow_id, request_key, args, options FROM workflow_starts
+          WHERE started_at IS NULL AND next_attempt_at <= now()
+          ORDER BY next_attempt_at, id
+          LIMIT $1
+            FOR UPDATE SKIP LOCKED`,
+        [batchSize],
+      );
+      if (rows.length === 0) return 0;
+      const outcomes = await this.startAll(rows);
+      const started = outcomes.filter((o) => o.error === undefined).map((o) => o.id);
+      const failed = outcomes.filter((o): o is Required<Outcome> => o.error !== undefined);
+      if (started.length > 0) {
+        await tx.query(`UPDATE workflow_starts SET started_at = now(), attempts = attempts + 1 WHERE id = ANY ($1::bigint[])`, [started]);
+      }
+      if (failed.length > 0) {
+        await tx.query(
+          `UPDATE workflow_starts w
+              SET attempts = attempts + 1, last_error = f.error,
+                  next_attempt_at = now() + least($2::float8 * power(2, w.attempts), $3::float8) * interval '1 millisecond'
+             FROM unnest($1::bigint[], $4::text[]) AS f (id, error)
+            WHERE w.id = f.id`,
+          [failed.map((f) => f.id), RETRY_BASE_MS, this.options.retryMaxMs, failed.map((f) => f.error)],
+        );
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        this.options.log.warn(
+          { failed: failed.length, of: rows.length, workflowIds: failed.slice(0, 5).map((f) => byId.get(f.id)?.workflow_id), error: failed[0]!.error },
+          'workflow starts failed; they stay in the outbox and are retried',
+        );
+      }
+      return rows.length;
+    });
+  }
+
+  /**
+   * Every start settles before the pass ends (a start left running would outlive stop() and race
+   * the next pass). Rows of one workflow id run in order, and after a failure the rest of that id
+   * waits too, so a signal-with-start never overtakes its start.
+   */
+  private async startAll(rows: PendingRow[]): Promise<Outcome[]> {
+    const groups = new Map<string, PendingRow[]>();
+    for (const row of rows) groups.set(row.workflow_id, [...(groups.get(row.workflow_id) ?? []), row]);
+    const outcomes: Outcome[] = [];
+    const runGroup = async (group: PendingRow[]) => {
+      let error: string | undefined;
+      for (const row of group) {
+        if (error === undefined) {
+          try {
+            await this.options.executor.execute({
+              workflowType: row.workflow_type,
+              workflowId: row.workflow_id,
+              requestKey: row.request_key,
+              args: row.args,
+              options: row.options,
+            });
+          } catch (err) {
+            error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+          }
+        }
+        outcomes.push(error === undefined ? { id: row.id } : { id: row.id, error });
+      }
+    };
+    const list = [...groups.values()];
+    for (let i = 0; i < list.length; i += START_CONCURRENCY) {
+      await Promise.allSettled(list.slice(i, i + START_CONCURRENCY).map(runGroup));
+    }
+    return outcomes;
+  }
+
+  private async run(): Promise<void> {
+    const batchSize = this.options.batchSize ?? 100;
+    while (!this.stopped) {
+      if (!this.listener) await this.listen();
+      let handled = 0;
+      try {
+        handled = await this.dispatchBatch();
+      } catch (err) {
+        this.options.log.warn({ err }, 'workflow start dispatch failed; intents stay in the outbox');
+      }
+      // A full batch means more are probably waiting: go again without sleeping.
+      if (handled < batchSize && !this.stopped) await this.idle();
+    }
+  }
+
+  private idle(): Promise<void> {
+    if (this.nudged) {
+      this.nudged = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        this.nudged = false;
+        resolve();
+      };
+      const timer = setTimeout(done, this.options.intervalMs);
+      this.wake = done;
+    });
+  }
+
+  private nudge(): void {
+    if (this.wake) this.wake();
+    else this.nudged = true;
+  }
+
+  private async listen(): Promise<void> {
+    const client = new Client({ connectionString: this.options.databaseUrl, application_name: 'workflow-start-dispatcher' });
+    client.on('notification', () => this.nudge());
+    client.on('error', (err) => {
+      this.options.log.warn({ err }, 'start outbox LISTEN connection lost; polling until it is back');
+      if (this.listener === client) this.listener = undefined;
+    });
+    try {
+      await client.connect();
+      for (const channel of ['workflow_starts', ...(this.options.channels ?? [])]) await client.query(`LISTEN ${channel}`);
+      this.listener = client;
+    } catch (err) {
+      this.options.log.warn({ err }, 'could not LISTEN for start intents; polling');
+      await client.end().catch(() => undefined);
+    }
+  }
+}

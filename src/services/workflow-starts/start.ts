@@ -1,0 +1,31 @@
+/**
+ * One start intent as stored in `workflow_starts`: plain JSON, so it survives the outbox and the
+ * dispatcher needs nothing from the workflow's module to start it. Built by `starts.ts`, which
+ * types the arguments from each workflow's signature.
+ */
+export interface WorkflowStart {
+  workflowType: string;
+  workflowId: string;
+  args: unknown[];
+  /**
+   * Tells several requests for one workflow id apart: '' (the default) for the start itself,
+   * the signal's name for a signal-with-start, a fresh id for a deliberate re-run (replay).
+   */
+  requestKey?: string;
+  options?: WorkflowStartOptions;
+}
+
+export interface WorkflowStartOptions {
+  /** REJECT_DUPLICATE (the default): a repeated or late start never opens a second run. */
+  reusePolicy?: 'REJECT_DUPLICATE' | 'ALLOW_DUPLICATE';
+  searchAttributes?: StartSearchAttribute[];
+  /** Signal-with-start: the signal is delivered to the running workflow, or it starts with it. */
+  signal?: { name: string; args: unknown[] };
+}
+
+/** A keyword search attribute set at start (the only kind the workflows use). */
+export interface StartSearchAttribute {
+  name: string;
+  type: 'KEYWORD';
+  value: string;
+}

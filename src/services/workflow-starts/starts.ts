@@ -1,0 +1,103 @@
+import { paymentSettledSignal } from '../../../workflows/contracts/checkout';
+import type { WebhookDeliveryPolicy, WorkflowInputs } from '../../../workflows/contracts/inputs';
+import { CASE_SEARCH_ATTRIBUTES } from '../../domain/cases/search-attributes';
+import { newId } from '../../ids';
+import { workflowIds } from '../../temporal/workflow-ids';
+import type { OpenedCase } from '../cases/case-opening';
+import type { StartSearchAttribute, WorkflowStart, WorkflowStartOptions } from './start';
+
+/**
+ * The input typed by the workflow type (workflows/contracts/inputs.ts, which the workflow
+ * functions take too), so a builder cannot drift from its workflow.
+ */
+function start<T extends keyof WorkflowInputs>(
+  workflowType: T,
+  workflowId: string,
+  input: WorkflowInputs[T],
+  options: WorkflowStartOptions = {},
+  requestKey?: string,
+): WorkflowStart {
+  return { workflowType, workflowId, args: [input], options: { reusePolicy: 'REJECT_DUPLICATE', ...options }, ...(requestKey ? { requestKey } : {}) };
+}
+
+const keyword = (key: { name: string }, value: string): StartSearchAttribute => ({ name: key.name, type: 'KEYWORD', value });
+
+/**
+ * Every workflow start the application makes, one builder per workflow: ids, types and argument
+ * shapes are decided here, and `requestWorkflowStart` writes the result into the caller's
+ * transaction. Every start rejects a duplicate id (a repeat or a late retry is harmless) unless
+ * it says otherwise.
+ */
+export const starts = {
+  /** One window per purchase, ever. */
+  reviewWindow(purchaseId: string, completedAt: Date, windowSeconds: number): WorkflowStart {
+    return start('reviewWindowWorkflow', workflowIds.reviewWindow(purchaseId), {
+      purchaseId,
+      completedAt: completedAt.toISOString(),
+      windowSeconds,
+    });
+  },
+
+  orderReceipt(orderId: string, afterSeconds: number): WorkflowStart {
+    return start('orderReceiptWorkflow', workflowIds.orderReceipt(orderId), { orderId, afterSeconds });
+  },
+
+  checkout(sessionId: string, holdSeconds: number): WorkflowStart {
+    return start('checkoutWorkflow', workflowIds.checkout(sessionId), { sessionId, holdSeconds });
+  },
+
+  /**
+   * Tells `checkout:{sessionId}` its payment settled, as a signal-with-start: whichever of the
+   * start and this request the dispatcher reaches first, the workflow ends without expiring
+   * anything. Once the workflow has closed, REJECT_DUPLICATE turns this into a no-op.
+   */
+  checkoutSettled(sessionId: string, holdSeconds: number): WorkflowStart {
+    return start(
+      'checkoutWorkflow',
+      workflowIds.checkout(sessionId),
+      { sessionId, holdSeconds },
+      { signal: { name: paymentSettledSignal.name, args: [] } },
+      paymentSettledSignal.name,
+    );
+  },
+
+  /** `case:{caseId}`, indexed by its search attributes from the start (docs/cases.md). */
+  case(opened: OpenedCase, autoEscalateSeconds: number): WorkflowStart {
+    return start(
+      'caseWorkflow',
+      workflowIds.case(opened.caseId),
+      { caseId: opened.caseId, outcomes: opened.outcomes, autoEscalateAfterMs: autoEscalateSeconds * 1000, indexed: true },
+      {
+        searchAttributes: [
+          keyword(CASE_SEARCH_ATTRIBUTES.status, 'OPEN'),
+          keyword(CASE_SEARCH_ATTRIBUTES.reason, opened.reason),
+          keyword(CASE_SEARCH_ATTRIBUTES.sellerId, opened.sellerId),
+          keyword(CASE_SEARCH_ATTRIBUTES.orderId, opened.orderId),
+        ],
+      },
+    );
+  },
+
+  listingImport(importId: string): WorkflowStart {
+    return start('listingImportWorkflow', workflowIds.import(importId), { importId });
+  },
+
+  emailChange(requestId: string): WorkflowStart {
+    return start('emailChangeWorkflow', workflowIds.emailChange(requestId), { requestId });
+  },
+
+  /**
+   * The delivery of one event to one endpoint; the retry policy is frozen into its input, so a
+   * running delivery keeps the schedule it began with. A replay is a deliberate re-run of the
+   * same id: it gets its own request key and allows the duplicate.
+   */
+  webhookDelivery(eventId: string, endpointId: string, policy: WebhookDeliveryPolicy, options: { replay: boolean }): WorkflowStart {
+    return start(
+      'webhookDeliveryWorkflow',
+      workflowIds.webhookDelivery(eventId, endpointId),
+      { eventId, endpointId, policy },
+      options.replay ? { reusePolicy: 'ALLOW_DUPLICATE' } : {},
+      options.replay ? `replay:${newId()}` : undefined,
+    );
+  },
+};

@@ -1,0 +1,53 @@
+import { WorkflowExecutionAlreadyStartedError, type Client, type Workflow } from '@temporalio/client';
+import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
+import type { WorkflowStart } from '../services/workflow-starts';
+import type { StartExecutor } from '../services/workflow-starts/dispatcher';
+
+/**
+ * How long one start may wait for Temporal before it counts as failed, so an unreachable
+ * Temporal fails a dispatch pass promptly instead of after the SDK's long connection retries.
+ */
+const START_DEADLINE_MS = 5000;
+
+/**
+ * Carries out stored start intents on a Temporal client: the only code that calls
+ * `workflow.start` / `signalWithStart`. An id already taken (REJECT_DUPLICATE, or a running
+ * workflow) counts as started: the intent was fulfilled by an earlier pass or request.
+ */
+export class TemporalStartExecutor implements StartExecutor {
+  constructor(
+    private readonly client: Client,
+    private readonly taskQueue: string,
+  ) {}
+
+  async execute(start: WorkflowStart): Promise<'started' | 'existing'> {
+    const options = start.options ?? {};
+    const common = {
+      workflowId: start.workflowId,
+      taskQueue: this.taskQueue,
+      args: start.args,
+      workflowIdReusePolicy: options.reusePolicy ?? 'REJECT_DUPLICATE',
+      ...(options.searchAttributes
+        ? {
+            typedSearchAttributes: options.searchAttributes.map(
+              (a): SearchAttributePair => ({ key: defineSearchAttributeKey(a.name, SearchAttributeType.KEYWORD), value: a.value }),
+            ),
+          }
+        : {}),
+    } as const;
+    try {
+      const signal = options.signal;
+      await this.client.withDeadline(Date.now() + START_DEADLINE_MS, async () => {
+        if (signal) {
+          await this.client.workflow.signalWithStart<Workflow, unknown[]>(start.workflowType, { ...common, signal: signal.name, signalArgs: signal.args });
+        } else {
+          await this.client.workflow.start<Workflow>(start.workflowType, common);
+        }
+      });
+      return 'started';
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) return 'existing';
+      throw err;
+    }
+  }
+}

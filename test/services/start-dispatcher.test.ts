@@ -1,0 +1,188 @@
+import { createLogger } from '../../src/logger';
+import { webhookFanOut } from '../../src/services/webhooks/fan-out';
+import { requestWorkflowStart, starts, type WorkflowStart } from '../../src/services/workflow-starts';
+import { StartDispatcher, type StartExecutor } from '../../src/services/workflow-starts/dispatcher';
+import { newId } from '../../src/ids';
+import { registerSeller, startTestApi, type TestApi } from '../support/api';
+import { createListing } from '../support/listings';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(() => api.close());
+
+const POLICY = { retryScheduleMs: [1000], attemptTimeoutMs: 1000 };
+
+/** Records what it was asked to start; `fail` decides which starts throw. */
+function recordingExecutor(fail: (s: WorkflowStart) => boolean = () => false) {
+  const calls: WorkflowStart[] = [];
+  const executor: StartExecutor = {
+    execute: async (s) => {
+      calls.push(s);
+      if (fail(s)) throw new Error(`Temporal refused ${s.workflowId}`);
+      return 'started';
+    },
+  };
+  return { calls, executor };
+}
+
+const dispatcherWith = (executor: StartExecutor, feeders = [] as Array<() => Promise<number>>) =>
+  new StartDispatcher({
+    db: api.database.db,
+    databaseUrl: api.database.url,
+    executor,
+    feeders,
+    intervalMs: 50,
+    retryMaxMs: 60_000,
+    log: createLogger('silent', 'start-dispatcher-test'),
+  });
+
+const request = (start: WorkflowStart) => api.database.db.transaction((tx) => requestWorkflowStart(tx, start));
+
+interface Row {
+  request_key: string;
+  started_at: Date | null;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: Date;
+}
+const rowsOf = (workflowId: string): Promise<Row[]> =>
+  api.database.db.query(
+    `SELECT request_key, started_at, attempts, last_error, next_attempt_at FROM workflow_starts WHERE workflow_id = $1 ORDER BY id`,
+    [workflowId],
+  );
+
+/** Earlier tests' rows must not leak into a pass: mark everything pending as started. */
+beforeEach(() => api.database.db.query(`UPDATE workflow_starts SET started_at = now() WHERE started_at IS NULL`));
+
+describe('requestWorkflowStart', () => {
+  it('writes one intent per workflow id and request key, and none when the transaction rolls back', async () => {
+    const importId = newId();
+    expect(await request(starts.listingImport(importId))).toBe(true);
+    expect(await request(starts.listingImport(importId))).toBe(false);
+    const rolledBack = newId();
+    await expect(
+      api.database.db.transaction(async (tx) => {
+        await requestWorkflowStart(tx, starts.listingImport(rolledBack));
+        throw new Error('the business change failed');
+      }),
+    ).rejects.toThrow('the business change failed');
+    expect(await rowsOf(`import:${importId}`)).toHaveLength(1);
+    expect(await rowsOf(`import:${rolledBack}`)).toHaveLength(0);
+  });
+
+  it('keeps a signal-with-start beside the start of the same workflow', async () => {
+    const sessionId = newId();
+    await request(starts.checkout(sessionId, 60));
+    await request(starts.checkoutSettled(sessionId, 60));
+    await request(starts.checkoutSettled(sessionId, 60));
+    expect((await rowsOf(`checkout:${sessionId}`)).map((r) => r.request_key)).toEqual(['', 'paymentSettled']);
+  });
+});
+
+describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () => {
+  it('starts every pending intent once and stamps it', async () => {
+    const ids = [newId(), newId(), newId()];
+    for (const id of ids) await request(starts.emailChange(id));
+    const { calls, executor } = recordingExecutor();
+    expect(await dispatcherWith(executor).dispatchBatch()).toBe(3);
+    expect(calls.map((c) => c.workflowId).sort()).toEqual(ids.map((id) => `email-change:${id}`).sort());
+    expect(calls[0]).toMatchObject({ workflowType: 'emailChangeWorkflow', options: { reusePolicy: 'REJECT_DUPLICATE' } });
+    for (const id of ids) expect(await rowsOf(`email-change:${id}`)).toEqual([expect.objectContaining({ attempts: 1, last_error: null, started_at: expect.any(Date) })]);
+    // Nothing left: a second pass starts nothing.
+    expect(await dispatcherWith(recordingExecutor().executor).dispatchBatch()).toBe(0);
+  });
+
+  it('records a failed start (attempts, last_error, a later next attempt) while the rest of the batch starts', async () => {
+    const bad = newId();
+    const good = newId();
+    await request(starts.listingImport(bad));
+    await request(starts.listingImport(good));
+    const { executor } = recordingExecutor((s) => s.workflowId === `import:${bad}`);
+    await dispatcherWith(executor).dispatchBatch();
+
+    const [failed] = await rowsOf(`import:${bad}`);
+    expect(failed).toMatchObject({ started_at: null, attempts: 1, last_error: `Error: Temporal refused import:${bad}` });
+    expect(failed!.next_attempt_at.getTime()).toBeGreaterThan(Date.now());
+    expect((await rowsOf(`import:${good}`))[0]!.started_at).toBeInstanceOf(Date);
+
+    // Not retried before its time: the next pass leaves it alone.
+    const idle = recordingExecutor();
+    await dispatcherWith(idle.executor).dispatchBatch();
+    expect(idle.calls).toHaveLength(0);
+
+    // Once due, it starts; the failure history stays for the record.
+    await api.database.db.query(`UPDATE workflow_starts SET next_attempt_at = now() WHERE workflow_id = $1`, [`import:${bad}`]);
+    const retry = recordingExecutor();
+    await dispatcherWith(retry.executor).dispatchBatch();
+    expect(retry.calls.map((c) => c.workflowId)).toEqual([`import:${bad}`]);
+    expect((await rowsOf(`import:${bad}`))[0]).toMatchObject({ attempts: 2, started_at: expect.any(Date) });
+  });
+
+  it('makes the requests of one workflow in order, and holds a signal back while its start fails', async () => {
+    const sessionId = newId();
+    await request(starts.checkout(sessionId, 60));
+    await request(starts.checkoutSettled(sessionId, 60));
+    const failing = recordingExecutor(() => true);
+    await dispatcherWith(failing.executor).dispatchBatch();
+    // Only the start was tried; the signal waits with it.
+    expect(failing.calls.map((c) => c.requestKey)).toEqual(['']);
+    expect((await rowsOf(`checkout:${sessionId}`)).map((r) => r.started_at)).toEqual([null, null]);
+
+    await api.database.db.query(`UPDATE workflow_starts SET next_attempt_at = now() WHERE workflow_id = $1`, [`checkout:${sessionId}`]);
+    const ok = recordingExecutor();
+    await dispatcherWith(ok.executor).dispatchBatch();
+    expect(ok.calls.map((c) => [c.requestKey, c.options?.signal?.name])).toEqual([
+      ['', undefined],
+      ['paymentSettled', 'paymentSettled'],
+    ]);
+  });
+
+  it('fans outbox events out to one delivery intent per subscribed endpoint, once', async () => {
+    const seller = await registerSeller(api);
+    const endpoints: string[] = [];
+    for (const subscriptions of [['LISTING_CREATED'], ['LISTING_CREATED'], ['ORDER_UPDATED']]) {
+      const res = await api.http.post('/seller/webhooks').set(seller.bearer).send({ url: 'http://127.0.0.1:9/hook', subscriptions }).expect(201);
+      endpoints.push(res.body.id);
+    }
+    const { eventId } = await createListing(api.database.db, seller.id);
+    const { calls, executor } = recordingExecutor();
+    const dispatcher = dispatcherWith(executor, [webhookFanOut(api.database.db, POLICY)]);
+    await dispatcher.dispatchBatch();
+    const mine = calls.filter((c) => c.workflowId.startsWith(`webhook:${eventId}:`));
+    expect(mine.map((c) => c.workflowId).sort()).toEqual([`webhook:${eventId}:${endpoints[0]}`, `webhook:${eventId}:${endpoints[1]}`].sort());
+    expect(mine[0]!.args).toEqual([expect.objectContaining({ eventId, policy: POLICY })]);
+    const [{ dispatched_at }] = await api.database.db.query(`SELECT dispatched_at FROM outbox_events WHERE id = $1`, [eventId]);
+    expect(dispatched_at).toBeInstanceOf(Date);
+    // The event does not fan out again.
+    const again = recordingExecutor();
+    await dispatcherWith(again.executor, [webhookFanOut(api.database.db, POLICY)]).dispatchBatch();
+    expect(again.calls.filter((c) => c.workflowId.startsWith(`webhook:${eventId}:`))).toHaveLength(0);
+  });
+
+  it('wakes at commit through NOTIFY, long before its poll interval', async () => {
+    const { calls, executor } = recordingExecutor();
+    const dispatcher = new StartDispatcher({
+      db: api.database.db,
+      databaseUrl: api.database.url,
+      executor,
+      intervalMs: 60_000,
+      retryMaxMs: 60_000,
+      log: createLogger('silent', 'start-dispatcher-test'),
+    });
+    dispatcher.start();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300)); // its first (empty) pass and LISTEN
+      const id = newId();
+      const committedAt = Date.now();
+      await request(starts.emailChange(id));
+      while (!calls.some((c) => c.workflowId === `email-change:${id}`)) {
+        expect(Date.now() - committedAt).toBeLessThan(5000);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    } finally {
+      await dispatcher.stop();
+    }
+  });
+});

@@ -1,0 +1,32 @@
+import type { DataSource } from 'typeorm';
+import { createActivities, type ActivityDeps } from '../activities';
+import type { Config } from '../src/config';
+import { createMailTransport } from '../src/integrations/email/transport';
+import { EmailChangeCodes } from '../src/services/email/email-change-codes';
+import { EmailDelivery } from '../src/services/email/outbox';
+import { ListingImportRuns } from '../src/services/imports/import-runs';
+import { WebhookDeliveryAttempts } from '../src/services/webhooks/delivery-attempts';
+
+/**
+ * The worker's composition root, like `src/composition.ts` for the API: builds the services the
+ * activities adapt, from configuration and the database, and the activities over them.
+ */
+export function createWorkerActivities(config: Config, db: DataSource) {
+  return createActivities(activityDependencies(config, db));
+}
+
+function activityDependencies(config: Config, db: DataSource): ActivityDeps {
+  return {
+    db,
+    reviewWindowSeconds: config.reviews.windowSeconds,
+    orderTimings: {
+      autoEscalateSeconds: config.cases.autoEscalateSeconds,
+      autoReceiptSeconds: config.orders.autoReceiptSeconds,
+      reviewWindowSeconds: config.reviews.windowSeconds,
+    },
+    emailChangeCodes: new EmailChangeCodes(db, { codeKey: config.auth.jwtSecret, codeTtlSeconds: config.emailChange.codeTtlSeconds }),
+    emailDelivery: new EmailDelivery(db, createMailTransport(config.email.smtpUrl), config.email.from),
+    webhookAttempts: new WebhookDeliveryAttempts(db, config.webhooks),
+    importRuns: new ListingImportRuns(db, config.imports.batchSize),
+  };
+}

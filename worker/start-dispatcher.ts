@@ -1,0 +1,21 @@
+import type { Client } from '@temporalio/client';
+import type { DataSource } from 'typeorm';
+import type { Config } from '../src/config';
+import type { Logger } from '../src/logger';
+import { deliveryPolicy, webhookFanOut } from '../src/services/webhooks/fan-out';
+import { StartDispatcher } from '../src/services/workflow-starts/dispatcher';
+import { TemporalStartExecutor } from '../src/temporal/start-executor';
+
+/** The workflow-start dispatcher as the worker runs it, with the webhook fan-out feeding it. */
+export function createStartDispatcher(config: Config, db: DataSource, temporal: Client, log: Logger): StartDispatcher {
+  return new StartDispatcher({
+    db,
+    databaseUrl: config.databaseUrl,
+    executor: new TemporalStartExecutor(temporal, config.temporal.taskQueue),
+    feeders: [webhookFanOut(db, deliveryPolicy(config.webhooks))],
+    channels: ['outbox_events'],
+    intervalMs: config.starts.intervalMs,
+    retryMaxMs: config.starts.retryMaxMs,
+    log,
+  });
+}

@@ -1,0 +1,44 @@
+import type { OutcomeState } from '../../src/domain/cases/machine';
+
+/**
+ * What each workflow is started with, by workflow type: the workflow functions take these, and
+ * the start builders (src/services/workflow-starts/starts.ts) are typed by them. Types only, so
+ * the client side depends on neither the workflow code nor its activities.
+ */
+export interface WorkflowInputs {
+  caseWorkflow: CaseWorkflowInput;
+  checkoutWorkflow: { sessionId: string; holdSeconds: number };
+  emailChangeWorkflow: { requestId: string };
+  listingImportWorkflow: { importId: string };
+  orderReceiptWorkflow: { orderId: string; afterSeconds: number };
+  /** `completedAt` is ISO 8601: the window closes `windowSeconds` after it. */
+  reviewWindowWorkflow: { purchaseId: string; completedAt: string; windowSeconds: number };
+  webhookDeliveryWorkflow: WebhookDeliveryInput;
+}
+
+export interface CaseWorkflowInput {
+  caseId: string;
+  /** Outcomes proposed when the case was opened (already stored with the case). */
+  outcomes: OutcomeState[];
+  /** "Unresolved for 7 days" (CASE_AUTO_ESCALATE_SECONDS), counted per OPEN/REMEDIATION period. */
+  autoEscalateAfterMs: number;
+  /**
+   * Whether the server knows the custom search attributes (the dev server and real clusters
+   * do; the time-skipping test server does not), so CaseStatus is kept up to date there.
+   */
+  indexed: boolean;
+}
+
+/** Retry settings, frozen into each delivery when it starts (from config `webhooks`). */
+export interface WebhookDeliveryPolicy {
+  /** Wait before each retry; its length is the number of retries after the first attempt. */
+  retryScheduleMs: number[];
+  /** Deadline of one HTTP attempt. */
+  attemptTimeoutMs: number;
+}
+
+export interface WebhookDeliveryInput {
+  eventId: string;
+  endpointId: string;
+  policy: WebhookDeliveryPolicy;
+}
