@@ -1,10 +1,12 @@
 import { createCaseActivities, type CaseActivityDeps } from './cases';
 import { createCheckoutActivities, type CheckoutActivityDeps } from './checkout';
+import { createConversationActivities, type ConversationActivityDeps } from './conversations';
 import { createEmailActivities, type EmailActivityDeps } from './email';
 import { createImportActivities, type ImportActivityDeps } from './imports';
 import { createOrderActivities, type OrderActivityDeps } from './orders';
 import { createReviewActivities, type ReviewActivityDeps } from './reviews';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
+import { classifyFailures } from './failures';
 
 export type ActivityDeps = EmailActivityDeps &
   WebhookActivityDeps &
@@ -12,11 +14,15 @@ export type ActivityDeps = EmailActivityDeps &
   CheckoutActivityDeps &
   OrderActivityDeps &
   ReviewActivityDeps &
-  CaseActivityDeps;
+  CaseActivityDeps &
+  ConversationActivityDeps;
 
-/** All activities, built from their dependencies (no globals), for the worker and for tests. */
+/**
+ * All activities, built from their dependencies (no globals), for the worker and for tests;
+ * failures that no retry can fix leave them non-retryable (activities/failures.ts).
+ */
 export function createActivities(deps: ActivityDeps) {
-  return {
+  return classifyFailures({
     ...createEmailActivities(deps),
     ...createWebhookActivities(deps),
     ...createImportActivities(deps),
@@ -24,5 +30,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createOrderActivities(deps),
     ...createReviewActivities(deps),
     ...createCaseActivities(deps),
-  };
+    ...createConversationActivities(deps),
+  });
 }

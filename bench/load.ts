@@ -8,6 +8,11 @@ export interface LoadSpec {
   headers?: Record<string, string>;
   connections: number;
   durationSeconds: number;
+  /**
+   * A varied workload: each request's path and body, drawn anew for every request of every
+   * connection (autocannon's setupRequest); `url` then gives only the host.
+   */
+  next?: () => { path: string; body?: string };
 }
 
 export interface LoadResult {
@@ -27,6 +32,9 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     headers: spec.headers,
     connections: spec.connections,
     duration: spec.durationSeconds,
+    ...(spec.next
+      ? { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, ...spec.next!() }) }] }
+      : {}),
   });
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx + r.timeouts };
 }

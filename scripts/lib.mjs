@@ -29,6 +29,19 @@ export function ensureTemporalBinaries() {
   return { cli, testServer };
 }
 
+/** Schemathesis (the fuzz run, `npm run fuzz`) from PyPI into the same .venv, pinned. */
+export const SCHEMATHESIS_VERSION = '4.32.5';
+
+export function ensureSchemathesis() {
+  const st = path.join(VENV, 'bin', 'st');
+  if (!existsSync(st)) {
+    log(`installing schemathesis ${SCHEMATHESIS_VERSION} from PyPI into .venv …`);
+    if (!existsSync(path.join(VENV, 'bin', 'pip'))) execFileSync('python3', ['-m', 'venv', VENV], { stdio: 'inherit' });
+    execFileSync(path.join(VENV, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`], { stdio: 'inherit' });
+  }
+  return st;
+}
+
 export function portOpen(port, host = '127.0.0.1', timeoutMs = 500) {
   return new Promise((resolve) => {
     const socket = net.connect({ port, host });

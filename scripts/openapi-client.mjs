@@ -24,7 +24,14 @@ if (!existsSync(path.join(TOOL, 'node_modules/openapi-typescript'))) {
 }
 execFileSync(
   process.execPath,
-  [path.join(TOOL, 'node_modules/openapi-typescript/bin/cli.js'), path.join(OUT, 'openapi.json'), '--output', path.join(OUT, 'api.d.ts'), '--default-non-nullable', 'false'],
+  [
+    path.join(TOOL, 'node_modules/openapi-typescript/bin/cli.js'),
+    path.join(OUT, 'openapi.json'),
+    '--output',
+    path.join(OUT, 'api.d.ts'),
+    '--default-non-nullable',
+    'false',
+  ],
   { cwd: ROOT, stdio: 'inherit' },
 );
 log('generated/openapi.json and generated/api.d.ts written');

@@ -39,6 +39,12 @@ import { Cases } from './services/cases/cases';
 import { CaseUpdates } from './temporal/case-updates';
 import { OperatorRoles } from './services/operators/operator-roles';
 import { Operators } from './services/operators/operators';
+import { IdempotencyKeys } from './services/idempotency/idempotency-keys';
+import { MessageAttachments } from './services/conversations/attachments';
+import { Conversations } from './services/conversations/conversations';
+import { UserActivity } from './services/users/activity';
+import { DEFAULT_DECODE_LIMITS } from './integrations/images/decode';
+import { EmbeddedImageModerator } from './integrations/images/moderation';
 import { BulkLookup } from './services/search/bulk-lookup';
 import { ListingSearch } from './services/search/listing-search';
 import { searchCatalog } from './services/search/catalog-search';
@@ -63,6 +69,11 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     autoEscalateSeconds: config.cases.autoEscalateSeconds,
     reviewWindowSeconds: config.reviews.windowSeconds,
   };
+  const conversations = new Conversations(db, (imageId) => uploads.imageUrl(imageId), {
+    graceSeconds: config.conversations.notifyGraceSeconds,
+    maxDelaySeconds: config.conversations.notifyMaxDelaySeconds,
+    inactiveSeconds: config.conversations.inactiveSeconds,
+  });
   const orderUpdates = new OrderUpdates(db, {
     autoEscalateSeconds: config.cases.autoEscalateSeconds,
     autoReceiptSeconds: config.orders.autoReceiptSeconds,
@@ -73,7 +84,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       refreshTokenTtlSeconds: config.auth.refreshTokenTtlSeconds,
       scryptLogN: config.auth.scryptLogN,
     }),
-    authenticator: new Authenticator(db, accessTokens, oauthApps),
+    authenticator: new Authenticator(db, accessTokens, oauthApps, new UserActivity(db)),
     oauthApps,
     oauthTokens: new OAuthTokens(db, accessTokens, oauthApps),
     pats: new PersonalAccessTokens(db),
@@ -119,6 +130,12 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     databaseHealth: async () => {
       await db.query('SELECT 1');
     },
+    idempotencyKeys: new IdempotencyKeys(db),
+    conversations,
+    messageAttachments: new MessageAttachments(db, conversations, uploads, new EmbeddedImageModerator(), {
+      ...DEFAULT_DECODE_LIMITS,
+      maxBytes: config.uploads.maxBytes,
+    }),
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));

@@ -89,6 +89,14 @@ export interface Config {
     /** Lifetime of a signed billing portal link. */
     linkTtlSeconds: number;
   };
+  conversations: {
+    /** Quiet time after a message before its recipient's e-mail is decided (a burst becomes one e-mail). */
+    notifyGraceSeconds: number;
+    /** Longest a burst can postpone that decision. */
+    notifyMaxDelaySeconds: number;
+    /** A recipient without an authenticated request for this long is inactive, and gets the e-mail. */
+    inactiveSeconds: number;
+  };
 }
 
 /** Webhook delivery settings (docs/webhooks.md). Durations in milliseconds. */
@@ -162,6 +170,9 @@ const schema = Joi.object({
   IMPORT_MAX_BYTES: Joi.number().integer().min(1024).default(5 * 1024 * 1024),
   IMPORT_BATCH_SIZE: Joi.number().integer().min(1).max(5000).default(500),
   CASE_AUTO_ESCALATE_SECONDS: Joi.number().integer().min(1).default(7 * 86_400),
+  CONVERSATION_NOTIFY_GRACE_SECONDS: Joi.number().integer().min(1).default(120),
+  CONVERSATION_NOTIFY_MAX_DELAY_SECONDS: Joi.number().integer().min(1).default(900),
+  CONVERSATION_INACTIVE_SECONDS: Joi.number().integer().min(0).default(300),
   SELLER_SEARCH_CACHE_MS: Joi.number().integer().min(0).max(600_000).default(5000),
   // Below the 30 s that Discover answers already allow shared caches (Cache-Control max-age).
   ADDRESS_LOOKUP_PROVIDER: Joi.string().valid('embedded', 'loqate').default('embedded'),
@@ -254,5 +265,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retrieveTtlSeconds: value.ADDRESS_RETRIEVE_TTL_SECONDS,
     },
     billingPortal: { linkTtlSeconds: value.BILLING_PORTAL_LINK_TTL_SECONDS },
+    conversations: {
+      notifyGraceSeconds: value.CONVERSATION_NOTIFY_GRACE_SECONDS,
+      notifyMaxDelaySeconds: value.CONVERSATION_NOTIFY_MAX_DELAY_SECONDS,
+      inactiveSeconds: value.CONVERSATION_INACTIVE_SECONDS,
+    },
   };
 }

@@ -1,6 +1,7 @@
 import {
+  ActivityFailure,
+  ApplicationFailure,
   condition,
-  proxyActivities,
   setHandler,
   upsertSearchAttributes,
   uuid4,
@@ -26,11 +27,25 @@ import {
   partyUpdates,
 } from './contracts/case';
 import type { CaseWorkflowInput } from './contracts/inputs';
+import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
+import { DATA_REFUSED } from '../src/domain/failure-types';
 
-const { recordCaseChange, deliverEmail } = proxyActivities<CaseActivities & EmailActivities>({
+const { recordCaseChange, deliverEmail } = boundedActivities<CaseActivities & EmailActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  retry: BOUNDED_RETRY,
 });
+
+/**
+ * The refusal for a change that could not be stored: `change-refused` (400) when the database
+ * refused its data, `change-not-recorded` (503) when the write kept failing.
+ */
+function unrecorded(err: unknown): ApplicationFailure {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof ApplicationFailure && cause.type === DATA_REFUSED) {
+    return fail({ kind: 'invalid', code: 'change-refused', message: 'The change was refused: its data cannot be stored.' });
+  }
+  return fail({ kind: 'unavailable', code: 'change-not-recorded', message: 'The change could not be recorded; try again later.' });
+}
 
 /**
  * `case:{caseId}`: owns the case state machine from OPEN to CLOSED. Parties act through Updates
@@ -51,13 +66,24 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseState>
   const deliveries: Array<Promise<void>> = [];
 
   async function commit(next: CaseState, change: Omit<CaseChange, 'caseId' | 'changeId' | 'status' | 'outcomes'>): Promise<CaseState> {
+    const before = { state, period };
     const entersPeriod = ESCALATABLE.includes(next.status) && !ESCALATABLE.includes(state.status);
     state = next;
     if (entersPeriod) period += 1;
     if (input.indexed) upsertSearchAttributes([{ key: CASE_SEARCH_ATTRIBUTES.status, value: next.status }]);
     const written = writes.then(() => recordCaseChange({ ...change, caseId: input.caseId, changeId: uuid4(), status: next.status, outcomes: next.outcomes }));
     writes = written.catch(() => undefined);
-    const result = await written;
+    let result: Awaited<typeof written>;
+    try {
+      result = await written;
+    } catch (err) {
+      // The change was never stored (the data was refused, or retries ran out): the case goes
+      // back to where it was, so both parties can still act, and the caller gets a refusal.
+      // The failure itself is on the `lastActivityFailure` memo and in the worker's log.
+      if (state === next) ({ state, period } = before);
+      if (input.indexed) upsertSearchAttributes([{ key: CASE_SEARCH_ATTRIBUTES.status, value: state.status }]);
+      throw unrecorded(err);
+    }
     if (result === null) {
       missing = true;
       return next;
@@ -108,7 +134,8 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseState>
     if (ESCALATABLE.includes(state.status)) {
       const current = period;
       const moved = await condition(() => period !== current || !ESCALATABLE.includes(state.status) || missing, input.autoEscalateAfterMs);
-      if (!moved) await commit({ ...state, status: 'ESCALATED' }, { actor: 'SYSTEM', kind: 'auto-escalate' });
+      // A failed escalation leaves the case as it was (see commit); the next period tries again.
+      if (!moved) await commit({ ...state, status: 'ESCALATED' }, { actor: 'SYSTEM', kind: 'auto-escalate' }).catch(() => undefined);
     } else {
       const seen = state.status;
       await condition(() => state.status !== seen || missing);

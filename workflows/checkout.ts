@@ -1,11 +1,12 @@
-import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, setHandler } from '@temporalio/workflow';
 import type { CheckoutActivities } from '../activities/checkout';
 import { paymentSettledSignal } from './contracts/checkout';
 import type { WorkflowInputs } from './contracts/inputs';
+import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 
-const { expireCheckout } = proxyActivities<CheckoutActivities>({
+const { expireCheckout } = boundedActivities<CheckoutActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  retry: BOUNDED_RETRY,
 });
 
 /**

@@ -6,3 +6,4 @@ export { webhookDeliveryWorkflow } from './webhook-delivery';
 export { listingImportWorkflow } from './listing-import';
 export { orderReceiptWorkflow } from './order-receipt';
 export { reviewWindowWorkflow } from './review-window';
+export { conversationNotifyWorkflow } from './conversation-notify';

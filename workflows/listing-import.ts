@@ -1,11 +1,11 @@
-import { proxyActivities } from '@temporalio/workflow';
 import type { ImportActivities, ImportSummary } from '../activities/imports';
 import type { WorkflowInputs } from './contracts/inputs';
+import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 
-const { startImport, importBatch, finishImport } = proxyActivities<ImportActivities>({
+const { startImport, importBatch, finishImport } = boundedActivities<ImportActivities>({
   // A batch is one transaction of a few hundred rows; minutes would mean something is wrong.
   startToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  retry: BOUNDED_RETRY,
 });
 
 /**

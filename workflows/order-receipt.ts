@@ -1,10 +1,11 @@
-import { proxyActivities, sleep } from '@temporalio/workflow';
+import { sleep } from '@temporalio/workflow';
 import type { OrderActivities } from '../activities/orders';
 import type { WorkflowInputs } from './contracts/inputs';
+import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 
-const { autoReceiveOrder } = proxyActivities<OrderActivities>({
+const { autoReceiveOrder } = boundedActivities<OrderActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  retry: BOUNDED_RETRY,
 });
 
 /**

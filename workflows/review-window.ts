@@ -1,10 +1,11 @@
-import { proxyActivities, sleep } from '@temporalio/workflow';
+import { sleep } from '@temporalio/workflow';
 import type { ReviewActivities } from '../activities/reviews';
 import type { WorkflowInputs } from './contracts/inputs';
+import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 
-const { createDefaultReviews } = proxyActivities<ReviewActivities>({
+const { createDefaultReviews } = boundedActivities<ReviewActivities>({
   startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+  retry: { ...BOUNDED_RETRY, maximumInterval: '5 minutes' },
 });
 
 /**

@@ -1,16 +1,17 @@
-import { proxyActivities, sleep } from '@temporalio/workflow';
+import { sleep } from '@temporalio/workflow';
 import type { EmailActivities } from '../activities/email';
 import type { WebhookActivities } from '../activities/webhooks';
 import type { WebhookDeliveryInput } from './contracts/inputs';
+import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 
 export type WebhookDeliveryResult = { outcome: 'delivered' | 'failed' | 'gone' | 'disabled' | 'skipped'; attempts: number };
 
 /** A receiver's `Retry-After` is honoured up to this long; beyond it the schedule's wait applies. */
 export const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
 
-const { deliverEmail } = proxyActivities<EmailActivities>({
+const { deliverEmail } = boundedActivities<EmailActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  retry: BOUNDED_RETRY,
 });
 
 /**
@@ -22,10 +23,10 @@ const { deliverEmail } = proxyActivities<EmailActivities>({
  */
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
   const { retryScheduleMs, attemptTimeoutMs } = input.policy;
-  const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
+  const { attemptWebhookDelivery } = boundedActivities<WebhookActivities>({
     // Room for the HTTP deadline plus the database writes around it.
     startToCloseTimeout: attemptTimeoutMs + 5_000,
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+    retry: BOUNDED_RETRY,
   });
   for (let attempt = 1; ; attempt++) {
     const finalAttempt = attempt > retryScheduleMs.length;

@@ -1,5 +1,5 @@
-// Prints EXPLAIN (ANALYZE, BUFFERS) of the exact SQL the three benchmarked endpoints send, captured
-// from the services themselves (bulk lookup, catalog search, listing search) on the bench database.
+// Prints EXPLAIN (ANALYZE, BUFFERS) of every statement the benchmarked Discover endpoints send,
+// captured from the services themselves (bulk lookup, catalog search, listing search) on the bench database.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DataSource, type Logger } from 'typeorm';
@@ -25,19 +25,30 @@ async function main(): Promise<void> {
   await db.initialize();
   const [{ urns }] = await db.query(`SELECT array_agg(urn) AS urns FROM (SELECT urn FROM catalog_items ORDER BY md5(urn) LIMIT 200) x`);
   const runs: Array<[string, () => Promise<unknown>]> = [
-    ['POST /search/lookup/bulk (200 URNs): the one query', () => loadItems(db, urns)],
-    ['GET /search?q=charzard: the ranking query', () => searchCatalog(db, { q: 'charzard', sort: 'relevance', page: 1, size: 20 })],
-    ['POST /listings/item (popular item): the page query', () => searchListings(db, { urn: BENCH.popularUrn, filters: {}, sort: 'price', from: 0, size: 20 })],
+    ['POST /search/lookup/bulk (200 URNs)', () => loadItems(db, urns)],
+    ['GET /search?q=charzard (relevance)', () => searchCatalog(db, { q: 'charzard', sort: 'relevance', page: 1, size: 20 })],
+    ['GET /search?q=pikachoo&sort=price: a selective match, every match ordered by price', () => searchCatalog(db, { q: 'pikachoo', sort: 'price', page: 1, size: 20 })],
+    ['GET /search?q=rare&sort=price: a broad match (tens of thousands of items) ordered by price', () => searchCatalog(db, { q: 'rare', sort: 'price', page: 1, size: 20 })],
+    ['GET /search?sort=price: the whole catalog ordered by price', () => searchCatalog(db, { sort: 'price', page: 1, size: 20 })],
+    ['POST /listings/item (popular item, price)', () => searchListings(db, { urn: BENCH.popularUrn, filters: {}, sort: 'price', from: 0, size: 20 })],
+    ['POST /listings/item (popular item, -price, two conditions, page 3)', () =>
+      searchListings(db, { urn: BENCH.popularUrn, filters: { condition: ['MINT', 'NEAR_MINT'] }, sort: '-price', from: 40, size: 20 })],
+    ['POST /listings/item (popular item, newest, English, price range)', () =>
+      searchListings(db, { urn: BENCH.popularUrn, filters: { language: ['en'], priceMin: 1000, priceMax: 9000 }, sort: 'newest', from: 0, size: 20 })],
   ];
   const out: string[] = [];
   for (const [title, run] of runs) {
     captured.length = 0;
     await run();
-    const first = captured[0]!;
-    const plan: Array<{ 'QUERY PLAN': string }> = await db.query(`EXPLAIN (ANALYZE, BUFFERS) ${first.sql}`, first.params);
-    // The 200-URN array literal would fill pages; the plan lines around it are what matter.
-    const lines = plan.map((r) => r['QUERY PLAN'].replace(/'\{[^}]{200,}\}'/g, "'{…200 URNs…}'"));
-    out.push(`## ${title}\n\n\`\`\`\n${lines.join('\n')}\n\`\`\`\n`);
+    // Every statement the endpoint sends, in order (ranking or count, page, then the views).
+    const statements = [...captured];
+    out.push(`## ${title}\n`);
+    for (const [n, statement] of statements.entries()) {
+      const plan: Array<{ 'QUERY PLAN': string }> = await db.query(`EXPLAIN (ANALYZE, BUFFERS) ${statement.sql}`, statement.params);
+      // The 200-URN array literal would fill pages; the plan lines around it are what matter.
+      const lines = plan.map((r) => r['QUERY PLAN'].replace(/'\{[^}]{200,}\}'/g, "'{…200 URNs…}'"));
+      out.push(`### statement ${n + 1} of ${statements.length}\n\n\`\`\`\n${statement.sql.replace(/\s+/g, ' ').trim()}\n\n${lines.join('\n')}\n\`\`\`\n`);
+    }
   }
   const file = path.join(__dirname, '../results/catalog-explain.md');
   writeFileSync(file, `# EXPLAIN (ANALYZE, BUFFERS) of the benchmarked queries\n\n${out.join('\n')}`);

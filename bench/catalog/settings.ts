@@ -7,8 +7,9 @@ export const BENCH = {
   popularUrn: 'pokemon/base/base1/4',
   popularListings: 2000,
   connections: 50,
-  rounds: 3,
-  roundSeconds: 5,
+  /** Overridable for a quick smoke run of the script; reported figures use the defaults. */
+  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+  roundSeconds: Number(process.env.BENCH_ROUND_SECONDS ?? 5),
   apiPort: Number(process.env.BENCH_API_PORT ?? 3710),
   baselinePort: Number(process.env.BENCH_BASELINE_PORT ?? 3711),
   /** The same API with DISCOVER_CACHE_MS=0: every request reads the database. */

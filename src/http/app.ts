@@ -36,6 +36,7 @@ import { systemRoutes } from './routes/system';
 import { webhookRoutes } from './routes/webhooks';
 import { sellerCaseRoutes, userCaseRoutes } from './routes/cases';
 import { operatorRoutes } from './routes/operators';
+import { conversationRoutes } from './routes/conversations';
 import type { Services } from './services';
 
 /** The route table: every route of the API, in the order the OpenAPI document lists them. */
@@ -68,6 +69,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...userCaseRoutes(services),
     ...sellerCaseRoutes(services),
     ...operatorRoutes(services),
+    ...conversationRoutes(services),
     ...(config.env === 'development' ? devRoutes(services) : []),
   ];
   // The document describes the API routes and the system routes alike; it is built once, lazily.
@@ -84,6 +86,7 @@ export function createApp(services: Services, config: Config, logger: Logger): K
   const routes = routeTable(services, config);
   const router = buildRouter(routes, {
     authenticator: services.authenticator,
+    idempotencyKeys: services.idempotencyKeys,
     isActiveSeller: (userId) => services.sellers.isActiveSeller(userId),
     isOperator: (userId) => services.operatorRoles.isOperator(userId),
     validateResponses: config.http.validateResponses,
@@ -107,7 +110,9 @@ export function createApp(services: Services, config: Config, logger: Logger): K
     }),
   );
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true }));
+  // Not throwing: the router then sets `Allow`, and problemErrors turns its bare 405/501 into a
+  // problem (docs/conventions.md, "Methods").
+  app.use(router.allowedMethods());
   // Errors are answered by problemErrors; this only keeps Koa from printing them a second time.
   app.silent = true;
   return app;

@@ -73,7 +73,10 @@ function toOAuthError(ctx: Context, err: unknown): { status: number; body: OAuth
   const e = (err ?? {}) as HttpLikeError;
   const status = e.status ?? e.statusCode;
   if (status === 400 || status === 413 || status === 415) {
-    return { status: status === 413 ? 413 : 400, body: { error: 'invalid_request', error_description: 'The request body could not be read.' } };
+    return {
+      status: status === 413 ? 413 : 400,
+      body: { error: 'invalid_request', error_description: 'The request body could not be read.' },
+    };
   }
   return null;
 }
@@ -94,7 +97,8 @@ export function oauthErrorBodies(paths: ReadonlySet<string>): Middleware {
       if (!answer) throw err;
       ctx.status = answer.status;
       if (answer.status === 401) ctx.set('WWW-Authenticate', 'Basic realm="marketplace"');
-      if (err instanceof DomainError && typeof err.extensions.retryAfter === 'number') ctx.set('Retry-After', String(err.extensions.retryAfter));
+      if (err instanceof DomainError && typeof err.extensions.retryAfter === 'number')
+        ctx.set('Retry-After', String(err.extensions.retryAfter));
       for (const [name, value] of Object.entries(NO_STORE)) ctx.set(name, value);
       ctx.type = 'application/json';
       ctx.body = answer.body;

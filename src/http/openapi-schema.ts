@@ -72,7 +72,10 @@ const pascal = (v: string | number | boolean) =>
     .join('');
 
 /** The literal values a `when`'s `is` matches, or null when it is not a plain list of values. */
-function literalValues(when: When, siblings: Record<string, Description>): { key: string; values: Array<string | number | boolean> } | null {
+function literalValues(
+  when: When,
+  siblings: Record<string, Description>,
+): { key: string; values: Array<string | number | boolean> } | null {
   const key = when.ref?.path.length === 1 ? when.ref.path[0]! : undefined;
   if (!key || !siblings[key] || !when.is?.flags?.only || when.is.rules?.length) return null;
   const values = (when.is.allow ?? []).filter(isLiteral);
@@ -85,7 +88,9 @@ function resolveWhen(field: Description, when: When, matches: boolean): Descript
   const branch = matches ? when.then : when.otherwise;
   if (!branch) return base;
   const refinesOnlyFlags = branch.type === 'any' && !branch.rules?.length && !branch.allow?.length;
-  return refinesOnlyFlags ? { ...base, flags: { ...base.flags, ...branch.flags } } : { ...branch, flags: { ...base.flags, ...branch.flags } };
+  return refinesOnlyFlags
+    ? { ...base, flags: { ...base.flags, ...branch.flags } }
+    : { ...branch, flags: { ...base.flags, ...branch.flags } };
 }
 
 /** The component name a schema was given (the last, when an extension renamed its parent's). */
@@ -133,7 +138,8 @@ function splitOnDiscriminator(spec: Description): { key: string; variants: Varia
       let resolved: Description = field;
       for (const when of field.whens ?? []) {
         const literal = literalValues(when, keys);
-        resolved = literal?.key === found.key ? resolveWhen(resolved, when, literal.values.includes(value)) : resolveWhen(resolved, when, false);
+        resolved =
+          literal?.key === found.key ? resolveWhen(resolved, when, literal.values.includes(value)) : resolveWhen(resolved, when, false);
       }
       if (resolved.flags?.presence !== 'forbidden') variantKeys[name] = resolved;
     }
@@ -179,8 +185,11 @@ class Parser extends Base {
       dropReferencedLimits(schema);
     }
     if (!name) return schema;
-    definitions[name] = schema;
-    return { $ref: `${COMPONENTS}${name}` };
+    // A description says what the value means where it is used (`userA`: who opened the
+    // conversation), so it stays beside the reference and the component keeps one shape.
+    const { description, ...shape } = schema;
+    definitions[name] = shape;
+    return { $ref: `${COMPONENTS}${name}`, ...(description ? { description } : {}) };
   }
 
   override _setObjectProperties(schema: JsonSchema, spec: Description, definitions: Record<string, JsonSchema>, level: number): void {
@@ -209,7 +218,14 @@ class Parser extends Base {
   }
 
   /** One shape per variant; named after the object (`TokenRequest` → `TokenRequestPassword`) when it has a name. */
-  private union(spec: Description, variants: Variant[], definitions: Record<string, JsonSchema>, level: number, name?: string, discriminator?: string): JsonSchema {
+  private union(
+    spec: Description,
+    variants: Variant[],
+    definitions: Record<string, JsonSchema>,
+    level: number,
+    name?: string,
+    discriminator?: string,
+  ): JsonSchema {
     const shapes = variants.map((v) => {
       const schema = this.parse(v.spec, definitions, level + 1);
       if (!name) return schema;
@@ -217,7 +233,10 @@ class Parser extends Base {
       return { $ref: `${COMPONENTS}${name}${v.name}` };
     });
     const description = spec.flags?.description as string | undefined;
-    const mapping = name && discriminator ? Object.fromEntries(variants.map((v, i) => [String(v.discriminatorValue), (shapes[i] as { $ref: string }).$ref])) : undefined;
+    const mapping =
+      name && discriminator
+        ? Object.fromEntries(variants.map((v, i) => [String(v.discriminatorValue), (shapes[i] as { $ref: string }).$ref]))
+        : undefined;
     return {
       ...(description ? { description } : {}),
       ...(spec.examples ? { examples: spec.examples } : {}),

@@ -1,5 +1,5 @@
 import type Joi from 'joi';
-import type { AnyRoute, AuthLevel, ResponseSpec } from './route';
+import { takesIdempotencyKey, type AnyRoute, type AuthLevel, type ResponseSpec } from './route';
 import { PROBLEM_CONTENT_TYPE } from './problem';
 import { SchemaComponents } from './openapi-schema';
 import { oauthError, problemSchema, validationProblem } from './schemas';
@@ -44,19 +44,40 @@ class DocumentBuilder {
     if (route.auth === 'operator') {
       errors['403'] = this.errorResponse(route, 403, 'The caller is not an operator, or used a token other than their own access token.');
     }
+    if (takesIdempotencyKey(route)) {
+      errors['409'] = this.errorResponse(route, 409, 'Also: a request with the same `Idempotency-Key` is still in flight (`idempotency-key-in-use`).');
+      errors['422'] = this.errorResponse(route, 422, 'The `Idempotency-Key` was used with a different request (`idempotency-key-reused`).');
+    }
     errors.default = this.errorResponse(route, 'default', 'Any other error, as RFC 9457 problem details.');
     return errors;
   }
 
   response(route: AnyRoute, status: number, spec: ResponseSpec): JsonSchema {
-    // An error without a body of its own (HTML pages have a content type) is a problem.
-    if (status >= 400 && !spec.contentType) return this.errorResponse(route, status, spec.description, spec.schema);
-    const contentType = spec.contentType ?? 'application/json';
-    if (spec.schema) return { description: spec.description, content: { [contentType]: { schema: this.schema(spec.schema) } } };
-    if (spec.contentType) return { description: spec.description, content: { [contentType]: { schema: { type: 'string', format: 'binary' } } } };
+    // An error without a page or document of its own (HTML pages have a content type) is a problem.
+    if (status >= 400 && (!spec.contentType || spec.contentType === PROBLEM_CONTENT_TYPE)) {
+      return this.errorResponse(route, status, spec.description, spec.schema);
+    }
+    const types = [spec.contentType ?? 'application/json'].flat();
+    if (spec.schema) {
+      const schema = this.schema(spec.schema);
+      return { description: spec.description, content: Object.fromEntries(types.map((t) => [t, { schema }])) };
+    }
+    if (spec.contentType) {
+      return { description: spec.description, content: Object.fromEntries(types.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) };
+    }
     return { description: spec.description };
   }
 }
+
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: the same key with the same request within 24 h answers the first answer again (same status, ' +
+    '`Idempotent-Replayed: true`) instead of acting twice. Keys are per user; see docs/conventions.md.',
+  schema: { type: 'string', pattern: '^[\\x21-\\x7E]{1,255}$' },
+};
 
 function parameters(doc: DocumentBuilder, schema: Joi.ObjectSchema | undefined, location: 'path' | 'query'): unknown[] {
   if (!schema) return [];
@@ -85,6 +106,13 @@ function operation(doc: DocumentBuilder, route: AnyRoute): Record<string, unknow
   const responses: Record<string, unknown> = {};
   for (const [status, spec] of Object.entries(route.responses)) responses[status] = doc.response(route, Number(status), spec);
   for (const [status, response] of Object.entries(doc.commonErrors(route))) {
+    const declared = responses[status] as { content?: Record<string, unknown> } | undefined;
+    const common = (response as { content?: Record<string, unknown> }).content ?? {};
+    // A status a route declares with a page or document (e.g. a 400 HTML page) can still come
+    // from the router as a problem (validation, credentials, idempotency): both are listed.
+    if (declared?.content && !declared.content[PROBLEM_CONTENT_TYPE] && common[PROBLEM_CONTENT_TYPE]) {
+      declared.content[PROBLEM_CONTENT_TYPE] = common[PROBLEM_CONTENT_TYPE];
+    }
     responses[status] ??= response;
   }
   const body = req.body ? doc.schema(req.body) : undefined;
@@ -95,7 +123,11 @@ function operation(doc: DocumentBuilder, route: AnyRoute): Record<string, unknow
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     security: SECURITY[route.auth],
-    parameters: [...parameters(doc, req.params, 'path'), ...parameters(doc, req.query, 'query')],
+    parameters: [
+      ...parameters(doc, req.params, 'path'),
+      ...parameters(doc, req.query, 'query'),
+      ...(takesIdempotencyKey(route) ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+    ],
     ...(req.rawBody
       ? {
           requestBody: {

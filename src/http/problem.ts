@@ -21,6 +21,7 @@ const STATUS_OF_KIND: Record<ErrorKind, number> = {
   forbidden: 403,
   'not-found': 404,
   conflict: 409,
+  unprocessable: 422,
   'payload-too-large': 413,
   'unsupported-media-type': 415,
   'rate-limited': 429,

@@ -19,8 +19,8 @@ export interface ResponseSpec {
   description: string;
   /** Joi schema of the body; validated outside production so the OpenAPI document stays true. */
   schema?: Joi.Schema;
-  /** Defaults to application/json when a schema is given. */
-  contentType?: string;
+  /** Defaults to application/json when a schema is given; several when the body's type varies. */
+  contentType?: string | string[];
 }
 
 export interface RequestSpec {
@@ -76,10 +76,19 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown, A extends Auth
    * `application/json {error, error_description}` for the OAuth endpoints (src/http/oauth.ts).
    */
   errors?: 'problem' | 'oauth';
+  /**
+   * Whether the route honours `Idempotency-Key` (docs/conventions.md). Defaults to true for every
+   * authenticated POST, PUT and PATCH with a parsed body or none; false opts a route out.
+   */
+  idempotent?: boolean;
   request?: RequestSpec;
   responses: Record<number, ResponseSpec>;
   handler: (input: HandlerInput<P, Q, B, A>) => Promise<HandlerResult>;
 }
+
+/** Whether a request to the route may carry an `Idempotency-Key` (see `RouteSpec.idempotent`). */
+export const takesIdempotencyKey = (route: AnyRoute): boolean =>
+  route.auth !== 'public' && !route.request?.rawBody && ['post', 'put', 'patch'].includes(route.method) && route.idempotent !== false;
 
 /** Any route, with its handler's input types erased, for the router and the OpenAPI builder. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

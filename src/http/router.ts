@@ -1,13 +1,17 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { Authenticator, Principal } from '../services/auth/authenticator';
-import { DomainError, forbidden, unauthenticated } from '../services/errors';
+import { DomainError, forbidden, invalid, unauthenticated } from '../services/errors';
 import type { Logger } from '../logger';
-import { JsonBytes, type AnyRoute, type AuthLevel } from './route';
+import { toJsonBytes } from '../json-bytes';
+import { requestHash, type IdempotencyKeys, type StoredAnswer } from '../services/idempotency/idempotency-keys';
+import { JsonBytes, takesIdempotencyKey, type AnyRoute, type AuthLevel, type HandlerResult } from './route';
+import { illFormedFields } from './text';
 import { validatePart } from './validation';
 
 export interface RouterDeps {
   authenticator: Authenticator;
+  idempotencyKeys: IdempotencyKeys;
   isActiveSeller: (userId: string) => Promise<boolean>;
   isOperator: (userId: string) => Promise<boolean>;
   validateResponses: boolean;
@@ -56,6 +60,58 @@ async function resolvePrincipal(ctx: Context, level: AuthLevel, deps: RouterDeps
   return principal;
 }
 
+/**
+ * Refuses any string of the request that is not well-formed Unicode or holds NUL, before a
+ * schema or a handler sees it, so no route has to remember to (docs/conventions.md, "Text").
+ */
+function checkText(ctx: Context): void {
+  const errors = [
+    ...illFormedFields(ctx.params, 'params'),
+    ...illFormedFields({ ...ctx.query }, 'query'),
+    ...illFormedFields(ctx.request.body, 'body'),
+    ...illFormedFields(ctx.headers, 'headers'),
+  ];
+  if (errors.length) throw invalid('validation-failed', 'The request is invalid; see `errors` for each field.', errors);
+}
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7E]{1,255}$/;
+
+/** The request's `Idempotency-Key`, if any: 1–255 visible ASCII characters, or a 400. */
+function idempotencyKeyOf(ctx: Context): string | null {
+  const key = ctx.get('idempotency-key');
+  if (!key) return null;
+  if (!IDEMPOTENCY_KEY.test(key)) {
+    throw invalid('validation-failed', 'The request is invalid; see `errors` for each field.', [
+      { in: 'headers', field: 'Idempotency-Key', message: '"Idempotency-Key" must be 1-255 visible ASCII characters' },
+    ]);
+  }
+  return key;
+}
+
+/** The answer as bytes to keep for replays; null for a streamed body, which is not kept. */
+function storable(result: HandlerResult): StoredAnswer | null {
+  const { status, headers = {}, body, contentType } = result;
+  if (body instanceof JsonBytes) return { status, headers, contentType: 'application/json', body: body.bytes };
+  if (body === undefined || body === null) return { status, headers, contentType: null, body: null };
+  if (Buffer.isBuffer(body)) return { status, headers, contentType: contentType ?? 'application/octet-stream', body };
+  if (typeof body === 'string') return { status, headers, contentType: contentType ?? 'text/plain', body: Buffer.from(body) };
+  if (typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe !== 'function') {
+    return { status, headers, contentType: contentType ?? 'application/json', body: toJsonBytes(body) };
+  }
+  return null;
+}
+
+/** Sends a stored answer again, with its original status; `Idempotent-Replayed` tells it apart. */
+function replay(ctx: Context, answer: StoredAnswer): void {
+  ctx.status = answer.status;
+  for (const [name, value] of Object.entries(answer.headers)) ctx.set(name, value);
+  ctx.set('Idempotent-Replayed', 'true');
+  if (answer.body) {
+    ctx.body = answer.body;
+    if (answer.contentType) ctx.type = answer.contentType;
+  }
+}
+
 /** `/a/{id}/b` (OpenAPI) → `/a/:id/b` (Koa). */
 export const toKoaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
@@ -63,12 +119,32 @@ function routeMiddleware(route: AnyRoute, deps: RouterDeps): Middleware {
   return async (ctx) => {
     const principal = await resolvePrincipal(ctx, route.auth, deps);
     checkBodyType(ctx, route);
+    checkText(ctx);
     const req = route.request ?? {};
     const params = req.params ? validatePart(req.params, ctx.params, 'params') : ctx.params;
     const query = req.query ? validatePart(req.query, { ...ctx.query }, 'query') : {};
     const body = req.body ? validatePart(req.body, ctx.request.body ?? {}, 'body') : undefined;
 
-    const result = await route.handler({ params, query, body, principal, ctx });
+    const key = principal && takesIdempotencyKey(route) ? idempotencyKeyOf(ctx) : null;
+    let result: HandlerResult;
+    if (key && principal) {
+      const claim = await deps.idempotencyKeys.claim(principal.userId, key, requestHash([ctx.method, ctx.path, ctx.querystring, ctx.request.body ?? null]));
+      if (claim.kind === 'replay') return replay(ctx, claim.answer);
+      ctx.state.idempotencyKey = key;
+      try {
+        result = await route.handler({ params, query, body, principal, ctx });
+      } catch (err) {
+        // Nothing to store: the retry runs again (safe, since a failed action changed nothing or,
+        // for case actions, is recognised by its update id).
+        await deps.idempotencyKeys.release(principal.userId, key);
+        throw err;
+      }
+      const answer = storable(result);
+      if (answer) await deps.idempotencyKeys.complete(principal.userId, key, answer);
+      else await deps.idempotencyKeys.release(principal.userId, key);
+    } else {
+      result = await route.handler({ params, query, body, principal, ctx });
+    }
 
     const spec = route.responses[result.status];
     if (deps.validateResponses) {

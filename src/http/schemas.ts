@@ -6,7 +6,16 @@ export const email = Joi.string().trim().email({ tlds: false }).max(254);
 export const username = Joi.string()
   .pattern(/^[A-Za-z0-9][A-Za-z0-9_.-]{2,31}$/)
   .message('"username" must be 3-32 characters: letters, digits, "_", "." or "-", starting with a letter or digit');
-export const password = Joi.string().min(10).max(256);
+/**
+ * The 10-character minimum counts Unicode code points (what a person typed), not UTF-16 units,
+ * so 5 emoji are 5 characters; the 256 maximum stays in UTF-16 units, a bound on work only.
+ */
+export const password = Joi.string()
+  .min(10)
+  .max(256)
+  // `min(10)` above states the limit in the document and catches short values once; this adds
+  // the values that reach 10 UTF-16 units only through surrogate pairs.
+  .custom((value: string, helpers) => (value.length >= 10 && [...value].length < 10 ? helpers.error('string.min', { limit: 10 }) : value));
 export const timestamp = Joi.date().iso();
 
 /**
@@ -306,7 +315,9 @@ export const validationProblem = problemSchema
           message: Joi.string().required(),
         }).meta({ component: 'FieldError' }),
       )
-      .description('Every failing field (`validation-failed`, `invalid-items`).'),
+      .max(20)
+      .description('The failing fields (`validation-failed`, `invalid-items`), at most 20.'),
+    errorCount: Joi.number().integer().description('How many fields failed, when more than the 20 listed in `errors`.'),
   })
   .meta({ component: 'ValidationProblem' })
   .description('`validation-failed` (and `malformed-body`, `invalid-items`…): `errors` names each failing field.');
@@ -315,3 +326,8 @@ export const listingsUnavailableProblem = problemSchema
   .keys({ listingIds: Joi.array().items(Joi.string()).required().description('Every listing that caused the refusal; empty for `basket-empty` and `delivery-address-required`.') })
   .meta({ component: 'ListingsUnavailableProblem' })
   .description('Checkout refusals: `listings-unavailable`, `basket-empty`, `delivery-address-required`.');
+
+export const moderationProblem = problemSchema
+  .keys({ reasons: Joi.array().items(Joi.string()).min(1).required().description('Why moderation refused the content.') })
+  .meta({ component: 'ModerationProblem' })
+  .description('`image-rejected` and other moderation refusals: `reasons` lists why.');

@@ -29,6 +29,9 @@ import type { Reviews } from '../services/reviews/reviews';
 import type { Cases } from '../services/cases/cases';
 import type { OperatorRoles } from '../services/operators/operator-roles';
 import type { Operators } from '../services/operators/operators';
+import type { IdempotencyKeys } from '../services/idempotency/idempotency-keys';
+import type { MessageAttachments } from '../services/conversations/attachments';
+import type { Conversations } from '../services/conversations/conversations';
 import type { BulkLookup } from '../services/search/bulk-lookup';
 import type { ListingSearch } from '../services/search/listing-search';
 import type { CatalogPage, CatalogQuery } from '../services/search/catalog-search';
@@ -77,6 +80,9 @@ export interface Services {
   emailOutbox: EmailOutbox;
   /** Resolves when PostgreSQL answers; rejects otherwise (for /readyz). */
   databaseHealth: () => Promise<void>;
+  idempotencyKeys: IdempotencyKeys;
+  conversations: Conversations;
+  messageAttachments: MessageAttachments;
   /** Resolves when Temporal answers; rejects otherwise (for /readyz). */
   temporalHealth: () => Promise<void>;
 }

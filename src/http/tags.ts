@@ -17,6 +17,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'Seller cases': 'Cases (disputes) on orders the seller sold.',
   Uploads: 'Image uploads: create an upload, PUT the bytes, then attach it by id.',
   Discover: 'Public catalog browsing: search, item pages, listing search, price history, profiles.',
+  Conversations: 'Buyer–seller messaging about a listing or an order: inbox, unread counts, attachments. See docs/conversations.md.',
   Basket: "The buyer's basket and checkout into the hosted payment page.",
   'Payment simulator': 'The hosted payment page that stands in for a payment provider in development and tests.',
   Purchases: 'Orders bought: receipt, disputes, invoices.',

@@ -9,6 +9,7 @@ export type ErrorKind =
   | 'forbidden'
   | 'not-found'
   | 'conflict'
+  | 'unprocessable'
   | 'payload-too-large'
   | 'unsupported-media-type'
   | 'rate-limited'
@@ -38,8 +39,19 @@ export class DomainError extends Error {
   }
 }
 
+/**
+ * How many field errors a 400 lists. A body with thousands of bad keys must not buy an answer
+ * larger than itself; `errorCount` still says how many there were.
+ */
+export const MAX_LISTED_ERRORS = 20;
+
 export const invalid = (code: string, message: string, errors?: FieldError[]) =>
-  new DomainError('invalid', code, message, errors ? { errors } : {});
+  new DomainError(
+    'invalid',
+    code,
+    message,
+    !errors ? {} : errors.length > MAX_LISTED_ERRORS ? { errors: errors.slice(0, MAX_LISTED_ERRORS), errorCount: errors.length } : { errors },
+  );
 
 export const unauthenticated = (message = 'Missing or invalid credentials.') =>
   new DomainError('unauthenticated', 'unauthenticated', message);

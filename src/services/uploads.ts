@@ -74,16 +74,22 @@ export class Uploads {
     return view(await this.db.getRepository(Upload).findOneByOrFail({ id }));
   }
 
-  /** The bytes of the owner's finished upload; a draft, another user's or an unknown id is refused with 400. */
-  async ownReadyBytes(ownerId: string, id: string, field: string): Promise<Buffer> {
+  /** The bytes of the owner's READY upload, or null when it is unknown, another's or a draft. */
+  async readyBytes(ownerId: string, id: string): Promise<{ bytes: Buffer; contentType: string } | null> {
     const upload = await this.db.getRepository(Upload).findOneBy({ id, ownerId, status: 'READY' });
     const bytes = upload ? await this.options.storage.get(id) : null;
-    if (!bytes) {
+    return upload && bytes ? { bytes, contentType: upload.contentType! } : null;
+  }
+
+  /** The bytes of the owner's finished upload; a draft, another user's or an unknown id is refused with 400. */
+  async ownReadyBytes(ownerId: string, id: string, field: string): Promise<Buffer> {
+    const ready = await this.readyBytes(ownerId, id);
+    if (!ready) {
       throw invalid('upload-not-ready', 'Give the id of one of your finished uploads.', [
         { in: 'body', field, message: `"${field}" must be the id of a finished upload of yours` },
       ]);
     }
-    return bytes;
+    return ready.bytes;
   }
 
   /** Stores bytes the service made (a resized avatar, say) as a new READY image of the owner; returns its id. */
@@ -92,6 +98,15 @@ export class Uploads {
     await this.options.storage.put(id, bytes);
     await this.db.getRepository(Upload).insert({ id, ownerId, status: 'READY', contentType, byteSize: bytes.length, finalizedAt: new Date() });
     return id;
+  }
+
+  /**
+   * Replaces a READY upload's bytes with a cleaned version of the same picture (metadata
+   * stripped), so its image URL never serves the original.
+   */
+  async replaceBytes(id: string, bytes: Buffer, contentType: ImageType): Promise<void> {
+    await this.options.storage.put(id, bytes);
+    await this.db.getRepository(Upload).update({ id, status: 'READY' }, { contentType, byteSize: bytes.length });
   }
 
   /** A READY image's bytes and type; drafts and unknown ids are not found. */

@@ -11,4 +11,5 @@ export const workflowIds = {
   checkout: (sessionId: string) => `checkout:${sessionId}`,
   import: (importId: string) => `import:${importId}`,
   orderReceipt: (orderId: string) => `order-receipt:${orderId}`,
+  conversationNotify: (conversationId: string, userId: string) => `conversation-notify:${conversationId}:${userId}`,
 };

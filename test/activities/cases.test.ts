@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { ApplicationFailure } from '@temporalio/common';
 import { createCaseActivities } from '../../activities/cases';
+import { classifyFailures } from '../../activities/failures';
+import { DATA_REFUSED } from '../../src/domain/failure-types';
 import type { CaseChange, RecordedChange } from '../../src/services/cases/case-changes';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { insertCase, insertPaidOrder } from '../support/cases';
@@ -85,6 +88,20 @@ describe('recordCaseChange (on Postgres)', () => {
     expect(row).toEqual({ status: 'ESCALATED', escalated: true });
     const mails = await query<{ to: string }>(`SELECT to_address AS "to" FROM email_messages WHERE id = ANY($1)`, [result!.messageIds]);
     expect(mails.map((m) => m.to).sort()).toEqual([buyer.email, seller.email].sort());
+  });
+
+  it('a comment Postgres cannot store is a non-retryable data-refused failure once classified', async () => {
+    const { caseId } = await openedCase();
+    const outcomeId = randomUUID();
+    const activities = classifyFailures(createCaseActivities({ db: api.database.db, reviewWindowSeconds: api.config.reviews.windowSeconds }));
+    const c = change(caseId, {
+      proposal: { id: outcomeId, type: 'REFUND', amount: 1, comment: 'c\u0000', deliveryAddress: null },
+      outcomes: [{ id: outcomeId, type: 'REFUND', party: 'SELLER', status: 'PENDING' }],
+    });
+    const err = await new MockActivityEnvironment().run(activities.recordCaseChange, c).then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(ApplicationFailure);
+    expect(err).toMatchObject({ type: DATA_REFUSED, nonRetryable: true });
+    expect(await query(`SELECT 1 FROM case_outcomes WHERE id = $1`, [outcomeId])).toEqual([]);
   });
 
   it('answers null for a case that does not exist (its opening rolled back)', async () => {

@@ -201,4 +201,22 @@ describe('attemptWebhookDelivery (on Postgres, real HTTP)', () => {
     expect(attempt).toEqual({ status_code: null, error: 'timed out after 300 ms' });
     receiver.release();
   });
+  it('records an attempt that cannot even be sent (a stored header Node refuses) as failed, counting toward auto-disable', async () => {
+    const seller = await registerSeller(api);
+    const endpoint = await endpointFor(seller, { headers: { 'X-Shop': 'north' } });
+    // Saved before the value rule existed: a character above U+00FF cannot be a header byte.
+    await q(`UPDATE webhook_endpoints SET headers = $2, failing_since = now() - interval '6 days' WHERE id = $1`, [endpoint.id, { 'x-shop': 'nörth €' }]);
+    const { eventId } = await listingEvent(seller);
+
+    const result = await activities().attemptWebhookDelivery(input(eventId, endpoint.id));
+    expect(result.outcome).toBe('disabled');
+    expect(receiver.received).toHaveLength(0);
+    const [attempt] = await q(
+      `SELECT a.succeeded, a.status_code, a.error FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.event_id = $1`,
+      [eventId],
+    );
+    expect(attempt).toMatchObject({ succeeded: false, status_code: null, error: expect.stringMatching(/^not sent: .*header/i) });
+    const [ep] = await q(`SELECT enabled, disabled_reason FROM webhook_endpoints WHERE id = $1`, [endpoint.id]);
+    expect(ep).toEqual({ enabled: false, disabled_reason: 'FAILING' });
+  });
 });

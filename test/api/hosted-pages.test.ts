@@ -34,7 +34,9 @@ async function noScriptPage(): Promise<{ page: Page; requested: string[] }> {
 
 /** Docs pictures are refreshed on request only (UPDATE_DOC_SCREENSHOTS=1), so ordinary runs leave the tree clean. */
 const screenshotPath = (name: string) =>
-  process.env.UPDATE_DOC_SCREENSHOTS ? path.join(__dirname, '..', '..', 'docs', 'screenshots', `${name}.png`) : path.join(os.tmpdir(), `${name}-${process.pid}.png`);
+  process.env.UPDATE_DOC_SCREENSHOTS
+    ? path.join(__dirname, '..', '..', 'docs', 'screenshots', `${name}.png`)
+    : path.join(os.tmpdir(), `${name}-${process.pid}.png`);
 
 /** What the shared stylesheet does to a page, as the browser computed it. */
 const looks = (page: Page) =>
@@ -50,7 +52,7 @@ const looks = (page: Page) =>
   });
 
 describe('hosted pages in a real browser', () => {
-  it('the stylesheet is the service\'s own and names nothing outside it', async () => {
+  it("the stylesheet is the service's own and names nothing outside it", async () => {
     const res = await api.http.get('/assets/pages.css').expect(200);
     expect(res.headers['content-type']).toMatch(/^text\/css/);
     expect(res.text).toContain(':focus-visible');
@@ -87,7 +89,10 @@ describe('hosted pages in a real browser', () => {
     expect(`${url.origin}${url.pathname}`).toBe(`${api.baseUrl}/healthz`);
     expect(url.searchParams.get('from')).toBe('checkout');
     expect(url.searchParams.get('purchase')).toMatch(/^[0-9a-f-]{36}$/);
-    const purchase = await api.http.get(`/user/purchases/${url.searchParams.get('purchase')}`).set(buyer.bearer).expect(200);
+    const purchase = await api.http
+      .get(`/user/purchases/${url.searchParams.get('purchase')}`)
+      .set(buyer.bearer)
+      .expect(200);
     expect(purchase.body.status).toBe('PAID');
     // Everything the page loaded came from the service.
     expect(requested.filter((r) => !r.startsWith(api.baseUrl))).toEqual([]);
@@ -111,7 +116,9 @@ describe('hosted pages in a real browser', () => {
     expect(await page.$eval('h1', (h) => h.textContent)).toBe('Link Deck Builder to your account');
     expect((await looks(page)).stylesheets).toEqual([`${api.baseUrl}/assets/pages.css`]);
     // Every visible field has a label a screen reader announces.
-    const labels = await page.$$eval('input:not([type=hidden])', (inputs) => inputs.map((i) => i.ownerDocument.querySelector(`label[for="${i.id}"]`)?.textContent?.trim()));
+    const labels = await page.$$eval('input:not([type=hidden])', (inputs) =>
+      inputs.map((i) => i.ownerDocument.querySelector(`label[for="${i.id}"]`)?.textContent?.trim()),
+    );
     expect(labels).toEqual(['Username or e-mail', 'Password']);
     await page.screenshot({ path: screenshotPath('authorization-page'), fullPage: true });
 

@@ -109,7 +109,9 @@ describe('OAuth with a standard client (oauth4webapi)', () => {
     expect(refreshed.refresh_token).not.toBe(first.refresh_token);
 
     const replay = await rejection(
-      oauth.refreshTokenGrantRequest(as, client, clientAuth, first.refresh_token!, insecure).then((r) => oauth.processRefreshTokenResponse(as, client, r)),
+      oauth
+        .refreshTokenGrantRequest(as, client, clientAuth, first.refresh_token!, insecure)
+        .then((r) => oauth.processRefreshTokenResponse(as, client, r)),
     );
     expect(replay.error).toBe('invalid_grant');
     expect(replay.status).toBe(400);
@@ -119,8 +121,18 @@ describe('OAuth with a standard client (oauth4webapi)', () => {
   it('a wrong client secret is an invalid_client with a Basic challenge', async () => {
     const user = await registerUser(api, 'o4wclient');
     const first = await codeFlow(user);
-    const response = await oauth.refreshTokenGrantRequest(as, client, oauth.ClientSecretBasic('mts_cs_wrong'), first.refresh_token!, insecure);
-    expect(await challenge(oauth.processRefreshTokenResponse(as, client, response))).toEqual({ scheme: 'basic', status: 401, error: 'invalid_client' });
+    const response = await oauth.refreshTokenGrantRequest(
+      as,
+      client,
+      oauth.ClientSecretBasic('mts_cs_wrong'),
+      first.refresh_token!,
+      insecure,
+    );
+    expect(await challenge(oauth.processRefreshTokenResponse(as, client, response))).toEqual({
+      scheme: 'basic',
+      status: 401,
+      error: 'invalid_client',
+    });
   });
 
   it('introspects its own tokens, and revocation ends them at once (RFC 7662, RFC 7009)', async () => {
@@ -143,7 +155,9 @@ describe('OAuth with a standard client (oauth4webapi)', () => {
     await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, clientAuth, tokens.refresh_token!, insecure));
     expect(await introspect(tokens.refresh_token!)).toEqual({ active: false });
     const refresh = await rejection(
-      oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token!, insecure).then((r) => oauth.processRefreshTokenResponse(as, client, r)),
+      oauth
+        .refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token!, insecure)
+        .then((r) => oauth.processRefreshTokenResponse(as, client, r)),
     );
     expect(refresh.error).toBe('invalid_grant');
 
@@ -156,7 +170,9 @@ describe('OAuth with a standard client (oauth4webapi)', () => {
     const pub = { client_id: publicApp.client.id };
     await oauth.processRevocationResponse(await oauth.revocationRequest(as, pub, oauth.None(), 'mts_rt_unknown', insecure));
     const refused = await challenge(
-      oauth.introspectionRequest(as, pub, oauth.None(), 'mts_rt_unknown', insecure).then((r) => oauth.processIntrospectionResponse(as, pub, r)),
+      oauth
+        .introspectionRequest(as, pub, oauth.None(), 'mts_rt_unknown', insecure)
+        .then((r) => oauth.processIntrospectionResponse(as, pub, r)),
     );
     expect(refused).toEqual({ scheme: 'basic', status: 401, error: 'invalid_client' });
   });

@@ -1,3 +1,4 @@
+import { searchCatalog } from '../../src/services/search/catalog-search';
 import { registerSeller, startTestApi, type TestApi } from '../support/api';
 import { importSeed } from '../support/catalog';
 import { insertListing } from '../support/fixtures';
@@ -48,6 +49,48 @@ describe('GET /search', () => {
       ['pokemon/base/base1/2', 900],
       [expect.any(String), null],
     ]);
+  });
+
+  it('pages a price sort across the last item for sale into the items with nothing for sale, by name', async () => {
+    const seller = await registerSeller(api);
+    await insertListing(api.database.db, { sellerId: seller.id, itemUrn: 'pokemon/base/base1/10', price: 700 });
+    await insertListing(api.database.db, { sellerId: seller.id, itemUrn: 'pokemon/base/base1/11', price: 650 });
+    const all = await api.http.get('/search').query({ set: 'pokemon/base/base1', sort: 'name', size: 50 }).expect(200);
+    const pages = [];
+    for (const page of [1, 2, 3]) {
+      const res = await api.http.get('/search').query({ set: 'pokemon/base/base1', sort: 'price', size: 3, page }).expect(200);
+      expect(res.body.total).toBe(all.body.total);
+      pages.push(...res.body.items.map((i: { urn: string; price: number | null }) => [i.urn, i.price]));
+    }
+    // Priced items of the set first (with the earlier test's, four: pages of three cross the
+    // boundary inside page 2), cheapest first; then the rest by name.
+    const priced = pages.filter(([, price]) => price !== null);
+    expect(priced.map(([, price]) => price)).toEqual([...priced.map(([, price]) => price)].sort((a, b) => a - b));
+    expect(priced.map(([urn]) => urn)).toEqual(expect.arrayContaining(['pokemon/base/base1/11', 'pokemon/base/base1/10']));
+    expect(pages.slice(0, priced.length)).toEqual(priced);
+    const unpricedUrns = pages.slice(priced.length).map(([urn]) => urn);
+    const byName = all.body.items.map((i: { urn: string }) => i.urn).filter((u: string) => !priced.some(([p]) => p === u));
+    expect(unpricedUrns).toEqual(byName.slice(0, unpricedUrns.length));
+    expect(priced).toHaveLength(4);
+    expect(pages).toHaveLength(9);
+  });
+
+  it('orders by price the same whether it probes each match or walks the price index', async () => {
+    const db = api.database.db;
+    const seller = await registerSeller(api);
+    for (const [n, price] of [[20, 450], [21, 450], [22, 120], [23, 9000]] as const) {
+      await insertListing(db, { sellerId: seller.id, itemUrn: `pokemon/base/base1/${n}`, price });
+    }
+    for (const q of [undefined, 'energy']) {
+      for (const page of [1, 2, 3, 4]) {
+        const query = { q, set: 'pokemon/base/base1', sort: 'price' as const, page, size: 5 };
+        const probed = await searchCatalog(db, query, { probeMatchesUpTo: 1_000_000 });
+        const walked = await searchCatalog(db, query, { probeMatchesUpTo: 0 });
+        expect(walked.items.map((i) => i.urn)).toEqual(probed.items.map((i) => i.urn));
+        expect(walked.total).toBe(probed.total);
+        if (!q && page === 1) expect(probed.items.slice(0, 2).map((i) => i.price)).toEqual([120, 300]);
+      }
+    }
   });
 
   it('rejects bad paging and sort values, naming each field', async () => {

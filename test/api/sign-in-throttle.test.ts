@@ -1,4 +1,5 @@
 import { OAuthApps } from '../../src/services/auth/oauth-apps';
+import { throttleSubjects } from '../../src/services/auth/sign-in-throttle';
 import { registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 
 let api: TestApi;
@@ -41,7 +42,7 @@ describe('sign-in throttle (SIGN_IN_MAX_FAILURES=3, SIGN_IN_LOCK_SECONDS=600)', 
     // Ten minutes later (moved back in the table rather than waited for).
     await api.database.db.query(
       `UPDATE sign_in_failures SET locked_until = now() - interval '1 second', window_started_at = now() - interval '11 minutes' WHERE subject = $1`,
-      [user.username.toLowerCase()],
+      [throttleSubjects.account(user.id)],
     );
     await fail(user, 1);
     await signIn(user.username, user.password).expect(200);

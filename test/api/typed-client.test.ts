@@ -26,14 +26,20 @@ describe('the API through the generated client', () => {
     const user = registered.data!.user;
     expect(user).toMatchObject({ email: `typed${process.pid}@example.com`, id: expect.any(String) });
 
-    const token = await anonymous.POST('/oauth/token', { body: { grant_type: 'password', username: user.username, password: 'correct horse battery' } });
+    const token = await anonymous.POST('/oauth/token', {
+      body: { grant_type: 'password', username: user.username, password: 'correct horse battery' },
+    });
     expect(token.data).toMatchObject({ token_type: 'Bearer', expires_in: 900 });
 
-    const wrong = await anonymous.POST('/oauth/token', { body: { grant_type: 'password', username: user.username, password: 'not the password' } });
+    const wrong = await anonymous.POST('/oauth/token', {
+      body: { grant_type: 'password', username: user.username, password: 'not the password' },
+    });
     expect(wrong.response.status).toBe(400);
     expect(wrong.error).toEqual({ error: 'invalid_grant', error_description: expect.any(String) });
 
-    const refreshed = await anonymous.POST('/oauth/token', { body: { grant_type: 'refresh_token', refresh_token: token.data!.refresh_token } });
+    const refreshed = await anonymous.POST('/oauth/token', {
+      body: { grant_type: 'refresh_token', refresh_token: token.data!.refresh_token },
+    });
     expect(refreshed.data!.refresh_token).not.toBe(token.data!.refresh_token);
   });
 
@@ -89,7 +95,9 @@ describe('the API through the generated client', () => {
     const bySlug = await anonymous.POST('/listings/item', { body: { slug: 'no-such-item', size: 5 } });
     expect(bySlug.data).toEqual({ total: 0, hits: [] });
 
-    const invalid = await client.POST('/seller/listings', { body: { urn: items[0]!.urn, condition: 'NEAR_MINT', language: 'en', price: -5, quantity: 1 } });
+    const invalid = await client.POST('/seller/listings', {
+      body: { urn: items[0]!.urn, condition: 'NEAR_MINT', language: 'en', price: -5, quantity: 1 },
+    });
     expect(invalid.response.status).toBe(400);
     expect(invalid.error).toMatchObject({ type: '/problems/validation-failed', errors: [{ in: 'body', field: 'price' }] });
 

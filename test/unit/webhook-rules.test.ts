@@ -79,6 +79,12 @@ describe('custom headers', () => {
     });
     expect(errors.map((e) => e.field)).toEqual(['headers.webhook-id', 'headers.Host', 'headers.x-a', 'headers.X-B']);
   });
+
+  it('takes values of visible ASCII and Latin-1 only: nothing above U+00FF, no C0 or C1 controls', () => {
+    expect(normaliseHeaders({ 'X-Ok': 'caf\u00e9 \tbar' }).errors).toEqual([]);
+    const { errors } = normaliseHeaders({ 'X-Euro': '\u20ac', 'X-Cr': 'a\rb', 'X-C1': '\u0085' });
+    expect(errors.map((e) => e.field)).toEqual(['headers.X-Euro', 'headers.X-Cr', 'headers.X-C1']);
+  });
 });
 
 describe('Retry-After', () => {

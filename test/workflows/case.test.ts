@@ -2,7 +2,9 @@ import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/clie
 import { ApplicationFailure } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
+import { QueryFailedError } from 'typeorm';
 import type { CaseActivities, CaseChange } from '../../activities/cases';
+import { classifyFailures } from '../../activities/failures';
 import type { EmailActivities } from '../../activities/email';
 import { caseWorkflow } from '../../workflows/case';
 import {
@@ -16,6 +18,7 @@ import {
   resolveUpdate,
 } from '../../workflows/contracts/case';
 import type { OutcomeState } from '../../src/domain/cases/machine';
+import { FAILURE_MEMO } from '../../workflows/bounded-activities';
 import { timeSkippingEnv, workflowBundle } from '../support/temporal';
 
 const DAY = 86_400_000;
@@ -28,13 +31,25 @@ let running: Promise<void>;
 let changes: CaseChange[] = [];
 let delivered: string[] = [];
 
-const activities = (): CaseActivities & Pick<EmailActivities, 'deliverEmail'> => ({
-  recordCaseChange: async (change) => {
-    changes.push(change);
-    return { messageIds: [`msg-${change.changeId}`], completedPurchaseId: null };
-  },
-  deliverEmail: async (id) => void delivered.push(id),
-});
+/** How many times the stub was asked to write a change it cannot (comment `unreachable`). */
+let unreachableCalls = 0;
+
+// Classified as the worker's activities are; a comment with NUL is refused as Postgres refuses it.
+const activities = (): CaseActivities & Pick<EmailActivities, 'deliverEmail'> =>
+  classifyFailures({
+    recordCaseChange: async (change: CaseChange) => {
+      if (change.proposal?.comment.includes('\0')) {
+        throw new QueryFailedError('INSERT INTO case_outcomes …', [], Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' }));
+      }
+      if (change.proposal?.comment === 'unreachable') {
+        unreachableCalls += 1;
+        throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+      }
+      changes.push(change);
+      return { messageIds: [`msg-${change.changeId}`], completedPurchaseId: null };
+    },
+    deliverEmail: async (id: string) => void delivered.push(id),
+  });
 
 beforeAll(async () => {
   env = await timeSkippingEnv();
@@ -78,6 +93,39 @@ async function refusal(p: Promise<unknown>): Promise<string> {
 }
 
 describe('caseWorkflow', () => {
+  it('refuses a change the database refuses, shows the failure, and both parties can still act', async () => {
+    const h = await open();
+    const refused = await refusal(h.executeUpdate(proposeUpdate, { args: [{ party: 'SELLER', ...refund, comment: 'c\u0000' }] }));
+    expect(refused).toBe('invalid:change-refused');
+    expect(await h.query(caseStateQuery)).toEqual({ status: 'OPEN', outcomes: [] });
+    const { memo } = await h.describe();
+    expect(memo?.[FAILURE_MEMO]).toMatchObject({ activity: 'recordCaseChange', message: expect.stringMatching(/0x00/) });
+
+    const { outcomes } = await h.executeUpdate(proposeUpdate, { args: [{ party: 'SELLER', ...refund }] });
+    const closed = await h.executeUpdate(acceptUpdate, { args: [{ party: 'BUYER', outcomeId: outcomes[0]!.id }] });
+    expect(closed.status).toBe('CLOSED');
+    await h.result();
+    expect(changes.map((c) => [c.kind, c.actor])).toEqual([
+      ['propose', 'SELLER'],
+      ['accept', 'BUYER'],
+    ]);
+  });
+
+  it('gives up on a write that keeps failing after a bounded number of attempts, and the case stays actionable', async () => {
+    const h = await open();
+    unreachableCalls = 0;
+    const pending = refusal(h.executeUpdate(proposeUpdate, { args: [{ party: 'BUYER', ...refund, comment: 'unreachable' }] }));
+    // Waiting on an Update does not skip time; the retries' back-off (~6 minutes) is skipped here.
+    await env.sleep('10 minutes');
+    expect(await pending).toBe('unavailable:change-not-recorded');
+    expect(unreachableCalls).toBe(10);
+    expect(await h.query(caseStateQuery)).toEqual({ status: 'OPEN', outcomes: [] });
+    const escalated = await h.executeUpdate(escalateUpdate, { args: [{ party: 'BUYER' }] });
+    expect(escalated.status).toBe('ESCALATED');
+    await h.executeUpdate(operatorDecisionUpdate, { args: [{ decision: 'close' }] });
+    await h.result();
+  });
+
   it('records a proposal as PENDING without changing the status, then CLOSED when the other party accepts a REFUND', async () => {
     const h = await open();
     const proposed = await h.executeUpdate(proposeUpdate, { args: [{ party: 'SELLER', ...refund }] });

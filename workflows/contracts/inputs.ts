@@ -1,4 +1,5 @@
 import type { OutcomeState } from '../../src/domain/cases/machine';
+import type { ConversationNotifyInput } from './conversation-notify';
 
 /**
  * What each workflow is started with, by workflow type: the workflow functions take these, and
@@ -14,6 +15,7 @@ export interface WorkflowInputs {
   /** `completedAt` is ISO 8601: the window closes `windowSeconds` after it. */
   reviewWindowWorkflow: { purchaseId: string; completedAt: string; windowSeconds: number };
   webhookDeliveryWorkflow: WebhookDeliveryInput;
+  conversationNotifyWorkflow: ConversationNotifyInput;
 }
 
 export interface CaseWorkflowInput {

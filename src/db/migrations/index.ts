@@ -9,7 +9,12 @@ import { Cases1733184000000 } from './1733184000000-cases';
 import { OAuthApps1733270400000 } from './1733270400000-oauth-apps';
 import { SignInThrottle1733356800000 } from './1733356800000-sign-in-throttle';
 import { WorkflowStarts1733443200000 } from './1733443200000-workflow-starts';
+import { IdempotencyKeys1733443400000 } from './1733443400000-idempotency-keys';
+import { Conversations1733443500000 } from './1733443500000-conversations';
 import { AccountAddresses1733443600000 } from './1733443600000-account-addresses';
+import { ItemMarket1733443700000 } from './1733443700000-item-market';
+import { DiscoverIndexes1733443700001 } from './1733443700001-discover-indexes';
+import { CatalogNames1733443700002 } from './1733443700002-catalog-names';
 import { SellersOperators1733443800000 } from './1733443800000-sellers-operators';
 import { OAuthRevocation1733444000000 } from './1733444000000-oauth-revocation';
 
@@ -26,7 +31,12 @@ export const migrations = [
   OAuthApps1733270400000,
   SignInThrottle1733356800000,
   WorkflowStarts1733443200000,
+  IdempotencyKeys1733443400000,
+  Conversations1733443500000,
   AccountAddresses1733443600000,
+  ItemMarket1733443700000,
+  DiscoverIndexes1733443700001,
+  CatalogNames1733443700002,
   SellersOperators1733443800000,
   OAuthRevocation1733444000000,
 ];

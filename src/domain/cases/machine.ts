@@ -42,9 +42,12 @@ export type PartyAction =
 /** An operator's decision on an ESCALATED case (the only ways out of ESCALATED besides an agreement). */
 export type OperatorDecision = { decision: 'close' } | { decision: 'remediate' };
 
-/** Why an action is refused; `kind` decides the HTTP status (404 or 409). */
+/**
+ * Why an action is refused; `kind` decides the HTTP status: 404, 409, 400 (the change's data
+ * cannot be stored) or 503 (the change could not be recorded).
+ */
 export interface Refusal {
-  kind: 'not-found' | 'conflict';
+  kind: 'not-found' | 'conflict' | 'invalid' | 'unavailable';
   code: string;
   message: string;
 }

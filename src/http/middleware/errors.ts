@@ -46,16 +46,31 @@ function send(ctx: Context, body: Problem): void {
 }
 
 /**
+ * An unanswered request: no route matches the path (404), or the path exists but not with this
+ * method (405 with `Allow`). A method the router does not implement at all (TRACE, PROPFIND…)
+ * is answered the same way, never 501/500: what the client needs is the `Allow` list.
+ */
+function unrouted(ctx: Context): Problem | null {
+  if (ctx.body !== undefined && ctx.body !== null) return null;
+  if (ctx.status !== 404 && ctx.status !== 405 && ctx.status !== 501) return null;
+  const allow = ctx.response.get('Allow');
+  if (ctx.status === 404 || !allow) {
+    ctx.remove('Allow');
+    return problem(404, 'not-found', `No route matches ${ctx.method} ${ctx.path}.`);
+  }
+  return problem(405, 'method-not-allowed', `${ctx.path} accepts ${allow}.`);
+}
+
+/**
  * The one place errors become HTTP responses: RFC 9457 problem+json, never a stack trace.
- * Unknown routes fall through to a 404 problem as well.
+ * Unknown routes and methods fall through to a 404 or 405 problem as well.
  */
 export function problemErrors(): Middleware {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        send(ctx, problem(404, 'not-found', `No route matches ${ctx.method} ${ctx.path}.`));
-      }
+      const answer = unrouted(ctx);
+      if (answer) send(ctx, answer);
     } catch (err) {
       const body = toProblem(err);
       if (body.status >= 500) ctx.state.log.error({ err }, 'request failed');

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import Joi from 'joi';
+import type { Context } from 'koa';
 import { CASE_REASONS } from '../../services/orders/order-engine';
 import type { CaseActionRequest, CaseFilters } from '../../services/cases/cases';
 import type { PageRequest } from '../../services/paging';
@@ -8,6 +10,17 @@ import { caseActions, caseDeadlines, deliveryAddress, idParams, orNull, outcomeP
 import type { Services } from '../services';
 
 type None = Record<string, never>;
+
+/**
+ * The Temporal Update id of a case action, so Temporal itself recognises a retried action: derived
+ * from the request's `Idempotency-Key` when it has one, else from its request id (`X-Request-Id`,
+ * which a client may send again with its retry), scoped to the caller and the case.
+ */
+function caseUpdateId(ctx: Context, userId: string, caseId: string): string {
+  const key = ctx.state.idempotencyKey as string | undefined;
+  const source = key ? `key:${key}` : `request:${String(ctx.state.requestId)}`;
+  return createHash('sha256').update(`${userId}\n${caseId}\n${source}`).digest('hex');
+}
 
 const outcome = Joi.object({
   id: Joi.string().required(),
@@ -143,7 +156,10 @@ export const userCaseRoutes = (s: Services) => [
     auth: 'user',
     request: { params: idParams, body: caseAction(['propose', 'accept', 'reject', 'escalate']) },
     responses: { 200: { description: 'The case after the action.', schema: caseView }, ...ACTION_RESPONSES },
-    handler: async ({ principal, params, body }) => ({ status: 200, body: await s.cases.act('BUYER', principal.userId, params.id, body) }),
+    handler: async ({ principal, params, body, ctx }) => ({
+      status: 200,
+      body: await s.cases.act('BUYER', principal.userId, params.id, body, caseUpdateId(ctx, principal.userId, params.id)),
+    }),
   }),
   ...attachmentRoutes(s, 'BUYER', 'user', '/user/cases', 'Cases'),
 ];
@@ -194,7 +210,10 @@ export const sellerCaseRoutes = (s: Services) => [
     auth: 'seller',
     request: { params: idParams, body: caseAction(['escalate', 'propose', 'accept', 'reject', 'resolve']) },
     responses: { 200: { description: 'The case after the action.', schema: caseView }, ...ACTION_RESPONSES },
-    handler: async ({ principal, params, body }) => ({ status: 200, body: await s.cases.act('SELLER', principal.userId, params.id, body) }),
+    handler: async ({ principal, params, body, ctx }) => ({
+      status: 200,
+      body: await s.cases.act('SELLER', principal.userId, params.id, body, caseUpdateId(ctx, principal.userId, params.id)),
+    }),
   }),
   ...attachmentRoutes(s, 'SELLER', 'seller', '/seller/cases', 'Seller cases'),
 ];

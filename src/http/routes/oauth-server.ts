@@ -37,7 +37,7 @@ export const oauthServerRoutes = (s: Services) => [
     auth: 'public',
     responses: {
       200: {
-        description: 'Endpoints and capabilities; `issuer` is the service\'s public base URL and the `iss` of its tokens.',
+        description: "Endpoints and capabilities; `issuer` is the service's public base URL and the `iss` of its tokens.",
         schema: Joi.object({
           issuer: Joi.string().required(),
           authorization_endpoint: Joi.string().required(),
@@ -90,11 +90,11 @@ export const oauthServerRoutes = (s: Services) => [
     method: 'post',
     path: '/oauth/revoke',
     tag: 'Auth',
-    summary: 'Revoke an application\'s access or refresh token (RFC 7009)',
+    summary: "Revoke an application's access or refresh token (RFC 7009)",
     description:
-      'Form-encoded `token` and optional `token_type_hint`, with the application\'s credentials as at the token endpoint. ' +
+      "Form-encoded `token` and optional `token_type_hint`, with the application's credentials as at the token endpoint. " +
       'A refresh token is revoked with every token descended from the same link; an access token is refused from the next request on. ' +
-      'A token that is unknown, expired or another application\'s is answered 200 as well, and nothing changes.',
+      "A token that is unknown, expired or another application's is answered 200 as well, and nothing changes.",
     auth: 'public',
     errors: 'oauth',
     request: { bodyTypes: ['form'], body: tokenRequest },
@@ -114,7 +114,7 @@ export const oauthServerRoutes = (s: Services) => [
     method: 'post',
     path: '/oauth/introspect',
     tag: 'Auth',
-    summary: 'Introspect an application\'s token (RFC 7662)',
+    summary: "Introspect an application's token (RFC 7662)",
     description:
       'For confidential applications, with their credentials as at the token endpoint. Only tokens issued to the calling application ' +
       'can be active; any other token, and a revoked, spent or expired one, is `{"active": false}`.',
@@ -123,7 +123,7 @@ export const oauthServerRoutes = (s: Services) => [
     request: { bodyTypes: ['form'], body: tokenRequest },
     responses: {
       200: {
-        description: 'The token\'s state; an active token carries its claims.',
+        description: "The token's state; an active token carries its claims.",
         schema: Joi.object({
           active: Joi.boolean().required(),
           client_id: Joi.string(),
@@ -140,7 +140,11 @@ export const oauthServerRoutes = (s: Services) => [
       401: { description: '`invalid_client`: unknown, disabled or public application, or wrong client credentials.', schema: oauthError },
     },
     handler: async ({ body, ctx }) => {
-      const result = await s.oauthTokens.introspect(body.token, hint(body.token_type_hint), clientCredentials(ctx.get('authorization'), body));
+      const result = await s.oauthTokens.introspect(
+        body.token,
+        hint(body.token_type_hint),
+        clientCredentials(ctx.get('authorization'), body),
+      );
       return { status: 200, body: result, headers: NO_STORE };
     },
   }),

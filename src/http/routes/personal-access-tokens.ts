@@ -36,6 +36,8 @@ export const personalAccessTokenRoutes = (s: Services) => [
     tag: 'Personal access tokens',
     summary: 'Create a personal access token; the token is shown only in this response',
     description: `At most ${MAX_ACTIVE_TOKENS} active tokens per user; names are unique per user; \`expires\`, when given, must be at least 24 hours ahead. Use it as \`Authorization: ApiKey <token>\`.`,
+    // Its answer holds a secret shown once; a stored copy would outlive the moment.
+    idempotent: false,
     auth: 'bearer',
     request: { body: Joi.object({ name: name.required(), expires }).example({ name: 'stock-sync' }) },
     responses: {

@@ -132,7 +132,7 @@ export const systemRoutes = (s: Services, openApi: () => Record<string, unknown>
     summary: 'Static files of the documentation page',
     auth: 'public',
     request: { params: Joi.object({ asset: Joi.string().valid(...Object.keys(DOCS_ASSETS)).required() }) },
-    responses: { 200: { description: 'The file.', contentType: 'application/octet-stream' } },
+    responses: { 200: { description: 'The file.', contentType: [...new Set(Object.values(DOCS_ASSETS))] } },
     handler: async ({ params }) => ({
       status: 200,
       body: readFileSync(path.join(swaggerUiDir, params.asset)),

@@ -64,6 +64,8 @@ export const webhookRoutes = (s: Services) => [
     tag: TAG,
     summary: 'Register a webhook endpoint; its signing secret is shown only in this response',
     description: `\`url\` must be https and public outside development. Subscriptions from ${EVENT_TYPES.join(', ')}. At most ${MAX_ENDPOINTS_PER_SELLER} endpoints per seller and ${MAX_CUSTOM_HEADERS} custom headers, which cannot override the delivery headers. \`enabled\` defaults to true. ${DOCS}`,
+    // Its answer holds a secret shown once; a stored copy would outlive the moment.
+    idempotent: false,
     auth: 'seller',
     request: {
       body: Joi.object({
@@ -135,6 +137,8 @@ export const webhookRoutes = (s: Services) => [
     tag: TAG,
     summary: 'Replace the signing secret; the new one is shown only in this response',
     description: 'Effective immediately: every later attempt, including retries of earlier events, is signed with the new secret.',
+    // Its answer holds a secret shown once; a stored copy would outlive the moment.
+    idempotent: false,
     auth: 'seller',
     request: { params: webhookParams },
     responses: { 200: { description: 'The new secret.', schema: secretView }, 404: notFound },

@@ -55,6 +55,8 @@ export class AccessTokens {
         audience: AUDIENCE,
         algorithms: ['HS256'],
         typ: 'at+jwt',
+        // Tokens are revoked by expiry (first-party) or by `jti` (applications' tokens, RFC 7009),
+        // so one without `exp` or `jti` could never be revoked.
         requiredClaims: ['jti', 'iat', 'exp', 'sub'],
       });
       if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string') return null;

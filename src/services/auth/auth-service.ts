@@ -7,7 +7,7 @@ import { AccessTokens } from './access-tokens';
 import { invalidGrant, type OAuthApps } from './oauth-apps';
 import { decoyHash, hashPassword, verifyPassword } from './passwords';
 import { hashSecret, newSecret } from './secrets';
-import type { SignInThrottle } from './sign-in-throttle';
+import { throttleSubjects, type SignInThrottle } from './sign-in-throttle';
 
 export interface TokenPair {
   accessToken: string;
@@ -70,21 +70,30 @@ export class AuthService {
   /**
    * The user id for a username (or e-mail) and password, or null. An unknown user costs the same
    * time as a wrong password, so response time does not reveal which accounts exist. Failures
-   * count towards the name's sign-in throttle, which may refuse the attempt outright (429).
+   * count towards the account's sign-in throttle, which may refuse the attempt outright (429).
+   *
+   * The typed name is compared after one normalisation, done by Postgres: NFKC, then its
+   * `lower()` (the same `lower()` the unique indexes on username and e-mail use). The account is
+   * resolved first and counted by id, so its username, its e-mail address and every spelling
+   * that folds to them share one count.
    */
   async checkCredentials(username: string, password: string): Promise<string | null> {
-    await this.throttle.assertOpen(username);
-    const user = await this.db
-      .getRepository(User)
-      .createQueryBuilder('u')
-      .where('lower(u.username) = lower(:name) OR lower(u.email) = lower(:name)', { name: username })
-      .getOne();
+    const [found]: Array<{ normalised: string; id: string | null; password_hash: string | null }> = await this.db.query(
+      `SELECT n.normalised, u.id, u.password_hash
+         FROM (SELECT lower(normalize($1::text, NFKC)) AS normalised) n
+         LEFT JOIN users u ON lower(u.username) = n.normalised OR lower(u.email) IN (n.normalised, lower($1::text))
+        LIMIT 1`,
+      [username],
+    );
+    const user = found?.id ? { id: found.id, passwordHash: found.password_hash! } : null;
+    const subject = user ? throttleSubjects.account(user.id) : throttleSubjects.unknownName(found!.normalised);
+    await this.throttle.assertOpen(subject);
     const valid = user ? await verifyPassword(password, user.passwordHash) : await this.verifyAgainstDecoy(password);
     if (!user || !valid) {
-      await this.throttle.recordFailure(username);
+      await this.throttle.recordFailure(subject);
       return null;
     }
-    await this.throttle.recordSuccess(username);
+    await this.throttle.recordSuccess(subject);
     return user.id;
   }
 

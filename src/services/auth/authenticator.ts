@@ -1,5 +1,7 @@
 import { DataSource } from 'typeorm';
+import { UUID_PATTERN } from '../../ids';
 import { AccessTokens } from './access-tokens';
+import type { UserActivity } from '../users/activity';
 import type { OAuthApps } from './oauth-apps';
 import { hashSecret } from './secrets';
 
@@ -22,12 +24,21 @@ export class Authenticator {
     private readonly db: DataSource,
     private readonly accessTokens: AccessTokens,
     private readonly apps: OAuthApps,
+    private readonly activity: UserActivity,
   ) {}
 
+  /** Also records the user as active (for the conversation e-mails' "inactive recipient"). */
   async authenticate(kind: CredentialKind, credential: string): Promise<Principal | null> {
+    const principal = await this.resolve(kind, credential);
+    if (principal) await this.activity.touch(principal.userId);
+    return principal;
+  }
+
+  private async resolve(kind: CredentialKind, credential: string): Promise<Principal | null> {
     if (kind === 'bearer') {
       const subject = await this.accessTokens.verify(credential);
-      if (!subject) return null;
+      // A signed token outlives nothing: its user must still exist (one primary-key probe).
+      if (!subject || !(await this.userExists(subject.userId))) return null;
       if (!subject.clientId) return { userId: subject.userId, via: 'bearer', sessionId: subject.sessionId ?? null };
       // Honoured only while the user keeps the application linked, the operator keeps it enabled
       // and the token is not revoked: each takes effect on the next request, not at token expiry.
@@ -35,6 +46,12 @@ export class Authenticator {
       return honoured ? { userId: subject.userId, via: 'app', clientId: subject.clientId } : null;
     }
     return this.authenticatePat(credential);
+  }
+
+  private async userExists(userId: string): Promise<boolean> {
+    if (!UUID_PATTERN.test(userId)) return false;
+    const rows: unknown[] = await this.db.query(`SELECT 1 FROM users WHERE id = $1`, [userId]);
+    return rows.length > 0;
   }
 
   /**

@@ -79,7 +79,8 @@ export class OAuthTokens {
   async introspect(token: string, hint: TokenTypeHint | undefined, credentials: ClientCredentials): Promise<Introspection> {
     const client = await this.apps.authenticateClient(credentials.clientId, credentials.clientSecret);
     if (!client.confidential) throw invalidClient();
-    const order = hint === 'refresh_token' ? [this.introspectRefresh, this.introspectAccess] : [this.introspectAccess, this.introspectRefresh];
+    const order =
+      hint === 'refresh_token' ? [this.introspectRefresh, this.introspectAccess] : [this.introspectAccess, this.introspectRefresh];
     for (const attempt of order) {
       const result = await attempt.call(this, token, client.id);
       if (result) return result;

@@ -12,7 +12,7 @@ import { loadCaseViews, type CaseAttachmentView, type CaseView } from './case-vi
 /** Sends a party's action to the case workflow and returns its answer (see src/temporal/case-updates.ts). */
 export interface CaseWorkflowActions {
   /** Null when no workflow runs for the case: it has finished, or its start still waits in the outbox. */
-  act(caseId: string, action: PartyAction): Promise<CaseState | null>;
+  act(caseId: string, action: PartyAction, options?: { updateId?: string }): Promise<CaseState | null>;
 }
 
 /** How long an action on a just-opened case waits for its workflow to start before a 503. */
@@ -84,8 +84,11 @@ export class Cases {
     return view!;
   }
 
-  /** Applies a party's action through the workflow, then answers the refreshed case. */
-  async act(party: Party, userId: string, caseId: string, request: CaseActionRequest): Promise<CaseView> {
+  /**
+   * Applies a party's action through the workflow, then answers the refreshed case. `updateId`
+   * names the Temporal Update: an action sent again with the same id is applied once.
+   */
+  async act(party: Party, userId: string, caseId: string, request: CaseActionRequest, updateId?: string): Promise<CaseView> {
     const { status } = await this.owned(party, userId, caseId);
     // A closed case's workflow has finished: answer without asking Temporal.
     if (status === 'CLOSED') throw conflict('case-closed', 'The case is closed.');
@@ -94,7 +97,7 @@ export class Cases {
     // No running workflow: the case closed since the check above, or it was opened so recently
     // that its start is still in the outbox (normally milliseconds): wait for it a little.
     const deadline = Date.now() + WORKFLOW_START_WAIT_MS;
-    while ((await this.workflow.act(caseId, action)) === null) {
+    while ((await this.workflow.act(caseId, action, { updateId })) === null) {
       if ((await this.owned(party, userId, caseId)).status === 'CLOSED') throw conflict('case-closed', 'The case is closed.');
       if (Date.now() > deadline) throw unavailable('The case is still being set up; try again shortly.');
       await new Promise((resolve) => setTimeout(resolve, 200));

@@ -1,6 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { ItemImage, ItemMetadata } from '../../db/entities';
-import { LIVE_LISTING_SQL } from '../listings/visibility';
 
 /** The spec's Item resource. Prices are pence; price fields are null when nothing is for sale. */
 export interface ItemView {
@@ -66,26 +65,22 @@ interface ItemRow {
 }
 
 /**
- * Items with their set, series, game and live-listing aggregates, in one round trip:
- * the aggregates are computed only for the requested URNs.
+ * Items with their set, series, game and market data, in one round trip. The market data is
+ * `item_market`, which the database keeps equal to the live-listing aggregates in the
+ * transaction of every listing write (migration 1733443700000); an item with nothing for sale
+ * has no row there.
  */
 const ITEMS_SQL = `
-  WITH stats AS (
-    SELECT l.item_urn, min(l.price) AS min_price, max(l.price) AS max_price,
-           sum(l.quantity - l.reserved)::int AS available, sum(l.quantity)::int AS quantity
-      FROM listings l JOIN seller_accounts sa ON sa.user_id = l.seller_id
-     WHERE l.item_urn = ANY($1::text[]) AND ${LIVE_LISTING_SQL}
-     GROUP BY l.item_urn)
   SELECT i.urn, i.slug, i.type, i.title, i.name, i.rarity, i.number, i.description,
          i.images, i.alternatives, i.metadata, g.name AS game_name,
          s.urn AS set_urn, s.name AS set_name, s.printed_count, s.total_count, s."references", s.size,
          s.symbol_url, s.released, sr.urn AS series_urn, sr.name AS series_name,
-         st.min_price, st.max_price, st.available, st.quantity
+         m.min_price, m.max_price, m.available, m.quantity
     FROM catalog_items i
     JOIN catalog_sets s ON s.urn = i.set_urn
     JOIN catalog_series sr ON sr.urn = i.series_urn
     JOIN catalog_games g ON g.urn = i.game_urn
-    LEFT JOIN stats st ON st.item_urn = i.urn
+    LEFT JOIN item_market m ON m.item_urn = i.urn
    WHERE i.urn = ANY($1::text[])`;
 
 function toItemView(r: ItemRow): ItemView {

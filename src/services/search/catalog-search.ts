@@ -1,6 +1,5 @@
 import type { DataSource } from 'typeorm';
 import { loadItems, type ItemView } from '../catalog/item-view';
-import { LIVE_LISTING_SQL } from '../listings/visibility';
 
 export type SearchSort = 'relevance' | 'name' | 'price';
 
@@ -26,29 +25,22 @@ export interface CatalogPage {
  * Matching: full text (every word of `q` appears in the name, the title — which carries the set
  * name and number — the rarity or the number) OR trigram similarity of `q` to the name of at
  * least pg_trgm's threshold, 0.3 ("charzard" → Charizard scores 0.58).
+ * Similarity depends on the name alone, so it is tested against the distinct names
+ * (`catalog_names`, hundreds of rows) and their items fetched by name: the same matches as testing
+ * every item row, without rechecking the thousands of rows a trigram index can only nominate.
  * Ranking: full-text rank (name words weigh most) plus name similarity, so exact words beat
  * near-misses and the closest spelling comes first among near-misses.
  */
-const MATCH_SQL = `(i.search_vector @@ websearch_to_tsquery('simple', $1) OR i.name % $1)`;
+const MATCH_SQL = `(i.search_vector @@ websearch_to_tsquery('simple', $1)
+                    OR i.name = ANY(ARRAY(SELECT n.name FROM catalog_names n WHERE n.name % $1)))`;
 const RANK_SQL = `(ts_rank(i.search_vector, websearch_to_tsquery('simple', $1)) + similarity(i.name, $1))`;
-/** Cheapest live listing of `m.urn`: an index scan of listings_item_live_idx per item. */
-const LOWEST_PRICE_SQL = `(SELECT min(l.price) FROM listings l JOIN seller_accounts sa ON sa.user_id = l.seller_id
-                            WHERE l.item_urn = m.urn AND ${LIVE_LISTING_SQL})`;
-
-/**
- * Price order needs each candidate's lowest live price, one index probe per item; over a broad
- * match ("rare": 36,000 items) that is seconds. So price sorting orders the PRICE_SORT_WINDOW
- * best matches (by relevance, or name without `q`) — every match of a set or a specific search.
- */
-export const PRICE_SORT_WINDOW = 1000;
-
 const relevanceOrder = (hasQuery: boolean) => (hasQuery ? `${RANK_SQL} DESC, i.name, i.urn` : 'i.name, i.urn');
 
 /**
  * One page of catalog items: a ranking query that yields URNs and the total, then the shared
- * Item view (with live-listing aggregates) for that page only.
+ * Item view (with its market data) for that page only.
  */
-export async function searchCatalog(db: DataSource, query: CatalogQuery): Promise<CatalogPage> {
+export async function searchCatalog(db: DataSource, query: CatalogQuery, options: { probeMatchesUpTo?: number } = {}): Promise<CatalogPage> {
   // MATCH_SQL and RANK_SQL read the query text as $1.
   const params: unknown[] = query.q ? [query.q] : [];
   const where: string[] = query.q ? [MATCH_SQL] : [];
@@ -63,23 +55,79 @@ export async function searchCatalog(db: DataSource, query: CatalogQuery): Promis
     params.push(column.startsWith('lower') ? value.toLowerCase() : value);
     where.push(`${column} = $${params.length}`);
   }
-  const from = `FROM catalog_items i ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`;
+  const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const offset = (query.page - 1) * query.size;
   const page = `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
-  const ranked = (order: string, limit: string) => `SELECT i.urn, i.name, count(*) OVER () AS total ${from} ORDER BY ${order} ${limit}`;
-  const sql =
-    query.sort === 'price'
-      ? // Items with nothing for sale come last.
-        `SELECT m.urn, m.total FROM (${ranked(relevanceOrder(Boolean(query.q)), `LIMIT ${PRICE_SORT_WINDOW}`)}) m
-          ORDER BY ${LOWEST_PRICE_SQL} ASC NULLS LAST, m.name, m.urn ${page}`
-      : ranked(query.sort === 'name' ? 'i.name, i.urn' : relevanceOrder(Boolean(query.q)), page);
-  const rows: Array<{ urn: string; total: string }> = await db.query(sql, [...params, query.size, (query.page - 1) * query.size]);
-  // A page past the end has no row to carry the window count; count separately only then.
-  const total = rows.length ? Number(rows[0]!.total) : query.page > 1 ? Number((await db.query(`SELECT count(*) AS n ${from}`, params))[0].n) : 0;
-  const items = await loadItems(db, rows.map((r) => r.urn));
+  const count = async () => Number((await db.query(`SELECT count(*) AS n FROM catalog_items i ${filter}`, params))[0].n);
+  let total: number;
+  let urns: string[];
+  if (query.sort === 'price') {
+    total = await count();
+    const probe = total <= (options.probeMatchesUpTo ?? PROBE_MATCHES_UP_TO);
+    urns = offset >= total ? [] : await pricePage(db, { filter, where, params, page, probe, size: query.size, offset });
+  } else {
+    const order = query.sort === 'name' ? 'i.name, i.urn' : relevanceOrder(Boolean(query.q));
+    const rows: Array<{ urn: string; total: string }> = await db.query(
+      `SELECT i.urn, count(*) OVER () AS total FROM catalog_items i ${filter} ORDER BY ${order} ${page}`,
+      [...params, query.size, offset],
+    );
+    // A page past the end has no row to carry the window count; count separately only then.
+    total = rows.length ? Number(rows[0]!.total) : query.page > 1 ? await count() : 0;
+    urns = rows.map((r) => r.urn);
+  }
+  const items = await loadItems(db, urns);
   return {
     total,
     page: query.page,
     size: query.size,
-    items: rows.map((r) => items.get(r.urn)).filter((i): i is ItemView => i !== undefined),
+    items: urns.map((urn) => items.get(urn)).filter((i): i is ItemView => i !== undefined),
   };
+}
+
+/**
+ * Up to this many matches are ordered by probing each one's market row; broader matches walk
+ * item_market's price index instead. Either plan costs about as much as a few thousand index
+ * probes: a selective match walking the price index would scan most of the catalog to fill a
+ * page, and a broad one probing every match would too.
+ */
+export const PROBE_MATCHES_UP_TO = 5000;
+
+/**
+ * A page of matches by lowest live price (item_market), items with nothing for sale last by name:
+ * by probing each match's market row (`probe`) or by walking the price index. The two plans
+ * give the same page (test/api/search.test.ts compares them).
+ */
+async function pricePage(
+  db: DataSource,
+  q: { filter: string; where: string[]; params: unknown[]; page: string; probe: boolean; size: number; offset: number },
+): Promise<string[]> {
+  const urnsOf = (rows: Array<{ urn: string }>) => rows.map((r) => r.urn);
+  if (q.probe) {
+    return urnsOf(
+      await db.query(
+        `SELECT x.urn FROM (SELECT i.urn, i.name, (SELECT m.min_price FROM item_market m WHERE m.item_urn = i.urn) AS price
+                              FROM catalog_items i ${q.filter}) x
+          ORDER BY x.price ASC NULLS LAST, x.name, x.urn ${q.page}`,
+        [...q.params, q.size, q.offset],
+      ),
+    );
+  }
+  // Broad: walk the price index; matches are dense enough that the page fills after a few rows.
+  const priced = urnsOf(
+    await db.query(`SELECT i.urn FROM item_market m JOIN catalog_items i ON i.urn = m.item_urn ${q.filter} ORDER BY m.min_price, i.name, i.urn ${q.page}`, [
+      ...q.params,
+      q.size,
+      q.offset,
+    ]),
+  );
+  if (priced.length === q.size) return priced;
+  // Past the priced matches: the matches with nothing for sale, by name.
+  const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM item_market m JOIN catalog_items i ON i.urn = m.item_urn ${q.filter}`, q.params);
+  const unpriced = ['NOT EXISTS (SELECT 1 FROM item_market m WHERE m.item_urn = i.urn)', ...q.where];
+  const rest = await db.query(`SELECT i.urn FROM catalog_items i WHERE ${unpriced.join(' AND ')} ORDER BY i.name, i.urn ${q.page}`, [
+    ...q.params,
+    q.size - priced.length,
+    Math.max(0, q.offset - n),
+  ]);
+  return [...priced, ...urnsOf(rest)];
 }

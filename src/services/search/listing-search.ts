@@ -37,8 +37,8 @@ const ORDER: Record<ListingSort, [string, 'ASC' | 'DESC']> = {
 
 /**
  * Buyer listing search for one item. Visibility is LIVE_LISTING_SQL (in stock, not hidden,
- * valid, seller active and not on vacation). The page and its total come from one query (a
- * window count); the hits are then enriched with the shared listing view, without private fields.
+ * valid, seller active and not on vacation). The page and its total come from one query; the
+ * hits are then enriched with the shared listing view, without private fields.
  * An item that does not resolve simply matches nothing.
  */
 export async function searchListings(db: DataSource, query: ListingQuery): Promise<ListingPage> {
@@ -58,10 +58,14 @@ export async function searchListings(db: DataSource, query: ListingQuery): Promi
   if (f.graded !== undefined) qb.andWhere(f.graded ? 'l.grading_provider IS NOT NULL' : 'l.grading_provider IS NULL');
   if (f.sellerId !== undefined) qb.andWhere('l.seller_id = :sellerId', { sellerId: f.sellerId });
 
+  // The total is a scalar subquery over the same conditions: counted once, from the covering
+  // index (listings_item_live_price_idx) rather than by a window over every matching row, so the
+  // page itself can stop after `from + size` rows of the index order.
+  const counted = qb.clone().select('count(*)').getQuery();
   const [column, direction] = ORDER[query.sort];
   qb.orderBy(column, direction).addOrderBy('l.id', 'ASC').offset(query.from).limit(query.size);
-  const { entities, raw } = await qb.addSelect('count(*) OVER ()', 'total').getRawAndEntities<{ total: string }>();
-  // A page past the end has no row to carry the window count; count separately only then.
+  const { entities, raw } = await qb.addSelect(`(${counted})`, 'total').getRawAndEntities<{ total: string }>();
+  // A page past the end has no row to carry the total; count separately only then.
   const total = raw.length ? Number(raw[0]!.total) : query.from > 0 ? await qb.offset(0).limit(undefined).orderBy().getCount() : 0;
   return { total, hits: await toListingViews(db, entities, { includePrivate: false }) };
 }

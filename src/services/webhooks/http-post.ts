@@ -40,36 +40,44 @@ export function postWebhook(req: WebhookRequest): Promise<WebhookResponse> {
   }
   const transport = url.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
-    const request = transport.request(
-      url,
-      {
-        method: 'POST',
-        headers: { ...req.headers, 'content-length': Buffer.byteLength(req.body).toString() },
-        lookup: guardedLookup(req.allowPrivate),
-        timeout: req.timeoutMs,
-        agent: false,
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on('data', (chunk: Buffer) => {
-          if (size < EXCERPT_BYTES) chunks.push(chunk);
-          size += chunk.length;
-        });
-        response.on('end', () => {
-          clearTimeout(deadline);
-          const excerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
-          resolve({
-            statusCode: response.statusCode ?? null,
-            latencyMs: elapsed(),
-            error: null,
-            excerpt: excerpt || null,
-            retryAfterMs: parseRetryAfter(response.headers['retry-after']),
+    let request: http.ClientRequest;
+    try {
+      request = transport.request(
+        url,
+        {
+          method: 'POST',
+          headers: { ...req.headers, 'content-length': Buffer.byteLength(req.body).toString() },
+          lookup: guardedLookup(req.allowPrivate),
+          timeout: req.timeoutMs,
+          agent: false,
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          response.on('data', (chunk: Buffer) => {
+            if (size < EXCERPT_BYTES) chunks.push(chunk);
+            size += chunk.length;
           });
-        });
-        response.on('error', (err) => settleError(err));
-      },
-    );
+          response.on('end', () => {
+            clearTimeout(deadline);
+            const excerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
+            resolve({
+              statusCode: response.statusCode ?? null,
+              latencyMs: elapsed(),
+              error: null,
+              excerpt: excerpt || null,
+              retryAfterMs: parseRetryAfter(response.headers['retry-after']),
+            });
+          });
+          response.on('error', (err) => settleError(err));
+        },
+      );
+    } catch (err) {
+      // The request could not even be built (e.g. a stored header Node refuses to write): an
+      // attempt that failed, recorded like any other, never an exception retried forever.
+      resolve(failure(elapsed(), `not sent: ${(err as Error).message}`));
+      return;
+    }
     // `timeout` above only covers socket idleness; this bounds the whole exchange.
     const deadline = setTimeout(() => request.destroy(new Error(`timed out after ${req.timeoutMs} ms`)), req.timeoutMs);
     const settleError = (err: Error) => {

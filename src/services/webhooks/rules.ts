@@ -42,15 +42,16 @@ export function normaliseHeaders(headers: Record<string, string>): { headers: Re
     if (!HEADER_NAME.test(rawName)) fail(rawName, 'is not a valid header name');
     else if (isReserved(name)) fail(rawName, 'is set by the service and cannot be overridden');
     else if (name in out) fail(rawName, 'is given twice');
-    // Control characters (CR/LF above all) would let a value inject further headers.
-    else if (hasControlCharacter(value)) fail(rawName, 'must not contain control characters');
+    // Control characters (CR/LF above all) would let a value inject further headers; anything
+    // above U+00FF cannot be written as a header byte at all.
+    else if (!HEADER_VALUE.test(value)) fail(rawName, 'must be visible ASCII or Latin-1 text (tab and space allowed, no control characters)');
     else out[name] = value;
   }
   return { headers: out, errors };
 }
 
-/** Any C0 control except tab, or DEL. */
-const hasControlCharacter = (value: string) => [...value].some((c) => (c < ' ' && c !== '\t') || c === '\x7f');
+/** RFC 9110 field-value characters as Node writes them: tab, visible ASCII, space, and Latin-1 (U+00A0–U+00FF). */
+const HEADER_VALUE = /^[\t\x20-\x7E\xA0-\xFF]*$/;
 
 export function urlErrors(url: string, allowPrivate: boolean): FieldError[] {
   const problem = endpointUrlProblem(url, allowPrivate);

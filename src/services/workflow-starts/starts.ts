@@ -1,5 +1,6 @@
 import { paymentSettledSignal } from '../../../workflows/contracts/checkout';
 import type { WebhookDeliveryPolicy, WorkflowInputs } from '../../../workflows/contracts/inputs';
+import { newMessageSignal, type ConversationNotifyInput } from '../../../workflows/contracts/conversation-notify';
 import { CASE_SEARCH_ATTRIBUTES } from '../../domain/cases/search-attributes';
 import { newId } from '../../ids';
 import { workflowIds } from '../../temporal/workflow-ids';
@@ -98,6 +99,21 @@ export const starts = {
       { eventId, endpointId, policy },
       options.replay ? { reusePolicy: 'ALLOW_DUPLICATE' } : {},
       options.replay ? `replay:${newId()}` : undefined,
+    );
+  },
+
+  /**
+   * A new message for `userId` in a conversation, as a signal-with-start of
+   * `conversation-notify:{conversationId}:{userId}`: a running notification hears of it, and
+   * after one ended a new run starts (ALLOW_DUPLICATE). Each message is its own request.
+   */
+  conversationNotify(messageId: string, input: ConversationNotifyInput): WorkflowStart {
+    return start(
+      'conversationNotifyWorkflow',
+      workflowIds.conversationNotify(input.conversationId, input.userId),
+      input,
+      { reusePolicy: 'ALLOW_DUPLICATE', signal: { name: newMessageSignal.name, args: [] } },
+      `message:${messageId}`,
     );
   },
 };

@@ -1,0 +1,120 @@
+// Varied Discover workloads: every request is drawn from a distribution, so no two consecutive
+// requests carry the same body and a whole-answer cache cannot serve a repeated request.
+// Popularity follows Zipf's law over the catalog (a few cards are asked for far more often than
+// the long tail); search draws real misspellings and real names; listing search varies filters,
+// sorts and pages. A fixed seed makes every run (and every side of one run) draw the same requests.
+import misspellings from '../../data/search/misspellings.json';
+import { BENCH } from './settings';
+
+export interface Draw {
+  path: string;
+  body?: string;
+}
+
+/** mulberry32: small, fast, seedable. */
+export function prng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Index 0…n−1 with P(k) ∝ 1 / (k + 1)^s: rank 0 is the most popular. */
+export function zipf(n: number, s: number, random: () => number): () => number {
+  const cumulative = new Float64Array(n);
+  let sum = 0;
+  for (let k = 0; k < n; k += 1) cumulative[k] = sum += 1 / Math.pow(k + 1, s);
+  return () => {
+    const x = random() * sum;
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cumulative[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+}
+
+/** A ring of `size` requests in which no request equals the one before it. */
+function ring(size: number, draw: () => Draw): Draw[] {
+  const out: Draw[] = [];
+  while (out.length < size) {
+    const d = draw();
+    const prev = out[out.length - 1];
+    if (!prev || prev.path !== d.path || prev.body !== d.body) out.push(d);
+  }
+  return out;
+}
+
+/** Cycles through a ring; shared by all connections of a run, so consecutive requests differ. */
+export function cycle(draws: Draw[]): () => Draw {
+  let i = 0;
+  return () => draws[i++ % draws.length]!;
+}
+
+const RING = 5000;
+const ZIPF_S = 1.0;
+
+/** 200 distinct URNs per body, each drawn by popularity. */
+export function bulkLookups(itemsByPopularity: string[], seed = 1): Draw[] {
+  const random = prng(seed);
+  const rank = zipf(itemsByPopularity.length, ZIPF_S, random);
+  return ring(RING, () => {
+    const urns = new Set<string>();
+    while (urns.size < 200) urns.add(itemsByPopularity[rank()]!);
+    return { path: '/search/lookup/bulk', body: JSON.stringify({ urns: [...urns] }) };
+  });
+}
+
+/**
+ * Catalog search: two thirds real misspellings, one third real names (drawn by popularity),
+ * mostly by relevance, sometimes sorted by price or name, a filter or a later page.
+ */
+export function searches(namesByPopularity: string[], seed = 2): Draw[] {
+  const random = prng(seed);
+  const name = zipf(namesByPopularity.length, ZIPF_S, random);
+  const typos = (misspellings as Array<[string, string]>).map(([typo]) => typo);
+  const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
+  return ring(RING, () => {
+    const q = random() < 2 / 3 ? pick(typos) : namesByPopularity[name()]!;
+    const params = new URLSearchParams({ q });
+    const r = random();
+    if (r < 0.15) params.set('sort', 'price');
+    else if (r < 0.25) params.set('sort', 'name');
+    if (random() < 0.1) params.set('rarity', pick(['Rare Holo', 'Common', 'Uncommon', 'Rare']));
+    if (random() < 0.2) params.set('page', String(2 + Math.floor(random() * 3)));
+    return { path: `/search?${params}` };
+  });
+}
+
+const CONDITIONS = ['MINT', 'NEAR_MINT', 'EXCELLENT', 'GOOD', 'PLAYED'];
+const LANGUAGES = ['en', 'ja', 'de', 'fr'];
+
+/** Listing search of one item drawn by popularity (the popular item first), with varied filters and sorts. */
+export function listingSearches(itemsByPopularity: string[], seed = 3): Draw[] {
+  const random = prng(seed);
+  const items = [BENCH.popularUrn, ...itemsByPopularity.filter((u) => u !== BENCH.popularUrn)];
+  const rank = zipf(items.length, ZIPF_S, random);
+  const some = (xs: string[]) => xs.filter(() => random() < 0.5);
+  return ring(RING, () => {
+    const filters: Record<string, unknown> = {};
+    if (random() < 0.3) filters.condition = [...new Set([...some(CONDITIONS).slice(0, 3), 'NEAR_MINT'])];
+    if (random() < 0.2) filters.language = [LANGUAGES[Math.floor(random() * LANGUAGES.length)]];
+    if (random() < 0.2) {
+      const min = 100 * Math.floor(random() * 100);
+      filters.priceMin = min;
+      filters.priceMax = min + 100 * (10 + Math.floor(random() * 100));
+    }
+    if (random() < 0.1) filters.graded = random() < 0.5;
+    const r = random();
+    const sort = r < 0.6 ? 'price' : r < 0.8 ? '-price' : 'newest';
+    const from = random() < 0.2 ? 20 * (1 + Math.floor(random() * 3)) : 0;
+    return { path: '/listings/item', body: JSON.stringify({ urn: items[rank()]!, filters, sort, from, size: 20 }) };
+  });
+}

@@ -1,0 +1,109 @@
+import sharp from 'sharp';
+import { detectImageType, type ImageType } from './image-type';
+
+/** Bounds on what is decoded at all; anything beyond them is refused before it costs memory. */
+export interface DecodeLimits {
+  /** Largest encoded size accepted. */
+  maxBytes: number;
+  /** Largest width × height of one frame. */
+  maxPixels: number;
+  /** Most frames an animated image may have. */
+  maxFrames: number;
+  /** Largest width × height × frames: what decoding every frame would cost. */
+  maxTotalPixels: number;
+}
+
+export const DEFAULT_DECODE_LIMITS: DecodeLimits = {
+  maxBytes: 10 * 1024 * 1024,
+  maxPixels: 40_000_000,
+  maxFrames: 100,
+  maxTotalPixels: 200_000_000,
+};
+
+/** What decoding learnt about an image; `reasons` is empty when it is usable. */
+export interface DecodedImage {
+  /** The format its bytes really are (magic bytes, confirmed by the decoder), or null. */
+  type: ImageType | null;
+  width: number;
+  height: number;
+  frames: number;
+  byteSize: number;
+  /** Whether the image carries EXIF, XMP, IPTC or ICC metadata (GPS positions live in EXIF). */
+  hasMetadata: boolean;
+  /** Why the image cannot be used (stable codes, see docs/conversations.md); empty when fine. */
+  reasons: string[];
+}
+
+const FORMAT_TYPES: Record<string, ImageType> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
+
+/**
+ * Decodes an image for real (libvips through sharp): the header tells size and frame count
+ * without decoding pixels, so the limits are checked before any pixel is touched, and then
+ * every pixel is decoded once so a truncated or corrupt file is caught here, not by a client.
+ */
+export async function decodeImage(bytes: Buffer, limits: DecodeLimits = DEFAULT_DECODE_LIMITS): Promise<DecodedImage> {
+  const result: DecodedImage = { type: null, width: 0, height: 0, frames: 0, byteSize: bytes.length, hasMetadata: false, reasons: [] };
+  if (bytes.length > limits.maxBytes) result.reasons.push('too-many-bytes');
+  const magic = detectImageType(bytes);
+  if (!magic) {
+    result.reasons.push('unsupported-type');
+    return result;
+  }
+  let meta: sharp.Metadata;
+  try {
+    meta = await sharp(bytes, { animated: true, limitInputPixels: false }).metadata();
+  } catch {
+    result.reasons.push('undecodable');
+    return result;
+  }
+  const decoded = meta.format ? FORMAT_TYPES[meta.format] : undefined;
+  if (decoded !== magic) {
+    // The leading bytes claim one format, the decoder found another: a polyglot or a disguise.
+    result.reasons.push('type-mismatch');
+    return result;
+  }
+  result.type = magic;
+  result.width = meta.width ?? 0;
+  result.height = meta.pageHeight ?? meta.height ?? 0;
+  result.frames = meta.pages ?? 1;
+  result.hasMetadata = Boolean(meta.exif || meta.xmp || meta.iptc || meta.icc);
+  const pixels = result.width * result.height;
+  if (pixels > limits.maxPixels) result.reasons.push('too-many-pixels');
+  if (result.frames > limits.maxFrames) result.reasons.push('too-many-frames');
+  if (pixels * result.frames > limits.maxTotalPixels) result.reasons.push('animation-too-large');
+  if (result.reasons.length > 0) return result;
+  try {
+    // A full decode of every frame, failing on the first error rather than returning grey.
+    await sharp(bytes, { animated: true, failOn: 'error', limitInputPixels: limits.maxTotalPixels }).raw().toBuffer();
+  } catch {
+    result.reasons.push('undecodable');
+  }
+  return result;
+}
+
+/**
+ * Per-channel statistics of the first frame, for content checks (blank images). Channel
+ * standard deviations near zero mean a single flat colour.
+ */
+export async function channelSpread(bytes: Buffer): Promise<number> {
+  const stats = await sharp(bytes, { failOn: 'error' }).stats();
+  return Math.max(...stats.channels.map((c) => c.stdev));
+}
+
+/**
+ * Re-encodes an image in its own format with every metadata block dropped (EXIF with its GPS
+ * position, XMP, IPTC, comments); the EXIF orientation is applied to the pixels first so the
+ * picture still shows the right way up. Animated WebP stays animated.
+ */
+export async function stripMetadata(bytes: Buffer, type: ImageType): Promise<Buffer> {
+  const image = sharp(bytes, { animated: type === 'image/webp', failOn: 'error' }).autoOrient();
+  // sharp writes no metadata unless asked (`keepMetadata`/`withMetadata`), so the output is clean.
+  switch (type) {
+    case 'image/png':
+      return image.png().toBuffer();
+    case 'image/jpeg':
+      return image.jpeg({ quality: 90, mozjpeg: true }).toBuffer();
+    case 'image/webp':
+      return image.webp({ quality: 90 }).toBuffer();
+  }
+}

@@ -1,0 +1,200 @@
+import http from 'node:http';
+import { SignJWT } from 'jose';
+import { newId } from '../../src/ids';
+import { registerSeller, registerUser, startTestApi, type TestApi } from '../support/api';
+import { ADDRESS } from '../support/shop';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi({ env: { SIGN_IN_MAX_FAILURES: '3', SIGN_IN_LOCK_SECONDS: '600' } });
+});
+afterAll(() => api.close());
+
+/** A request with any method (supertest and fetch refuse some), answered as status, headers and parsed body. */
+function raw(method: string, path: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${api.baseUrl}${path}`, { method }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode!, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const fields = (body: { errors?: Array<{ in: string; field: string }> }) => (body.errors ?? []).map((e) => `${e.in}:${e.field}`);
+
+describe('text at the edge: NUL and unpaired surrogates are a 400 naming the field', () => {
+  it('refuses NUL in a query string, a path and a JSON body', async () => {
+    const search = await api.http.get('/search?q=a%00b').expect(400);
+    expect(search.body.type).toBe('/problems/validation-failed');
+    expect(fields(search.body)).toEqual(['query:q']);
+
+    const user = await registerUser(api);
+    const pat = await api.http.post('/user/personal-access-tokens').set(user.bearer).send({ name: 'a\u0000b' }).expect(400);
+    expect(fields(pat.body)).toEqual(['body:name']);
+
+    const basket = await api.http.get('/basket').set(user.bearer).expect(200);
+    const path = await api.http.get(`/basket/${basket.body.id}%00/summary`).set(user.bearer).expect(400);
+    expect(fields(path.body)).toEqual(['params:id']);
+  });
+
+  it('refuses a lone surrogate in a nested body field, in a header map key and value', async () => {
+    const buyer = await registerUser(api);
+    const basket = await api.http.get('/basket').set(buyer.bearer).expect(200);
+    const address = await api.http
+      .put(`/basket/${basket.body.id}/delivery`)
+      .set(buyer.bearer)
+      .send({ address: { ...ADDRESS, city: 'Lon\ud800don' } })
+      .expect(400);
+    expect(fields(address.body)).toEqual(['body:address.city']);
+
+    const seller = await registerSeller(api);
+    const hook = await api.http
+      .post('/seller/webhooks')
+      .set(seller.bearer)
+      .send({ url: 'https://hooks.example.com/x', headers: { 'X-A': 'a\udc00', 'X-\ud800': 'b' } })
+      .expect(400);
+    expect(fields(hook.body).sort()).toEqual(['body:headers.X-A', 'body:headers.X-\ud800'].sort());
+  });
+
+  it('counts the password minimum in characters (code points), not UTF-16 units', async () => {
+    const res = await api.http.post('/auth/register').send({ email: 'emoji@example.test', username: 'emoji1', password: '😀😀😀😀😀' }).expect(400);
+    expect(fields(res.body)).toEqual(['body:password']);
+    await api.http.post('/auth/register').send({ email: 'emoji@example.test', username: 'emoji1', password: '😀😀😀😀😀😀😀😀😀😀' }).expect(201);
+  });
+});
+
+describe('methods', () => {
+  it('answers TRACE and other unimplemented methods 405 with Allow, never 500', async () => {
+    for (const method of ['TRACE', 'PROPFIND']) {
+      const res = await raw(method, '/healthz');
+      expect(res.status).toBe(405);
+      expect(res.headers.allow).toMatch(/GET/);
+      expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+      expect(res.body.type).toBe('/problems/method-not-allowed');
+    }
+    const unknownPath = await raw('TRACE', '/no/such/route');
+    expect(unknownPath.status).toBe(404);
+  });
+
+  it('sends Allow with an ordinary 405', async () => {
+    const res = await api.http.put('/healthz').expect(405);
+    expect(res.headers.allow).toMatch(/GET/);
+  });
+});
+
+describe('tokens', () => {
+  const sign = (claims: { sub: string; exp?: boolean }) => {
+    const jwt = new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' }).setSubject(claims.sub).setIssuer('marketplace').setAudience('marketplace-api').setIssuedAt();
+    return (claims.exp === false ? jwt : jwt.setExpirationTime('5m')).sign(api.config.auth.jwtSecret);
+  };
+
+  it('refuses an access token without exp', async () => {
+    const user = await registerUser(api);
+    await api.http.get('/basket').set('Authorization', `Bearer ${await sign({ sub: user.id })}`).expect(200);
+    await api.http.get('/basket').set('Authorization', `Bearer ${await sign({ sub: user.id, exp: false })}`).expect(401);
+  });
+
+  it('answers 401 for a valid token whose user does not exist', async () => {
+    await api.http.get('/basket').set('Authorization', `Bearer ${await sign({ sub: newId() })}`).expect(401);
+    await api.http.get('/basket').set('Authorization', `Bearer ${await sign({ sub: 'not-a-uuid' })}`).expect(401);
+  });
+});
+
+describe('error lists', () => {
+  it('lists at most 20 failing fields, then a count', async () => {
+    const body: Record<string, string> = {};
+    for (let i = 0; i < 5000; i++) body[`unknown${i}`] = 'x';
+    const res = await api.http.post('/search/lookup/bulk').send({ urns: [], ...body }).expect(400);
+    expect(res.body.errors).toHaveLength(20);
+    expect(res.body.errorCount).toBeGreaterThanOrEqual(5000);
+    expect(res.text.length).toBeLessThan(5_000);
+  });
+});
+
+describe('sign-in throttle per account (SIGN_IN_MAX_FAILURES=3)', () => {
+  const signIn = (username: string, password: string) => api.http.post('/oauth/token').send({ grant_type: 'password', username, password });
+
+  it('one count per account: the e-mail address and case or compatibility spellings share the username\'s lock', async () => {
+    const user = await registerUser(api, 'irise');
+    for (let i = 0; i < 3; i++) await signIn(user.username, 'wrong password!').expect(400);
+    await signIn(user.username, user.password).expect(429);
+    await signIn(user.email, user.password).expect(429);
+    await signIn(user.email.toUpperCase(), user.password).expect(429);
+    // Fullwidth "ｉ" folds to "i" under NFKC.
+    await signIn(`ｉ${user.username.slice(1)}`, user.password).expect(429);
+    await signIn(`İ${user.username.slice(1)}`, user.password).expect((res) => expect(res.status).not.toBe(200));
+  });
+
+  it('failures through the e-mail address lock the username too', async () => {
+    const user = await registerUser(api, 'mail');
+    for (let i = 0; i < 3; i++) await signIn(user.email, 'wrong password!').expect(400);
+    await signIn(user.username, user.password).expect(429);
+  });
+
+  it('unknown names lock per normalised name', async () => {
+    for (let i = 0; i < 3; i++) await signIn('Nobody-There', 'whatever-password').expect(400);
+    await signIn('nobody-there', 'whatever-password').expect(429);
+    await signIn('ｎobody-there', 'whatever-password').expect(429);
+  });
+});
+
+describe('Idempotency-Key', () => {
+  const option = { name: 'Royal Mail', price: 150, tracked: false, countries: ['GB'] };
+  const createOption = (seller: { bearer: Record<string, string> }, key: string, name = option.name) =>
+    api.http.post('/seller/delivery-options').set(seller.bearer).set('Idempotency-Key', key).send({ ...option, name });
+  const optionsOf = async (seller: { bearer: Record<string, string> }) => (await api.http.get('/seller/delivery-options').set(seller.bearer).expect(200)).body;
+
+  it('answers a retry with the stored answer and its original status; the action happens once', async () => {
+    const seller = await registerSeller(api);
+    const first = await createOption(seller, 'k-1').expect(201);
+    const retry = await createOption(seller, 'k-1').expect(201);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect(await optionsOf(seller)).toHaveLength(1);
+  });
+
+  it('refuses the same key with a different request (422), and while the first is in flight (409)', async () => {
+    const seller = await registerSeller(api);
+    await createOption(seller, 'k-2', 'one').expect(201);
+    const reused = await createOption(seller, 'k-2', 'two').expect(422);
+    expect(reused.body.type).toBe('/problems/idempotency-key-reused');
+
+    // A claim without an answer yet, for the very request sent next.
+    const [{ request_hash: hash }] = await api.database.db.query(`SELECT request_hash FROM idempotency_keys WHERE user_id = $1 AND key = 'k-2'`, [seller.id]);
+    await api.database.db.query(`INSERT INTO idempotency_keys (user_id, key, request_hash) VALUES ($1, 'k-3', $2)`, [seller.id, hash]);
+    const inFlight = await createOption(seller, 'k-3', 'one').expect(409);
+    expect(inFlight.body.type).toBe('/problems/idempotency-key-in-use');
+    expect(await optionsOf(seller)).toHaveLength(1);
+  });
+
+  it('scopes keys per user, forgets them after 24 hours, lets a failed request be retried, and checks the key', async () => {
+    const a = await registerSeller(api);
+    const b = await registerSeller(api);
+    await createOption(a, 'shared').expect(201);
+    await createOption(b, 'shared').expect(201);
+    expect(await optionsOf(b)).toHaveLength(1);
+
+    await api.database.db.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE user_id = $1`, [a.id]);
+    await createOption(a, 'shared').expect(201);
+    expect(await optionsOf(a)).toHaveLength(2);
+
+    // A refused request stores nothing: the key is free for the corrected request.
+    await api.http.post('/seller/delivery-options').set(a.bearer).set('Idempotency-Key', 'fix-me').send({ ...option, price: -1 }).expect(400);
+    await createOption(a, 'fix-me').expect(201);
+
+    await createOption(a, 'bad key with spaces').expect(400);
+  });
+
+  it('does not keep answers that carry a secret shown once', async () => {
+    const user = await registerUser(api);
+    await api.http.post('/user/personal-access-tokens').set(user.bearer).set('Idempotency-Key', 'pat').send({ name: 'ci' }).expect(201);
+    expect(await api.database.db.query(`SELECT 1 FROM idempotency_keys WHERE user_id = $1`, [user.id])).toEqual([]);
+  });
+});

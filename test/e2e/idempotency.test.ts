@@ -1,0 +1,93 @@
+import type { Worker } from '@temporalio/worker';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createWorker } from '../../worker/create-worker';
+import { registerUser, startTestApi, type TestApi } from '../support/api';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { fillBasket, pay, sellerWithListings } from '../support/shop';
+import { devServerEnv, workflowBundle } from '../support/temporal';
+
+// The stack of test/support/stack.ts, with the worker's life in the test's hands.
+let env: TestWorkflowEnvironment;
+let database: TestDatabase;
+let api: TestApi;
+let worker: Worker;
+let running: Promise<void>;
+
+async function startWorker() {
+  worker = await createWorker({ config: api.config, db: database.db, connection: env.nativeConnection, workflowBundle: await workflowBundle() });
+  running = worker.run();
+}
+async function stopWorker() {
+  worker.shutdown();
+  await running;
+}
+
+beforeAll(async () => {
+  env = await devServerEnv();
+  database = await createTestDatabase();
+  api = await startTestApi({ temporal: env.client, database });
+  await startWorker();
+}, 120_000);
+afterAll(async () => {
+  if (worker?.getState() === 'RUNNING') await stopWorker();
+  await api?.close();
+  await database?.drop();
+  await env?.teardown();
+});
+
+const q = (sql: string, args: unknown[]) => database.db.query(sql, args);
+
+describe('Idempotency-Key end to end (API → Temporal dev server → worker → Postgres)', () => {
+  it('a retried checkout with the same key answers the first session again: one session, one set of holds', async () => {
+    const { listingIds } = await sellerWithListings(api, [{ quantity: 3, price: 900 }, { quantity: 1, price: 400 }]);
+    const buyer = await registerUser(api, 'idembuyer');
+    const basketId = await fillBasket(api, buyer, listingIds.map((listingId) => ({ listingId })));
+    const send = (key: string, successUrl = 'https://shop.example/done') =>
+      api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).set('Idempotency-Key', key).send({ successUrl });
+
+    const first = await send('checkout-1').expect(201);
+    const retry = await send('checkout-1').expect(201);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    await send('checkout-1', 'https://shop.example/other').expect(422);
+
+    expect(await q(`SELECT count(*)::int AS n FROM checkout_sessions WHERE buyer_id = $1`, [buyer.id])).toEqual([{ n: 1 }]);
+    const holds = await q(`SELECT listing_id, quantity FROM listing_holds WHERE listing_id = ANY($1) AND released_at IS NULL ORDER BY listing_id`, [listingIds]);
+    expect(holds).toHaveLength(2);
+    expect(await q(`SELECT sum(reserved)::int AS reserved FROM listings WHERE id = ANY($1)`, [listingIds])).toEqual([{ reserved: 2 }]);
+  }, 60_000);
+
+  it('a propose retried with the same key after a 503 while the worker was stopped records one proposal', async () => {
+    const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 2, price: 1500 }]);
+    const buyer = await registerUser(api, 'idemcase');
+    const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
+    const checkout = await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/thanks' }).expect(201);
+    const purchaseId = await pay(api, checkout.body.url);
+    const order = (await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200)).body.orders[0];
+    await api.http
+      .put(`/user/purchases/${purchaseId}`)
+      .set(buyer.bearer)
+      .send({ action: 'dispute', orderId: order.id, reason: 'DAMAGED', comment: 'Bent', items: [{ id: order.items[0].id, quantity: 1 }] })
+      .expect(200);
+    const [opened] = (await api.http.get('/user/cases').set(buyer.bearer).expect(200)).body;
+    const propose = () =>
+      api.http
+        .put(`/seller/cases/${opened.id}`)
+        .set(seller.bearer)
+        .set('Idempotency-Key', 'propose-refund-1')
+        .send({ action: 'propose', type: 'REFUND', amount: 1500, comment: 'Full refund' });
+
+    await stopWorker();
+    const timedOut = await propose();
+    expect(timedOut.status).toBe(503);
+    expect(timedOut.body.type).toBe('/problems/temporarily-unavailable');
+    await startWorker();
+
+    const retried = await propose().expect(200);
+    expect(retried.body.outcomes).toEqual([expect.objectContaining({ type: 'REFUND', party: 'SELLER', status: 'PENDING', amount: 1500 })]);
+    // Sent again after it succeeded: the stored answer, still one proposal.
+    const replayed = await propose().expect(200);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(await q(`SELECT count(*)::int AS n FROM case_outcomes WHERE case_id = $1`, [opened.id])).toEqual([{ n: 1 }]);
+  }, 120_000);
+});

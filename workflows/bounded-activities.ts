@@ -1,0 +1,33 @@
+import { log, proxyActivities, upsertMemo, workflowInfo, type ActivityOptions, type RetryPolicy } from '@temporalio/workflow';
+
+/** What every workflow's activities retry with unless it needs otherwise: ~6 minutes, then give up. */
+export const BOUNDED_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 } as const;
+
+/** Memo key under which a workflow shows its last activity that failed for good. */
+export const FAILURE_MEMO = 'lastActivityFailure';
+
+/**
+ * `proxyActivities` whose retry policy must be bounded (`maximumAttempts`), and where an activity
+ * that fails for good (retries exhausted, or refused as non-retryable) leaves a visible trace
+ * before its error reaches the workflow: the `lastActivityFailure` memo (shown by `temporal
+ * workflow describe` and the Web UI) and an error log line naming the workflow.
+ */
+export function boundedActivities<A extends object>(options: ActivityOptions & { retry: RetryPolicy & { maximumAttempts: number } }): A {
+  const inner = proxyActivities<Record<string, (...args: unknown[]) => Promise<unknown>>>(options);
+  return new Proxy({} as A, {
+    get: (_target, name) => {
+      if (typeof name !== 'string') return undefined;
+      return async (...args: unknown[]) => {
+        try {
+          return await inner[name]!(...args);
+        } catch (err) {
+          const message = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+          const { workflowId, runId } = workflowInfo();
+          upsertMemo({ [FAILURE_MEMO]: { activity: name, message, at: new Date().toISOString() } });
+          log.error('activity failed for good', { workflowId, runId, activity: name, error: message });
+          throw err;
+        }
+      };
+    },
+  });
+}
