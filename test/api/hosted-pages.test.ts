@@ -140,3 +140,21 @@ describe('hosted pages in a real browser', () => {
     await page.close();
   });
 });
+
+describe("Swagger UI's Try it out", () => {
+  it('Execute on POST /listings/item with the pre-filled example answers 200', async () => {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1200, height: 900 });
+    await page.goto(`${api.baseUrl}/docs#/Discover/searchItemListings`, { waitUntil: 'networkidle0' });
+    const operation = '#operations-Discover-searchItemListings';
+    await page.waitForSelector(`${operation} .try-out__btn`, { timeout: 20_000 });
+    await page.click(`${operation} .try-out__btn`);
+    const body = await page.$eval(`${operation} textarea.body-param__text`, (t) => (t as unknown as { value: string }).value);
+    expect(JSON.parse(body)).toMatchObject({ urn: 'pokemon/base/base1/4' });
+    await page.click(`${operation} .execute`);
+    await page.waitForSelector(`${operation} .live-responses-table tbody .response-col_status`, { timeout: 20_000 });
+    const status = await page.$eval(`${operation} .live-responses-table tbody .response-col_status`, (e) => e.textContent?.trim());
+    expect(status).toBe('200');
+    await page.close();
+  });
+});
