@@ -43,7 +43,13 @@ module.exports = {
       comment: 'Routes call services; the database, Temporal and the worker side are behind them. Entity types may be named.',
       from: { path: '^src/http/' },
       to: {
-        path: ['^src/db/', '^src/temporal/', '^src/integrations/', '^(activities|workflows|worker)/', '(^|/)node_modules/(typeorm|pg|@temporalio)/'],
+        path: [
+          '^src/db/',
+          '^src/temporal/',
+          '^src/integrations/',
+          '^(activities|workflows|worker)/',
+          '(^|/)node_modules/(typeorm|pg|@temporalio)/',
+        ],
         dependencyTypesNot: ['type-only'],
       },
     },
@@ -65,7 +71,9 @@ module.exports = {
       severity: 'error',
       comment: 'Entities and migrations depend on nothing of the application.',
       from: { path: '^src/db/' },
-      to: { path: ['^src/(services|http|temporal|integrations|domain)/', '^src/(composition|main)\\.ts$', '^(activities|workflows|worker)/'] },
+      to: {
+        path: ['^src/(services|http|temporal|integrations|domain)/', '^src/(composition|main)\\.ts$', '^(activities|workflows|worker)/'],
+      },
     },
     {
       name: 'domain-is-pure',
@@ -81,14 +89,20 @@ module.exports = {
       severity: 'error',
       comment: 'Workflow code is replayed; it reaches the world only through activities, whose types it may import.',
       from: { path: '^workflows/' },
-      to: { pathNot: ['^workflows/', '^src/domain/', '(^|/)node_modules/@temporalio/(workflow|common)/'], dependencyTypesNot: ['type-only'] },
+      to: {
+        pathNot: ['^workflows/', '^src/domain/', '(^|/)node_modules/@temporalio/(workflow|common)/'],
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'activities-are-thin',
       severity: 'error',
       comment: 'An activity adapts a service to Temporal: SQL, rules and texts live in src/services.',
       from: { path: '^activities/' },
-      to: { pathNot: ['^activities/', '^src/services/', '^src/domain/', '(^|/)node_modules/@temporalio/activity/'], dependencyTypesNot: ['type-only'] },
+      to: {
+        pathNot: ['^activities/', '^src/services/', '^src/domain/', '(^|/)node_modules/@temporalio/activity/'],
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'no-test-code-in-the-product',

@@ -32,9 +32,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     headers: spec.headers,
     connections: spec.connections,
     duration: spec.durationSeconds,
-    ...(spec.next
-      ? { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, ...spec.next!() }) }] }
-      : {}),
+    ...(spec.next ? { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, ...spec.next!() }) }] } : {}),
   });
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx + r.timeouts };
 }

@@ -36,12 +36,18 @@ async function main(): Promise<void> {
     let skipped = 0;
     for (const file of files) {
       // A bar only on a terminal: in logs and CI it would be noise.
-      const bar = process.stdout.isTTY ? new SingleBar({ format: `${file} [{bar}] {percentage}% | {lines} lines` }, Presets.shades_classic) : null;
+      const bar = process.stdout.isTTY
+        ? new SingleBar({ format: `${file} [{bar}] {percentage}% | {lines} lines` }, Presets.shades_classic)
+        : null;
       bar?.start(statSync(file).size, 0, { lines: 0 });
       let bytes = 0;
-      const summary = await importCatalog(db, linesOf(file, (b) => (bytes = b)), {
-        onProgress: (lines) => bar?.update(bytes, { lines }),
-      });
+      const summary = await importCatalog(
+        db,
+        linesOf(file, (b) => (bytes = b)),
+        {
+          onProgress: (lines) => bar?.update(bytes, { lines }),
+        },
+      );
       bar?.update(statSync(file).size, { lines: summary.lines });
       bar?.stop();
       printSummary(file, summary);

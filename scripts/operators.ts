@@ -23,7 +23,8 @@ async function main(): Promise<void> {
       const revoked = await operators.revoke(user);
       console.log(`${revoked.username} (${revoked.userId}) is no longer an operator`);
     } else if (command === 'list') {
-      for (const o of await operators.list()) console.log(`${o.userId}  ${o.username}  granted ${o.grantedAt.toISOString()} by ${o.grantedBy}`);
+      for (const o of await operators.list())
+        console.log(`${o.userId}  ${o.username}  granted ${o.grantedAt.toISOString()} by ${o.grantedBy}`);
     } else {
       throw new Error(USAGE);
     }

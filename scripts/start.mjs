@@ -4,16 +4,7 @@
 //   then migrations, the API and the worker. Ctrl-C stops everything this script started.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import {
-  DATA_DIR,
-  ensureTemporalBinaries,
-  log,
-  portOpen,
-  run,
-  startEmbeddedPostgres,
-  stopChildren,
-  waitForPort,
-} from './lib.mjs';
+import { DATA_DIR, ensureTemporalBinaries, log, portOpen, run, startEmbeddedPostgres, stopChildren, waitForPort } from './lib.mjs';
 
 const env = { NODE_ENV: 'development', ...process.env };
 const apiPort = Number(env.PORT ?? 3000);
@@ -53,16 +44,26 @@ async function temporal() {
   env.TEMPORAL_ADDRESS = `127.0.0.1:${port}`;
   if (await portOpen(port)) return log(`Temporal: reusing the server already on port ${port}`);
   const { cli } = ensureTemporalBinaries();
-  const server = run(cli, [
-    'server', 'start-dev',
-    '--ip', '127.0.0.1',
-    '--port', String(port),
-    '--ui-port', String(uiPort),
-    '--db-filename', path.join(DATA_DIR, 'temporal.sqlite'),
-    '--log-level', 'error',
-    // The case workflows' search attributes (src/domain/cases/search-attributes.ts).
-    ...['CaseStatus', 'CaseReason', 'CaseSellerId', 'CaseOrderId'].flatMap((name) => ['--search-attribute', `${name}=Keyword`]),
-  ], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const server = run(
+    cli,
+    [
+      'server',
+      'start-dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--ui-port',
+      String(uiPort),
+      '--db-filename',
+      path.join(DATA_DIR, 'temporal.sqlite'),
+      '--log-level',
+      'error',
+      // The case workflows' search attributes (src/domain/cases/search-attributes.ts).
+      ...['CaseStatus', 'CaseReason', 'CaseSellerId', 'CaseOrderId'].flatMap((name) => ['--search-attribute', `${name}=Keyword`]),
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   server.once('exit', (code) => !stopping && (log(`Temporal dev server exited (${code})`), shutdown(1)));
   await waitForPort(port, 'Temporal dev server');
   env.TEMPORAL_UI_URL = `http://127.0.0.1:${uiPort}`;

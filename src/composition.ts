@@ -112,8 +112,14 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     profiles: new Profiles(db),
     accounts: new Accounts(db, uploads, { scryptLogN: config.auth.scryptLogN }),
     accountStats: new AccountStatsService(db),
-    billingPortal: new BillingPortal(db, { key: config.auth.jwtSecret, publicBaseUrl: config.publicBaseUrl, ttlSeconds: config.billingPortal.linkTtlSeconds }),
-    addresses: new SavedAddresses(db, addressLookupProvider(config.addressLookup), { retrieveTtlSeconds: config.addressLookup.retrieveTtlSeconds }),
+    billingPortal: new BillingPortal(db, {
+      key: config.auth.jwtSecret,
+      publicBaseUrl: config.publicBaseUrl,
+      ttlSeconds: config.billingPortal.linkTtlSeconds,
+    }),
+    addresses: new SavedAddresses(db, addressLookupProvider(config.addressLookup), {
+      retrieveTtlSeconds: config.addressLookup.retrieveTtlSeconds,
+    }),
     baskets,
     checkouts: new Checkouts(db, baskets, { holdSeconds: config.checkout.holdSeconds, publicBaseUrl: config.publicBaseUrl }),
     orderUpdates,

@@ -132,18 +132,25 @@ const schema = Joi.object({
   HOST: Joi.string().default('127.0.0.1'),
   PUBLIC_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
-  DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }).required(),
+  DATABASE_URL: Joi.string()
+    .uri({ scheme: ['postgres', 'postgresql'] })
+    .required(),
   TEMPORAL_ADDRESS: Joi.string().default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: Joi.string().default('default'),
   TEMPORAL_TASK_QUEUE: Joi.string().default('marketplace'),
   TEMPORAL_TLS: Joi.boolean().default(false),
-  JWT_SECRET: Joi.string().min(32).when('NODE_ENV', {
-    is: 'production',
-    then: Joi.required(),
-    otherwise: Joi.optional().default(DEV_JWT_SECRET),
-  }),
+  JWT_SECRET: Joi.string()
+    .min(32)
+    .when('NODE_ENV', {
+      is: 'production',
+      then: Joi.required(),
+      otherwise: Joi.optional().default(DEV_JWT_SECRET),
+    }),
   ACCESS_TOKEN_TTL_SECONDS: Joi.number().integer().min(30).max(86_400).default(900),
-  REFRESH_TOKEN_TTL_SECONDS: Joi.number().integer().min(60).default(30 * 86_400),
+  REFRESH_TOKEN_TTL_SECONDS: Joi.number()
+    .integer()
+    .min(60)
+    .default(30 * 86_400),
   SCRYPT_LOG_N: Joi.number().integer().min(10).max(20).default(15),
   SIGN_IN_MAX_FAILURES: Joi.number().integer().min(3).max(100).default(10),
   SIGN_IN_LOCK_SECONDS: Joi.number().integer().min(10).max(86_400).default(900),
@@ -151,7 +158,9 @@ const schema = Joi.object({
   EMAIL_CODE_MAX_ATTEMPTS: Joi.number().integer().min(1).max(20).default(5),
   EMAIL_FROM: Joi.string().default('Marketplace <no-reply@marketplace.local>'),
   SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }),
-  JSON_BODY_LIMIT: Joi.string().pattern(/^\d+(kb|mb)$/).default('256kb'),
+  JSON_BODY_LIMIT: Joi.string()
+    .pattern(/^\d+(kb|mb)$/)
+    .default('256kb'),
   VALIDATE_RESPONSES: Joi.boolean(),
   WEBHOOK_SECRET_KEY: Joi.string().min(32),
   WEBHOOK_ALLOW_PRIVATE_URLS: Joi.boolean(),
@@ -163,13 +172,28 @@ const schema = Joi.object({
   WORKFLOW_START_INTERVAL: Joi.string().pattern(DURATION).default('1s'),
   WORKFLOW_START_RETRY_MAX: Joi.string().pattern(DURATION).default('30s'),
   CHECKOUT_HOLD_SECONDS: Joi.number().integer().min(1).max(86_400).default(900),
-  ORDER_AUTO_RECEIPT_SECONDS: Joi.number().integer().min(1).default(21 * 86_400),
-  REVIEW_WINDOW_SECONDS: Joi.number().integer().min(1).default(14 * 86_400),
+  ORDER_AUTO_RECEIPT_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .default(21 * 86_400),
+  REVIEW_WINDOW_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .default(14 * 86_400),
   UPLOADS_DIR: Joi.string().default('.data/uploads'),
-  UPLOAD_MAX_BYTES: Joi.number().integer().min(1024).default(10 * 1024 * 1024),
-  IMPORT_MAX_BYTES: Joi.number().integer().min(1024).default(5 * 1024 * 1024),
+  UPLOAD_MAX_BYTES: Joi.number()
+    .integer()
+    .min(1024)
+    .default(10 * 1024 * 1024),
+  IMPORT_MAX_BYTES: Joi.number()
+    .integer()
+    .min(1024)
+    .default(5 * 1024 * 1024),
   IMPORT_BATCH_SIZE: Joi.number().integer().min(1).max(5000).default(500),
-  CASE_AUTO_ESCALATE_SECONDS: Joi.number().integer().min(1).default(7 * 86_400),
+  CASE_AUTO_ESCALATE_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .default(7 * 86_400),
   CONVERSATION_NOTIFY_GRACE_SECONDS: Joi.number().integer().min(1).default(120),
   CONVERSATION_NOTIFY_MAX_DELAY_SECONDS: Joi.number().integer().min(1).default(900),
   CONVERSATION_INACTIVE_SECONDS: Joi.number().integer().min(0).default(300),
@@ -177,7 +201,9 @@ const schema = Joi.object({
   // Below the 30 s that Discover answers already allow shared caches (Cache-Control max-age).
   ADDRESS_LOOKUP_PROVIDER: Joi.string().valid('embedded', 'loqate').default('embedded'),
   LOQATE_KEY: Joi.string().when('ADDRESS_LOOKUP_PROVIDER', { is: 'loqate', then: Joi.required() }),
-  LOQATE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://api.addressy.com'),
+  LOQATE_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('https://api.addressy.com'),
   ADDRESS_RETRIEVE_TTL_SECONDS: Joi.number().integer().min(60).default(86_400),
   BILLING_PORTAL_LINK_TTL_SECONDS: Joi.number().integer().min(30).max(86_400).default(900),
   DISCOVER_CACHE_MS: Joi.number().integer().min(0).max(30_000).default(2000),

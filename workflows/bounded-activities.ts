@@ -1,7 +1,12 @@
 import { log, proxyActivities, upsertMemo, workflowInfo, type ActivityOptions, type RetryPolicy } from '@temporalio/workflow';
 
 /** What every workflow's activities retry with unless it needs otherwise: ~6 minutes, then give up. */
-export const BOUNDED_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 } as const;
+export const BOUNDED_RETRY = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '1 minute',
+  maximumAttempts: 10,
+} as const;
 
 /** Memo key under which a workflow shows its last activity that failed for good. */
 export const FAILURE_MEMO = 'lastActivityFailure';

@@ -20,12 +20,7 @@ import {
   type OperatorDecision,
   type PartyAction,
 } from '../src/domain/cases/machine';
-import {
-  caseRefusalFailure as fail,
-  caseStateQuery,
-  operatorDecisionUpdate,
-  partyUpdates,
-} from './contracts/case';
+import { caseRefusalFailure as fail, caseStateQuery, operatorDecisionUpdate, partyUpdates } from './contracts/case';
 import type { CaseWorkflowInput } from './contracts/inputs';
 import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 import { DATA_REFUSED } from '../src/domain/failure-types';
@@ -71,7 +66,9 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseState>
     state = next;
     if (entersPeriod) period += 1;
     if (input.indexed) upsertSearchAttributes([{ key: CASE_SEARCH_ATTRIBUTES.status, value: next.status }]);
-    const written = writes.then(() => recordCaseChange({ ...change, caseId: input.caseId, changeId: uuid4(), status: next.status, outcomes: next.outcomes }));
+    const written = writes.then(() =>
+      recordCaseChange({ ...change, caseId: input.caseId, changeId: uuid4(), status: next.status, outcomes: next.outcomes }),
+    );
     writes = written.catch(() => undefined);
     let result: Awaited<typeof written>;
     try {
@@ -105,14 +102,19 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseState>
     return commit(afterAction(state, a, outcomeId), {
       actor: a.party,
       kind: a.action,
-      proposal: a.action === 'propose' ? { id: outcomeId, type: a.type, amount: a.amount, comment: a.comment, deliveryAddress: a.deliveryAddress } : undefined,
+      proposal:
+        a.action === 'propose'
+          ? { id: outcomeId, type: a.type, amount: a.amount, comment: a.comment, deliveryAddress: a.deliveryAddress }
+          : undefined,
     });
   };
   const party = (action: PartyAction['action']) => ({
     validator: (args: object) => check({ ...args, action } as PartyAction),
     handler: (args: object) => act({ ...args, action } as PartyAction),
   });
-  for (const [action, update] of Object.entries(partyUpdates) as Array<[PartyAction['action'], (typeof partyUpdates)[keyof typeof partyUpdates]]>) {
+  for (const [action, update] of Object.entries(partyUpdates) as Array<
+    [PartyAction['action'], (typeof partyUpdates)[keyof typeof partyUpdates]]
+  >) {
     const { handler, validator } = party(action);
     setHandler(update as typeof partyUpdates.escalate, handler, { validator });
   }

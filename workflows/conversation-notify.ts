@@ -33,7 +33,11 @@ export async function conversationNotifyWorkflow(input: ConversationNotifyInput)
       if (wait <= 0 || !(await condition(() => received !== seen, wait))) break;
     }
     const handled = received;
-    const emailId = await queueUnreadNotification({ conversationId: input.conversationId, userId: input.userId, inactiveSeconds: input.inactiveSeconds });
+    const emailId = await queueUnreadNotification({
+      conversationId: input.conversationId,
+      userId: input.userId,
+      inactiveSeconds: input.inactiveSeconds,
+    });
     if (emailId) {
       await deliverEmail(emailId);
       if (!emails.includes(emailId)) emails.push(emailId);

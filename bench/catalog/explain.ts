@@ -27,14 +27,35 @@ async function main(): Promise<void> {
   const runs: Array<[string, () => Promise<unknown>]> = [
     ['POST /search/lookup/bulk (200 URNs)', () => loadItems(db, urns)],
     ['GET /search?q=charzard (relevance)', () => searchCatalog(db, { q: 'charzard', sort: 'relevance', page: 1, size: 20 })],
-    ['GET /search?q=pikachoo&sort=price: a selective match, every match ordered by price', () => searchCatalog(db, { q: 'pikachoo', sort: 'price', page: 1, size: 20 })],
-    ['GET /search?q=rare&sort=price: a broad match (tens of thousands of items) ordered by price', () => searchCatalog(db, { q: 'rare', sort: 'price', page: 1, size: 20 })],
+    [
+      'GET /search?q=pikachoo&sort=price: a selective match, every match ordered by price',
+      () => searchCatalog(db, { q: 'pikachoo', sort: 'price', page: 1, size: 20 }),
+    ],
+    [
+      'GET /search?q=rare&sort=price: a broad match (tens of thousands of items) ordered by price',
+      () => searchCatalog(db, { q: 'rare', sort: 'price', page: 1, size: 20 }),
+    ],
     ['GET /search?sort=price: the whole catalog ordered by price', () => searchCatalog(db, { sort: 'price', page: 1, size: 20 })],
-    ['POST /listings/item (popular item, price)', () => searchListings(db, { urn: BENCH.popularUrn, filters: {}, sort: 'price', from: 0, size: 20 })],
-    ['POST /listings/item (popular item, -price, two conditions, page 3)', () =>
-      searchListings(db, { urn: BENCH.popularUrn, filters: { condition: ['MINT', 'NEAR_MINT'] }, sort: '-price', from: 40, size: 20 })],
-    ['POST /listings/item (popular item, newest, English, price range)', () =>
-      searchListings(db, { urn: BENCH.popularUrn, filters: { language: ['en'], priceMin: 1000, priceMax: 9000 }, sort: 'newest', from: 0, size: 20 })],
+    [
+      'POST /listings/item (popular item, price)',
+      () => searchListings(db, { urn: BENCH.popularUrn, filters: {}, sort: 'price', from: 0, size: 20 }),
+    ],
+    [
+      'POST /listings/item (popular item, -price, two conditions, page 3)',
+      () =>
+        searchListings(db, { urn: BENCH.popularUrn, filters: { condition: ['MINT', 'NEAR_MINT'] }, sort: '-price', from: 40, size: 20 }),
+    ],
+    [
+      'POST /listings/item (popular item, newest, English, price range)',
+      () =>
+        searchListings(db, {
+          urn: BENCH.popularUrn,
+          filters: { language: ['en'], priceMin: 1000, priceMax: 9000 },
+          sort: 'newest',
+          from: 0,
+          size: 20,
+        }),
+    ],
   ];
   const out: string[] = [];
   for (const [title, run] of runs) {
@@ -47,7 +68,9 @@ async function main(): Promise<void> {
       const plan: Array<{ 'QUERY PLAN': string }> = await db.query(`EXPLAIN (ANALYZE, BUFFERS) ${statement.sql}`, statement.params);
       // The 200-URN array literal would fill pages; the plan lines around it are what matter.
       const lines = plan.map((r) => r['QUERY PLAN'].replace(/'\{[^}]{200,}\}'/g, "'{…200 URNs…}'"));
-      out.push(`### statement ${n + 1} of ${statements.length}\n\n\`\`\`\n${statement.sql.replace(/\s+/g, ' ').trim()}\n\n${lines.join('\n')}\n\`\`\`\n`);
+      out.push(
+        `### statement ${n + 1} of ${statements.length}\n\n\`\`\`\n${statement.sql.replace(/\s+/g, ' ').trim()}\n\n${lines.join('\n')}\n\`\`\`\n`,
+      );
     }
   }
   const file = path.join(__dirname, '../results/catalog-explain.md');

@@ -85,7 +85,9 @@ async function main(): Promise<void> {
     console.log(`${what}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
   await db.query('VACUUM ANALYZE');
-  const [counts] = await db.query(`SELECT (SELECT count(*) FROM catalog_items)::int AS items, (SELECT count(*) FROM listings)::int AS listings`);
+  const [counts] = await db.query(
+    `SELECT (SELECT count(*) FROM catalog_items)::int AS items, (SELECT count(*) FROM listings)::int AS listings`,
+  );
   console.log(`catalog: ${counts.items} items, ${counts.listings} listings`);
   await db.destroy();
 }

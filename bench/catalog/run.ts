@@ -48,16 +48,44 @@ async function scenarios(): Promise<Scenario[]> {
   await pg.connect();
   // Popularity ranks: a fixed scattering of the catalog (and of its distinct names).
   const urns: string[] = (await pg.query(`SELECT urn FROM catalog_items ORDER BY md5(urn)`)).rows.map((r) => r.urn);
-  const names: string[] = (await pg.query(`SELECT name FROM (SELECT DISTINCT name FROM catalog_items) n ORDER BY md5(name)`)).rows.map((r) => r.name);
+  const names: string[] = (await pg.query(`SELECT name FROM (SELECT DISTINCT name FROM catalog_items) n ORDER BY md5(name)`)).rows.map(
+    (r) => r.name,
+  );
   await pg.end();
   const fixed = JSON.stringify({ urns: urns.slice(0, 200) });
   return [
-    { name: 'bulk lookup, 200 URNs (Zipf)', method: 'POST', path: '/search/lookup/bulk', body: fixed, target: '≥ 30 % of floor; p99 < 50 ms', draws: bulkLookups(urns) },
-    { name: 'GET /search, misspellings and names, varied sorts/filters/pages', method: 'GET', path: '/search?q=charzard', target: '≥ 5 × baseline; p99 < 50 ms', draws: searches(names) },
-    { name: 'POST /listings/item (Zipf items, varied filters/sorts)', method: 'POST', path: '/listings/item', body: JSON.stringify({ urn: BENCH.popularUrn }), target: '≥ 5 × baseline; p99 < 30 ms', draws: listingSearches(urns) },
+    {
+      name: 'bulk lookup, 200 URNs (Zipf)',
+      method: 'POST',
+      path: '/search/lookup/bulk',
+      body: fixed,
+      target: '≥ 30 % of floor; p99 < 50 ms',
+      draws: bulkLookups(urns),
+    },
+    {
+      name: 'GET /search, misspellings and names, varied sorts/filters/pages',
+      method: 'GET',
+      path: '/search?q=charzard',
+      target: '≥ 5 × baseline; p99 < 50 ms',
+      draws: searches(names),
+    },
+    {
+      name: 'POST /listings/item (Zipf items, varied filters/sorts)',
+      method: 'POST',
+      path: '/listings/item',
+      body: JSON.stringify({ urn: BENCH.popularUrn }),
+      target: '≥ 5 × baseline; p99 < 30 ms',
+      draws: listingSearches(urns),
+    },
     { name: 'extra, repeated body: bulk lookup, same 200 URNs', method: 'POST', path: '/search/lookup/bulk', body: fixed, target: '—' },
     { name: 'extra, repeated body: GET /search?q=charzard', method: 'GET', path: '/search?q=charzard', target: '—' },
-    { name: 'extra, repeated body: POST /listings/item, popular item', method: 'POST', path: '/listings/item', body: JSON.stringify({ urn: BENCH.popularUrn }), target: '—' },
+    {
+      name: 'extra, repeated body: POST /listings/item, popular item',
+      method: 'POST',
+      path: '/listings/item',
+      body: JSON.stringify({ urn: BENCH.popularUrn }),
+      target: '—',
+    },
   ];
 }
 
@@ -78,7 +106,11 @@ function load(port: number, s: Scenario, durationSeconds: number, connections: n
  * Returns the answer's size in bytes.
  */
 async function check(port: number, s: Scenario): Promise<number> {
-  const res = await fetch(`http://127.0.0.1:${port}${s.path}`, { method: s.method, body: s.body, headers: s.body ? { 'content-type': 'application/json' } : {} });
+  const res = await fetch(`http://127.0.0.1:${port}${s.path}`, {
+    method: s.method,
+    body: s.body,
+    headers: s.body ? { 'content-type': 'application/json' } : {},
+  });
   const text = await res.text();
   const body = JSON.parse(text) as unknown[] | { items?: unknown[]; hits?: unknown[] };
   const size = Array.isArray(body) ? body.length : (body.items ?? body.hits ?? []).length;
@@ -93,10 +125,19 @@ async function check(port: number, s: Scenario): Promise<number> {
  * from the code's.
  */
 async function measureFloor(bytes: number): Promise<{ bytes: number; many: LoadResult; one: LoadResult }> {
-  const floor = spawn(process.execPath, ['-r', 'ts-node/register', path.join(__dirname, 'server.ts'), 'floor', String(bytes)], { stdio: 'inherit' });
+  const floor = spawn(process.execPath, ['-r', 'ts-node/register', path.join(__dirname, 'server.ts'), 'floor', String(bytes)], {
+    stdio: 'inherit',
+  });
   try {
     await waitFor(`http://127.0.0.1:${BENCH.floorPort}/`);
-    const at = (connections: number) => runLoad({ url: `http://127.0.0.1:${BENCH.floorPort}/`, method: 'GET', headers: {}, connections, durationSeconds: BENCH.roundSeconds });
+    const at = (connections: number) =>
+      runLoad({
+        url: `http://127.0.0.1:${BENCH.floorPort}/`,
+        method: 'GET',
+        headers: {},
+        connections,
+        durationSeconds: BENCH.roundSeconds,
+      });
     await settle();
     const many = await at(BENCH.connections);
     const one = await at(1);
@@ -109,7 +150,12 @@ async function measureFloor(bytes: number): Promise<{ bytes: number; many: LoadR
 const find = (rows: Row[], s: Scenario, side: Row['side'], connections: number) =>
   rows.find((r) => r.scenario === s.name && r.side === side && r.connections === connections)!;
 
-function report(rows: Row[], list: Scenario[], load: { before: number[]; after: number[]; cpu: string }, floor: Awaited<ReturnType<typeof measureFloor>>): string {
+function report(
+  rows: Row[],
+  list: Scenario[],
+  load: { before: number[]; after: number[]; cpu: string },
+  floor: Awaited<ReturnType<typeof measureFloor>>,
+): string {
   const avg = (l: number[]) => l.map((n) => n.toFixed(1)).join(' / ');
   const lines = [
     '# Catalog / Discover benchmark',
@@ -151,7 +197,9 @@ function report(rows: Row[], list: Scenario[], load: { before: number[]; after: 
   );
   for (const s of list.filter((x) => x.draws)) {
     const [b, a, u] = (['baseline', 'api', 'uncached'] as const).map((side) => find(rows, s, side, 1)) as [Row, Row, Row];
-    lines.push(`| ${s.name} | ${b.rps.toFixed(0)} | ${a.rps.toFixed(0)} | ${u.rps.toFixed(0)} | ${latency(b)} | ${latency(a)} | ${latency(u)} |`);
+    lines.push(
+      `| ${s.name} | ${b.rps.toFixed(0)} | ${a.rps.toFixed(0)} | ${u.rps.toFixed(0)} | ${latency(b)} | ${latency(a)} | ${latency(u)} |`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -172,7 +220,11 @@ async function main(): Promise<void> {
     for (const connections of [BENCH.connections, 1]) {
       for (const s of list) {
         if (connections === 1 && !s.draws) continue;
-        const sides = [['baseline', BENCH.baselinePort], ['api', BENCH.apiPort], ['uncached', BENCH.uncachedApiPort]] as const;
+        const sides = [
+          ['baseline', BENCH.baselinePort],
+          ['api', BENCH.apiPort],
+          ['uncached', BENCH.uncachedApiPort],
+        ] as const;
         const rounds: Record<Row['side'], Row[]> = { baseline: [], api: [], uncached: [] };
         for (const [, port] of sides) {
           await check(port, s);
@@ -191,7 +243,9 @@ async function main(): Promise<void> {
           const sorted = [...rounds[side]].sort((a, b) => a.rps - b.rps);
           const median = { ...sorted[Math.floor(sorted.length / 2)]!, errors: sorted.reduce((n, r) => n + r.errors, 0) };
           rows.push(median);
-          console.log(`${s.name} [${side}, ${connections} conn]: ${median.rps.toFixed(0)} req/s, p50 / p99 ${latency(median)} ms (rounds: ${rounds[side].map((r) => r.rps.toFixed(0)).join(', ')} req/s)`);
+          console.log(
+            `${s.name} [${side}, ${connections} conn]: ${median.rps.toFixed(0)} req/s, p50 / p99 ${latency(median)} ms (rounds: ${rounds[side].map((r) => r.rps.toFixed(0)).join(', ')} req/s)`,
+          );
         }
       }
     }

@@ -20,7 +20,10 @@ export type Target = 'api' | 'uncached' | 'baseline' | 'floor';
 async function main(target: Target, floorBytes: number): Promise<void> {
   if (target === 'floor') {
     const body = Buffer.from(`[${' '.repeat(Math.max(0, floorBytes - 2))}]`);
-    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body)).listen(BENCH.floorPort, '127.0.0.1');
+    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body)).listen(
+      BENCH.floorPort,
+      '127.0.0.1',
+    );
     process.once('SIGTERM', () => server.close(() => process.exit(0)));
     return;
   }

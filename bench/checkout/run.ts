@@ -46,7 +46,14 @@ async function main(): Promise<void> {
   const env = await TestWorkflowEnvironment.createLocal({
     server: { executable: { type: 'existing-path', path: TEMPORAL_CLI }, namespace: 'default', extraArgs: ['--log-level', 'error'] },
   });
-  const config = loadConfig({ ...process.env, NODE_ENV: 'production', DATABASE_URL, LOG_LEVEL: 'silent', SCRYPT_LOG_N: '10', JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123' });
+  const config = loadConfig({
+    ...process.env,
+    NODE_ENV: 'production',
+    DATABASE_URL,
+    LOG_LEVEL: 'silent',
+    SCRYPT_LOG_N: '10',
+    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
+  });
   const app = createApp(createServices(config, db, env.client), config, createLogger('silent', 'bench'));
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -58,16 +65,25 @@ async function main(): Promise<void> {
 
   // Seed: one seller with a GB delivery option and one deep listing per buyer.
   const register = async (name: string) =>
-    (await (await call(base, 'POST', '/auth/register', null, { email: `${name}@bench.test`, username: name, password: 'bench password 123' })).json()) as {
+    (await (
+      await call(base, 'POST', '/auth/register', null, { email: `${name}@bench.test`, username: name, password: 'bench password 123' })
+    ).json()) as {
       user: { id: string };
       accessToken: string;
     };
   const seller = await register('benchseller');
   await call(base, 'POST', '/seller', seller.accessToken);
-  await call(base, 'POST', '/seller/delivery-options', seller.accessToken, { name: '2nd class', price: 150, tracked: false, countries: ['GB'] });
+  await call(base, 'POST', '/seller/delivery-options', seller.accessToken, {
+    name: '2nd class',
+    price: 150,
+    tracked: false,
+    countries: ['GB'],
+  });
   await db.query(`INSERT INTO catalog_games (urn, name) VALUES ('pokemon', 'Pokémon')`);
   await db.query(`INSERT INTO catalog_series (urn, game_urn, name) VALUES ('pokemon/base', 'pokemon', 'Base')`);
-  await db.query(`INSERT INTO catalog_sets (urn, series_urn, game_urn, name) VALUES ('pokemon/base/bs', 'pokemon/base', 'pokemon', 'Base Set')`);
+  await db.query(
+    `INSERT INTO catalog_sets (urn, series_urn, game_urn, name) VALUES ('pokemon/base/bs', 'pokemon/base', 'pokemon', 'Base Set')`,
+  );
   const listingIds: string[] = [];
   for (let i = 0; i < BUYERS; i += 1) {
     await db.query(
@@ -95,7 +111,9 @@ async function main(): Promise<void> {
         await call(base, 'PUT', `/basket/${basket.id}/items/${listingIds[i]}`, buyer.accessToken, { quantity: 1 });
         await call(base, 'PUT', `/basket/${basket.id}/delivery`, buyer.accessToken, { address: ADDRESS });
         let t = performance.now();
-        const { url } = (await (await call(base, 'POST', `/basket/${basket.id}/checkout`, buyer.accessToken, { successUrl: 'https://shop.example/ok' })).json()) as { url: string };
+        const { url } = (await (
+          await call(base, 'POST', `/basket/${basket.id}/checkout`, buyer.accessToken, { successUrl: 'https://shop.example/ok' })
+        ).json()) as { url: string };
         checkoutMs.push(performance.now() - t);
         t = performance.now();
         const paid = await fetch(base + new URL(url).pathname, {

@@ -6,7 +6,10 @@ const SUMMARY = (u: string) => `jsonb_build_object('id', ${u}.id, 'username', ${
   'score', round((${u}.rating_sum + 20)::numeric / (${u}.reviews_count + 5), 2), 'sales', ${u}.sales_count,
   'purchases', ${u}.purchases_count, 'joined', ${u}.created_at, 'avatar', ${u}.avatar_url, 'cover', ${u}.cover_url, 'profile', ${u}.profile)`;
 
-const MESSAGE = (m: string, s: string) => `jsonb_build_object('id', ${m}.id, 'conversationId', ${m}.conversation_id, 'sender', ${SUMMARY(s)},
+const MESSAGE = (
+  m: string,
+  s: string,
+) => `jsonb_build_object('id', ${m}.id, 'conversationId', ${m}.conversation_id, 'sender', ${SUMMARY(s)},
   'body', ${m}.body, 'createdAt', ${m}.created_at, 'viewedAt', ${m}.viewed_at,
   'attachments', coalesce((SELECT jsonb_agg(jsonb_build_object('id', a.id, 'imageId', a.image_id, 'url', 'http://127.0.0.1/images/' || a.image_id))
                              FROM message_attachments a WHERE a.message_id = ${m}.id), '[]'::jsonb))`;

@@ -50,7 +50,9 @@ async function seed(c: Client, heavyUserId: string): Promise<void> {
      SELECT gen_random_uuid(), 'bench' || n || '@bench.test', 'bench' || n, 'x' FROM generate_series(1, $1::int) n`,
     [USERS],
   );
-  await c.query(`CREATE TEMP TABLE bench_users AS SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM users WHERE id <> $1`, [heavyUserId]);
+  await c.query(`CREATE TEMP TABLE bench_users AS SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM users WHERE id <> $1`, [
+    heavyUserId,
+  ]);
   // Conversation g: the heavy user and user g for the first 2,000; two other users after that.
   await c.query(
     `INSERT INTO conversations (id, source_type, source_id, user_a_id, user_b_id, created_at, updated_at)
@@ -61,7 +63,9 @@ async function seed(c: Client, heavyUserId: string): Promise<void> {
       WHERE a.id <> b.id OR g <= $2`,
     [heavyUserId, HEAVY_USER_CONVERSATIONS, CONVERSATIONS, USERS],
   );
-  await c.query(`CREATE TEMP TABLE bench_conversations AS SELECT id, user_a_id, user_b_id, row_number() OVER (ORDER BY id) AS k FROM conversations`);
+  await c.query(
+    `CREATE TEMP TABLE bench_conversations AS SELECT id, user_a_id, user_b_id, row_number() OVER (ORDER BY id) AS k FROM conversations`,
+  );
   // Messages one minute apart, alternating senders; a conversation's latest is spread over the last 10,000 minutes.
   await c.query(
     `INSERT INTO messages (id, conversation_id, sender_id, body, created_at, viewed_at)
@@ -104,18 +108,27 @@ async function main(): Promise<void> {
     await seed(c, heavy);
     const [{ messages }] = (await c.query(`SELECT count(*)::int AS messages FROM messages`)).rows;
     const [{ conversations }] = (await c.query(`SELECT count(*)::int AS conversations FROM conversations`)).rows;
-    const [{ id: conversationId }] = (await c.query(`SELECT conversation_id AS id FROM conversation_participants WHERE user_id = $1 LIMIT 1`, [heavy])).rows;
+    const [{ id: conversationId }] = (
+      await c.query(`SELECT conversation_id AS id FROM conversation_participants WHERE user_id = $1 LIMIT 1`, [heavy])
+    ).rows;
     // The heavy user has read the benchmarked conversation, so reading it is a pure read (as a poller's would be).
     await c.query(`UPDATE conversation_participants SET unread_count = 0 WHERE conversation_id = $1`, [conversationId]);
     console.log(`seeded ${conversations} conversations, ${messages} messages in ${Date.now() - t} ms`);
 
     const scenarios = [
       { name: `inbox, first page of 20 (of ${HEAVY_USER_CONVERSATIONS})`, api: `${api}/conversations`, base: `/inbox/${heavy}` },
-      { name: `message list, first page of 20 (of ${PER_CONVERSATION})`, api: `${api}/conversations/${conversationId}/messages`, base: `/messages/${conversationId}` },
+      {
+        name: `message list, first page of 20 (of ${PER_CONVERSATION})`,
+        api: `${api}/conversations/${conversationId}/messages`,
+        base: `/messages/${conversationId}`,
+      },
       { name: 'unread total', api: `${api}/conversations/unread`, base: `/unread/${heavy}` },
     ];
     const rows: string[] = [];
-    const loadBefore = os.loadavg().map((l) => l.toFixed(1)).join(' / ');
+    const loadBefore = os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ');
     const ticks = cpuTicks();
     for (const s of scenarios) {
       const check = await fetch(s.api, { headers });
@@ -148,14 +161,17 @@ async function main(): Promise<void> {
       `${conversations} conversations, ${messages} messages (${PER_CONVERSATION} each) among ${USERS + 1} users; the measured user is in ${HEAVY_USER_CONVERSATIONS} of them.`,
       `autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per measurement after a 3 s warm-up; each target in its own process with a pool of ${10}.`,
       'Latencies in ms. The API runs with production settings (no response validation) and authenticates every request (JWT).',
-      `Load average (1 / 5 / 15 min) ${loadBefore} before and ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} after the measurements; CPU time during them: ${cpuShare(ticks, cpuTicks())}.`,
+      `Load average (1 / 5 / 15 min) ${loadBefore} before and ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / ')} after the measurements; CPU time during them: ${cpuShare(ticks, cpuTicks())}.`,
       '',
       '| scenario | API req/s | API p50 / p99 | vs baseline | baseline req/s | baseline p50 / p99 | errors |',
       '|---|---|---|---|---|---|---|',
       ...rows,
       '',
       'Baseline: a bare Koa app without auth or validation answering each route with one SQL statement through `pg` that builds',
-      'the same JSON (bench/conversations/baseline-sql.ts); its unread total sums every time, the API\'s is cached per inbox version.',
+      "the same JSON (bench/conversations/baseline-sql.ts); its unread total sums every time, the API's is cached per inbox version.",
       '',
     ].join('\n');
     writeFileSync(path.join(__dirname, '../results/conversations.md'), report);

@@ -95,7 +95,18 @@ async function measure(variant: Variant): Promise<Figures> {
   const [temporalPort, apiPort] = await Promise.all([freePort(), freePort()]);
   const temporal = spawn(
     TEMPORAL_CLI,
-    ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(temporalPort), '--headless', '--log-level', 'error', ...CASE_SEARCH_ATTRIBUTE_ARGS],
+    [
+      'server',
+      'start-dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(temporalPort),
+      '--headless',
+      '--log-level',
+      'error',
+      ...CASE_SEARCH_ATTRIBUTE_ARGS,
+    ],
     { stdio: 'ignore' },
   );
   const children: ChildProcess[] = [temporal];
@@ -178,8 +189,8 @@ async function main(): Promise<void> {
         '`node -r ts-node/register bench/memory/run.ts` (after `npm run build` and `bench/catalog/generate.ts`);',
         'each run appends a table. Each variant gets its own Temporal dev server, API and worker on the',
         'catalog benchmark database, NODE_ENV=production, LOG_LEVEL=warn. Idle = RSS 10 s after the API',
-        'answers /readyz; under load = the highest RSS sampled every 250 ms while the catalog benchmark\'s',
-        'three requests run one after another at 50 connections; peak = the kernel\'s high-water mark',
+        "answers /readyz; under load = the highest RSS sampled every 250 ms while the catalog benchmark's",
+        "three requests run one after another at 50 connections; peak = the kernel's high-water mark",
         '(VmHWM) since start, which includes start-up (for the ts-node worker, bundling the workflows; the',
         'kernel updates it in batches, so it can read a fraction of a MiB below a sample). The load',
         'generator runs on the same host, which other work shares: the 1-minute load average before →',

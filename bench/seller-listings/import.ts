@@ -46,7 +46,10 @@ async function main(): Promise<void> {
         console.log(JSON.stringify({ rows: ROWS, batchSize: api.config.imports.batchSize, ms, rowsPerSecond, import: res.body }));
         if (res.body.status === 'COMPLETED') {
           const at = new Date().toISOString().slice(0, 16).replace('T', ' ');
-          appendFileSync(RESULTS, `| ${at} UTC | ≈ ${loadavg()[0]!.toFixed(1)} | ${(ms / 1000).toFixed(1)} s | ${rowsPerSecond.toLocaleString('en-GB')} |\n`);
+          appendFileSync(
+            RESULTS,
+            `| ${at} UTC | ≈ ${loadavg()[0]!.toFixed(1)} | ${(ms / 1000).toFixed(1)} s | ${rowsPerSecond.toLocaleString('en-GB')} |\n`,
+          );
         }
         break;
       }

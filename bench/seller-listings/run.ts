@@ -23,7 +23,10 @@ const UNCACHED_API_PORT = 39_413;
 
 const SCENARIOS: Array<{ name: string; body: Record<string, unknown> }> = [
   { name: 'all 50,000 listings, 14 facets, first page', body: { size: 25 } },
-  { name: 'facet selection (Condition + Valid), 14 facets', body: { facets: { Condition: ['NEAR_MINT', 'MINT'], Valid: [true] }, size: 25 } },
+  {
+    name: 'facet selection (Condition + Valid), 14 facets',
+    body: { facets: { Condition: ['NEAR_MINT', 'MINT'], Valid: [true] }, size: 25 },
+  },
   { name: 'text query "charizard" + facet', body: { query: 'charizard', facets: { Rarity: ['Rare Holo'] }, size: 25 } },
 ];
 
@@ -82,7 +85,13 @@ async function json(url: string, body: unknown, headers: Record<string, string> 
 }
 
 async function load(url: string, body: unknown, headers: Record<string, string>) {
-  const common = { url, method: 'POST' as const, connections: CONNECTIONS, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
+  const common = {
+    url,
+    method: 'POST' as const,
+    connections: CONNECTIONS,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  };
   await runLoad({ ...common, durationSeconds: 3 }); // warm-up: plans, pools, JIT
   await settle();
   return runLoad({ ...common, durationSeconds: DURATION_S });
@@ -97,11 +106,7 @@ async function main(): Promise<void> {
   await c.connect();
   await seedCatalog(c);
 
-  const children = [
-    await start('api', API_PORT, 5000),
-    await start('api', UNCACHED_API_PORT, 0),
-    await start('baseline', BASELINE_PORT),
-  ];
+  const children = [await start('api', API_PORT, 5000), await start('api', UNCACHED_API_PORT, 0), await start('baseline', BASELINE_PORT)];
   try {
     const base = `http://127.0.0.1:${API_PORT}`;
     const register = async (name: string) => {
@@ -130,9 +135,14 @@ async function main(): Promise<void> {
       const share = (r: { rps: number }) => `${((100 * r.rps) / baseResult.rps).toFixed(0)} %`;
       const cells = [
         `${scenario.name} (total ${check.total as number})`,
-        cached.rps.toFixed(1), latency(cached), share(cached),
-        uncached.rps.toFixed(1), latency(uncached), share(uncached),
-        baseResult.rps.toFixed(1), latency(baseResult),
+        cached.rps.toFixed(1),
+        latency(cached),
+        share(cached),
+        uncached.rps.toFixed(1),
+        latency(uncached),
+        share(uncached),
+        baseResult.rps.toFixed(1),
+        latency(baseResult),
         cached.errors + uncached.errors + baseResult.errors,
       ];
       const line = `| ${cells.join(' | ')} |`;
@@ -145,7 +155,7 @@ async function main(): Promise<void> {
       `Run ${new Date().toISOString()} on this machine (${os.cpus().length} cores), PostgreSQL 15 on localhost. One seller with ${LISTINGS} listings`,
       `over 2,000 catalog items, a second seller with 5,000. autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per measurement after a 3 s`,
       'warm-up; each target in its own process with a pool of 10. Latencies in ms. "cached": the default search cache',
-      '(5 s; whole answers keyed by seller, request, page and the seller\'s listings version; repeated identical searches).',
+      "(5 s; whole answers keyed by seller, request, page and the seller's listings version; repeated identical searches).",
       '"uncached": SELLER_SEARCH_CACHE_MS=0, every request counts all fourteen facets, reads its page and enriches its hits in SQL.',
       `Machine load average (1 min) ${loadBefore} before and ${os.loadavg()[0]!.toFixed(1)} after the measurements; CPU time during them: ${cpuShare(ticks, cpuTicks())}.`,
       '',

@@ -48,13 +48,26 @@ interface Result {
   p99: number;
 }
 
-
-function summarise(scenario: string, events: number, started: Map<string, number>, received: Map<string, number>, keyToEvent: (k: string) => string): Result {
+function summarise(
+  scenario: string,
+  events: number,
+  started: Map<string, number>,
+  received: Map<string, number>,
+  keyToEvent: (k: string) => string,
+): Result {
   const latencies = [...received].map(([key, at]) => at - started.get(keyToEvent(key))!).sort((a, b) => a - b);
   const first = Math.min(...started.values());
   const last = Math.max(...received.values());
   const seconds = (last - first) / 1000;
-  return { scenario, events, deliveries: received.size, seconds, rate: received.size / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return {
+    scenario,
+    events,
+    deliveries: received.size,
+    seconds,
+    rate: received.size / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
 }
 
 async function waitFor(done: () => boolean, what: string): Promise<void> {
@@ -80,7 +93,11 @@ async function baseline(env: TestWorkflowEnvironment): Promise<Result> {
     await Promise.all(
       ids.slice(i, i + PRODUCER_BATCH).map((id) => {
         started.set(id, Date.now());
-        return env.client.workflow.start<typeof baselineWorkflow>('baselineWorkflow', { workflowId: `bench-baseline:${id}`, taskQueue: 'bench-baseline', args: [id] });
+        return env.client.workflow.start<typeof baselineWorkflow>('baselineWorkflow', {
+          workflowId: `bench-baseline:${id}`,
+          taskQueue: 'bench-baseline',
+          args: [id],
+        });
       }),
     );
   }
@@ -143,7 +160,13 @@ async function webhooks(env: TestWorkflowEnvironment, databaseUrl: string): Prom
     for (const id of ids) committed.set(id, at);
   }
   await waitFor(() => received.size === EVENTS * ENDPOINTS, 'webhook receipts');
-  const result = summarise(`webhooks: ${ENDPOINTS} endpoints per event, signed HTTP POST`, EVENTS, committed, received, (k) => k.split('|')[0]!);
+  const result = summarise(
+    `webhooks: ${ENDPOINTS} endpoints per event, signed HTTP POST`,
+    EVENTS,
+    committed,
+    received,
+    (k) => k.split('|')[0]!,
+  );
 
   await dispatcher.stop();
   worker.shutdown();
@@ -161,7 +184,9 @@ async function main(): Promise<void> {
   await admin.query(`CREATE DATABASE ${dbName}`);
   const url = new URL(ADMIN_URL);
   url.pathname = `/${dbName}`;
-  const env = await TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'existing-path', path: TEMPORAL_CLI }, namespace: 'default' } });
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: { executable: { type: 'existing-path', path: TEMPORAL_CLI }, namespace: 'default' },
+  });
   try {
     console.log(`baseline: ${EVENTS} workflows…`);
     const b = await baseline(env);

@@ -57,8 +57,15 @@ async function main(): Promise<void> {
   await adminQuery(ADMIN_URL, `CREATE DATABASE ${dbName}`);
   const url = new URL(ADMIN_URL);
   url.pathname = `/${dbName}`;
-  const env = await TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'existing-path', path: TEMPORAL_CLI }, namespace: 'default' } });
-  const config = loadConfig({ NODE_ENV: 'development', DATABASE_URL: url.toString(), LOG_LEVEL: 'warn', JWT_SECRET: randomBytes(32).toString('hex') });
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: { executable: { type: 'existing-path', path: TEMPORAL_CLI }, namespace: 'default' },
+  });
+  const config = loadConfig({
+    NODE_ENV: 'development',
+    DATABASE_URL: url.toString(),
+    LOG_LEVEL: 'warn',
+    JWT_SECRET: randomBytes(32).toString('hex'),
+  });
   const db = await connectAndMigrate({ url: url.toString() });
   // The executor the worker uses, timed: a start counts when Temporal has accepted it.
   const inner = new TemporalStartExecutor(env.client, TASK_QUEUE);
@@ -113,7 +120,10 @@ async function main(): Promise<void> {
     const results = [
       summarise('direct workflow.start (inline, for comparison)', direct),
       summarise('outbox, idle: one commit at a time', idle),
-      summarise(`outbox, burst: ${BURST} commits at once`, burst.map((s) => startedAt.get(s.workflowId)! - committedAt.get(s.workflowId)!)),
+      summarise(
+        `outbox, burst: ${BURST} commits at once`,
+        burst.map((s) => startedAt.get(s.workflowId)! - committedAt.get(s.workflowId)!),
+      ),
     ];
     for (const r of results) console.log(r);
     writeReport(results);
@@ -126,7 +136,10 @@ async function main(): Promise<void> {
 }
 
 function writeReport(results: Result[]): void {
-  const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   const text = [
     '# Workflow-start outbox: commit → start latency',
     '',

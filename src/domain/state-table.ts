@@ -16,7 +16,12 @@ export interface Transition<S extends string, R extends string> {
 export type StateTable<S extends string, A extends string, R extends string> = Readonly<Record<A, Transition<S, R>>>;
 
 /** Whether `actor` may take `action` on something in `status`. */
-export function allows<S extends string, A extends string, R extends string>(table: StateTable<S, A, R>, status: S, actor: R, action: A): boolean {
+export function allows<S extends string, A extends string, R extends string>(
+  table: StateTable<S, A, R>,
+  status: S,
+  actor: R,
+  action: A,
+): boolean {
   const t = table[action];
   return t.actors.includes(actor) && t.from.includes(status);
 }

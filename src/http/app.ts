@@ -73,10 +73,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...(config.env === 'development' ? devRoutes(services) : []),
   ];
   // The document describes the API routes and the system routes alike; it is built once, lazily.
-  const all: AnyRoute[] = [
-    ...routes,
-    ...systemRoutes(services, () => (openApi ??= buildOpenApi(all, config.publicBaseUrl))),
-  ];
+  const all: AnyRoute[] = [...routes, ...systemRoutes(services, () => (openApi ??= buildOpenApi(all, config.publicBaseUrl)))];
   return all;
 }
 

@@ -40,12 +40,17 @@ class DocumentBuilder {
     if (route.request) errors['400'] = this.errorResponse(route, 400, 'The request is invalid; `errors` lists each failing field.');
     if (route.auth !== 'public') errors['401'] = this.errorResponse(route, 401, 'Missing or invalid credentials.');
     if (route.auth === 'seller') errors['403'] = this.errorResponse(route, 403, 'The caller has no active seller account.');
-    if (route.auth === 'bearer') errors['403'] = this.errorResponse(route, 403, 'A personal access token was used where an access token is required.');
+    if (route.auth === 'bearer')
+      errors['403'] = this.errorResponse(route, 403, 'A personal access token was used where an access token is required.');
     if (route.auth === 'operator') {
       errors['403'] = this.errorResponse(route, 403, 'The caller is not an operator, or used a token other than their own access token.');
     }
     if (takesIdempotencyKey(route)) {
-      errors['409'] = this.errorResponse(route, 409, 'Also: a request with the same `Idempotency-Key` is still in flight (`idempotency-key-in-use`).');
+      errors['409'] = this.errorResponse(
+        route,
+        409,
+        'Also: a request with the same `Idempotency-Key` is still in flight (`idempotency-key-in-use`).',
+      );
       errors['422'] = this.errorResponse(route, 422, 'The `Idempotency-Key` was used with a different request (`idempotency-key-reused`).');
     }
     errors.default = this.errorResponse(route, 'default', 'Any other error, as RFC 9457 problem details.');
@@ -63,7 +68,10 @@ class DocumentBuilder {
       return { description: spec.description, content: Object.fromEntries(types.map((t) => [t, { schema }])) };
     }
     if (spec.contentType) {
-      return { description: spec.description, content: Object.fromEntries(types.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) };
+      return {
+        description: spec.description,
+        content: Object.fromEntries(types.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])),
+      };
     }
     return { description: spec.description };
   }
@@ -198,14 +206,16 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Record<stri
           bearerFormat: 'JWT',
           description:
             'The access token (POST /oauth/token) of a user holding the operator role, granted with `npm run operators -- grant <user>`. ' +
-            'Personal access tokens and third-party applications\' tokens are refused on operator routes.',
+            "Personal access tokens and third-party applications' tokens are refused on operator routes.",
         },
         ThirdPartyApp: {
           type: 'oauth2',
           description:
             'An operator-registered application acting for a user who linked it (authorization code with PKCE S256). ' +
-            'No scopes: the token acts as the user, except on account-security routes, which take only the user\'s own token.',
-          flows: { authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes: {} } },
+            "No scopes: the token acts as the user, except on account-security routes, which take only the user's own token.",
+          flows: {
+            authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes: {} },
+          },
         },
       },
       schemas: doc.components.schemas,

@@ -128,7 +128,11 @@ function routeMiddleware(route: AnyRoute, deps: RouterDeps): Middleware {
     const key = principal && takesIdempotencyKey(route) ? idempotencyKeyOf(ctx) : null;
     let result: HandlerResult;
     if (key && principal) {
-      const claim = await deps.idempotencyKeys.claim(principal.userId, key, requestHash([ctx.method, ctx.path, ctx.querystring, ctx.request.body ?? null]));
+      const claim = await deps.idempotencyKeys.claim(
+        principal.userId,
+        key,
+        requestHash([ctx.method, ctx.path, ctx.querystring, ctx.request.body ?? null]),
+      );
       if (claim.kind === 'replay') return replay(ctx, claim.answer);
       ctx.state.idempotencyKey = key;
       try {

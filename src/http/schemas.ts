@@ -160,9 +160,14 @@ export const deliveryAddress = Joi.object({
   city: Joi.string().trim().min(1).max(100).required(),
   state: Joi.string().trim().allow('').max(100).default(''),
   postal_code: Joi.string().trim().min(1).max(20).required(),
-  country: Joi.string().trim().uppercase().pattern(/^[A-Z]{2}$/).required().messages({
-    'string.pattern.base': '"country" must be an ISO 3166-1 alpha-2 code',
-  }),
+  country: Joi.string()
+    .trim()
+    .uppercase()
+    .pattern(/^[A-Z]{2}$/)
+    .required()
+    .messages({
+      'string.pattern.base': '"country" must be an ISO 3166-1 alpha-2 code',
+    }),
 }).meta({ component: 'DeliveryAddress' });
 
 /** Paging and sorting of the spec's list routes (page ≥ 1, size 1–50, default 20). */
@@ -228,7 +233,9 @@ export const orderView = Joi.object({
         carrier: Joi.string().required(),
         createdAt: timestamp.required(),
         updatedAt: timestamp.required(),
-        attachments: Joi.array().items(Joi.object({ id: Joi.string(), url: Joi.string(), hidden: Joi.boolean() })).required(),
+        attachments: Joi.array()
+          .items(Joi.object({ id: Joi.string(), url: Joi.string(), hidden: Joi.boolean() }))
+          .required(),
       }),
     )
     .required(),
@@ -323,7 +330,12 @@ export const validationProblem = problemSchema
   .description('`validation-failed` (and `malformed-body`, `invalid-items`…): `errors` names each failing field.');
 
 export const listingsUnavailableProblem = problemSchema
-  .keys({ listingIds: Joi.array().items(Joi.string()).required().description('Every listing that caused the refusal; empty for `basket-empty` and `delivery-address-required`.') })
+  .keys({
+    listingIds: Joi.array()
+      .items(Joi.string())
+      .required()
+      .description('Every listing that caused the refusal; empty for `basket-empty` and `delivery-address-required`.'),
+  })
   .meta({ component: 'ListingsUnavailableProblem' })
   .description('Checkout refusals: `listings-unavailable`, `basket-empty`, `delivery-address-required`.');
 

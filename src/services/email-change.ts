@@ -58,32 +58,32 @@ export class EmailChange {
   async confirm(userId: string, email: string, code: string): Promise<void> {
     const outcome = await this.db
       .transaction(async (tx) => {
-      const pending = await tx
-        .getRepository(EmailChangeRequest)
-        .createQueryBuilder('r')
-        .setLock('pessimistic_write')
-        .where('r.user_id = :userId AND r.consumed_at IS NULL AND r.superseded_at IS NULL', { userId })
-        .orderBy('r.created_at', 'DESC')
-        .getOne();
-      if (
-        !pending ||
-        !pending.codeHash ||
-        pending.expiresAt.getTime() <= Date.now() ||
-        pending.attempts >= this.options.maxAttempts ||
-        pending.newEmail.toLowerCase() !== email.toLowerCase()
-      ) {
-        return 'invalid' as const;
-      }
-      const presented = hmacCode(this.options.codeKey, EMAIL_CHANGE_CODE_SCOPE, code);
-      if (!constantTimeEqualHex(presented, pending.codeHash)) {
-        // Committed even though the request fails: wrong guesses must count.
-        await tx.getRepository(EmailChangeRequest).increment({ id: pending.id }, 'attempts', 1);
-        return 'invalid' as const;
-      }
-      await tx.getRepository(User).update({ id: userId }, { email: pending.newEmail });
-      await tx.getRepository(EmailChangeRequest).update({ id: pending.id }, { consumedAt: new Date() });
-      return 'changed' as const;
-    })
+        const pending = await tx
+          .getRepository(EmailChangeRequest)
+          .createQueryBuilder('r')
+          .setLock('pessimistic_write')
+          .where('r.user_id = :userId AND r.consumed_at IS NULL AND r.superseded_at IS NULL', { userId })
+          .orderBy('r.created_at', 'DESC')
+          .getOne();
+        if (
+          !pending ||
+          !pending.codeHash ||
+          pending.expiresAt.getTime() <= Date.now() ||
+          pending.attempts >= this.options.maxAttempts ||
+          pending.newEmail.toLowerCase() !== email.toLowerCase()
+        ) {
+          return 'invalid' as const;
+        }
+        const presented = hmacCode(this.options.codeKey, EMAIL_CHANGE_CODE_SCOPE, code);
+        if (!constantTimeEqualHex(presented, pending.codeHash)) {
+          // Committed even though the request fails: wrong guesses must count.
+          await tx.getRepository(EmailChangeRequest).increment({ id: pending.id }, 'attempts', 1);
+          return 'invalid' as const;
+        }
+        await tx.getRepository(User).update({ id: userId }, { email: pending.newEmail });
+        await tx.getRepository(EmailChangeRequest).update({ id: pending.id }, { consumedAt: new Date() });
+        return 'changed' as const;
+      })
       .catch((err: unknown) => {
         // Someone registered the address after the request was made.
         if (uniqueViolation(err) === 'users_email_key') {

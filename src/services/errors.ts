@@ -50,7 +50,11 @@ export const invalid = (code: string, message: string, errors?: FieldError[]) =>
     'invalid',
     code,
     message,
-    !errors ? {} : errors.length > MAX_LISTED_ERRORS ? { errors: errors.slice(0, MAX_LISTED_ERRORS), errorCount: errors.length } : { errors },
+    !errors
+      ? {}
+      : errors.length > MAX_LISTED_ERRORS
+        ? { errors: errors.slice(0, MAX_LISTED_ERRORS), errorCount: errors.length }
+        : { errors },
   );
 
 export const unauthenticated = (message = 'Missing or invalid credentials.') =>
@@ -67,7 +71,5 @@ export const conflict = (code: string, message: string) => new DomainError('conf
  * `message` (and any `extensions`, which must hold no internal text); `cause` is what the error
  * middleware logs with the request id.
  */
-export const unavailable = (
-  message: string,
-  options: { code?: string; cause?: unknown; extensions?: Record<string, string> } = {},
-) => new DomainError('unavailable', options.code ?? 'temporarily-unavailable', message, options.extensions ?? {}, { cause: options.cause });
+export const unavailable = (message: string, options: { code?: string; cause?: unknown; extensions?: Record<string, string> } = {}) =>
+  new DomainError('unavailable', options.code ?? 'temporarily-unavailable', message, options.extensions ?? {}, { cause: options.cause });

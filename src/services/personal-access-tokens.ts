@@ -34,9 +34,7 @@ export class PersonalAccessTokens {
   constructor(private readonly db: DataSource) {}
 
   async list(userId: string): Promise<PatView[]> {
-    const tokens = await this.db
-      .getRepository(PersonalAccessToken)
-      .find({ where: { userId }, order: { createdAt: 'ASC' } });
+    const tokens = await this.db.getRepository(PersonalAccessToken).find({ where: { userId }, order: { createdAt: 'ASC' } });
     return tokens.map(view);
   }
 

@@ -66,10 +66,9 @@ export class Uploads {
       throw new DomainError('unsupported-media-type', 'unsupported-image-type', 'The bytes are not a PNG, JPEG or WebP image.');
     }
     await this.options.storage.put(id, bytes);
-    const result = await this.db.getRepository(Upload).update(
-      { id, ownerId, status: 'DRAFT' },
-      { status: 'READY', contentType: type, byteSize: bytes.length, finalizedAt: new Date() },
-    );
+    const result = await this.db
+      .getRepository(Upload)
+      .update({ id, ownerId, status: 'DRAFT' }, { status: 'READY', contentType: type, byteSize: bytes.length, finalizedAt: new Date() });
     if (!result.affected) throw conflict('upload-finished', 'This upload already has its bytes; create a new upload.');
     return view(await this.db.getRepository(Upload).findOneByOrFail({ id }));
   }
@@ -96,7 +95,9 @@ export class Uploads {
   async storeDerived(ownerId: string, bytes: Buffer, contentType: ImageType): Promise<string> {
     const id = newId();
     await this.options.storage.put(id, bytes);
-    await this.db.getRepository(Upload).insert({ id, ownerId, status: 'READY', contentType, byteSize: bytes.length, finalizedAt: new Date() });
+    await this.db
+      .getRepository(Upload)
+      .insert({ id, ownerId, status: 'READY', contentType, byteSize: bytes.length, finalizedAt: new Date() });
     return id;
   }
 

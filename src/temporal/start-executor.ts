@@ -29,9 +29,10 @@ export class TemporalStartExecutor implements StartExecutor {
       workflowIdReusePolicy: options.reusePolicy ?? 'REJECT_DUPLICATE',
       ...(options.searchAttributes
         ? {
-            typedSearchAttributes: options.searchAttributes.map(
-              (a): SearchAttributePair => ({ key: defineSearchAttributeKey(a.name, SearchAttributeType.KEYWORD), value: a.value }),
-            ),
+            typedSearchAttributes: options.searchAttributes.map((a): SearchAttributePair => ({
+              key: defineSearchAttributeKey(a.name, SearchAttributeType.KEYWORD),
+              value: a.value,
+            })),
           }
         : {}),
     } as const;
@@ -39,7 +40,11 @@ export class TemporalStartExecutor implements StartExecutor {
       const signal = options.signal;
       await this.client.withDeadline(Date.now() + START_DEADLINE_MS, async () => {
         if (signal) {
-          await this.client.workflow.signalWithStart<Workflow, unknown[]>(start.workflowType, { ...common, signal: signal.name, signalArgs: signal.args });
+          await this.client.workflow.signalWithStart<Workflow, unknown[]>(start.workflowType, {
+            ...common,
+            signal: signal.name,
+            signalArgs: signal.args,
+          });
         } else {
           await this.client.workflow.start<Workflow>(start.workflowType, common);
         }

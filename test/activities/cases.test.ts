@@ -25,7 +25,15 @@ const record = (c: CaseChange): Promise<RecordedChange | null> =>
     c,
   );
 const query = <T>(sql: string, args: unknown[]): Promise<T[]> => api.database.db.query(sql, args);
-const change = (caseId: string, c: Partial<CaseChange>): CaseChange => ({ caseId, changeId: randomUUID(), actor: 'SELLER', kind: 'propose', status: 'OPEN', outcomes: [], ...c });
+const change = (caseId: string, c: Partial<CaseChange>): CaseChange => ({
+  caseId,
+  changeId: randomUUID(),
+  actor: 'SELLER',
+  kind: 'propose',
+  status: 'OPEN',
+  outcomes: [],
+  ...c,
+});
 
 async function openedCase() {
   const order = await insertPaidOrder(api.database.db, buyer.id, seller.id);
@@ -44,9 +52,14 @@ describe('recordCaseChange (on Postgres)', () => {
     const first = await record(c);
     const retry = await record(c);
     expect(retry).toEqual(first);
-    const outcomes = await query<{ id: string; status: string; amount: number; party: string }>(`SELECT id, status, amount, party FROM case_outcomes WHERE case_id = $1`, [caseId]);
+    const outcomes = await query<{ id: string; status: string; amount: number; party: string }>(
+      `SELECT id, status, amount, party FROM case_outcomes WHERE case_id = $1`,
+      [caseId],
+    );
     expect(outcomes).toEqual([{ id: outcomeId, status: 'PENDING', amount: 700, party: 'SELLER' }]);
-    const mails = await query<{ to: string; kind: string }>(`SELECT to_address AS "to", kind FROM email_messages WHERE id = ANY($1)`, [first!.messageIds]);
+    const mails = await query<{ to: string; kind: string }>(`SELECT to_address AS "to", kind FROM email_messages WHERE id = ANY($1)`, [
+      first!.messageIds,
+    ]);
     expect(mails).toEqual([{ to: buyer.email, kind: 'case-update' }]);
   });
 
@@ -55,16 +68,23 @@ describe('recordCaseChange (on Postgres)', () => {
     await api.database.db.query(`UPDATE orders SET status = 'RECEIVED' WHERE id = $1`, [orderId]);
     const outcomeId = randomUUID();
     const pending = [{ id: outcomeId, type: 'REFUND' as const, party: 'SELLER' as const, status: 'PENDING' as const }];
-    await record(change(caseId, { proposal: { id: outcomeId, type: 'REFUND', amount: 0, comment: '', deliveryAddress: null }, outcomes: pending }));
-    const closed = await record(change(caseId, { actor: 'BUYER', kind: 'accept', status: 'CLOSED', outcomes: [{ ...pending[0]!, status: 'ACCEPTED' }] }));
+    await record(
+      change(caseId, { proposal: { id: outcomeId, type: 'REFUND', amount: 0, comment: '', deliveryAddress: null }, outcomes: pending }),
+    );
+    const closed = await record(
+      change(caseId, { actor: 'BUYER', kind: 'accept', status: 'CLOSED', outcomes: [{ ...pending[0]!, status: 'ACCEPTED' }] }),
+    );
     expect(closed!.completedPurchaseId).toBe(purchaseId);
-    const [row] = await query<{ status: string; closed: boolean }>(`SELECT status, closed_at IS NOT NULL AS closed FROM cases WHERE id = $1`, [caseId]);
+    const [row] = await query<{ status: string; closed: boolean }>(
+      `SELECT status, closed_at IS NOT NULL AS closed FROM cases WHERE id = $1`,
+      [caseId],
+    );
     expect(row).toEqual({ status: 'CLOSED', closed: true });
     const [purchase] = await query<{ status: string }>(`SELECT status FROM purchases WHERE id = $1`, [purchaseId]);
     expect(purchase!.status).toBe('COMPLETED');
   });
 
-  it('counts the seller\'s unclosed cases in seller stats, fresh on open and close', async () => {
+  it("counts the seller's unclosed cases in seller stats, fresh on open and close", async () => {
     const stats = () => api.http.get('/seller/stats').set(seller.bearer).expect(200);
     const before = (await stats()).body.cases.open;
     const { caseId } = await openedCase();
@@ -84,7 +104,10 @@ describe('recordCaseChange (on Postgres)', () => {
   it('marks an automatic escalation and tells both parties', async () => {
     const { caseId } = await openedCase();
     const result = await record(change(caseId, { actor: 'SYSTEM', kind: 'auto-escalate', status: 'ESCALATED' }));
-    const [row] = await query<{ status: string; escalated: boolean }>(`SELECT status, escalated_at IS NOT NULL AS escalated FROM cases WHERE id = $1`, [caseId]);
+    const [row] = await query<{ status: string; escalated: boolean }>(
+      `SELECT status, escalated_at IS NOT NULL AS escalated FROM cases WHERE id = $1`,
+      [caseId],
+    );
     expect(row).toEqual({ status: 'ESCALATED', escalated: true });
     const mails = await query<{ to: string }>(`SELECT to_address AS "to" FROM email_messages WHERE id = ANY($1)`, [result!.messageIds]);
     expect(mails.map((m) => m.to).sort()).toEqual([buyer.email, seller.email].sort());
@@ -93,12 +116,17 @@ describe('recordCaseChange (on Postgres)', () => {
   it('a comment Postgres cannot store is a non-retryable data-refused failure once classified', async () => {
     const { caseId } = await openedCase();
     const outcomeId = randomUUID();
-    const activities = classifyFailures(createCaseActivities({ db: api.database.db, reviewWindowSeconds: api.config.reviews.windowSeconds }));
+    const activities = classifyFailures(
+      createCaseActivities({ db: api.database.db, reviewWindowSeconds: api.config.reviews.windowSeconds }),
+    );
     const c = change(caseId, {
       proposal: { id: outcomeId, type: 'REFUND', amount: 1, comment: 'c\u0000', deliveryAddress: null },
       outcomes: [{ id: outcomeId, type: 'REFUND', party: 'SELLER', status: 'PENDING' }],
     });
-    const err = await new MockActivityEnvironment().run(activities.recordCaseChange, c).then(() => null, (e: unknown) => e);
+    const err = await new MockActivityEnvironment().run(activities.recordCaseChange, c).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ApplicationFailure);
     expect(err).toMatchObject({ type: DATA_REFUSED, nonRetryable: true });
     expect(await query(`SELECT 1 FROM case_outcomes WHERE id = $1`, [outcomeId])).toEqual([]);

@@ -15,12 +15,18 @@ async function unreadBySeller() {
   const buyer = await registerUser(api, 'buyer');
   const seller = await registerUser(api, 'seller');
   const { orderIds } = await insertPurchase(api.database.db, { buyerId: buyer.id, sellerIds: [seller.id], orderStatus: 'SHIPPED' });
-  const res = await api.http.post('/conversations').set(buyer.bearer).send({ source: { id: orderIds[0] }, recipientId: seller.id, body: 'Hello?' }).expect(201);
+  const res = await api.http
+    .post('/conversations')
+    .set(buyer.bearer)
+    .send({ source: { id: orderIds[0] }, recipientId: seller.id, body: 'Hello?' })
+    .expect(201);
   return { buyer, seller, conversationId: res.body.id as string };
 }
 
 const emailsTo = async (address: string) =>
-  api.database.db.query(`SELECT id, subject, kind FROM email_messages WHERE to_address = $1`, [address]) as Promise<Array<{ id: string; subject: string; kind: string }>>;
+  api.database.db.query(`SELECT id, subject, kind FROM email_messages WHERE to_address = $1`, [address]) as Promise<
+    Array<{ id: string; subject: string; kind: string }>
+  >;
 
 describe('queueUnreadNotification', () => {
   it('queues one e-mail to an inactive recipient with unread messages; a retry returns the same one', async () => {

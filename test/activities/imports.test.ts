@@ -64,7 +64,9 @@ describe('import activities (on Postgres)', () => {
     ]);
     expect(errors.errors[4]!.message).toBe('the row has 8 cells but the header has 7 columns');
     expect(errors.errors[0]!.message).toContain('"condition" must be one of');
-    const [hidden] = await api.database.db.query(`SELECT hidden, notes, valid FROM listings WHERE import_id = $1 AND import_row = 4`, [importId]);
+    const [hidden] = await api.database.db.query(`SELECT hidden, notes, valid FROM listings WHERE import_id = $1 AND import_row = 4`, [
+      importId,
+    ]);
     expect(hidden).toEqual({ hidden: true, notes: null, valid: true });
     const [unknownItem] = await api.database.db.query(`SELECT valid FROM listings WHERE import_id = $1 AND import_row = 6`, [importId]);
     expect(unknownItem.valid).toBe(false);

@@ -35,8 +35,22 @@ describe('createDefaultReviews (on Postgres)', () => {
       const forOrder = rows.filter((r: { order_id: string }) => r.order_id === orderId);
       expect(forOrder).toEqual(
         expect.arrayContaining([
-          { order_id: orderId, reviewer_id: buyer.id, reviewed_user_id: sellers[i]!.id, rating: 5, content: AUTOMATIC_REVIEW_CONTENT, automatic: true },
-          { order_id: orderId, reviewer_id: sellers[i]!.id, reviewed_user_id: buyer.id, rating: 5, content: AUTOMATIC_REVIEW_CONTENT, automatic: true },
+          {
+            order_id: orderId,
+            reviewer_id: buyer.id,
+            reviewed_user_id: sellers[i]!.id,
+            rating: 5,
+            content: AUTOMATIC_REVIEW_CONTENT,
+            automatic: true,
+          },
+          {
+            order_id: orderId,
+            reviewer_id: sellers[i]!.id,
+            reviewed_user_id: buyer.id,
+            rating: 5,
+            content: AUTOMATIC_REVIEW_CONTENT,
+            automatic: true,
+          },
         ]),
       );
     }
@@ -76,7 +90,12 @@ describe('createDefaultReviews (on Postgres)', () => {
   it('leaves a purchase that has not completed alone', async () => {
     const buyer = await registerUser(api, 'buyer');
     const seller = await registerUser(api, 'seller');
-    const { purchaseId } = await insertPurchase(api.database.db, { buyerId: buyer.id, sellerIds: [seller.id], orderStatus: 'SHIPPED', purchaseStatus: 'PAID' });
+    const { purchaseId } = await insertPurchase(api.database.db, {
+      buyerId: buyer.id,
+      sellerIds: [seller.id],
+      orderStatus: 'SHIPPED',
+      purchaseStatus: 'PAID',
+    });
     expect(await activities().createDefaultReviews(purchaseId)).toBe(0);
     expect(await reviewsOf(purchaseId)).toEqual([]);
   });

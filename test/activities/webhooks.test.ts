@@ -33,12 +33,24 @@ const activities = (overrides: { allowPrivateUrls?: boolean } = {}) =>
 const endpointFor = (seller: TestUser, body: Record<string, unknown> = {}) => receiver.register(api, seller, body);
 
 async function listingEvent(seller: TestUser): Promise<{ eventId: string; data: ListingEventData }> {
-  const data: ListingEventData = { sellerId: seller.id, createdAt: new Date().toISOString(), urn: 'urn:card:1', listingId: newId(), quantity: 2, price: 450 };
+  const data: ListingEventData = {
+    sellerId: seller.id,
+    createdAt: new Date().toISOString(),
+    urn: 'urn:card:1',
+    listingId: newId(),
+    quantity: 2,
+    price: 450,
+  };
   const [eventId] = await api.database.db.transaction((tx) => emitEvents(tx, 'LISTING_CREATED', [data]));
   return { eventId: eventId!, data };
 }
 
-const input = (eventId: string, endpointId: string, finalAttempt = false): AttemptInput => ({ eventId, endpointId, finalAttempt, timeoutMs: 2000 });
+const input = (eventId: string, endpointId: string, finalAttempt = false): AttemptInput => ({
+  eventId,
+  endpointId,
+  finalAttempt,
+  timeoutMs: 2000,
+});
 
 const q = (sql: string, args: unknown[]) => api.database.db.query(sql, args);
 
@@ -59,7 +71,9 @@ describe('attemptWebhookDelivery (on Postgres, real HTTP)', () => {
     const [delivery] = await q(`SELECT id, status, attempts, delivered_at FROM webhook_deliveries WHERE event_id = $1`, [eventId]);
     expect(delivery).toMatchObject({ status: 'SUCCEEDED', attempts: 1 });
     expect(delivery.delivered_at).toBeInstanceOf(Date);
-    const [attempt] = await q(`SELECT succeeded, status_code, response_excerpt, error FROM webhook_attempts WHERE delivery_id = $1`, [delivery.id]);
+    const [attempt] = await q(`SELECT succeeded, status_code, response_excerpt, error FROM webhook_attempts WHERE delivery_id = $1`, [
+      delivery.id,
+    ]);
     expect(attempt).toEqual({ succeeded: true, status_code: 200, response_excerpt: 'ok', error: null });
   });
 
@@ -205,7 +219,10 @@ describe('attemptWebhookDelivery (on Postgres, real HTTP)', () => {
     const seller = await registerSeller(api);
     const endpoint = await endpointFor(seller, { headers: { 'X-Shop': 'north' } });
     // Saved before the value rule existed: a character above U+00FF cannot be a header byte.
-    await q(`UPDATE webhook_endpoints SET headers = $2, failing_since = now() - interval '6 days' WHERE id = $1`, [endpoint.id, { 'x-shop': 'nörth €' }]);
+    await q(`UPDATE webhook_endpoints SET headers = $2, failing_since = now() - interval '6 days' WHERE id = $1`, [
+      endpoint.id,
+      { 'x-shop': 'nörth €' },
+    ]);
     const { eventId } = await listingEvent(seller);
 
     const result = await activities().attemptWebhookDelivery(input(eventId, endpoint.id));

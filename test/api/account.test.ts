@@ -20,7 +20,9 @@ async function upload(user: TestUser, bytes: Buffer, type = 'image/png'): Promis
 }
 
 const png = (width: number, height: number) =>
-  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 40 } } }).png().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 40 } } })
+    .png()
+    .toBuffer();
 
 describe('account', () => {
   it('changes username and sanitised profile text, shown on the public profile', async () => {
@@ -29,7 +31,9 @@ describe('account', () => {
     expect(me.body).toMatchObject({ id: user.id, username: user.username, profile: null, avatar: null, cover: null });
 
     const renamed = `${user.username}r`;
-    const res = await patch(user, { username: renamed, profile: '<script>alert(1)</script><b>Collector</b> of <i>old</i> cards' }).expect(200);
+    const res = await patch(user, { username: renamed, profile: '<script>alert(1)</script><b>Collector</b> of <i>old</i> cards' }).expect(
+      200,
+    );
     expect(res.body).toMatchObject({ username: renamed, profile: 'Collector of old cards' });
     const profile = await api.http.get(`/profile/${renamed}`).expect(200);
     expect(profile.body).toMatchObject({ id: user.id, username: renamed, profile: 'Collector of old cards' });
@@ -50,7 +54,10 @@ describe('account', () => {
     const avatarId = await upload(user, await png(900, 600));
     const coverId = await upload(user, await png(400, 400));
     const res = await patch(user, { avatar: avatarId, cover: coverId }).expect(200);
-    for (const [url, width, height] of [[res.body.avatar, 256, 256], [res.body.cover, 1500, 500]] as const) {
+    for (const [url, width, height] of [
+      [res.body.avatar, 256, 256],
+      [res.body.cover, 1500, 500],
+    ] as const) {
       const image = await api.http.get(new URL(url).pathname).buffer(true).expect(200);
       expect(image.headers['content-type']).toBe('image/webp');
       expect(await sharp(image.body).metadata()).toMatchObject({ format: 'webp', width, height });
@@ -103,7 +110,12 @@ describe('account stats', () => {
     };
 
     const first = await countQueries();
-    expect(first.body).toEqual({ purchases: { total: 0, paid: 0, completed: 0 }, spent: 0, cases: { open: 0 }, reviews: { written: 0, received: 0 } });
+    expect(first.body).toEqual({
+      purchases: { total: 0, paid: 0, completed: 0 },
+      spent: 0,
+      cases: { open: 0 },
+      reviews: { written: 0, received: 0 },
+    });
     const hit = await countQueries();
     expect(hit.body).toEqual(first.body);
     // A hit is the version read alone; a miss adds the counting query.
@@ -120,20 +132,32 @@ describe('account stats', () => {
     expect(afterCase.statements).toBe(first.statements);
     expect(afterCase.body.cases).toEqual({ open: 1 });
 
-    await recordCaseChange(api.database.db, { caseId: opened.caseId, changeId: randomUUID(), actor: 'BUYER', kind: 'resolve', status: 'CLOSED', outcomes: [] }, { reviewWindowSeconds: 60 });
+    await recordCaseChange(
+      api.database.db,
+      { caseId: opened.caseId, changeId: randomUUID(), actor: 'BUYER', kind: 'resolve', status: 'CLOSED', outcomes: [] },
+      { reviewWindowSeconds: 60 },
+    );
     const afterClose = await countQueries();
     expect(afterClose.statements).toBe(first.statements);
     expect(afterClose.body.cases).toEqual({ open: 0 });
 
     // Receipt is not a counted change; reviews need it.
     await api.database.db.query(`UPDATE orders SET status = 'RECEIVED', received_at = now() WHERE id = $1`, [orderId]);
-    await api.http.post('/user/reviews').set(buyer.bearer).send({ source: { type: 'ORDER', id: orderId }, rating: 5 }).expect(201);
+    await api.http
+      .post('/user/reviews')
+      .set(buyer.bearer)
+      .send({ source: { type: 'ORDER', id: orderId }, rating: 5 })
+      .expect(201);
     const afterReview = await countQueries();
     expect(afterReview.statements).toBe(first.statements);
     expect(afterReview.body).toMatchObject({ reviews: { written: 1, received: 0 }, cases: { open: 0 } });
     expect((await countQueries()).statements).toBe(hit.statements);
 
-    await api.http.post('/user/reviews').set(seller.bearer).send({ source: { type: 'ORDER', id: orderId }, rating: 4 }).expect(201);
+    await api.http
+      .post('/user/reviews')
+      .set(seller.bearer)
+      .send({ source: { type: 'ORDER', id: orderId }, rating: 4 })
+      .expect(201);
     expect((await stats()).body.reviews).toEqual({ written: 1, received: 1 });
     queries.mockRestore();
   });

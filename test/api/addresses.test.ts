@@ -17,7 +17,13 @@ describe('assisted address lookup on the embedded data', () => {
   it('finds a postcode, drills down through its streets to addresses, retrieves one and saves it validated', async () => {
     const user = await registerUser(api);
     const postcodes = await find(user, { text: '00100' }).expect(200);
-    expect(postcodes.body[0]).toEqual({ id: 'FI|PC|00100', type: 'Container', text: '00100', highlight: '0-5', description: expect.stringMatching(/^Helsinki - \d+ addresses$/) });
+    expect(postcodes.body[0]).toEqual({
+      id: 'FI|PC|00100',
+      type: 'Container',
+      text: '00100',
+      highlight: '0-5',
+      description: expect.stringMatching(/^Helsinki - \d+ addresses$/),
+    });
 
     const streets = await find(user, { text: '', container: postcodes.body[0].id }).expect(200);
     const aleksanterinkatu = streets.body.find((s: { text: string }) => s.text === 'Aleksanterinkatu');
@@ -30,12 +36,27 @@ describe('assisted address lookup on the embedded data', () => {
 
     const full = await retrieve(user, addresses.body[0].id).expect(200);
     expect(Object.keys(full.body)).toHaveLength(32);
-    expect(full.body).toMatchObject({ id: addresses.body[0].id, street: 'Aleksanterinkatu', city: 'Helsinki', postalCode: '00100', countryIso2: 'FI', countryIso3: 'FIN', country: 'Finland', poBoxNumber: '' });
+    expect(full.body).toMatchObject({
+      id: addresses.body[0].id,
+      street: 'Aleksanterinkatu',
+      city: 'Helsinki',
+      postalCode: '00100',
+      countryIso2: 'FI',
+      countryIso3: 'FIN',
+      country: 'Finland',
+      poBoxNumber: '',
+    });
     expect(full.body.line1).toBe(addresses.body[0].text);
 
     const saved = await create(user, {
-      type: 'shipping', line1: full.body.line1, city: full.body.city, state: full.body.state, postalCode: full.body.postalCode,
-      country: full.body.countryIso2, lookupId: full.body.id, isPrimary: true,
+      type: 'shipping',
+      line1: full.body.line1,
+      city: full.body.city,
+      state: full.body.state,
+      postalCode: full.body.postalCode,
+      country: full.body.countryIso2,
+      lookupId: full.body.id,
+      isPrimary: true,
     }).expect(201);
     expect(saved.body).toMatchObject({ lookupId: full.body.id, isValidated: true, isPrimary: true, label: '', line2: '' });
 
@@ -48,7 +69,9 @@ describe('assisted address lookup on the embedded data', () => {
     const user = await registerUser(api);
     const res = await find(user, { text: 'mannerheimintie 1' }).expect(200);
     expect(res.body.length).toBeGreaterThan(0);
-    expect(res.body.every((a: { type: string; text: string }) => a.type === 'Address' && a.text.startsWith('Mannerheimintie 1'))).toBe(true);
+    expect(res.body.every((a: { type: string; text: string }) => a.type === 'Address' && a.text.startsWith('Mannerheimintie 1'))).toBe(
+      true,
+    );
     expect(res.body[0].highlight).toBe('0-15,16-17');
     expect((await find(user, { text: 'no such street anywhere' }).expect(200)).body).toEqual([]);
     expect((await find(user, { text: '00100', country: ['GB'] }).expect(200)).body).toEqual([]);
@@ -73,7 +96,7 @@ describe('assisted address lookup on the embedded data', () => {
 });
 
 describe('saved addresses', () => {
-  it('validates every field and lists, reads, updates and deletes only the caller\'s own', async () => {
+  it("validates every field and lists, reads, updates and deletes only the caller's own", async () => {
     const user = await registerUser(api);
     const bad = await create(user, { type: 'home', line1: '', city: 'x', state: '', postalCode: '', country: 'FIN' }).expect(400);
     expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['country', 'line1', 'postalCode', 'type']);
@@ -97,7 +120,10 @@ describe('saved addresses', () => {
     const ship1 = (await create(user, { ...HOME, isPrimary: true }).expect(201)).body;
     const bill = (await create(user, { ...HOME, type: 'billing', isPrimary: true }).expect(201)).body;
     const ship2 = (await create(user, { ...HOME, line1: 'Kaivokatu 1', isPrimary: true }).expect(201)).body;
-    const byId = async () => Object.fromEntries((await api.http.get('/user/addresses').set(user.bearer)).body.map((a: { id: string; isPrimary: boolean }) => [a.id, a.isPrimary]));
+    const byId = async () =>
+      Object.fromEntries(
+        (await api.http.get('/user/addresses').set(user.bearer)).body.map((a: { id: string; isPrimary: boolean }) => [a.id, a.isPrimary]),
+      );
     expect(await byId()).toEqual({ [ship1.id]: false, [bill.id]: true, [ship2.id]: true });
     await api.http.patch(`/user/addresses/${ship1.id}`).set(user.bearer).send({ isPrimary: true }).expect(200);
     expect(await byId()).toEqual({ [ship1.id]: true, [bill.id]: true, [ship2.id]: false });
@@ -118,18 +144,40 @@ describe('saved addresses', () => {
 describe('baskets and saved addresses', () => {
   it('delivers to a saved address by id, and starts a new basket at the primary shipping address', async () => {
     const shop = await sellerWithListings(api, [{ quantity: 2, price: 1200 }]);
-    await api.http.post('/seller/delivery-options').set(shop.seller.bearer).send({ name: 'Posti', price: 900, tracked: true, countries: ['FI'] }).expect(201);
+    await api.http
+      .post('/seller/delivery-options')
+      .set(shop.seller.bearer)
+      .send({ name: 'Posti', price: 900, tracked: true, countries: ['FI'] })
+      .expect(201);
     const buyer = await registerUser(api);
 
     const hit = (await find(buyer, { text: 'kaivokatu 1' }).expect(200)).body[0];
     const full = (await retrieve(buyer, hit.id).expect(200)).body;
-    const saved = (await create(buyer, {
-      type: 'shipping', name: 'Aino Buyer', line1: full.line1, city: full.city, state: '', postalCode: full.postalCode, country: 'FI', lookupId: full.id, isPrimary: true,
-    }).expect(201)).body;
+    const saved = (
+      await create(buyer, {
+        type: 'shipping',
+        name: 'Aino Buyer',
+        line1: full.line1,
+        city: full.city,
+        state: '',
+        postalCode: full.postalCode,
+        country: 'FI',
+        lookupId: full.id,
+        isPrimary: true,
+      }).expect(201)
+    ).body;
     expect(saved.isValidated).toBe(true);
 
     const basket = (await api.http.get('/basket').set(buyer.bearer).expect(200)).body;
-    expect(basket.deliveryAddress).toEqual({ name: 'Aino Buyer', line1: full.line1, line2: '', city: 'Helsinki', state: '', postal_code: full.postalCode, country: 'FI' });
+    expect(basket.deliveryAddress).toEqual({
+      name: 'Aino Buyer',
+      line1: full.line1,
+      line2: '',
+      city: 'Helsinki',
+      state: '',
+      postal_code: full.postalCode,
+      country: 'FI',
+    });
 
     await api.http.put(`/basket/${basket.id}/items/${shop.listingIds[0]}`).set(buyer.bearer).send({ quantity: 1 }).expect(200);
     const billing = (await create(buyer, { ...HOME, type: 'billing' }).expect(201)).body;
@@ -141,7 +189,11 @@ describe('baskets and saved addresses', () => {
     const stranger = await registerUser(api);
     const theirs = (await create(stranger, HOME).expect(201)).body;
     await api.http.put(`/basket/${basket.id}/delivery`).set(buyer.bearer).send({ addressId: theirs.id }).expect(404);
-    const both = await api.http.put(`/basket/${basket.id}/delivery`).set(buyer.bearer).send({ addressId: saved.id, address: { name: 'x' } }).expect(400);
+    const both = await api.http
+      .put(`/basket/${basket.id}/delivery`)
+      .set(buyer.bearer)
+      .send({ addressId: saved.id, address: { name: 'x' } })
+      .expect(400);
     expect(both.body.type).toBe('/problems/validation-failed');
   });
 });

@@ -61,8 +61,12 @@ describe('POST /oauth/token', () => {
 
   it('rejects a wrong password and an unknown user alike', async () => {
     const user = await registerUser(api);
-    const wrong = await api.http.post('/oauth/token').send({ grant_type: 'password', username: user.username, password: 'wrong password!' });
-    const unknown = await api.http.post('/oauth/token').send({ grant_type: 'password', username: 'nobody-here', password: 'wrong password!' });
+    const wrong = await api.http
+      .post('/oauth/token')
+      .send({ grant_type: 'password', username: user.username, password: 'wrong password!' });
+    const unknown = await api.http
+      .post('/oauth/token')
+      .send({ grant_type: 'password', username: 'nobody-here', password: 'wrong password!' });
     for (const res of [wrong, unknown]) {
       expect(res.status).toBe(400);
       // RFC 6749 §5.2: OAuth clients parse application/json {error, error_description}.
@@ -113,7 +117,10 @@ describe('POST /oauth/token', () => {
     const user = await registerUser(api);
     const claims = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
     const first = claims(user.accessToken);
-    const again = await api.http.post('/oauth/token').send({ grant_type: 'password', username: user.username, password: user.password }).expect(200);
+    const again = await api.http
+      .post('/oauth/token')
+      .send({ grant_type: 'password', username: user.username, password: user.password })
+      .expect(200);
     const second = claims(again.body.access_token);
     expect(first).toMatchObject({ iss: api.baseUrl, aud: 'marketplace-api', sub: user.id });
     expect(first.jti).toMatch(/^[0-9a-f-]{36}$/);

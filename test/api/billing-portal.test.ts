@@ -34,7 +34,9 @@ describe('billing portal', () => {
     const { page, status } = await openPage(browser, local(link.body.url));
     expect(status).toBe(200);
     expect(await page.$eval('h1', (h) => h.textContent)).toBe(`Billing for ${buyer.username}`);
-    const rows = await page.$$eval('table', (tables) => tables.map((t) => [...t.querySelectorAll('tbody tr')].map((r) => r.textContent ?? '')));
+    const rows = await page.$$eval('table', (tables) =>
+      tables.map((t) => [...t.querySelectorAll('tbody tr')].map((r) => r.textContent ?? '')),
+    );
     expect(rows).toHaveLength(2);
     const [invoices, payments] = rows as [string[], string[]];
     expect(invoices).toHaveLength(2);
@@ -42,13 +44,15 @@ describe('billing portal', () => {
     expect(invoices[1]).toMatch(/£12\.50$/);
     expect(payments.map((p) => p.replace(/.*(paid).*(£[\d.]+)$/, '$1 $2'))).toEqual(['paid £49.99', 'paid £12.50']);
     // The picture in docs/ is refreshed on request only, so ordinary runs leave the tree clean.
-    const shot = process.env.UPDATE_DOC_SCREENSHOTS ? path.join(__dirname, '..', '..', 'docs', 'screenshots', 'billing-portal.png') : path.join(os.tmpdir(), `billing-portal-${process.pid}.png`);
+    const shot = process.env.UPDATE_DOC_SCREENSHOTS
+      ? path.join(__dirname, '..', '..', 'docs', 'screenshots', 'billing-portal.png')
+      : path.join(os.tmpdir(), `billing-portal-${process.pid}.png`);
     await page.screenshot({ path: shot, fullPage: true });
     expect(statSync(shot).size).toBeGreaterThan(10_000);
     await page.close();
   });
 
-  it('refuses an altered, forged or expired link, and shows nobody else\'s bills', async () => {
+  it("refuses an altered, forged or expired link, and shows nobody else's bills", async () => {
     const buyer = await registerUser(api);
     const link = (await api.http.post('/user/billing-portal').set(buyer.bearer).expect(201)).body.url as string;
     const path = new URL(link).pathname;

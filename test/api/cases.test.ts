@@ -5,7 +5,15 @@ import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser
 import { insertCase, insertPaidOrder, type PaidOrder } from '../support/cases';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('rest-of-a-png')]);
-const RETURN_ADDRESS = { name: 'Card Shop', line1: '2 Dock Road', line2: '', city: 'Leeds', state: '', postal_code: 'LS1 1AA', country: 'GB' };
+const RETURN_ADDRESS = {
+  name: 'Card Shop',
+  line1: '2 Dock Road',
+  line2: '',
+  city: 'Leeds',
+  state: '',
+  postal_code: 'LS1 1AA',
+  country: 'GB',
+};
 
 // No Temporal here: cases are opened through the case-opening path directly and workflow
 // decisions are written with the workflow's own activity, so these tests are about what the
@@ -29,7 +37,11 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 const db = () => api.database.db;
-async function openedCase(by: TestUser = buyer, sellerUser: TestUser = seller, outcomes = [] as Parameters<typeof insertCase>[3]['outcomes']) {
+async function openedCase(
+  by: TestUser = buyer,
+  sellerUser: TestUser = seller,
+  outcomes = [] as Parameters<typeof insertCase>[3]['outcomes'],
+) {
   const order = await insertPaidOrder(db(), by.id, sellerUser.id);
   const opened = await insertCase(db(), order.orderId, 'BUYER', { items: [{ id: order.itemIds[0]!, quantity: 1 }], outcomes });
   return { ...order, caseId: opened.caseId, outcomes: opened.outcomes };
@@ -70,7 +82,9 @@ describe('opening a case through the order routes', () => {
       .send({ action: 'dispute', reason: 'SNAD', items: [{ id: fresh.itemIds[0], quantity: 1 }] })
       .expect(204);
     const [opened] = await db().query(`SELECT id FROM cases WHERE order_id = $1`, [fresh.orderId]);
-    const intents = await db().query(`SELECT workflow_type, options, started_at FROM workflow_starts WHERE workflow_id = $1`, [`case:${opened.id}`]);
+    const intents = await db().query(`SELECT workflow_type, options, started_at FROM workflow_starts WHERE workflow_id = $1`, [
+      `case:${opened.id}`,
+    ]);
     expect(intents).toEqual([
       {
         workflow_type: 'caseWorkflow',
@@ -98,7 +112,7 @@ describe('opening a case through the order routes', () => {
 });
 
 describe('GET /user/cases', () => {
-  it('lists only the caller\'s cases, with purchaseId, outcomes and attachments, paged and sorted', async () => {
+  it("lists only the caller's cases, with purchaseId, outcomes and attachments, paged and sorted", async () => {
     const buyerA = await registerUser(api, 'lister');
     const created: string[] = [];
     for (let i = 0; i < 3; i += 1) created.push((await openedCase(buyerA)).caseId);
@@ -106,7 +120,13 @@ describe('GET /user/cases', () => {
 
     const all = await api.http.get('/user/cases?sort=createdAt&direction=asc').set(buyerA.bearer).expect(200);
     expect(all.body.map((c: { id: string }) => c.id)).toEqual(created);
-    expect(all.body[0]).toMatchObject({ purchaseId: expect.any(String), status: 'OPEN', outcomes: [], attachments: [], workflowId: `case:${created[0]}` });
+    expect(all.body[0]).toMatchObject({
+      purchaseId: expect.any(String),
+      status: 'OPEN',
+      outcomes: [],
+      attachments: [],
+      workflowId: `case:${created[0]}`,
+    });
 
     const page2 = await api.http.get('/user/cases?size=1&page=2&sort=createdAt&direction=asc').set(buyerA.bearer).expect(200);
     expect(page2.body.map((c: { id: string }) => c.id)).toEqual([created[1]]);
@@ -122,7 +142,7 @@ describe('GET /user/cases', () => {
     await api.http.get('/user/cases?sort=status').set(buyer.bearer).expect(400);
   });
 
-  it('answers 404 for another buyer\'s case', async () => {
+  it("answers 404 for another buyer's case", async () => {
     const { caseId } = await openedCase(buyer);
     await api.http.get(`/user/cases/${caseId}`).set(buyer.bearer).expect(200);
     await api.http.get(`/user/cases/${caseId}`).set(otherBuyer.bearer).expect(404);
@@ -133,19 +153,23 @@ describe('GET /user/cases', () => {
 /** The review window a closing case requests when it completes the purchase. */
 const WINDOW = { reviewWindowSeconds: 60 };
 
-describe('redaction of the seller\'s return address', () => {
+describe("redaction of the seller's return address", () => {
   /** The seller proposes a RETURN to their address, as the case workflow would record it. */
   async function sellerProposesReturn(caseId: string) {
     const pending = { id: randomUUID(), type: 'RETURN' as const, party: 'SELLER' as const, status: 'PENDING' as const };
-    await recordCaseChange(db(), {
-      caseId,
-      changeId: randomUUID(),
-      actor: 'SELLER',
-      kind: 'propose',
-      status: 'OPEN',
-      outcomes: [pending],
-      proposal: { id: pending.id, type: 'RETURN', amount: 0, comment: 'post it back', deliveryAddress: RETURN_ADDRESS },
-    }, WINDOW);
+    await recordCaseChange(
+      db(),
+      {
+        caseId,
+        changeId: randomUUID(),
+        actor: 'SELLER',
+        kind: 'propose',
+        status: 'OPEN',
+        outcomes: [pending],
+        proposal: { id: pending.id, type: 'RETURN', amount: 0, comment: 'post it back', deliveryAddress: RETURN_ADDRESS },
+      },
+      WINDOW,
+    );
     return pending;
   }
 
@@ -154,11 +178,17 @@ describe('redaction of the seller\'s return address', () => {
     const pending = await sellerProposesReturn(caseId);
     const outcomeId = pending.id;
     const before = await api.http.get(`/user/cases/${caseId}`).set(buyer.bearer).expect(200);
-    expect(before.body.outcomes).toEqual([expect.objectContaining({ id: outcomeId, party: 'SELLER', status: 'PENDING', deliveryAddress: null })]);
+    expect(before.body.outcomes).toEqual([
+      expect.objectContaining({ id: outcomeId, party: 'SELLER', status: 'PENDING', deliveryAddress: null }),
+    ]);
     const listed = await api.http.get('/user/cases?size=50').set(buyer.bearer).expect(200);
     expect(listed.body.find((c: { id: string }) => c.id === caseId).outcomes[0].deliveryAddress).toBeNull();
 
-    await recordCaseChange(db(), { caseId, changeId: randomUUID(), actor: 'BUYER', kind: 'accept', status: 'SETTLED', outcomes: [{ ...pending, status: 'ACCEPTED' }] }, WINDOW);
+    await recordCaseChange(
+      db(),
+      { caseId, changeId: randomUUID(), actor: 'BUYER', kind: 'accept', status: 'SETTLED', outcomes: [{ ...pending, status: 'ACCEPTED' }] },
+      WINDOW,
+    );
     const after = await api.http.get(`/user/cases/${caseId}`).set(buyer.bearer).expect(200);
     expect(after.body).toMatchObject({ status: 'SETTLED', outcomes: [{ status: 'ACCEPTED', deliveryAddress: RETURN_ADDRESS }] });
   });
@@ -167,21 +197,27 @@ describe('redaction of the seller\'s return address', () => {
     const { caseId, orderId, purchaseId } = await openedCase();
     await sellerProposesReturn(caseId);
     const sellerOrder = await api.http.get(`/seller/orders/${orderId}`).set(seller.bearer).expect(200);
-    expect(sellerOrder.body.cases).toEqual([expect.objectContaining({ id: caseId, outcomes: [expect.objectContaining({ deliveryAddress: RETURN_ADDRESS })] })]);
+    expect(sellerOrder.body.cases).toEqual([
+      expect.objectContaining({ id: caseId, outcomes: [expect.objectContaining({ deliveryAddress: RETURN_ADDRESS })] }),
+    ]);
     const purchase = await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200);
     expect(purchase.body.orders[0].cases[0].outcomes[0].deliveryAddress).toBeNull();
   });
 
-  it('shows the buyer their own outcome\'s address', async () => {
-    const { caseId } = await openedCase(buyer, seller, [{ type: 'REPLACEMENT', amount: 0, comment: '<b>new one</b> please', deliveryAddress: RETURN_ADDRESS }]);
+  it("shows the buyer their own outcome's address", async () => {
+    const { caseId } = await openedCase(buyer, seller, [
+      { type: 'REPLACEMENT', amount: 0, comment: '<b>new one</b> please', deliveryAddress: RETURN_ADDRESS },
+    ]);
     const res = await api.http.get(`/user/cases/${caseId}`).set(buyer.bearer).expect(200);
     // Markup is stripped from comments.
-    expect(res.body.outcomes).toEqual([expect.objectContaining({ party: 'BUYER', deliveryAddress: RETURN_ADDRESS, comment: 'new one please' })]);
+    expect(res.body.outcomes).toEqual([
+      expect.objectContaining({ party: 'BUYER', deliveryAddress: RETURN_ADDRESS, comment: 'new one please' }),
+    ]);
   });
 });
 
 describe('PUT /seller/cases/{id} and PUT /user/cases/{id}', () => {
-  it('answers 404 for another seller\'s case or another buyer\'s case, before asking the workflow', async () => {
+  it("answers 404 for another seller's case or another buyer's case, before asking the workflow", async () => {
     const { caseId } = await openedCase();
     await api.http.put(`/seller/cases/${caseId}`).set(otherSeller.bearer).send({ action: 'escalate' }).expect(404);
     await api.http.put(`/user/cases/${caseId}`).set(otherBuyer.bearer).send({ action: 'escalate' }).expect(404);
@@ -219,7 +255,11 @@ describe('PUT /seller/cases/{id} and PUT /user/cases/{id}', () => {
 
   it('answers 409 on a closed case', async () => {
     const { caseId } = await openedCase();
-    await recordCaseChange(db(), { caseId, changeId: randomUUID(), actor: 'OPERATOR', kind: 'operator-close', status: 'CLOSED', outcomes: [] }, WINDOW);
+    await recordCaseChange(
+      db(),
+      { caseId, changeId: randomUUID(), actor: 'OPERATOR', kind: 'operator-close', status: 'CLOSED', outcomes: [] },
+      WINDOW,
+    );
     const res = await api.http.put(`/seller/cases/${caseId}`).set(seller.bearer).send({ action: 'escalate' }).expect(409);
     expect(res.body.type).toContain('case-closed');
   });
@@ -230,41 +270,62 @@ describe('case attachments', () => {
     await api.http.put(new URL(uploadUrl).pathname).set(user.bearer).set('Content-Type', 'image/png').send(PNG).expect(200);
   }
 
-  it('creates an upload named by the case\'s URN shape, then attaches it once its bytes are in', async () => {
+  it("creates an upload named by the case's URN shape, then attaches it once its bytes are in", async () => {
     const { caseId } = await openedCase();
     const created = await api.http.post(`/seller/cases/${caseId}/attachments`).set(seller.bearer).expect(201);
     expect(created.body.imageId).toBe(`case/${caseId}/attachments/${created.body.id}`);
 
-    const draft = await api.http.patch(`/seller/cases/${caseId}/attachments`).set(seller.bearer).send({ id: created.body.imageId }).expect(400);
+    const draft = await api.http
+      .patch(`/seller/cases/${caseId}/attachments`)
+      .set(seller.bearer)
+      .send({ id: created.body.imageId })
+      .expect(400);
     expect(draft.body.type).toContain('upload-not-ready');
 
     await uploadBytes(seller, created.body.uploadUrl);
-    const attached = await api.http.patch(`/seller/cases/${caseId}/attachments`).set(seller.bearer).send({ id: created.body.imageId }).expect(200);
-    expect(attached.body).toMatchObject({ id: created.body.id, imageId: created.body.imageId, party: 'SELLER', url: expect.stringContaining(`/images/${created.body.id}`) });
+    const attached = await api.http
+      .patch(`/seller/cases/${caseId}/attachments`)
+      .set(seller.bearer)
+      .send({ id: created.body.imageId })
+      .expect(200);
+    expect(attached.body).toMatchObject({
+      id: created.body.id,
+      imageId: created.body.imageId,
+      party: 'SELLER',
+      url: expect.stringContaining(`/images/${created.body.id}`),
+    });
     await api.http.patch(`/seller/cases/${caseId}/attachments`).set(seller.bearer).send({ id: created.body.imageId }).expect(200);
 
     const seen = await api.http.get(`/user/cases/${caseId}`).set(buyer.bearer).expect(200);
     expect(seen.body.attachments).toEqual([expect.objectContaining({ id: created.body.id, party: 'SELLER' })]);
   });
 
-  it('refuses ids of another shape or another case (400), and another seller\'s or buyer\'s case (404)', async () => {
+  it("refuses ids of another shape or another case (400), and another seller's or buyer's case (404)", async () => {
     const { caseId } = await openedCase();
     const { caseId: otherCase } = await openedCase();
     const created = await api.http.post(`/seller/cases/${caseId}/attachments`).set(seller.bearer).expect(201);
     await uploadBytes(seller, created.body.uploadUrl);
 
-    for (const id of [created.body.id, `case/${otherCase}/attachments/${created.body.id}`, `listing/${caseId}/attachments/${created.body.id}`]) {
+    for (const id of [
+      created.body.id,
+      `case/${otherCase}/attachments/${created.body.id}`,
+      `listing/${caseId}/attachments/${created.body.id}`,
+    ]) {
       const res = await api.http.patch(`/seller/cases/${caseId}/attachments`).set(seller.bearer).send({ id }).expect(400);
       expect(res.body.type).toContain('invalid-image-id');
     }
     // A well-shaped id whose upload does not exist.
-    await api.http.patch(`/seller/cases/${caseId}/attachments`).set(seller.bearer).send({ id: `case/${caseId}/attachments/${randomUUID()}` }).expect(400);
+    await api.http
+      .patch(`/seller/cases/${caseId}/attachments`)
+      .set(seller.bearer)
+      .send({ id: `case/${caseId}/attachments/${randomUUID()}` })
+      .expect(400);
     await api.http.patch(`/seller/cases/${caseId}/attachments`).set(otherSeller.bearer).send({ id: created.body.imageId }).expect(404);
     await api.http.post(`/seller/cases/${caseId}/attachments`).set(otherSeller.bearer).expect(404);
     await api.http.patch(`/user/cases/${caseId}/attachments`).set(otherBuyer.bearer).send({ id: created.body.imageId }).expect(404);
   });
 
-  it('lets the buyer attach an image to their case; not the seller\'s upload', async () => {
+  it("lets the buyer attach an image to their case; not the seller's upload", async () => {
     const { caseId } = await openedCase();
     const mine = await api.http.post(`/user/cases/${caseId}/attachments`).set(buyer.bearer).expect(201);
     await uploadBytes(buyer, mine.body.uploadUrl);

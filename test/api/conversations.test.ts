@@ -30,7 +30,10 @@ async function orderPair() {
 }
 
 const open = (from: TestUser, to: TestUser, sourceId: string, body = 'Hello', type?: 'ORDER' | 'LISTING') =>
-  api.http.post('/conversations').set(from.bearer).send({ source: { id: sourceId, ...(type ? { type } : {}) }, recipientId: to.id, body });
+  api.http
+    .post('/conversations')
+    .set(from.bearer)
+    .send({ source: { id: sourceId, ...(type ? { type } : {}) }, recipientId: to.id, body });
 
 const say = (from: TestUser, conversationId: string, body: string) =>
   api.http.post(`/conversations/${conversationId}/messages`).set(from.bearer).send({ body });
@@ -43,7 +46,12 @@ async function conversation() {
 
 async function upload(user: TestUser, bytes: Buffer): Promise<string> {
   const created = await api.http.post('/uploads').set(user.bearer).expect(201);
-  await api.http.put(`/uploads/${created.body.id}`).set(user.bearer).set('Content-Type', 'application/octet-stream').send(bytes).expect(200);
+  await api.http
+    .put(`/uploads/${created.body.id}`)
+    .set(user.bearer)
+    .set('Content-Type', 'application/octet-stream')
+    .send(bytes)
+    .expect(200);
   return created.body.id;
 }
 
@@ -154,11 +162,19 @@ describe('messages', () => {
   it("requests the recipient's notification (signal-with-start) in the message's transaction, once per message", async () => {
     const { buyer, seller, conversationId } = await conversation();
     const reply = await say(seller, conversationId, 'Shipped').expect(201);
-    const rows: Array<{ workflow_id: string; request_key: string; args: Array<Record<string, unknown>>; options: Record<string, unknown> }> =
-      await api.database.db.query(`SELECT workflow_id, request_key, args, options FROM workflow_starts WHERE workflow_id LIKE $1 ORDER BY id`, [
-        `conversation-notify:${conversationId}:%`,
-      ]);
-    expect(rows.map((r) => r.workflow_id)).toEqual([`conversation-notify:${conversationId}:${seller.id}`, `conversation-notify:${conversationId}:${buyer.id}`]);
+    const rows: Array<{
+      workflow_id: string;
+      request_key: string;
+      args: Array<Record<string, unknown>>;
+      options: Record<string, unknown>;
+    }> = await api.database.db.query(
+      `SELECT workflow_id, request_key, args, options FROM workflow_starts WHERE workflow_id LIKE $1 ORDER BY id`,
+      [`conversation-notify:${conversationId}:%`],
+    );
+    expect(rows.map((r) => r.workflow_id)).toEqual([
+      `conversation-notify:${conversationId}:${seller.id}`,
+      `conversation-notify:${conversationId}:${buyer.id}`,
+    ]);
     expect(rows[1]).toMatchObject({
       request_key: `message:${reply.body.id}`,
       args: [{ conversationId, userId: buyer.id, graceMs: 120_000, maxDelayMs: 900_000, inactiveSeconds: 300 }],
@@ -169,10 +185,14 @@ describe('messages', () => {
   it('is 404 to an outsider on read and on post', async () => {
     const { conversationId } = await conversation();
     const stranger = await registerUser(api);
-    expect((await api.http.get(`/conversations/${conversationId}/messages`).set(stranger.bearer).expect(404)).body.type).toBe('/problems/not-found');
+    expect((await api.http.get(`/conversations/${conversationId}/messages`).set(stranger.bearer).expect(404)).body.type).toBe(
+      '/problems/not-found',
+    );
     await api.http.get(`/conversations/${conversationId}`).set(stranger.bearer).expect(404);
     await say(stranger, conversationId, 'let me in').expect(404);
-    const [{ count }] = await api.database.db.query(`SELECT count(*)::int AS count FROM messages WHERE conversation_id = $1`, [conversationId]);
+    const [{ count }] = await api.database.db.query(`SELECT count(*)::int AS count FROM messages WHERE conversation_id = $1`, [
+      conversationId,
+    ]);
     expect(count).toBe(1);
   });
 
@@ -197,7 +217,7 @@ describe('messages', () => {
 });
 
 describe('inbox and unread counts', () => {
-  it('lists the caller\'s conversations, newest activity first, with last message and unread count', async () => {
+  it("lists the caller's conversations, newest activity first, with last message and unread count", async () => {
     const buyer = await registerUser(api, 'buyer');
     const s1 = await registerUser(api, 'seller');
     const s2 = await registerUser(api, 'seller');
@@ -279,11 +299,15 @@ describe('attachments', () => {
     const res = await attach(buyer, conversationId, messageId, uploadId).expect(200);
     expect(res.body).toMatchObject({ imageId: uploadId, url: expect.stringMatching(new RegExp(`/images/${uploadId}$`)) });
 
-    const served = await api.http.get(`/images/${uploadId}`).buffer(true).parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    }).expect(200);
+    const served = await api.http
+      .get(`/images/${uploadId}`)
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
     const bytes = served.body as Buffer;
     const meta = await sharp(bytes).metadata();
     expect(meta).toMatchObject({ format: 'jpeg', width: 64, height: 48 });
@@ -308,7 +332,9 @@ describe('attachments', () => {
       expect(res.body.type).toBe('/problems/image-rejected');
       expect(res.body.reasons).toContain(reason);
     }
-    const [{ count }] = await api.database.db.query(`SELECT count(*)::int AS count FROM message_attachments WHERE message_id = $1`, [messageId]);
+    const [{ count }] = await api.database.db.query(`SELECT count(*)::int AS count FROM message_attachments WHERE message_id = $1`, [
+      messageId,
+    ]);
     expect(count).toBe(0);
   });
 
@@ -325,7 +351,9 @@ describe('attachments', () => {
     // The seller is in the conversation but did not write this message.
     await attach(seller, conversationId, messageId, await upload(seller, image)).expect(404);
     // Someone else's upload.
-    expect((await attach(buyer, conversationId, messageId, await upload(seller, image)).expect(400)).body.type).toBe('/problems/upload-not-ready');
+    expect((await attach(buyer, conversationId, messageId, await upload(seller, image)).expect(400)).body.type).toBe(
+      '/problems/upload-not-ready',
+    );
     const draft = (await api.http.post('/uploads').set(buyer.bearer).expect(201)).body.id;
     await attach(buyer, conversationId, messageId, draft).expect(400);
 
@@ -333,10 +361,14 @@ describe('attachments', () => {
     await attach(buyer, conversationId, messageId, first).expect(200);
     expect((await attach(buyer, conversationId, messageId, first).expect(409)).body.type).toBe('/problems/upload-already-attached');
     for (let i = 0; i < 3; i++) await attach(buyer, conversationId, messageId, await upload(buyer, image)).expect(200);
-    expect((await attach(buyer, conversationId, messageId, await upload(buyer, image)).expect(409)).body.type).toBe('/problems/attachment-limit-reached');
+    expect((await attach(buyer, conversationId, messageId, await upload(buyer, image)).expect(409)).body.type).toBe(
+      '/problems/attachment-limit-reached',
+    );
 
     const other = await say(buyer, conversationId, 'another').expect(201);
     await api.http.put(`/conversations/${conversationId}/lock`).set(seller.bearer).expect(200);
-    expect((await attach(buyer, conversationId, other.body.id, await upload(buyer, image)).expect(409)).body.type).toBe('/problems/conversation-locked');
+    expect((await attach(buyer, conversationId, other.body.id, await upload(buyer, image)).expect(409)).body.type).toBe(
+      '/problems/conversation-locked',
+    );
   });
 });

@@ -40,7 +40,11 @@ async function liveItem() {
 describe('Discover cache (DISCOVER_CACHE_MS)', () => {
   it('serves a bulk lookup from memory until the TTL passes, then refreshes it within one query', async () => {
     const { urn, reprice } = await liveItem();
-    const lookup = () => api.http.post('/search/lookup/bulk').send({ urns: [urn, 'pokemon/none/x/1'] }).expect(200);
+    const lookup = () =>
+      api.http
+        .post('/search/lookup/bulk')
+        .send({ urns: [urn, 'pokemon/none/x/1'] })
+        .expect(200);
     const first = await lookup();
     expect(first.body).toEqual([expect.objectContaining({ urn, price: 500, available: 1 })]);
     expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -69,9 +73,15 @@ describe('Discover cache (DISCOVER_CACHE_MS)', () => {
   it('keys listing searches by the whole query: another filter is never answered from a different query', async () => {
     const { urn, listing } = await liveItem();
     await api.http.post('/listings/item').send({ urn }).expect(200);
-    const none = await api.http.post('/listings/item').send({ urn, filters: { priceMin: 501 } }).expect(200);
+    const none = await api.http
+      .post('/listings/item')
+      .send({ urn, filters: { priceMin: 501 } })
+      .expect(200);
     expect(none.body).toEqual({ total: 0, hits: [] });
-    const some = await api.http.post('/listings/item').send({ urn, filters: { priceMax: 500 } }).expect(200);
+    const some = await api.http
+      .post('/listings/item')
+      .send({ urn, filters: { priceMax: 500 } })
+      .expect(200);
     expect(some.body.hits.map((h: { id: string }) => h.id)).toEqual([listing.id]);
   });
 });

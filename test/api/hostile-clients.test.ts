@@ -63,9 +63,15 @@ describe('text at the edge: NUL and unpaired surrogates are a 400 naming the fie
   });
 
   it('counts the password minimum in characters (code points), not UTF-16 units', async () => {
-    const res = await api.http.post('/auth/register').send({ email: 'emoji@example.test', username: 'emoji1', password: '😀😀😀😀😀' }).expect(400);
+    const res = await api.http
+      .post('/auth/register')
+      .send({ email: 'emoji@example.test', username: 'emoji1', password: '😀😀😀😀😀' })
+      .expect(400);
     expect(fields(res.body)).toEqual(['body:password']);
-    await api.http.post('/auth/register').send({ email: 'emoji@example.test', username: 'emoji1', password: '😀😀😀😀😀😀😀😀😀😀' }).expect(201);
+    await api.http
+      .post('/auth/register')
+      .send({ email: 'emoji@example.test', username: 'emoji1', password: '😀😀😀😀😀😀😀😀😀😀' })
+      .expect(201);
   });
 });
 
@@ -90,19 +96,36 @@ describe('methods', () => {
 
 describe('tokens', () => {
   const sign = (claims: { sub: string; exp?: boolean }) => {
-    const jwt = new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' }).setSubject(claims.sub).setIssuer('marketplace').setAudience('marketplace-api').setIssuedAt();
+    const jwt = new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
+      .setSubject(claims.sub)
+      .setIssuer('marketplace')
+      .setAudience('marketplace-api')
+      .setIssuedAt();
     return (claims.exp === false ? jwt : jwt.setExpirationTime('5m')).sign(api.config.auth.jwtSecret);
   };
 
   it('refuses an access token without exp', async () => {
     const user = await registerUser(api);
-    await api.http.get('/basket').set('Authorization', `Bearer ${await sign({ sub: user.id })}`).expect(200);
-    await api.http.get('/basket').set('Authorization', `Bearer ${await sign({ sub: user.id, exp: false })}`).expect(401);
+    await api.http
+      .get('/basket')
+      .set('Authorization', `Bearer ${await sign({ sub: user.id })}`)
+      .expect(200);
+    await api.http
+      .get('/basket')
+      .set('Authorization', `Bearer ${await sign({ sub: user.id, exp: false })}`)
+      .expect(401);
   });
 
   it('answers 401 for a valid token whose user does not exist', async () => {
-    await api.http.get('/basket').set('Authorization', `Bearer ${await sign({ sub: newId() })}`).expect(401);
-    await api.http.get('/basket').set('Authorization', `Bearer ${await sign({ sub: 'not-a-uuid' })}`).expect(401);
+    await api.http
+      .get('/basket')
+      .set('Authorization', `Bearer ${await sign({ sub: newId() })}`)
+      .expect(401);
+    await api.http
+      .get('/basket')
+      .set('Authorization', `Bearer ${await sign({ sub: 'not-a-uuid' })}`)
+      .expect(401);
   });
 });
 
@@ -110,7 +133,10 @@ describe('error lists', () => {
   it('lists at most 20 failing fields, then a count', async () => {
     const body: Record<string, string> = {};
     for (let i = 0; i < 5000; i++) body[`unknown${i}`] = 'x';
-    const res = await api.http.post('/search/lookup/bulk').send({ urns: [], ...body }).expect(400);
+    const res = await api.http
+      .post('/search/lookup/bulk')
+      .send({ urns: [], ...body })
+      .expect(400);
     expect(res.body.errors).toHaveLength(20);
     expect(res.body.errorCount).toBeGreaterThanOrEqual(5000);
     expect(res.text.length).toBeLessThan(5_000);
@@ -120,7 +146,7 @@ describe('error lists', () => {
 describe('sign-in throttle per account (SIGN_IN_MAX_FAILURES=3)', () => {
   const signIn = (username: string, password: string) => api.http.post('/oauth/token').send({ grant_type: 'password', username, password });
 
-  it('one count per account: the e-mail address and case or compatibility spellings share the username\'s lock', async () => {
+  it("one count per account: the e-mail address and case or compatibility spellings share the username's lock", async () => {
     const user = await registerUser(api, 'irise');
     for (let i = 0; i < 3; i++) await signIn(user.username, 'wrong password!').expect(400);
     await signIn(user.username, user.password).expect(429);
@@ -147,8 +173,13 @@ describe('sign-in throttle per account (SIGN_IN_MAX_FAILURES=3)', () => {
 describe('Idempotency-Key', () => {
   const option = { name: 'Royal Mail', price: 150, tracked: false, countries: ['GB'] };
   const createOption = (seller: { bearer: Record<string, string> }, key: string, name = option.name) =>
-    api.http.post('/seller/delivery-options').set(seller.bearer).set('Idempotency-Key', key).send({ ...option, name });
-  const optionsOf = async (seller: { bearer: Record<string, string> }) => (await api.http.get('/seller/delivery-options').set(seller.bearer).expect(200)).body;
+    api.http
+      .post('/seller/delivery-options')
+      .set(seller.bearer)
+      .set('Idempotency-Key', key)
+      .send({ ...option, name });
+  const optionsOf = async (seller: { bearer: Record<string, string> }) =>
+    (await api.http.get('/seller/delivery-options').set(seller.bearer).expect(200)).body;
 
   it('answers a retry with the stored answer and its original status; the action happens once', async () => {
     const seller = await registerSeller(api);
@@ -167,7 +198,10 @@ describe('Idempotency-Key', () => {
     expect(reused.body.type).toBe('/problems/idempotency-key-reused');
 
     // A claim without an answer yet, for the very request sent next.
-    const [{ request_hash: hash }] = await api.database.db.query(`SELECT request_hash FROM idempotency_keys WHERE user_id = $1 AND key = 'k-2'`, [seller.id]);
+    const [{ request_hash: hash }] = await api.database.db.query(
+      `SELECT request_hash FROM idempotency_keys WHERE user_id = $1 AND key = 'k-2'`,
+      [seller.id],
+    );
     await api.database.db.query(`INSERT INTO idempotency_keys (user_id, key, request_hash) VALUES ($1, 'k-3', $2)`, [seller.id, hash]);
     const inFlight = await createOption(seller, 'k-3', 'one').expect(409);
     expect(inFlight.body.type).toBe('/problems/idempotency-key-in-use');
@@ -186,7 +220,12 @@ describe('Idempotency-Key', () => {
     expect(await optionsOf(a)).toHaveLength(2);
 
     // A refused request stores nothing: the key is free for the corrected request.
-    await api.http.post('/seller/delivery-options').set(a.bearer).set('Idempotency-Key', 'fix-me').send({ ...option, price: -1 }).expect(400);
+    await api.http
+      .post('/seller/delivery-options')
+      .set(a.bearer)
+      .set('Idempotency-Key', 'fix-me')
+      .send({ ...option, price: -1 })
+      .expect(400);
     await createOption(a, 'fix-me').expect(201);
 
     await createOption(a, 'bad key with spaces').expect(400);

@@ -44,7 +44,10 @@ describe('HTTP conventions', () => {
     expect(Buffer.from(doc.text).every((b) => b < 0x80)).toBe(true);
     expect(JSON.stringify(doc.body)).toMatch(/→/);
 
-    const problem = await api.http.post('/search/lookup/bulk').send({ urns: ['pokémon/x'] }).expect(400);
+    const problem = await api.http
+      .post('/search/lookup/bulk')
+      .send({ urns: ['pokémon/x'] })
+      .expect(400);
     expect(problem.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(problem.text).toContain('pok\\u00e9mon/x');
     expect(problem.body.errors[0].message).toContain('"pokémon/x"');

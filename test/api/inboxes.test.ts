@@ -21,7 +21,8 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 const db = () => api.database.db;
-const setCreated = (table: 'orders' | 'purchases', id: string, at: string) => db().query(`UPDATE ${table} SET created_at = $2 WHERE id = $1`, [id, at]);
+const setCreated = (table: 'orders' | 'purchases', id: string, at: string) =>
+  db().query(`UPDATE ${table} SET created_at = $2 WHERE id = $1`, [id, at]);
 const ids = (rows: Array<{ id: string }>) => rows.map((r) => r.id);
 
 describe('GET /seller/orders filters and GET /user/purchases filters', () => {
@@ -34,9 +35,24 @@ describe('GET /seller/orders filters and GET /user/purchases filters', () => {
   let urn: string;
   beforeAll(async () => {
     shipped = await insertPaidOrder(db(), buyer.id, seller.id, [1, 1]);
-    accepted = await insertPurchase(db(), { buyerId: otherBuyer.id, sellerIds: [seller.id], orderStatus: 'ACCEPTED', purchaseStatus: 'PAID' });
-    received = await insertPurchase(db(), { buyerId: buyer.id, sellerIds: [seller.id], orderStatus: 'RECEIVED', purchaseStatus: 'COMPLETED' });
-    foreign = await insertPurchase(db(), { buyerId: buyer.id, sellerIds: [otherSeller.id], orderStatus: 'ACCEPTED', purchaseStatus: 'PAID' });
+    accepted = await insertPurchase(db(), {
+      buyerId: otherBuyer.id,
+      sellerIds: [seller.id],
+      orderStatus: 'ACCEPTED',
+      purchaseStatus: 'PAID',
+    });
+    received = await insertPurchase(db(), {
+      buyerId: buyer.id,
+      sellerIds: [seller.id],
+      orderStatus: 'RECEIVED',
+      purchaseStatus: 'COMPLETED',
+    });
+    foreign = await insertPurchase(db(), {
+      buyerId: buyer.id,
+      sellerIds: [otherSeller.id],
+      orderStatus: 'ACCEPTED',
+      purchaseStatus: 'PAID',
+    });
     await setCreated('orders', shipped.orderId, '2026-01-10T00:00:00Z');
     await setCreated('purchases', shipped.purchaseId, '2026-01-10T00:00:00Z');
     await setCreated('orders', accepted.orderIds[0]!, '2026-02-10T00:00:00Z');
@@ -48,9 +64,10 @@ describe('GET /seller/orders filters and GET /user/purchases filters', () => {
     [{ urn }] = await db().query(`SELECT urn FROM order_items WHERE id = $1`, [shipped.itemIds[1]]);
   });
 
-  const sellerOrders = async (query: string, who = seller) => ids((await api.http.get(`/seller/orders?${query}`).set(who.bearer).expect(200)).body);
+  const sellerOrders = async (query: string, who = seller) =>
+    ids((await api.http.get(`/seller/orders?${query}`).set(who.bearer).expect(200)).body);
 
-  it('filters the seller\'s orders by status, created range, buyer, item and open case, newest first', async () => {
+  it("filters the seller's orders by status, created range, buyer, item and open case, newest first", async () => {
     const [s, a, r] = [shipped.orderId, accepted.orderIds[0], received.orderIds[0]];
     expect(await sellerOrders('')).toEqual([r, a, s]);
     expect(await sellerOrders('status=ACCEPTED')).toEqual([a]);
@@ -77,7 +94,7 @@ describe('GET /seller/orders filters and GET /user/purchases filters', () => {
     expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['buyerId', 'createdTo', 'hasOpenCase', 'status']);
   });
 
-  it('filters the buyer\'s purchases by status, created range, seller and open case', async () => {
+  it("filters the buyer's purchases by status, created range, seller and open case", async () => {
     const purchases = async (query: string) => ids((await api.http.get(`/user/purchases?${query}`).set(buyer.bearer).expect(200)).body);
     const [s, r, f] = [shipped.purchaseId, received.purchaseId, foreign.purchaseId];
     expect(await purchases('')).toEqual([r, f, s]);
@@ -94,12 +111,17 @@ describe('GET /seller/orders filters and GET /user/purchases filters', () => {
 });
 
 describe('GET /seller/cases and GET /seller/cases/{id}', () => {
-  it('lists the seller\'s cases filtered by status and reason, soonest escalation first', async () => {
+  it("lists the seller's cases filtered by status and reason, soonest escalation first", async () => {
     const caseSeller = await registerSeller(api, 'ibcases');
     const order = await insertPaidOrder(db(), buyer.id, caseSeller.id, [1, 1, 1, 1]);
     const open = async (i: number, reason: string) =>
       (await insertCase(db(), order.orderId, 'BUYER', { reason, items: [{ id: order.itemIds[i]!, quantity: 1 }] })).caseId;
-    const [openLate, remediation, escalated, closed] = [await open(0, 'DAMAGED'), await open(1, 'SNAD'), await open(2, 'DAMAGED'), await open(3, 'OTHER')];
+    const [openLate, remediation, escalated, closed] = [
+      await open(0, 'DAMAGED'),
+      await open(1, 'SNAD'),
+      await open(2, 'DAMAGED'),
+      await open(3, 'OTHER'),
+    ];
     const set = (id: string, status: string, periodStart: string, updated: string) =>
       db().query(`UPDATE cases SET status = $2, period_started_at = $3, updated_at = $4 WHERE id = $1`, [id, status, periodStart, updated]);
     await set(openLate, 'OPEN', '2026-01-05T00:00:00Z', '2026-01-05T00:00:00Z');
@@ -107,7 +129,8 @@ describe('GET /seller/cases and GET /seller/cases/{id}', () => {
     await set(escalated, 'ESCALATED', '2025-12-01T00:00:00Z', '2026-01-20T00:00:00Z');
     await set(closed, 'CLOSED', '2025-12-01T00:00:00Z', '2026-01-10T00:00:00Z');
 
-    const list = async (query: string, who = caseSeller) => ids((await api.http.get(`/seller/cases?${query}`).set(who.bearer).expect(200)).body);
+    const list = async (query: string, who = caseSeller) =>
+      ids((await api.http.get(`/seller/cases?${query}`).set(who.bearer).expect(200)).body);
     // Running clocks first (the REMEDIATION period started earlier, so it escalates sooner), then the rest by last change.
     expect(await list('')).toEqual([remediation, openLate, escalated, closed]);
     expect(await list('status=OPEN&status=ESCALATED')).toEqual([openLate, escalated]);

@@ -45,8 +45,18 @@ describe('POST /listings/item', () => {
   it('enriches hits with the seller summary, lock state and attachment URLs, never private fields', async () => {
     const db = api.database.db;
     const { items } = await seedCatalog(db);
-    const held = await insertListing(db, { sellerId: seller.id, itemUrn: items[0]!.urn, quantity: 3, reserved: 1, notes: 'SKU-9', reference: 'ext-1' });
-    await db.query(`INSERT INTO listing_attachments (id, listing_id, image_id, url) VALUES ($1, $2, 'img-1', 'https://img.test/1.jpg')`, [newId(), held.id]);
+    const held = await insertListing(db, {
+      sellerId: seller.id,
+      itemUrn: items[0]!.urn,
+      quantity: 3,
+      reserved: 1,
+      notes: 'SKU-9',
+      reference: 'ext-1',
+    });
+    await db.query(`INSERT INTO listing_attachments (id, listing_id, image_id, url) VALUES ($1, $2, 'img-1', 'https://img.test/1.jpg')`, [
+      newId(),
+      held.id,
+    ]);
     const res = await search({ urn: items[0]!.urn }).expect(200);
     expect(res.headers['cache-control']).toBe('public, max-age=30');
     const [hit] = res.body.hits;
@@ -81,7 +91,15 @@ describe('POST /listings/item', () => {
     const item = items[0]!.urn;
     const a = await insertListing(db, { sellerId: seller.id, itemUrn: item, condition: 'NEAR_MINT', language: 'en', price: 100 });
     const b = await insertListing(db, { sellerId: seller.id, itemUrn: item, condition: 'PLAYED', language: 'ja', price: 200 });
-    const c = await insertListing(db, { sellerId: other.id, itemUrn: item, condition: 'NEAR_MINT', language: 'de', price: 300, gradingProvider: 'PSA', gradingScore: '9' });
+    const c = await insertListing(db, {
+      sellerId: other.id,
+      itemUrn: item,
+      condition: 'NEAR_MINT',
+      language: 'de',
+      price: 300,
+      gradingProvider: 'PSA',
+      gradingScore: '9',
+    });
     expect(ids(await search({ urn: item, filters: { condition: ['NEAR_MINT'] } }))).toEqual([a.id, c.id]);
     expect(ids(await search({ urn: item, filters: { language: ['ja', 'de'] } }))).toEqual([b.id, c.id]);
     expect(ids(await search({ urn: item, filters: { priceMin: 150, priceMax: 300 } }))).toEqual([b.id, c.id]);
@@ -110,7 +128,14 @@ describe('POST /listings/item', () => {
   });
 
   it('rejects a bad body, naming every field: both or neither reference, size over 50, inverted price range', async () => {
-    const res = await search({ urn: urn, slug, size: 51, from: -1, sort: 'cheapest', filters: { priceMin: 500, priceMax: 100, color: 'red' } }).expect(400);
+    const res = await search({
+      urn: urn,
+      slug,
+      size: 51,
+      from: -1,
+      sort: 'cheapest',
+      filters: { priceMin: 500, priceMax: 100, color: 'red' },
+    }).expect(400);
     expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(
       ['body', 'filters.color', 'filters.priceMax', 'from', 'size', 'sort'].sort(),
     );

@@ -59,7 +59,14 @@ async function link(user: TestUser, app: { client: { id: string }; clientSecret:
   const res = await api.http
     .post('/oauth/token')
     .type('form')
-    .send({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: app.client.id, ...(app.clientSecret ? { client_secret: app.clientSecret } : {}) })
+    .send({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+      client_id: app.client.id,
+      ...(app.clientSecret ? { client_secret: app.clientSecret } : {}),
+    })
     .expect(200);
   return res.body as { access_token: string; refresh_token: string; expires_in: number; token_type: string };
 }
@@ -82,10 +89,16 @@ describe('third-party applications: authorization code with PKCE', () => {
     const unknown = await api.http.get('/oauth/authorize').query(authorizeQuery('mts_app_nope', challenge)).expect(400);
     expect(unknown.headers.location).toBeUndefined();
     expect(unknown.text).toContain('not registered');
-    const evil = await api.http.get('/oauth/authorize').query(authorizeQuery(app.client.id, challenge, { redirect_uri: 'https://evil.example/cb' })).expect(400);
+    const evil = await api.http
+      .get('/oauth/authorize')
+      .query(authorizeQuery(app.client.id, challenge, { redirect_uri: 'https://evil.example/cb' }))
+      .expect(400);
     expect(evil.headers.location).toBeUndefined();
     // Posting the form cannot bypass it either.
-    const posted = await api.http.post('/oauth/authorize').type('form').send({ ...authorizeQuery(app.client.id, challenge, { redirect_uri: 'https://evil.example/cb' }), decision: 'deny' });
+    const posted = await api.http
+      .post('/oauth/authorize')
+      .type('form')
+      .send({ ...authorizeQuery(app.client.id, challenge, { redirect_uri: 'https://evil.example/cb' }), decision: 'deny' });
     expect(posted.status).toBe(400);
   });
 
@@ -93,7 +106,9 @@ describe('third-party applications: authorization code with PKCE', () => {
     const app = await registerApp();
     const noPkce = await api.http.get('/oauth/authorize').query({ ...authorizeQuery(app.client.id, 'x'), code_challenge: undefined });
     expect(Object.fromEntries(redirectParams(noPkce))).toMatchObject({ error: 'invalid_request', state: 'xyz-123' });
-    const plain = await api.http.get('/oauth/authorize').query(authorizeQuery(app.client.id, pkce().challenge, { code_challenge_method: 'plain' }));
+    const plain = await api.http
+      .get('/oauth/authorize')
+      .query(authorizeQuery(app.client.id, pkce().challenge, { code_challenge_method: 'plain' }));
     expect(redirectParams(plain).get('error')).toBe('invalid_request');
     const token = await api.http.get('/oauth/authorize').query(authorizeQuery(app.client.id, pkce().challenge, { response_type: 'token' }));
     expect(redirectParams(token).get('error')).toBe('unsupported_response_type');
@@ -103,7 +118,10 @@ describe('third-party applications: authorization code with PKCE', () => {
     const app = await registerApp();
     const user = await registerUser(api, 'oadeny');
     const { challenge } = pkce();
-    const denied = await api.http.post('/oauth/authorize').type('form').send({ ...authorizeQuery(app.client.id, challenge), decision: 'deny' });
+    const denied = await api.http
+      .post('/oauth/authorize')
+      .type('form')
+      .send({ ...authorizeQuery(app.client.id, challenge), decision: 'deny' });
     expect(Object.fromEntries(redirectParams(denied))).toMatchObject({ error: 'access_denied', state: 'xyz-123' });
     const wrong = await api.http
       .post('/oauth/authorize')
@@ -111,7 +129,9 @@ describe('third-party applications: authorization code with PKCE', () => {
       .send({ ...authorizeQuery(app.client.id, challenge), username: user.username, password: 'not the password', decision: 'allow' })
       .expect(200);
     expect(wrong.text).toContain('The username or password is incorrect.');
-    const [{ codes }] = await api.database.db.query(`SELECT count(*)::int AS codes FROM oauth_authorization_codes WHERE user_id = $1`, [user.id]);
+    const [{ codes }] = await api.database.db.query(`SELECT count(*)::int AS codes FROM oauth_authorization_codes WHERE user_id = $1`, [
+      user.id,
+    ]);
     expect(codes).toBe(0);
   });
 
@@ -136,7 +156,13 @@ describe('third-party applications: authorization code with PKCE', () => {
     const other = await registerApp();
     const user = await registerUser(api, 'oacode');
     const exchange = (code: string, verifier: string, client = app) =>
-      api.http.post('/oauth/token').send({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: client.client.id, client_secret: client.clientSecret });
+      api.http.post('/oauth/token').send({
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        client_id: client.client.id,
+        client_secret: client.clientSecret,
+      });
 
     const wrongVerifier = pkce();
     const code1 = await authorize(user, app.client.id, wrongVerifier.challenge);
@@ -156,7 +182,12 @@ describe('third-party applications: authorization code with PKCE', () => {
     expect(replay.body.error).toBe('invalid_grant');
     await api.http
       .post('/oauth/token')
-      .send({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token, client_id: app.client.id, client_secret: app.clientSecret })
+      .send({
+        grant_type: 'refresh_token',
+        refresh_token: first.body.refresh_token,
+        client_id: app.client.id,
+        client_secret: app.clientSecret,
+      })
       .expect(400);
   });
 
@@ -165,7 +196,10 @@ describe('third-party applications: authorization code with PKCE', () => {
     const user = await registerUser(api, 'oaclient');
     const p = pkce();
     const code = await authorize(user, app.client.id, p.challenge);
-    const noSecret = await api.http.post('/oauth/token').send({ grant_type: 'authorization_code', code, code_verifier: p.verifier, client_id: app.client.id }).expect(401);
+    const noSecret = await api.http
+      .post('/oauth/token')
+      .send({ grant_type: 'authorization_code', code, code_verifier: p.verifier, client_id: app.client.id })
+      .expect(401);
     expect(noSecret.body).toMatchObject({ error: 'invalid_client' });
     // RFC 6749 §5.2: a 401 from the token endpoint challenges with the client authentication scheme.
     expect(noSecret.headers['www-authenticate']).toBe('Basic realm="marketplace"');
@@ -185,7 +219,10 @@ describe('third-party applications: authorization code with PKCE', () => {
     const publicApp = await registerApp(false);
     expect(publicApp.clientSecret).toBeNull();
     const tokens = await link(user, publicApp);
-    await api.http.get('/basket').set({ Authorization: `Bearer ${tokens.access_token}` }).expect(200);
+    await api.http
+      .get('/basket')
+      .set({ Authorization: `Bearer ${tokens.access_token}` })
+      .expect(200);
   });
 
   it('refresh: only the application that holds the token, rotating; linking again replaces the previous tokens', async () => {
@@ -194,12 +231,17 @@ describe('third-party applications: authorization code with PKCE', () => {
     const user = await registerUser(api, 'oarefresh');
     const first = await link(user, app);
     const refresh = (token: string, client = app) =>
-      api.http.post('/oauth/token').send({ grant_type: 'refresh_token', refresh_token: token, client_id: client.client.id, client_secret: client.clientSecret });
+      api.http
+        .post('/oauth/token')
+        .send({ grant_type: 'refresh_token', refresh_token: token, client_id: client.client.id, client_secret: client.clientSecret });
 
     await api.http.post('/oauth/token').send({ grant_type: 'refresh_token', refresh_token: first.refresh_token }).expect(401);
     await refresh(first.refresh_token, other).expect(400);
     const rotated = await refresh(first.refresh_token).expect(200);
-    await api.http.get('/basket').set({ Authorization: `Bearer ${rotated.body.access_token}` }).expect(200);
+    await api.http
+      .get('/basket')
+      .set({ Authorization: `Bearer ${rotated.body.access_token}` })
+      .expect(200);
 
     const second = await link(user, app);
     await refresh(rotated.body.refresh_token).expect(400);
@@ -216,24 +258,38 @@ describe('third-party applications: authorization code with PKCE', () => {
 
     await api.http.delete(`/user/applications/${app.client.id}`).set(user.bearer).expect(204);
     await api.http.get('/basket').set(asApp).expect(401);
-    await api.http.post('/oauth/token').send({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: app.client.id, client_secret: app.clientSecret }).expect(400);
+    await api.http
+      .post('/oauth/token')
+      .send({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: app.client.id, client_secret: app.clientSecret })
+      .expect(400);
     await api.http.delete(`/user/applications/${app.client.id}`).set(user.bearer).expect(404);
     // Another user's link is untouched by this user's unlink, and cannot be unlinked by them.
     const other = await registerUser(api, 'oaother');
     const otherTokens = await link(other, app);
     await api.http.delete(`/user/applications/${app.client.id}`).set(user.bearer).expect(404);
-    await api.http.get('/basket').set({ Authorization: `Bearer ${otherTokens.access_token}` }).expect(200);
+    await api.http
+      .get('/basket')
+      .set({ Authorization: `Bearer ${otherTokens.access_token}` })
+      .expect(200);
 
     await apps.setDisabled(app.client.id, true);
-    await api.http.get('/basket').set({ Authorization: `Bearer ${otherTokens.access_token}` }).expect(401);
+    await api.http
+      .get('/basket')
+      .set({ Authorization: `Bearer ${otherTokens.access_token}` })
+      .expect(401);
     await api.http.get('/oauth/authorize').query(authorizeQuery(app.client.id, pkce().challenge)).expect(400);
     await apps.setDisabled(app.client.id, false);
-    await api.http.get('/basket').set({ Authorization: `Bearer ${otherTokens.access_token}` }).expect(200);
+    await api.http
+      .get('/basket')
+      .set({ Authorization: `Bearer ${otherTokens.access_token}` })
+      .expect(200);
   });
 
   it('registration refuses redirect URIs that cannot be compared safely', async () => {
     await expect(apps.register({ name: 'x', redirectUris: ['http://app.example/cb'], confidential: true })).rejects.toThrow('https');
-    await expect(apps.register({ name: 'x', redirectUris: ['https://app.example/cb#frag'], confidential: true })).rejects.toThrow('fragment');
+    await expect(apps.register({ name: 'x', redirectUris: ['https://app.example/cb#frag'], confidential: true })).rejects.toThrow(
+      'fragment',
+    );
     await expect(apps.register({ name: 'x', redirectUris: ['/relative'], confidential: true })).rejects.toThrow('absolute');
     const local = await apps.register({ name: 'dev', redirectUris: ['http://127.0.0.1:8080/cb'], confidential: false });
     expect(local.client.redirectUris).toEqual(['http://127.0.0.1:8080/cb']);

@@ -15,12 +15,13 @@ interface Operation {
   responses: Record<string, { content?: Record<string, { schema: Json }> }>;
 }
 
-const document = async () => (await api.http.get('/openapi.json').expect(200)).body as {
-  info: Json;
-  tags: Array<{ name: string; description?: string }>;
-  paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Json>; securitySchemes: Record<string, Json> };
-};
+const document = async () =>
+  (await api.http.get('/openapi.json').expect(200)).body as {
+    info: Json;
+    tags: Array<{ name: string; description?: string }>;
+    paths: Record<string, Record<string, Operation>>;
+    components: { schemas: Record<string, Json>; securitySchemes: Record<string, Json> };
+  };
 
 const operations = (doc: Awaited<ReturnType<typeof document>>) =>
   Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
@@ -49,7 +50,9 @@ describe('GET /openapi.json', () => {
     const doc = await document();
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['ApiKey', 'Bearer', 'Operator', 'ThirdPartyApp']);
     expect(doc.paths['/operator/audit-log']!.get!.security).toEqual([{ Operator: [] }]);
-    expect(doc.components.securitySchemes.ThirdPartyApp).toMatchObject({ flows: { authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token' } } });
+    expect(doc.components.securitySchemes.ThirdPartyApp).toMatchObject({
+      flows: { authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token' } },
+    });
     expect(doc.paths['/user/personal-access-tokens']!.delete!.security).toEqual([{ Bearer: [] }]);
     expect(doc.paths['/user/applications']!.get!.security).toEqual([{ Bearer: [] }]);
     expect(doc.paths['/seller/status']!.get!.security).toEqual([{ Bearer: [] }, { ApiKey: [] }, { ThirdPartyApp: [] }]);
@@ -59,7 +62,18 @@ describe('GET /openapi.json', () => {
 
   it('publishes what generators need: named components, maps, no leaked Joi references or empty conditionals', async () => {
     const doc = await document();
-    for (const name of ['User', 'Listing', 'Item', 'Order', 'WebhookEndpoint', 'Basket', 'Problem', 'ValidationProblem', 'OAuthError', 'TokenRequest']) {
+    for (const name of [
+      'User',
+      'Listing',
+      'Item',
+      'Order',
+      'WebhookEndpoint',
+      'Basket',
+      'Problem',
+      'ValidationProblem',
+      'OAuthError',
+      'TokenRequest',
+    ]) {
       expect(doc.components.schemas).toHaveProperty(name);
     }
     // Conditional bodies are a oneOf of named shapes with a discriminator.
@@ -74,9 +88,14 @@ describe('GET /openapi.json', () => {
     expect(doc.components.schemas.TokenRequestRefreshToken).toMatchObject({ required: ['grant_type', 'refresh_token'] });
     expect(Object.keys(doc.components.schemas.TokenRequestRefreshToken!.properties as Json)).not.toContain('password');
     // `.xor(urn, slug)`: one shape per peer.
-    expect(doc.components.schemas.ListingSearch).toMatchObject({ oneOf: [{ $ref: '#/components/schemas/ListingSearchByUrn' }, { $ref: '#/components/schemas/ListingSearchBySlug' }] });
+    expect(doc.components.schemas.ListingSearch).toMatchObject({
+      oneOf: [{ $ref: '#/components/schemas/ListingSearchByUrn' }, { $ref: '#/components/schemas/ListingSearchBySlug' }],
+    });
     // Maps: webhook custom headers, basket delivery choices, bulk creation elements.
-    expect((doc.components.schemas.WebhookEndpoint!.properties as Json).headers).toEqual({ type: 'object', additionalProperties: { type: 'string' } });
+    expect((doc.components.schemas.WebhookEndpoint!.properties as Json).headers).toEqual({
+      type: 'object',
+      additionalProperties: { type: 'string' },
+    });
     expect(doc.paths['/seller/listings/bulk']!.post!.requestBody!.content['application/json']!.schema).toMatchObject({
       properties: { listings: { items: { $ref: '#/components/schemas/ListingInput' } } },
     });

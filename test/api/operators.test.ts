@@ -14,11 +14,15 @@ beforeAll(async () => {
   api = await startTestApi();
   operator = await registerUser(api, 'operator');
   // The role is granted the way a deployment grants it: with the CLI, against the database.
-  const out = execFileSync(process.execPath, ['-r', 'ts-node/register', path.join(ROOT, 'scripts/operators.ts'), 'grant', operator.username], {
-    cwd: ROOT,
-    env: { ...process.env, ...testEnv(api.database.url), TS_NODE_TRANSPILE_ONLY: 'true' },
-    encoding: 'utf8',
-  });
+  const out = execFileSync(
+    process.execPath,
+    ['-r', 'ts-node/register', path.join(ROOT, 'scripts/operators.ts'), 'grant', operator.username],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...testEnv(api.database.url), TS_NODE_TRANSPILE_ONLY: 'true' },
+      encoding: 'utf8',
+    },
+  );
   expect(out).toContain(`${operator.username} (${operator.id}) is an operator`);
 }, 60_000);
 afterAll(() => api.close());
@@ -46,9 +50,13 @@ describe('operator access', () => {
 });
 
 describe('suspending and reinstating a seller', () => {
-  it('hides the listings from search at once, refuses the basket\'s checkout, and audits who and why', async () => {
+  it("hides the listings from search at once, refuses the basket's checkout, and audits who and why", async () => {
     const seller = await registerSeller(api, 'suspended');
-    await api.http.post('/seller/delivery-options').set(seller.bearer).send({ name: 'RM', price: 150, tracked: false, countries: ['GB'] }).expect(201);
+    await api.http
+      .post('/seller/delivery-options')
+      .set(seller.bearer)
+      .send({ name: 'RM', price: 150, tracked: false, countries: ['GB'] })
+      .expect(201);
     const { items } = await seedCatalog(db(), { names: ['Suspendable'] });
     const urn = items[0]!.urn;
     const listing = await insertListing(db(), { sellerId: seller.id, itemUrn: urn, quantity: 3, price: 900 });
@@ -62,22 +70,48 @@ describe('suspending and reinstating a seller', () => {
       .set(operator.bearer)
       .send({ reason: 'Counterfeit cards reported' })
       .expect(200);
-    expect(suspended.body).toMatchObject({ userId: seller.id, status: 'SUSPENDED', reason: 'Counterfeit cards reported', changedBy: operator.id });
+    expect(suspended.body).toMatchObject({
+      userId: seller.id,
+      status: 'SUSPENDED',
+      reason: 'Counterfeit cards reported',
+      changedBy: operator.id,
+    });
 
     expect(await hits()).toEqual([]);
-    const checkout = await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/ok' }).expect(409);
+    const checkout = await api.http
+      .post(`/basket/${basketId}/checkout`)
+      .set(buyer.bearer)
+      .send({ successUrl: 'https://shop.example/ok' })
+      .expect(409);
     expect(checkout.body).toMatchObject({ type: '/problems/listings-unavailable', listingIds: [listing.id] });
     const again = await api.http.post(`/operator/sellers/${seller.id}/suspend`).set(operator.bearer).send({ reason: 'twice' }).expect(409);
     expect(again.body.type).toBe('/problems/seller-suspended');
     expect((await api.http.get(`/operator/sellers/${seller.id}`).set(operator.bearer).expect(200)).body.status).toBe('SUSPENDED');
 
-    await api.http.post(`/operator/sellers/${seller.id}/reinstate`).set(operator.bearer).send({ reason: 'Reports were mistaken' }).expect(200);
+    await api.http
+      .post(`/operator/sellers/${seller.id}/reinstate`)
+      .set(operator.bearer)
+      .send({ reason: 'Reports were mistaken' })
+      .expect(200);
     expect(await hits()).toEqual([listing.id]);
 
-    const audit = (await api.http.get(`/operator/audit-log?subjectType=seller&subjectId=${seller.id}`).set(operator.bearer).expect(200)).body;
+    const audit = (await api.http.get(`/operator/audit-log?subjectType=seller&subjectId=${seller.id}`).set(operator.bearer).expect(200))
+      .body;
     expect(audit).toEqual([
-      expect.objectContaining({ operatorId: operator.id, action: 'seller.reinstate', subjectType: 'seller', subjectId: seller.id, reason: 'Reports were mistaken' }),
-      expect.objectContaining({ operatorId: operator.id, action: 'seller.suspend', subjectType: 'seller', subjectId: seller.id, reason: 'Counterfeit cards reported' }),
+      expect.objectContaining({
+        operatorId: operator.id,
+        action: 'seller.reinstate',
+        subjectType: 'seller',
+        subjectId: seller.id,
+        reason: 'Reports were mistaken',
+      }),
+      expect.objectContaining({
+        operatorId: operator.id,
+        action: 'seller.suspend',
+        subjectType: 'seller',
+        subjectId: seller.id,
+        reason: 'Counterfeit cards reported',
+      }),
     ]);
     // Append-only in the database too: history cannot be rewritten, even with SQL.
     await expect(db().query(`UPDATE operator_audit_log SET reason = 'nothing happened'`)).rejects.toThrow(/append-only/);
@@ -93,7 +127,7 @@ describe('suspending and reinstating a seller', () => {
 });
 
 describe('GET /operator/cases', () => {
-  it('searches every seller\'s cases by status, reason, seller and age, oldest first, unredacted', async () => {
+  it("searches every seller's cases by status, reason, seller and age, oldest first, unredacted", async () => {
     const [buyer, sellerA, sellerB] = await Promise.all([registerUser(api), registerSeller(api), registerSeller(api)]);
     const open = async (seller: TestUser, reason: string, status: string, createdAt: string) => {
       const order = await insertPaidOrder(db(), buyer.id, seller.id);

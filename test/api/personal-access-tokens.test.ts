@@ -85,7 +85,10 @@ describe('personal access tokens', () => {
     const both = await create(user, { name: '', expires: new Date(Date.now() + 60_000).toISOString() });
     expect(both.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['expires', 'name']);
     await create(user, { name: 'x'.repeat(256), expires: new Date(Date.now() + DAY + 60_000).toISOString() }).expect(201);
-    const bad = await api.http.delete('/user/personal-access-tokens').set(user.bearer).send({ name: 'y'.repeat(257) });
+    const bad = await api.http
+      .delete('/user/personal-access-tokens')
+      .set(user.bearer)
+      .send({ name: 'y'.repeat(257) });
     expect(bad.status).toBe(400);
     const listed = await api.http.get('/user/personal-access-tokens').set(user.bearer).expect(200);
     expect(listed.body).toHaveLength(1);

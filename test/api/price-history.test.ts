@@ -15,7 +15,14 @@ const daysAgo = (n: number, hour = 12) => new Date(today.getTime() - n * DAY + h
 const isoDate = (d: Date) => d.toISOString().slice(0, 10);
 
 async function sell(itemUrn: string, sales: Array<[unitPrice: number, quantity: number, soldAt: Date]>): Promise<void> {
-  const rows: CompletedSale[] = sales.map(([unitPrice, quantity, soldAt]) => ({ itemUrn, listingId: newId(), orderId: newId(), unitPrice, quantity, soldAt }));
+  const rows: CompletedSale[] = sales.map(([unitPrice, quantity, soldAt]) => ({
+    itemUrn,
+    listingId: newId(),
+    orderId: newId(),
+    unitPrice,
+    quantity,
+    soldAt,
+  }));
   await api.database.db.transaction((tx) => recordSales(tx, rows));
 }
 

@@ -9,7 +9,13 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 /** Reviews as rows (dated, which the API cannot do), each on its own order, with aggregates kept in step. */
-async function review(reviewer: TestUser, reviewed: TestUser, rating: number, createdAt: Date, content: string | null = null): Promise<string> {
+async function review(
+  reviewer: TestUser,
+  reviewed: TestUser,
+  rating: number,
+  createdAt: Date,
+  content: string | null = null,
+): Promise<string> {
   const id = newId();
   const { orderIds } = await insertPurchase(api.database.db, { buyerId: reviewer.id, sellerIds: [reviewed.id] });
   await api.database.db.query(
@@ -17,7 +23,10 @@ async function review(reviewer: TestUser, reviewed: TestUser, rating: number, cr
      VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
     [id, orderIds[0], reviewer.id, reviewed.id, rating, content, createdAt],
   );
-  await api.database.db.query(`UPDATE users SET reviews_count = reviews_count + 1, rating_sum = rating_sum + $2 WHERE id = $1`, [reviewed.id, rating]);
+  await api.database.db.query(`UPDATE users SET reviews_count = reviews_count + 1, rating_sum = rating_sum + $2 WHERE id = $1`, [
+    reviewed.id,
+    rating,
+  ]);
   return id;
 }
 

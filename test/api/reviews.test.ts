@@ -16,7 +16,10 @@ async function receivedOrder(orderStatus: 'SHIPPED' | 'RECEIVED' = 'RECEIVED') {
 }
 
 const write = (author: TestUser, orderId: string, rating: number, content?: string) =>
-  api.http.post('/user/reviews').set(author.bearer).send({ source: { type: 'ORDER', id: orderId }, rating, content });
+  api.http
+    .post('/user/reviews')
+    .set(author.bearer)
+    .send({ source: { type: 'ORDER', id: orderId }, rating, content });
 
 /** The aggregates as the public profile shows them. */
 async function aggregates(user: TestUser) {
@@ -104,7 +107,11 @@ describe('writing a review', () => {
     const { buyer, orderId } = await receivedOrder();
     const pat = await api.http.post('/user/personal-access-tokens').set(buyer.bearer).send({ name: 'reviews' }).expect(201);
     const token: string = pat.body.token;
-    await api.http.post('/user/reviews').set({ Authorization: `ApiKey ${token}` }).send({ source: { type: 'ORDER', id: orderId }, rating: 5 }).expect(201);
+    await api.http
+      .post('/user/reviews')
+      .set({ Authorization: `ApiKey ${token}` })
+      .send({ source: { type: 'ORDER', id: orderId }, rating: 5 })
+      .expect(201);
   });
 });
 
@@ -112,7 +119,11 @@ describe('revising and deleting', () => {
   it('lets the author revise once; aggregates follow the rating difference; a second revision is 409', async () => {
     const { buyer, seller, orderId } = await receivedOrder();
     const { body } = await write(buyer, orderId, 2, 'Slow').expect(201);
-    const revised = await api.http.put(`/user/reviews/${body.id}`).set(buyer.bearer).send({ rating: 5, content: 'Arrived <i>after all</i>' }).expect(200);
+    const revised = await api.http
+      .put(`/user/reviews/${body.id}`)
+      .set(buyer.bearer)
+      .send({ rating: 5, content: 'Arrived <i>after all</i>' })
+      .expect(200);
     expect(revised.body).toMatchObject({ id: body.id, rating: 5, revisions: 1, content: 'Arrived after all' });
     expect(await aggregates(seller)).toEqual({ reviews: 1, rating: 5, score: 4.17 });
 
@@ -176,7 +187,7 @@ describe('aggregates under concurrency', () => {
 });
 
 describe('the review window of a completing receipt', () => {
-  it('is requested in the receipt\'s transaction, so the completion never waits for Temporal', async () => {
+  it("is requested in the receipt's transaction, so the completion never waits for Temporal", async () => {
     // This API's Temporal client points at a closed port, and no dispatcher runs here.
     const buyer = await registerUser(api, 'buyer');
     const seller = await registerUser(api, 'seller');
@@ -186,12 +197,17 @@ describe('the review window of a completing receipt', () => {
       orderStatus: 'SHIPPED',
       purchaseStatus: 'PAID',
     });
-    const res = await api.http.put(`/user/purchases/${purchaseId}`).set(buyer.bearer).send({ action: 'receive', orderId: orderIds[0] }).expect(200);
+    const res = await api.http
+      .put(`/user/purchases/${purchaseId}`)
+      .set(buyer.bearer)
+      .send({ action: 'receive', orderId: orderIds[0] })
+      .expect(200);
     expect(res.body.status).toBe('COMPLETED');
     const [{ completed_at }] = await api.database.db.query(`SELECT completed_at FROM purchases WHERE id = $1`, [purchaseId]);
-    const intents = await api.database.db.query(`SELECT workflow_type, args, options, started_at FROM workflow_starts WHERE workflow_id = $1`, [
-      `review-window:${purchaseId}`,
-    ]);
+    const intents = await api.database.db.query(
+      `SELECT workflow_type, args, options, started_at FROM workflow_starts WHERE workflow_id = $1`,
+      [`review-window:${purchaseId}`],
+    );
     expect(intents).toEqual([
       {
         workflow_type: 'reviewWindowWorkflow',

@@ -19,7 +19,9 @@ describe('GET /search with misspelt card names (demo catalog)', () => {
     }
     const hitRate = (misspellings.length - misses.length) / misspellings.length;
     // The rate and the misses are part of what this test reports (docs/discover.md quotes them).
-    console.log(`misspelling hit rate ${(hitRate * 100).toFixed(1)} % (${misspellings.length - misses.length}/${misspellings.length}); misses: ${misses.join('; ') || 'none'}`);
+    console.log(
+      `misspelling hit rate ${(hitRate * 100).toFixed(1)} % (${misspellings.length - misses.length}/${misspellings.length}); misses: ${misses.join('; ') || 'none'}`,
+    );
     expect(misspellings.length).toBeGreaterThanOrEqual(50);
     expect({ hitRate: hitRate >= 0.9, misses }).toMatchObject({ hitRate: true });
   });

@@ -28,8 +28,13 @@ describe('GET /search', () => {
   it('filters by game, series, set and rarity (case-insensitive), and pages with an exact total', async () => {
     const all = await api.http.get('/search').query({ set: 'pokemon/base/base1', rarity: 'RARE HOLO', size: 50 }).expect(200);
     expect(all.body.total).toBe(16);
-    expect(all.body.items.every((i: { rarity: string; set: { urn: string } }) => i.rarity === 'Rare Holo' && i.set.urn === 'pokemon/base/base1')).toBe(true);
-    const page2 = await api.http.get('/search').query({ set: 'pokemon/base/base1', rarity: 'rare holo', size: 10, page: 2, sort: 'name' }).expect(200);
+    expect(
+      all.body.items.every((i: { rarity: string; set: { urn: string } }) => i.rarity === 'Rare Holo' && i.set.urn === 'pokemon/base/base1'),
+    ).toBe(true);
+    const page2 = await api.http
+      .get('/search')
+      .query({ set: 'pokemon/base/base1', rarity: 'rare holo', size: 10, page: 2, sort: 'name' })
+      .expect(200);
     expect(page2.body).toMatchObject({ total: 16, page: 2, size: 10 });
     expect(names(page2.body)).toEqual([...names(all.body)].sort().slice(10));
     const past = await api.http.get('/search').query({ set: 'pokemon/base/base1', rarity: 'rare holo', size: 10, page: 3 }).expect(200);
@@ -78,7 +83,12 @@ describe('GET /search', () => {
   it('orders by price the same whether it probes each match or walks the price index', async () => {
     const db = api.database.db;
     const seller = await registerSeller(api);
-    for (const [n, price] of [[20, 450], [21, 450], [22, 120], [23, 9000]] as const) {
+    for (const [n, price] of [
+      [20, 450],
+      [21, 450],
+      [22, 120],
+      [23, 9000],
+    ] as const) {
       await insertListing(db, { sellerId: seller.id, itemUrn: `pokemon/base/base1/${n}`, price });
     }
     for (const q of [undefined, 'energy']) {
@@ -102,7 +112,11 @@ describe('GET /search', () => {
 describe('catalog hierarchy under /search/catalog', () => {
   it('lists games with series, set and item counts', async () => {
     const res = await api.http.get('/search/catalog').expect(200);
-    expect(res.body.games).toContainEqual({ urn: 'pokemon', name: 'Pokémon', counts: { series: expect.any(Number), sets: 173, items: 644 } });
+    expect(res.body.games).toContainEqual({
+      urn: 'pokemon',
+      name: 'Pokémon',
+      counts: { series: expect.any(Number), sets: 173, items: 644 },
+    });
   });
 
   it('walks game → series → set → items, with counts at each level', async () => {
@@ -116,7 +130,20 @@ describe('catalog hierarchy under /search/catalog', () => {
 
     const set = await api.http.get('/search/catalog/pokemon/base/base1').query({ page: 1, size: 12 }).expect(200);
     expect(set.body.set).toMatchObject({ urn: 'pokemon/base/base1', name: 'Base', counts: { items: 102 } });
-    expect(set.body.items.map((i: { number: string }) => i.number)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12']);
+    expect(set.body.items.map((i: { number: string }) => i.number)).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+      '8',
+      '9',
+      '10',
+      '11',
+      '12',
+    ]);
   });
 
   it('answers 404 for a node that does not exist', async () => {

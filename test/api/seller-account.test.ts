@@ -13,13 +13,24 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const listingBody = (over: Record<string, unknown> = {}) => ({ urn: items[0]!.urn, condition: 'NEAR_MINT', language: 'en', price: 500, quantity: 2, ...over });
+const listingBody = (over: Record<string, unknown> = {}) => ({
+  urn: items[0]!.urn,
+  condition: 'NEAR_MINT',
+  language: 'en',
+  price: 500,
+  quantity: 2,
+  ...over,
+});
 
 describe('GET /seller/stats', () => {
   it('answers the spec shape; a seller without orders or cases counts zeros', async () => {
     const seller = await registerSeller(api);
     await api.http.post('/seller/listings').set(seller.bearer).send(listingBody()).expect(201);
-    await api.http.post('/seller/listings').set(seller.bearer).send(listingBody({ price: 0 })).expect(201);
+    await api.http
+      .post('/seller/listings')
+      .set(seller.bearer)
+      .send(listingBody({ price: 0 }))
+      .expect(201);
     const res = await api.http.get('/seller/stats').set(seller.bearer).expect(200);
     expect(res.body).toEqual({ orders: { total: 0, open: 0, waiting: 0 }, cases: { open: 0 }, listings: { total: 2, invalid: 1 } });
   });
@@ -40,7 +51,11 @@ describe('GET /seller/stats', () => {
       // A listing write through the API bumps the version in its transaction: every process recounts.
       const created = await api.http.post('/seller/listings').set(seller.bearer).send(listingBody()).expect(201);
       expect((await otherProcess.get(seller.id)).listings).toEqual({ total: 2, invalid: 0 });
-      await api.http.put(`/seller/listings/${created.body.id}`).set(seller.bearer).send(listingBody({ price: 0 })).expect(200);
+      await api.http
+        .put(`/seller/listings/${created.body.id}`)
+        .set(seller.bearer)
+        .send(listingBody({ price: 0 }))
+        .expect(200);
       expect((await otherProcess.get(seller.id)).listings).toEqual({ total: 2, invalid: 1 });
       await api.http.delete(`/seller/listings/${created.body.id}`).set(seller.bearer).expect(204);
       expect((await otherProcess.get(seller.id)).listings).toEqual({ total: 1, invalid: 0 });
@@ -57,10 +72,14 @@ describe('GET /seller/stats', () => {
 });
 
 describe('vacation mode and dashboard', () => {
-  it('hides the seller\'s listings from buyers while on, and shows them again when off', async () => {
+  it("hides the seller's listings from buyers while on, and shows them again when off", async () => {
     const seller = await registerSeller(api);
     const urn = items[2]!.urn;
-    await api.http.post('/seller/listings').set(seller.bearer).send(listingBody({ urn, quantity: 4 })).expect(201);
+    await api.http
+      .post('/seller/listings')
+      .set(seller.bearer)
+      .send(listingBody({ urn, quantity: 4 }))
+      .expect(201);
     expect((await loadItems(api.database.db, [urn])).get(urn)!.available).toBe(4);
 
     const on = await api.http.put('/seller/vacation').set(seller.bearer).send({ enabled: true }).expect(200);

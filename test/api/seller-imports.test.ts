@@ -34,7 +34,9 @@ describe('POST /seller/imports (before the workflow)', () => {
     const res = await post(seller.bearer, 'urn,condition,language,price,quantity\nx,MINT,en,1,1\n');
     expect(res.status).toBe(202);
     expect(res.body.status).toBe('PENDING');
-    const intents = await api.database.db.query(`SELECT workflow_type, args, started_at FROM workflow_starts WHERE workflow_id = $1`, [`import:${res.body.id}`]);
+    const intents = await api.database.db.query(`SELECT workflow_type, args, started_at FROM workflow_starts WHERE workflow_id = $1`, [
+      `import:${res.body.id}`,
+    ]);
     expect(intents).toEqual([{ workflow_type: 'listingImportWorkflow', args: [{ importId: res.body.id }], started_at: null }]);
   });
 

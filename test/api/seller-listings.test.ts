@@ -39,7 +39,16 @@ describe('creating, updating and deleting listings', () => {
     const res = await api.http
       .post('/seller/listings')
       .set(seller.bearer)
-      .send(body({ comment: 'Crisp corners', notes: 'SKU-9', reference: 'ext-1', gradingProvider: 'PSA', gradingScore: '9', gradingNumber: 'C123' }))
+      .send(
+        body({
+          comment: 'Crisp corners',
+          notes: 'SKU-9',
+          reference: 'ext-1',
+          gradingProvider: 'PSA',
+          gradingScore: '9',
+          gradingNumber: 'C123',
+        }),
+      )
       .expect(201);
     expect(res.body).toMatchObject({
       sellerId: seller.id,
@@ -84,7 +93,14 @@ describe('creating, updating and deleting listings', () => {
       .send(body({ price: 12.5, quantity: -1, condition: 'SHINY', notes: 'x'.repeat(256), reference: 'y'.repeat(256), urn: 'pokemon/' }))
       .expect(400);
     expect(res.body.type).toBe('/problems/validation-failed');
-    expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['condition', 'notes', 'price', 'quantity', 'reference', 'urn']);
+    expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      'condition',
+      'notes',
+      'price',
+      'quantity',
+      'reference',
+      'urn',
+    ]);
     const [{ count }] = await api.database.db.query(`SELECT count(*)::int AS count FROM listings WHERE seller_id = $1`, [seller.id]);
     expect(count).toBe(0);
   });
@@ -93,8 +109,16 @@ describe('creating, updating and deleting listings', () => {
     const seller = await registerSeller(api);
     const other = await registerSeller(api);
     const listing = await create(seller);
-    await api.http.put(`/seller/listings/${listing.id}`).set(other.bearer).send(body({ price: 1 })).expect(404);
-    const res = await api.http.put(`/seller/listings/${listing.id}`).set(seller.bearer).send(body({ price: 999, quantity: 7, hidden: true })).expect(200);
+    await api.http
+      .put(`/seller/listings/${listing.id}`)
+      .set(other.bearer)
+      .send(body({ price: 1 }))
+      .expect(404);
+    const res = await api.http
+      .put(`/seller/listings/${listing.id}`)
+      .set(seller.bearer)
+      .send(body({ price: 999, quantity: 7, hidden: true }))
+      .expect(200);
     expect(res.body).toMatchObject({ id: listing.id, price: 999, quantity: 7, hidden: true });
     const updated = await events(seller.id, 'LISTING_UPDATED');
     expect(updated.map((e) => e.data)).toEqual([
@@ -107,7 +131,11 @@ describe('creating, updating and deleting listings', () => {
     const seller = await registerSeller(api);
     const listing = await create(seller, { quantity: 5 });
     await api.database.db.transaction((tx) => reserveStock(tx, listing.id, 3));
-    const res = await api.http.put(`/seller/listings/${listing.id}`).set(seller.bearer).send(body({ quantity: 2 })).expect(409);
+    const res = await api.http
+      .put(`/seller/listings/${listing.id}`)
+      .set(seller.bearer)
+      .send(body({ quantity: 2 }))
+      .expect(409);
     expect(res.body.type).toBe('/problems/quantity-below-reserved');
     const after = await api.http.get(`/seller/listings/${listing.id}`).set(seller.bearer).expect(200);
     expect(after.body).toMatchObject({ quantity: 5, available: 2, locked: true });
@@ -141,7 +169,14 @@ describe('bulk creation', () => {
     const res = await api.http
       .post('/seller/listings/bulk')
       .set(seller.bearer)
-      .send({ listings: [body(), body({ price: 'cheap' }), body({ urn: items[1]!.urn, quantity: 2 }), body({ condition: 'X', language: 'english' })] })
+      .send({
+        listings: [
+          body(),
+          body({ price: 'cheap' }),
+          body({ urn: items[1]!.urn, quantity: 2 }),
+          body({ condition: 'X', language: 'english' }),
+        ],
+      })
       .expect(200);
     expect(res.body.created).toBe(2);
     expect(res.body.invalid).toBe(2);
@@ -154,7 +189,11 @@ describe('bulk creation', () => {
 
   it('caps a request at 100 listings', async () => {
     const seller = await registerSeller(api);
-    await api.http.post('/seller/listings/bulk').set(seller.bearer).send({ listings: Array.from({ length: 101 }, () => body()) }).expect(400);
+    await api.http
+      .post('/seller/listings/bulk')
+      .set(seller.bearer)
+      .send({ listings: Array.from({ length: 101 }, () => body()) })
+      .expect(400);
   });
 });
 
@@ -170,7 +209,11 @@ describe('stock moved by orders', () => {
     const after = await api.http.get(`/seller/listings/${listing.id}`).set(seller.bearer).expect(200);
     expect(after.body).toMatchObject({ quantity: 2, available: 2, locked: false });
     expect(await events(seller.id, 'LISTING_UPDATED')).toEqual([]);
-    await api.http.put(`/seller/listings/${listing.id}`).set(seller.bearer).send(body({ quantity: 2 })).expect(200);
+    await api.http
+      .put(`/seller/listings/${listing.id}`)
+      .set(seller.bearer)
+      .send(body({ quantity: 2 }))
+      .expect(200);
     expect(await events(seller.id, 'LISTING_UPDATED')).toHaveLength(1);
   });
 
@@ -199,7 +242,7 @@ describe('seller listing search', () => {
 
   const search = (who: TestUser, b: Record<string, unknown>) => api.http.post('/seller/listings/search').set(who.bearer).send(b);
 
-  it('returns only the caller\'s listings with all fourteen facets counted', async () => {
+  it("returns only the caller's listings with all fourteen facets counted", async () => {
     const res = await search(seller, {}).expect(200);
     expect(res.body.total).toBe(4);
     expect(res.body.hits.every((h: { sellerId: string }) => h.sellerId === seller.id)).toBe(true);
@@ -208,14 +251,44 @@ describe('seller listing search', () => {
       { value: true, count: 3 },
       { value: false, count: 1 },
     ]);
-    expect(res.body.facets.Hidden).toEqual(expect.arrayContaining([{ value: true, count: 1 }, { value: false, count: 3 }]));
-    expect(res.body.facets.Availability).toEqual(expect.arrayContaining([{ value: 'In Stock', count: 3 }, { value: 'Out of Stock', count: 1 }]));
-    expect(res.body.facets.Grading).toEqual(expect.arrayContaining([{ value: 'PSA', count: 1 }, { value: 'Ungraded', count: 3 }]));
-    expect(res.body.facets.Price).toEqual(expect.arrayContaining([{ value: '0-99', count: 1 }, { value: '10000+', count: 1 }]));
-    expect(res.body.facets.Quantity).toEqual(expect.arrayContaining([{ value: '10+', count: 1 }, { value: '0', count: 1 }]));
+    expect(res.body.facets.Hidden).toEqual(
+      expect.arrayContaining([
+        { value: true, count: 1 },
+        { value: false, count: 3 },
+      ]),
+    );
+    expect(res.body.facets.Availability).toEqual(
+      expect.arrayContaining([
+        { value: 'In Stock', count: 3 },
+        { value: 'Out of Stock', count: 1 },
+      ]),
+    );
+    expect(res.body.facets.Grading).toEqual(
+      expect.arrayContaining([
+        { value: 'PSA', count: 1 },
+        { value: 'Ungraded', count: 3 },
+      ]),
+    );
+    expect(res.body.facets.Price).toEqual(
+      expect.arrayContaining([
+        { value: '0-99', count: 1 },
+        { value: '10000+', count: 1 },
+      ]),
+    );
+    expect(res.body.facets.Quantity).toEqual(
+      expect.arrayContaining([
+        { value: '10+', count: 1 },
+        { value: '0', count: 1 },
+      ]),
+    );
     expect(res.body.facets.Game).toEqual([{ value: 'Pokémon', count: 3 }]);
     expect(res.body.facets.Category).toEqual([{ value: 'Singles', count: 3 }]);
-    expect(res.body.facets.Condition).toEqual(expect.arrayContaining([{ value: 'MINT', count: 1 }, { value: 'NEAR_MINT', count: 3 }]));
+    expect(res.body.facets.Condition).toEqual(
+      expect.arrayContaining([
+        { value: 'MINT', count: 1 },
+        { value: 'NEAR_MINT', count: 3 },
+      ]),
+    );
     expect(res.body.facets.Rarity).toEqual([{ value: 'Rare Holo', count: 3 }]);
     expect(res.body.hits[0]).toHaveProperty('notes');
   });
@@ -271,7 +344,11 @@ describe('seller listing search', () => {
     await api.database.db.transaction((tx) => reserveStock(tx, listing.id, 1));
     expect((await search(seller2, {}).expect(200)).body.hits[0]).toMatchObject({ locked: false, available: 3 });
     // The seller's own write does, and the next answer is read afresh, hold included.
-    await api.http.put(`/seller/listings/${listing.id}`).set(seller2.bearer).send(body({ quantity: 3, price: 999 })).expect(200);
+    await api.http
+      .put(`/seller/listings/${listing.id}`)
+      .set(seller2.bearer)
+      .send(body({ quantity: 3, price: 999 }))
+      .expect(200);
     const after = await search(seller2, {}).expect(200);
     expect(after.body.hits[0]).toMatchObject({ id: listing.id, price: 999, locked: true, available: 2 });
     expect(after.body.facets.Price).toEqual([{ value: '500-999', count: 1 }]);
@@ -284,7 +361,7 @@ describe('seller listing search', () => {
 });
 
 describe('GET /seller/listings/items', () => {
-  it('returns only the caller\'s stocked listings of the item, available = quantity, lock from holds', async () => {
+  it("returns only the caller's stocked listings of the item, available = quantity, lock from holds", async () => {
     const seller = await registerSeller(api);
     const rival = await registerSeller(api);
     const urn = items[2]!.urn;

@@ -56,7 +56,11 @@ describe('sign-in throttle (SIGN_IN_MAX_FAILURES=3, SIGN_IN_LOCK_SECONDS=600)', 
   it('the authorization page is throttled by the same count', async () => {
     const user = await registerUser(api, 'pagethrottle');
     await fail(user, 3);
-    const app = await new OAuthApps(api.database.db).register({ name: 'Throttle test', redirectUris: ['https://t.example/cb'], confidential: false });
+    const app = await new OAuthApps(api.database.db).register({
+      name: 'Throttle test',
+      redirectUris: ['https://t.example/cb'],
+      confidential: false,
+    });
     const res = await api.http
       .post('/oauth/authorize')
       .type('form')

@@ -60,11 +60,19 @@ describe('direct uploads', () => {
 describe('listing attachments (step 2)', () => {
   it('attaches a finished upload; the listing shows it with its public URL', async () => {
     const seller = await registerSeller(api);
-    const listing = await api.http.post('/seller/listings').set(seller.bearer).send({ urn, condition: 'MINT', language: 'en', price: 100, quantity: 1 }).expect(201);
+    const listing = await api.http
+      .post('/seller/listings')
+      .set(seller.bearer)
+      .send({ urn, condition: 'MINT', language: 'en', price: 100, quantity: 1 })
+      .expect(201);
     const { id } = await upload(seller.bearer, PNG);
     const search = () => api.http.post('/seller/listings/search').set(seller.bearer).send({}).expect(200);
     expect((await search()).body.hits[0].attachments).toEqual([]);
-    const attached = await api.http.post(`/seller/listings/${listing.body.id}/attachments`).set(seller.bearer).send({ imageId: id }).expect(201);
+    const attached = await api.http
+      .post(`/seller/listings/${listing.body.id}/attachments`)
+      .set(seller.bearer)
+      .send({ imageId: id })
+      .expect(201);
     expect(attached.body).toMatchObject({ imageId: id, url: `${api.config.publicBaseUrl}/images/${id}` });
     const view = await api.http.get(`/seller/listings/${listing.body.id}`).set(seller.bearer).expect(200);
     expect(view.body.attachments).toEqual([attached.body]);
@@ -75,7 +83,11 @@ describe('listing attachments (step 2)', () => {
   it('is 400 for unknown, unfinished or foreign uploads and 404 for a foreign listing', async () => {
     const seller = await registerSeller(api);
     const other = await registerSeller(api);
-    const listing = await api.http.post('/seller/listings').set(seller.bearer).send({ urn, condition: 'MINT', language: 'en', price: 100, quantity: 1 }).expect(201);
+    const listing = await api.http
+      .post('/seller/listings')
+      .set(seller.bearer)
+      .send({ urn, condition: 'MINT', language: 'en', price: 100, quantity: 1 })
+      .expect(201);
     const attach = (who: { Authorization: string }, imageId: string, listingId = listing.body.id) =>
       api.http.post(`/seller/listings/${listingId}/attachments`).set(who).send({ imageId });
 

@@ -12,7 +12,10 @@ afterAll(() => api.close());
 const RECEIVER = 'https://hooks.example.com/marketplace';
 
 function create(seller: TestUser, body: Record<string, unknown> = {}) {
-  return api.http.post('/seller/webhooks').set(seller.bearer).send({ url: RECEIVER, ...body });
+  return api.http
+    .post('/seller/webhooks')
+    .set(seller.bearer)
+    .send({ url: RECEIVER, ...body });
 }
 
 describe('webhook endpoint management', () => {
@@ -55,7 +58,12 @@ describe('webhook endpoint management', () => {
       .set(seller.bearer)
       .send({ url: 'https://other.example.com/hook', headers: { Authorization: 'Bearer abc' }, enabled: true })
       .expect(200);
-    expect(patched.body).toMatchObject({ url: 'https://other.example.com/hook', headers: { authorization: 'Bearer abc' }, enabled: true, disabledReason: null });
+    expect(patched.body).toMatchObject({
+      url: 'https://other.example.com/hook',
+      headers: { authorization: 'Bearer abc' },
+      enabled: true,
+      disabledReason: null,
+    });
 
     const subs = await api.http
       .put(`/seller/webhooks/${endpoint.id}/subscriptions`)
@@ -74,9 +82,15 @@ describe('webhook endpoint management', () => {
   it('accepts a personal access token (spec: webhook management takes both token kinds)', async () => {
     const seller = await registerSeller(api);
     const pat = await api.http.post('/user/personal-access-tokens').set(seller.bearer).send({ name: 'automation' }).expect(201);
-    const res = await api.http.post('/seller/webhooks').set({ Authorization: `ApiKey ${pat.body.token}` }).send({ url: RECEIVER });
+    const res = await api.http
+      .post('/seller/webhooks')
+      .set({ Authorization: `ApiKey ${pat.body.token}` })
+      .send({ url: RECEIVER });
     expect(res.status).toBe(201);
-    await api.http.get('/seller/webhooks').set({ Authorization: `ApiKey ${pat.body.token}` }).expect(200);
+    await api.http
+      .get('/seller/webhooks')
+      .set({ Authorization: `ApiKey ${pat.body.token}` })
+      .expect(200);
   });
 
   it('rejects bad input with every failing field, and changes nothing', async () => {
@@ -91,7 +105,9 @@ describe('webhook endpoint management', () => {
     const fields = res.body.errors.map((e: { field: string }) => e.field);
     expect(fields).toEqual(expect.arrayContaining(['subscriptions.1', 'headers.bad name']));
 
-    const reserved = await create(seller, { headers: { 'Webhook-Signature': 'v1,forged', 'Content-Type': 'text/plain', 'X-Ok': 'a\r\nX-Injected: 1' } });
+    const reserved = await create(seller, {
+      headers: { 'Webhook-Signature': 'v1,forged', 'Content-Type': 'text/plain', 'X-Ok': 'a\r\nX-Injected: 1' },
+    });
     expect(reserved.status).toBe(400);
     expect(reserved.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
       'headers.Content-Type',
@@ -104,7 +120,9 @@ describe('webhook endpoint management', () => {
 
     const empty = await api.http.patch('/seller/webhooks/0190d7b0-0000-7000-8000-000000000000').set(seller.bearer).send({});
     expect(empty.status).toBe(400);
-    const [{ count }] = await api.database.db.query('SELECT count(*)::int AS count FROM webhook_endpoints WHERE seller_id = $1', [seller.id]);
+    const [{ count }] = await api.database.db.query('SELECT count(*)::int AS count FROM webhook_endpoints WHERE seller_id = $1', [
+      seller.id,
+    ]);
     expect(count).toBe(0);
   });
 
@@ -168,7 +186,13 @@ describe('webhook endpoint management', () => {
     expect(intents).toEqual([
       {
         workflow_type: 'webhookDeliveryWorkflow',
-        args: [{ eventId: res.body.eventId, endpointId: endpoint.id, policy: expect.objectContaining({ retryScheduleMs: api.config.webhooks.retryScheduleMs }) }],
+        args: [
+          {
+            eventId: res.body.eventId,
+            endpointId: endpoint.id,
+            policy: expect.objectContaining({ retryScheduleMs: api.config.webhooks.retryScheduleMs }),
+          },
+        ],
         started_at: null,
       },
     ]);

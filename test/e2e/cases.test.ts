@@ -19,7 +19,11 @@ async function boughtOrder() {
   const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 2, price: 1500 }]);
   const buyer = await registerUser(api, 'e2ebuyer');
   const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
-  const checkout = await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/thanks' }).expect(201);
+  const checkout = await api.http
+    .post(`/basket/${basketId}/checkout`)
+    .set(buyer.bearer)
+    .send({ successUrl: 'https://shop.example/thanks' })
+    .expect(201);
   const purchaseId = await pay(api, checkout.body.url);
   const purchase = await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200);
   return { seller, buyer, purchaseId, order: purchase.body.orders[0] };
@@ -33,7 +37,10 @@ describe('a case end to end (API → Temporal dev server → worker → Postgres
     const { caseId } = await insertCase(api.database.db, order.id, 'BUYER', { items: [{ id: order.items[0].id, quantity: 1 }] });
     const asked = Date.now();
     const res = await api.http.put(`/user/cases/${caseId}`).set(buyer.bearer).send({ action: 'escalate' }).expect(503);
-    expect(res.body).toMatchObject({ type: '/problems/temporarily-unavailable', detail: 'The case is still being set up; try again shortly.' });
+    expect(res.body).toMatchObject({
+      type: '/problems/temporarily-unavailable',
+      detail: 'The case is still being set up; try again shortly.',
+    });
     // It waited for the start before giving up.
     expect(Date.now() - asked).toBeGreaterThanOrEqual(5000);
     const [row] = await api.database.db.query(`SELECT status FROM cases WHERE id = $1`, [caseId]);
@@ -47,7 +54,13 @@ describe('a case end to end (API → Temporal dev server → worker → Postgres
     await api.http
       .put(`/user/purchases/${purchaseId}`)
       .set(buyer.bearer)
-      .send({ action: 'dispute', orderId: order.id, reason: 'DAMAGED', comment: 'Bent corner', items: [{ id: order.items[0].id, quantity: 1 }] })
+      .send({
+        action: 'dispute',
+        orderId: order.id,
+        reason: 'DAMAGED',
+        comment: 'Bent corner',
+        items: [{ id: order.items[0].id, quantity: 1 }],
+      })
       .expect(200);
     const [opened] = (await api.http.get('/user/cases').set(buyer.bearer).expect(200)).body;
     expect(opened).toMatchObject({ status: 'OPEN', reason: 'DAMAGED', comment: 'Bent corner', purchaseId, orderId: order.id });
@@ -58,7 +71,11 @@ describe('a case end to end (API → Temporal dev server → worker → Postgres
       .set(seller.bearer)
       .send({ action: 'propose', type: 'REFUND', amount: 1500, comment: 'Full refund' })
       .expect(200);
-    expect(proposed.body).toMatchObject({ status: 'OPEN', orderId: order.id, outcomes: [{ type: 'REFUND', party: 'SELLER', status: 'PENDING', amount: 1500 }] });
+    expect(proposed.body).toMatchObject({
+      status: 'OPEN',
+      orderId: order.id,
+      outcomes: [{ type: 'REFUND', party: 'SELLER', status: 'PENDING', amount: 1500 }],
+    });
     const outcomeId = proposed.body.outcomes[0].id;
 
     // The seller cannot accept their own proposal: the workflow's validator refuses (409).
@@ -86,11 +103,16 @@ describe('a case end to end (API → Temporal dev server → worker → Postgres
     expect(description.typedSearchAttributes.get(CASE_SEARCH_ATTRIBUTES.orderId)).toBe(order.id);
     // And as an operator sees it with the CLI.
     const cli = JSON.parse(
-      execFileSync(TEMPORAL_CLI, ['workflow', 'describe', '--address', env.address, '--workflow-id', workflowIds.case(opened.id), '--output', 'json'], {
-        encoding: 'utf8',
-      }),
+      execFileSync(
+        TEMPORAL_CLI,
+        ['workflow', 'describe', '--address', env.address, '--workflow-id', workflowIds.case(opened.id), '--output', 'json'],
+        {
+          encoding: 'utf8',
+        },
+      ),
     );
-    const keyword = (name: string) => JSON.parse(Buffer.from(cli.workflowExecutionInfo.searchAttributes.indexedFields[name].data, 'base64').toString());
+    const keyword = (name: string) =>
+      JSON.parse(Buffer.from(cli.workflowExecutionInfo.searchAttributes.indexedFields[name].data, 'base64').toString());
     expect(cli.workflowExecutionInfo.status).toBe('WORKFLOW_EXECUTION_STATUS_COMPLETED');
     expect(cli.result).toEqual(finalState);
     expect(keyword('CaseStatus')).toBe('CLOSED');

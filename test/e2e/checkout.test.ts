@@ -16,7 +16,10 @@ function checkout(buyer: TestUser, basketId: string) {
 }
 
 const stockOf = async (listingId: string) =>
-  (await stack.api.database.db.query(`SELECT quantity, reserved FROM listings WHERE id = $1`, [listingId]))[0] as { quantity: number; reserved: number };
+  (await stack.api.database.db.query(`SELECT quantity, reserved FROM listings WHERE id = $1`, [listingId]))[0] as {
+    quantity: number;
+    reserved: number;
+  };
 
 it('50 buyers check out the last 5 units at once: exactly 5 succeed and stock never goes negative', async () => {
   const api = stack.api;
@@ -39,7 +42,10 @@ it('50 buyers check out the last 5 units at once: exactly 5 succeed and stock ne
 
   await Promise.all(won.map((r) => pay(api, r.body.url)));
   expect(await stockOf(listingId)).toEqual({ quantity: 0, reserved: 0 });
-  const [{ holds }] = await api.database.db.query(`SELECT count(*)::int AS holds FROM listing_holds WHERE listing_id = $1 AND released_at IS NULL`, [listingId]);
+  const [{ holds }] = await api.database.db.query(
+    `SELECT count(*)::int AS holds FROM listing_holds WHERE listing_id = $1 AND released_at IS NULL`,
+    [listingId],
+  );
   expect(holds).toBe(0);
 }, 240_000);
 
@@ -65,7 +71,9 @@ it('a replayed payment confirmation changes nothing: one purchase, one decrement
   expect(purchases).toBe(1);
   expect(await stockOf(a.listingIds[0]!)).toEqual({ quantity: 1, reserved: 0 });
   expect(await stockOf(b.listingIds[0]!)).toEqual({ quantity: 1, reserved: 0 });
-  const orders: Array<{ id: string }> = await db.query(`SELECT id FROM orders WHERE purchase_id = $1`, [location.searchParams.get('purchase')]);
+  const orders: Array<{ id: string }> = await db.query(`SELECT id FROM orders WHERE purchase_id = $1`, [
+    location.searchParams.get('purchase'),
+  ]);
   expect(orders).toHaveLength(2);
   const events: Array<{ order_id: string; n: number }> = await db.query(
     `SELECT data->>'orderId' AS order_id, count(*)::int AS n FROM outbox_events WHERE type = 'ORDER_CREATED' AND data->>'orderId' = ANY($1) GROUP BY 1`,
@@ -97,7 +105,10 @@ it('a failed payment releases the holds; the listing is locked only while held',
 
 it('end to end: two sellers, checkout, payment, two orders, each seller ships, buyer receives, purchase COMPLETED', async () => {
   const api = stack.api;
-  const a = await sellerWithListings(api, [{ quantity: 4, price: 1500 }, { quantity: 1, price: 250 }]);
+  const a = await sellerWithListings(api, [
+    { quantity: 4, price: 1500 },
+    { quantity: 1, price: 250 },
+  ]);
   const b = await sellerWithListings(api, [{ quantity: 1, price: 4000 }]);
   const buyer = await registerUser(api);
   const basketId = await fillBasket(api, buyer, [
@@ -114,7 +125,13 @@ it('end to end: two sellers, checkout, payment, two orders, each seller ships, b
   expect(next.id).not.toBe(basketId);
 
   const purchase = (await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200)).body;
-  expect(purchase).toMatchObject({ status: 'PAID', subtotal: summary.subtotal, delivery: summary.delivery, fee: summary.fee, total: summary.total });
+  expect(purchase).toMatchObject({
+    status: 'PAID',
+    subtotal: summary.subtotal,
+    delivery: summary.delivery,
+    fee: summary.fee,
+    total: summary.total,
+  });
   expect(purchase.orders).toHaveLength(2);
   const listed = (await api.http.get('/user/purchases').set(buyer.bearer).expect(200)).body;
   expect(listed.map((p: { id: string }) => p.id)).toEqual([purchaseId]);
@@ -146,7 +163,11 @@ it('end to end: two sellers, checkout, payment, two orders, each seller ships, b
     // Receiving before shipping is refused.
     await api.http.put(`/user/purchases/${purchaseId}`).set(buyer.bearer).send({ action: 'receive', orderId: order.id }).expect(409);
 
-    const pdf = await api.http.get(`/seller/orders/${order.id}/packing-slip?format=pdf`).set(seller.bearer).responseType('blob').expect(200);
+    const pdf = await api.http
+      .get(`/seller/orders/${order.id}/packing-slip?format=pdf`)
+      .set(seller.bearer)
+      .responseType('blob')
+      .expect(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
     const text = await pdfText(pdf.body as Buffer);
     expect(text).toContain(order.id);
@@ -161,7 +182,11 @@ it('end to end: two sellers, checkout, payment, two orders, each seller ships, b
       await api.http
         .post(`/seller/orders/${order.id}`)
         .set(seller.bearer)
-        .send({ action: 'ship', shipment: { carrier: 'Royal Mail', trackingNumber: `RM${item.id.slice(0, 8)}` }, items: [{ id: item.id, quantity: item.quantity }] })
+        .send({
+          action: 'ship',
+          shipment: { carrier: 'Royal Mail', trackingNumber: `RM${item.id.slice(0, 8)}` },
+          items: [{ id: item.id, quantity: item.quantity }],
+        })
         .expect(204);
     }
     const shipped = (await api.http.get(`/seller/orders/${order.id}`).set(seller.bearer).expect(200)).body;
@@ -171,9 +196,13 @@ it('end to end: two sellers, checkout, payment, two orders, each seller ships, b
   }
 
   const [first, second] = purchase.orders as Array<{ id: string }>;
-  const afterFirst = (await api.http.put(`/user/purchases/${purchaseId}`).set(buyer.bearer).send({ action: 'receive', orderId: first!.id }).expect(200)).body;
+  const afterFirst = (
+    await api.http.put(`/user/purchases/${purchaseId}`).set(buyer.bearer).send({ action: 'receive', orderId: first!.id }).expect(200)
+  ).body;
   expect(afterFirst.status).toBe('PAID');
-  const done = (await api.http.put(`/user/purchases/${purchaseId}`).set(buyer.bearer).send({ action: 'receive', orderId: second!.id }).expect(200)).body;
+  const done = (
+    await api.http.put(`/user/purchases/${purchaseId}`).set(buyer.bearer).send({ action: 'receive', orderId: second!.id }).expect(200)
+  ).body;
   expect(done.status).toBe('COMPLETED');
   expect(done.orders.every((o: { status: string }) => o.status === 'RECEIVED')).toBe(true);
 
@@ -196,16 +225,29 @@ it('ships part of an item, and a dispute opens a case that keeps the purchase fr
   const bad = await api.http
     .post(`/seller/orders/${orderId}`)
     .set(seller.bearer)
-    .send({ action: 'ship', shipment: { carrier: 'RM', trackingNumber: '1' }, items: [{ id: itemId, quantity: 4 }, { id: itemId, quantity: 1 }] })
+    .send({
+      action: 'ship',
+      shipment: { carrier: 'RM', trackingNumber: '1' },
+      items: [
+        { id: itemId, quantity: 4 },
+        { id: itemId, quantity: 1 },
+      ],
+    })
     .expect(400);
   expect(bad.body.errors.map((e: { field: string }) => e.field)).toEqual(['items.0.quantity', 'items.1.id']);
 
   const ship = (quantity: number) =>
-    api.http.post(`/seller/orders/${orderId}`).set(seller.bearer).send({ action: 'ship', shipment: { carrier: 'RM', trackingNumber: `T${quantity}` }, items: [{ id: itemId, quantity }] });
+    api.http
+      .post(`/seller/orders/${orderId}`)
+      .set(seller.bearer)
+      .send({ action: 'ship', shipment: { carrier: 'RM', trackingNumber: `T${quantity}` }, items: [{ id: itemId, quantity }] });
   await ship(1).expect(204);
   let order = (await api.http.get(`/seller/orders/${orderId}`).set(seller.bearer)).body;
   expect(order.status).toBe('ACCEPTED');
-  expect(order.items.map((i: { quantity: number; status: string }) => [i.quantity, i.status])).toEqual([[2, 'ACCEPTED'], [1, 'SHIPPED']]);
+  expect(order.items.map((i: { quantity: number; status: string }) => [i.quantity, i.status])).toEqual([
+    [2, 'ACCEPTED'],
+    [1, 'SHIPPED'],
+  ]);
   await ship(2).expect(204);
   order = (await api.http.get(`/seller/orders/${orderId}`).set(seller.bearer)).body;
   expect(order.status).toBe('SHIPPED');
@@ -227,7 +269,8 @@ it('ships part of an item, and a dispute opens a case that keeps the purchase fr
     .expect(409);
   expect(second.body.type).toMatch(/item-already-disputed/);
 
-  const received = (await api.http.put(`/user/purchases/${purchaseId}`).set(buyer.bearer).send({ action: 'receive', orderId }).expect(200)).body;
+  const received = (await api.http.put(`/user/purchases/${purchaseId}`).set(buyer.bearer).send({ action: 'receive', orderId }).expect(200))
+    .body;
   expect(received.orders[0].status).toBe('RECEIVED');
   expect(received.status).toBe('PAID');
 });
@@ -235,9 +278,18 @@ it('ships part of an item, and a dispute opens a case that keeps the purchase fr
 it('assisted address flow to checkout: find a postcode, drill down, retrieve, save, and the purchase ships there', async () => {
   const api = stack.api;
   const shop = await sellerWithListings(api, [{ quantity: 1, price: 1500 }]);
-  await api.http.post('/seller/delivery-options').set(shop.seller.bearer).send({ name: 'Posti', price: 800, tracked: true, countries: ['FI'] }).expect(201);
+  await api.http
+    .post('/seller/delivery-options')
+    .set(shop.seller.bearer)
+    .send({ name: 'Posti', price: 800, tracked: true, countries: ['FI'] })
+    .expect(201);
   const buyer = await registerUser(api);
-  const post = (path: string, body: object) => api.http.post(path).set(buyer.bearer).send(body).expect((r) => expect(r.status).toBeLessThan(300));
+  const post = (path: string, body: object) =>
+    api.http
+      .post(path)
+      .set(buyer.bearer)
+      .send(body)
+      .expect((r) => expect(r.status).toBeLessThan(300));
 
   const [postcode] = (await post('/user/addresses/lookup/find', { text: '00130' })).body;
   expect(postcode).toMatchObject({ type: 'Container', text: '00130' });
@@ -248,8 +300,15 @@ it('assisted address flow to checkout: find a postcode, drill down, retrieve, sa
   const found = (await post('/user/addresses/lookup/retrieve', { id: houses[0].id })).body;
   const saved = (
     await post('/user/addresses', {
-      type: 'shipping', name: 'Aino Buyer', line1: found.line1, city: found.city, state: found.state, postalCode: found.postalCode,
-      country: found.countryIso2, lookupId: found.id, isPrimary: true,
+      type: 'shipping',
+      name: 'Aino Buyer',
+      line1: found.line1,
+      city: found.city,
+      state: found.state,
+      postalCode: found.postalCode,
+      country: found.countryIso2,
+      lookupId: found.id,
+      isPrimary: true,
     })
   ).body;
   expect(saved).toMatchObject({ isValidated: true, lookupId: found.id, postalCode: '00130' });
@@ -261,7 +320,15 @@ it('assisted address flow to checkout: find a postcode, drill down, retrieve, sa
   const { url } = (await checkout(buyer, basket.id).expect(201)).body;
   const purchaseId = await pay(api, url);
   const [purchase] = await api.database.db.query(`SELECT delivery_address, total FROM purchases WHERE id = $1`, [purchaseId]);
-  expect(purchase.delivery_address).toEqual({ name: 'Aino Buyer', line1: found.line1, line2: '', city: 'Helsinki', state: '', postal_code: '00130', country: 'FI' });
+  expect(purchase.delivery_address).toEqual({
+    name: 'Aino Buyer',
+    line1: found.line1,
+    line2: '',
+    city: 'Helsinki',
+    state: '',
+    postal_code: '00130',
+    country: 'FI',
+  });
   const stats = (await api.http.get('/user/account/stats').set(buyer.bearer).expect(200)).body;
   expect(stats).toMatchObject({ purchases: { total: 1, paid: 1 }, spent: purchase.total });
 });

@@ -31,14 +31,23 @@ const say = (from: TestUser, conversationId: string, body: string) =>
 
 /** `temporal workflow list` against the dev server, as an operator would run it. */
 async function listed(workflowId: string): Promise<Array<{ execution: { workflowId: string }; status: string }>> {
-  const { stdout } = await run(TEMPORAL_CLI, ['workflow', 'list', '--address', stack.env.address, '--query', `WorkflowId = '${workflowId}'`, '-o', 'json']);
+  const { stdout } = await run(TEMPORAL_CLI, [
+    'workflow',
+    'list',
+    '--address',
+    stack.env.address,
+    '--query',
+    `WorkflowId = '${workflowId}'`,
+    '-o',
+    'json',
+  ]);
   return stdout.trim() ? JSON.parse(stdout) : [];
 }
 
 const emailsTo = (address: string) =>
-  stack.api.database.db.query(`SELECT subject, delivered_at FROM email_messages WHERE to_address = $1 AND kind = 'conversation-unread'`, [address]) as Promise<
-    Array<{ subject: string; delivered_at: Date | null }>
-  >;
+  stack.api.database.db.query(`SELECT subject, delivered_at FROM email_messages WHERE to_address = $1 AND kind = 'conversation-unread'`, [
+    address,
+  ]) as Promise<Array<{ subject: string; delivered_at: Date | null }>>;
 
 describe('e-mail to an inactive recipient', () => {
   it('debounces a burst of 5 messages into one e-mail, through a workflow listed by its id', async () => {

@@ -1,23 +1,38 @@
 import type { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createLogger } from '../../src/logger';
+import { workflowIds } from '../../src/temporal/workflow-ids';
+import type { StartDispatcher } from '../../src/services/workflow-starts/dispatcher';
 import { createWorker } from '../../worker/create-worker';
+import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { registerUser, startTestApi, type TestApi } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { fillBasket, pay, sellerWithListings } from '../support/shop';
 import { devServerEnv, workflowBundle } from '../support/temporal';
 
-// The stack of test/support/stack.ts, with the worker's life in the test's hands.
+// The stack of test/support/stack.ts, with the worker process's life in the test's hands: the
+// worker and the workflow-start dispatcher it runs beside it (worker/main.ts) stop and start
+// together.
 let env: TestWorkflowEnvironment;
 let database: TestDatabase;
 let api: TestApi;
 let worker: Worker;
+let dispatcher: StartDispatcher;
 let running: Promise<void>;
 
 async function startWorker() {
-  worker = await createWorker({ config: api.config, db: database.db, connection: env.nativeConnection, workflowBundle: await workflowBundle() });
+  worker = await createWorker({
+    config: api.config,
+    db: database.db,
+    connection: env.nativeConnection,
+    workflowBundle: await workflowBundle(),
+  });
   running = worker.run();
+  dispatcher = createStartDispatcher(api.config, database.db, env.client, createLogger('silent', 'start-dispatcher'));
+  dispatcher.start();
 }
 async function stopWorker() {
+  await dispatcher.stop();
   worker.shutdown();
   await running;
 }
@@ -37,11 +52,29 @@ afterAll(async () => {
 
 const q = (sql: string, args: unknown[]) => database.db.query(sql, args);
 
+/** Waits until the dispatcher has started the case's workflow (its start row is stamped). */
+async function caseWorkflowStarted(caseId: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const [row] = await q(`SELECT started_at FROM workflow_starts WHERE workflow_id = $1 AND request_key = ''`, [workflowIds.case(caseId)]);
+    if (row?.started_at) return;
+    if (Date.now() > deadline) throw new Error(`case:${caseId} was not started`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe('Idempotency-Key end to end (API → Temporal dev server → worker → Postgres)', () => {
   it('a retried checkout with the same key answers the first session again: one session, one set of holds', async () => {
-    const { listingIds } = await sellerWithListings(api, [{ quantity: 3, price: 900 }, { quantity: 1, price: 400 }]);
+    const { listingIds } = await sellerWithListings(api, [
+      { quantity: 3, price: 900 },
+      { quantity: 1, price: 400 },
+    ]);
     const buyer = await registerUser(api, 'idembuyer');
-    const basketId = await fillBasket(api, buyer, listingIds.map((listingId) => ({ listingId })));
+    const basketId = await fillBasket(
+      api,
+      buyer,
+      listingIds.map((listingId) => ({ listingId })),
+    );
     const send = (key: string, successUrl = 'https://shop.example/done') =>
       api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).set('Idempotency-Key', key).send({ successUrl });
 
@@ -52,7 +85,10 @@ describe('Idempotency-Key end to end (API → Temporal dev server → worker →
     await send('checkout-1', 'https://shop.example/other').expect(422);
 
     expect(await q(`SELECT count(*)::int AS n FROM checkout_sessions WHERE buyer_id = $1`, [buyer.id])).toEqual([{ n: 1 }]);
-    const holds = await q(`SELECT listing_id, quantity FROM listing_holds WHERE listing_id = ANY($1) AND released_at IS NULL ORDER BY listing_id`, [listingIds]);
+    const holds = await q(
+      `SELECT listing_id, quantity FROM listing_holds WHERE listing_id = ANY($1) AND released_at IS NULL ORDER BY listing_id`,
+      [listingIds],
+    );
     expect(holds).toHaveLength(2);
     expect(await q(`SELECT sum(reserved)::int AS reserved FROM listings WHERE id = ANY($1)`, [listingIds])).toEqual([{ reserved: 2 }]);
   }, 60_000);
@@ -61,7 +97,11 @@ describe('Idempotency-Key end to end (API → Temporal dev server → worker →
     const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 2, price: 1500 }]);
     const buyer = await registerUser(api, 'idemcase');
     const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
-    const checkout = await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/thanks' }).expect(201);
+    const checkout = await api.http
+      .post(`/basket/${basketId}/checkout`)
+      .set(buyer.bearer)
+      .send({ successUrl: 'https://shop.example/thanks' })
+      .expect(201);
     const purchaseId = await pay(api, checkout.body.url);
     const order = (await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200)).body.orders[0];
     await api.http
@@ -77,6 +117,9 @@ describe('Idempotency-Key end to end (API → Temporal dev server → worker →
         .set('Idempotency-Key', 'propose-refund-1')
         .send({ action: 'propose', type: 'REFUND', amount: 1500, comment: 'Full refund' });
 
+    // The case workflow runs before the worker stops, so the 503 below is the Update's own
+    // deadline, not a case still being set up.
+    await caseWorkflowStarted(opened.id);
     await stopWorker();
     const timedOut = await propose();
     expect(timedOut.status).toBe(503);

@@ -40,7 +40,11 @@ describe('listing import, end to end (API → Temporal dev server → worker →
 
     const errors = await api.http.get(`/seller/imports/${done.id}/errors`).set(seller.bearer).expect(200);
     expect(errors.body.total).toBe(3);
-    expect(errors.body.errors.map((e: { row: number; column: string }) => `${e.row}:${e.column}`)).toEqual(['3:price', '5:language', '5:reference']);
+    expect(errors.body.errors.map((e: { row: number; column: string }) => `${e.row}:${e.column}`)).toEqual([
+      '3:price',
+      '5:language',
+      '5:reference',
+    ]);
     const search = await api.http.post('/seller/listings/search').set(seller.bearer).send({}).expect(200);
     expect(search.body.hits.map((h: { reference: string }) => h.reference).sort()).toEqual(['r1', 'r3']);
 
@@ -58,7 +62,10 @@ describe('listing import, end to end (API → Temporal dev server → worker →
   it('imports 10,000 rows', async () => {
     const { api } = stack;
     const seller = await registerSeller(api);
-    const rows = Array.from({ length: 10_000 }, (_, i) => `${items[i % items.length]!.urn},NEAR_MINT,en,${100 + i},${1 + (i % 5)},ref-${i}`);
+    const rows = Array.from(
+      { length: 10_000 },
+      (_, i) => `${items[i % items.length]!.urn},NEAR_MINT,en,${100 + i},${1 + (i % 5)},ref-${i}`,
+    );
     const done = await importCsv(seller.bearer, [HEADER, ...rows].join('\n'));
     expect(done).toMatchObject({ status: 'COMPLETED', totalRows: 10_000, createdCount: 10_000, errorCount: 0 });
     const [{ listings, events }] = await api.database.db.query(

@@ -27,16 +27,25 @@ describe('next actions and deadlines', () => {
   const sellerOrder = async () => (await stack.api.http.get(`/seller/orders/${orderId}`).set(seller.bearer).expect(200)).body;
   const buyerOrder = async () => (await stack.api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200)).body.orders[0];
   const sellerAct = (body: object) => stack.api.http.post(`/seller/orders/${orderId}`).set(seller.bearer).send(body);
-  const buyerAct = (body: object) => stack.api.http.put(`/user/purchases/${purchaseId}`).set(buyer.bearer).send({ orderId, ...body });
-  const ship = () => sellerAct({ action: 'ship', shipment: { carrier: 'RM', trackingNumber: 'RM1' }, items: [{ id: itemId, quantity: 1 }] });
+  const buyerAct = (body: object) =>
+    stack.api.http
+      .put(`/user/purchases/${purchaseId}`)
+      .set(buyer.bearer)
+      .send({ orderId, ...body });
+  const ship = () =>
+    sellerAct({ action: 'ship', shipment: { carrier: 'RM', trackingNumber: 'RM1' }, items: [{ id: itemId, quantity: 1 }] });
 
-  it('orders: ACCEPTED → SHIPPED → RECEIVED, each party\'s actions and the automatic-receipt deadline', async () => {
+  it("orders: ACCEPTED → SHIPPED → RECEIVED, each party's actions and the automatic-receipt deadline", async () => {
     const { api } = stack;
     const bought = await sellerWithListings(api, [{ quantity: 1, price: 1200 }]);
     seller = bought.seller;
     buyer = await registerUser(api, 'nabuyer');
     const basketId = await fillBasket(api, buyer, [{ listingId: bought.listingIds[0]! }]);
-    const checkout = await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/ok' }).expect(201);
+    const checkout = await api.http
+      .post(`/basket/${basketId}/checkout`)
+      .set(buyer.bearer)
+      .send({ successUrl: 'https://shop.example/ok' })
+      .expect(201);
     purchaseId = await pay(api, checkout.body.url);
     orderId = (await api.http.get('/seller/orders').set(seller.bearer).expect(200)).body[0].id;
     const accepted = await sellerOrder();
@@ -54,7 +63,10 @@ describe('next actions and deadlines', () => {
     expect(shipped).toMatchObject({ status: 'SHIPPED', actions: ['dispute'] });
     const [{ shipped_at }] = await api.database.db.query(`SELECT shipped_at FROM orders WHERE id = $1`, [orderId]);
     expect(shipped.deadlines.autoReceiptAt).toBe(plus(shipped_at.toISOString(), 21 * DAY));
-    expect(await buyerOrder()).toMatchObject({ actions: ['receive', 'dispute'], deadlines: { autoReceiptAt: shipped.deadlines.autoReceiptAt } });
+    expect(await buyerOrder()).toMatchObject({
+      actions: ['receive', 'dispute'],
+      deadlines: { autoReceiptAt: shipped.deadlines.autoReceiptAt },
+    });
     refused(await ship());
 
     // RECEIVED
@@ -68,7 +80,7 @@ describe('next actions and deadlines', () => {
     expect(purchase.deadlines.reviewWindowClosesAt).toBe(plus(purchase.completedAt, 14 * DAY));
   }, 120_000);
 
-  it('cases: OPEN → proposal → SETTLED → CLOSED, each party\'s actions and the escalation deadline; everything else refused', async () => {
+  it("cases: OPEN → proposal → SETTLED → CLOSED, each party's actions and the escalation deadline; everything else refused", async () => {
     const { api } = stack;
     await buyerAct({ action: 'dispute', reason: 'SNAD', items: [{ id: itemId, quantity: 1 }] }).expect(200);
     const [opened] = (await api.http.get('/seller/cases').set(seller.bearer).expect(200)).body;
@@ -77,10 +89,20 @@ describe('next actions and deadlines', () => {
     const asBuyer = async () => (await api.http.get(`/user/cases/${id}`).set(buyer.bearer).expect(200)).body;
     const sellerDo = (body: object) => api.http.put(`/seller/cases/${id}`).set(seller.bearer).send(body);
     const buyerDo = (body: object) => api.http.put(`/user/cases/${id}`).set(buyer.bearer).send(body);
-    const proposal = { action: 'propose', type: 'RETURN', amount: 1200, comment: 'Send it back', deliveryAddress: { name: 'Shop', line1: '1 Road', city: 'Leeds', postal_code: 'LS1 1AA', country: 'GB' } };
+    const proposal = {
+      action: 'propose',
+      type: 'RETURN',
+      amount: 1200,
+      comment: 'Send it back',
+      deliveryAddress: { name: 'Shop', line1: '1 Road', city: 'Leeds', postal_code: 'LS1 1AA', country: 'GB' },
+    };
 
     // OPEN, nothing proposed: both may propose or escalate; 7 days to automatic escalation.
-    expect(opened).toMatchObject({ status: 'OPEN', actions: ['propose', 'escalate'], deadlines: { escalatesAt: plus(opened.createdAt, 7 * DAY) } });
+    expect(opened).toMatchObject({
+      status: 'OPEN',
+      actions: ['propose', 'escalate'],
+      deadlines: { escalatesAt: plus(opened.createdAt, 7 * DAY) },
+    });
     expect(await asBuyer()).toMatchObject({ actions: ['propose', 'escalate'] });
     refused(await sellerDo({ action: 'resolve' }));
     refused(await buyerDo({ action: 'resolve' }));

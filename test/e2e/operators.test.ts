@@ -17,7 +17,11 @@ async function boughtOrder() {
   const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 2, price: 1500 }]);
   const buyer = await registerUser(api, 'e2eopbuyer');
   const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
-  const checkout = await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/ok' }).expect(201);
+  const checkout = await api.http
+    .post(`/basket/${basketId}/checkout`)
+    .set(buyer.bearer)
+    .send({ successUrl: 'https://shop.example/ok' })
+    .expect(201);
   const purchaseId = await pay(api, checkout.body.url);
   const purchase = await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200);
   return { seller, buyer, purchaseId, order: purchase.body.orders[0] };
@@ -35,7 +39,11 @@ describe('operators end to end', () => {
     const [opened] = (await api.http.get('/seller/cases').set(seller.bearer).expect(200)).body;
 
     // Not escalated yet: the workflow's validator refuses the decision, nothing is audited.
-    const early = await api.http.post(`/operator/cases/${opened.id}/decision`).set(operator.bearer).send({ decision: 'close', reason: 'too early' }).expect(409);
+    const early = await api.http
+      .post(`/operator/cases/${opened.id}/decision`)
+      .set(operator.bearer)
+      .send({ decision: 'close', reason: 'too early' })
+      .expect(409);
     expect(early.body.type).toBe('/problems/case-not-escalated');
 
     await api.http.put(`/seller/cases/${opened.id}`).set(seller.bearer).send({ action: 'escalate' }).expect(200);
@@ -66,7 +74,11 @@ describe('operators end to end', () => {
     const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 1, price: 700 }]);
     const buyer = await registerUser(api, 'e2eopbuyer');
     const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
-    const checkout = await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/ok' }).expect(201);
+    const checkout = await api.http
+      .post(`/basket/${basketId}/checkout`)
+      .set(buyer.bearer)
+      .send({ successUrl: 'https://shop.example/ok' })
+      .expect(201);
     const reserved = async () => (await api.database.db.query(`SELECT reserved FROM listings WHERE id = $1`, [listingIds[0]]))[0].reserved;
     expect(await reserved()).toBe(1);
 
@@ -83,7 +95,11 @@ describe('operators end to end', () => {
     const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 1, price: 700 }]);
     const buyer = await registerUser(api, 'e2eopbuyer');
     const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
-    const checkout = await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/ok' }).expect(201);
+    const checkout = await api.http
+      .post(`/basket/${basketId}/checkout`)
+      .set(buyer.bearer)
+      .send({ successUrl: 'https://shop.example/ok' })
+      .expect(201);
     // As a suspension racing this checkout leaves it: the seller suspended, the session still open.
     await api.database.db.query(`UPDATE seller_accounts SET status = 'SUSPENDED' WHERE user_id = $1`, [seller.id]);
     const paid = await api.http.post(payPath(checkout.body.url)).type('form').send({ outcome: 'success' }).expect(409);

@@ -23,14 +23,20 @@ async function shippedPurchase() {
   const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 1, price: 1200 }]);
   const buyer = await registerUser(api, 'buyer');
   const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
-  const { url } = (await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/thanks' }).expect(201)).body;
+  const { url } = (
+    await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/thanks' }).expect(201)
+  ).body;
   const purchaseId = await pay(api, url);
   const purchase = await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200);
   const order = purchase.body.orders[0];
   await api.http
     .post(`/seller/orders/${order.id}`)
     .set(seller.bearer)
-    .send({ action: 'ship', shipment: { carrier: 'Royal Mail', trackingNumber: 'RM1' }, items: order.items.map((i: { id: string; quantity: number }) => ({ id: i.id, quantity: i.quantity })) })
+    .send({
+      action: 'ship',
+      shipment: { carrier: 'Royal Mail', trackingNumber: 'RM1' },
+      items: order.items.map((i: { id: string; quantity: number }) => ({ id: i.id, quantity: i.quantity })),
+    })
     .expect(204);
   return { buyer, seller, purchaseId, order };
 }
@@ -38,7 +44,11 @@ async function shippedPurchase() {
 it('a purchase completes → its review-window workflow writes the default reviews → aggregates follow', async () => {
   const api = stack.api;
   const { buyer, seller, purchaseId, order } = await shippedPurchase();
-  const received = await api.http.put(`/user/purchases/${purchaseId}`).set(buyer.bearer).send({ action: 'receive', orderId: order.id }).expect(200);
+  const received = await api.http
+    .put(`/user/purchases/${purchaseId}`)
+    .set(buyer.bearer)
+    .send({ action: 'receive', orderId: order.id })
+    .expect(200);
   expect(received.body.status).toBe('COMPLETED');
 
   // The window is a workflow an operator finds in the Web UI by the purchase id.
@@ -56,7 +66,9 @@ it('a purchase completes → its review-window workflow writes the default revie
   expect(sellerProfile.body).toMatchObject({ reviews: 1, rating: 5, score: 4.17 });
   const sellerOrder = await api.http.get(`/seller/orders/${order.id}`).set(seller.bearer).expect(200);
   expect(sellerOrder.body.reviews).toEqual({ [buyer.id]: 5, [seller.id]: 5 });
-  const [intent] = await api.database.db.query(`SELECT started_at, attempts FROM workflow_starts WHERE workflow_id = $1`, [`review-window:${purchaseId}`]);
+  const [intent] = await api.database.db.query(`SELECT started_at, attempts FROM workflow_starts WHERE workflow_id = $1`, [
+    `review-window:${purchaseId}`,
+  ]);
   expect(intent).toEqual({ started_at: expect.any(Date), attempts: 1 });
 }, 60_000);
 
@@ -68,4 +80,3 @@ it('a purchase completed by the automatic receipt opens its window too', async (
   const purchase = await stack.api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200);
   expect(purchase.body.status).toBe('COMPLETED');
 }, 60_000);
-

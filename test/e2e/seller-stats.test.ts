@@ -21,11 +21,19 @@ describe('GET /seller/stats across sale → ship → receive → dispute → pro
     const { api } = stack;
     const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 2, price: 1500 }]);
     const buyer = await registerUser(api, 'statsbuyer');
-    expect(await stats(seller)).toEqual({ orders: { total: 0, open: 0, waiting: 0 }, cases: { open: 0 }, listings: { total: 1, invalid: 0 } });
+    expect(await stats(seller)).toEqual({
+      orders: { total: 0, open: 0, waiting: 0 },
+      cases: { open: 0 },
+      listings: { total: 1, invalid: 0 },
+    });
 
     // Sale: one ACCEPTED order, waiting for the seller to ship.
     const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
-    const checkout = await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/ok' }).expect(201);
+    const checkout = await api.http
+      .post(`/basket/${basketId}/checkout`)
+      .set(buyer.bearer)
+      .send({ successUrl: 'https://shop.example/ok' })
+      .expect(201);
     const purchaseId = await pay(api, checkout.body.url);
     expect(await stats(seller)).toMatchObject({ orders: { total: 1, open: 1, waiting: 1 }, cases: { open: 0 } });
 
@@ -68,6 +76,10 @@ describe('GET /seller/stats across sale → ship → receive → dispute → pro
       .send({ action: 'accept', outcomeId: proposed.body.outcomes[0].id })
       .expect(200);
     expect(accepted.body.status).toBe('CLOSED');
-    expect(await stats(seller)).toEqual({ orders: { total: 1, open: 0, waiting: 0 }, cases: { open: 0 }, listings: { total: 1, invalid: 0 } });
+    expect(await stats(seller)).toEqual({
+      orders: { total: 1, open: 0, waiting: 0 },
+      cases: { open: 0 },
+      listings: { total: 1, invalid: 0 },
+    });
   }, 120_000);
 });

@@ -35,7 +35,11 @@ it('Temporal down delays workflow starts, never loses or doubles them', async ()
     const checkout = async (listingId: string) => {
       const buyer = await registerUser(api);
       const basketId = await fillBasket(api, buyer, [{ listingId }]);
-      const res = await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/ok' }).expect(201);
+      const res = await api.http
+        .post(`/basket/${basketId}/checkout`)
+        .set(buyer.bearer)
+        .send({ successUrl: 'https://shop.example/ok' })
+        .expect(201);
       return { buyer, url: res.body.url as string, sessionId: new URL(res.body.url).pathname.split('/').pop()! };
     };
     // An unpaid checkout (its hold timer), and a paid one (timer + paymentSettled).
@@ -48,7 +52,11 @@ it('Temporal down delays workflow starts, never loses or doubles them', async ()
     await api.http
       .post(`/seller/orders/${order.id}`)
       .set(seller.bearer)
-      .send({ action: 'ship', shipment: { carrier: 'RM', trackingNumber: 'RM1' }, items: [{ id: items[0].id, quantity: items[0].quantity }] })
+      .send({
+        action: 'ship',
+        shipment: { carrier: 'RM', trackingNumber: 'RM1' },
+        items: [{ id: items[0].id, quantity: items[0].quantity }],
+      })
       .expect(204);
     await api.http.put(`/user/purchases/${purchaseId}`).set(paid.buyer.bearer).send({ action: 'receive', orderId: order.id }).expect(200);
     // A dispute (case workflow) and a CSV import.
@@ -78,15 +86,24 @@ it('Temporal down delays workflow starts, never loses or doubles them', async ()
     // While Temporal is down every start fails, is recorded and waits.
     await eventually(async () => (warnings.some((w) => w.includes('workflow starts failed')) ? true : null), 60_000);
     await eventually(async () => {
-      const [{ tried }] = await database.db.query(`SELECT count(*)::int AS tried FROM workflow_starts WHERE attempts > 0 AND last_error IS NOT NULL`);
+      const [{ tried }] = await database.db.query(
+        `SELECT count(*)::int AS tried FROM workflow_starts WHERE attempts > 0 AND last_error IS NOT NULL`,
+      );
       return tried >= expected.length ? true : null;
     }, 60_000);
-    const pending: Array<{ workflow_id: string }> = await database.db.query(`SELECT DISTINCT workflow_id FROM workflow_starts WHERE started_at IS NULL`);
+    const pending: Array<{ workflow_id: string }> = await database.db.query(
+      `SELECT DISTINCT workflow_id FROM workflow_starts WHERE started_at IS NULL`,
+    );
     expect(pending.map((p) => p.workflow_id).sort()).toEqual(expected);
 
     // Temporal comes up where the dispatcher has been knocking: everything starts.
     env = await devServerEnv({ port });
-    const worker = await createWorker({ config: api.config, db: database.db, connection: env.nativeConnection, workflowBundle: await workflowBundle() });
+    const worker = await createWorker({
+      config: api.config,
+      db: database.db,
+      connection: env.nativeConnection,
+      workflowBundle: await workflowBundle(),
+    });
     await worker.runUntil(async () => {
       await eventually(async () => {
         const [{ left }] = await database.db.query(`SELECT count(*)::int AS left FROM workflow_starts WHERE started_at IS NULL`);

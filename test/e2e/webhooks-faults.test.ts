@@ -40,7 +40,11 @@ describe('webhook delivery under faults', () => {
     // The real worker entry point (worker, activities and outbox dispatcher) as a child process.
     const workerEnv = { ...process.env, ...testEnv(database.url, WEBHOOK_ENV), TEMPORAL_ADDRESS: env.address, LOG_LEVEL: 'error' };
     const spawnWorker = (): ChildProcess =>
-      spawn(process.execPath, ['-r', 'ts-node/register', 'worker/main.ts'], { cwd: ROOT, env: workerEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+      spawn(process.execPath, ['-r', 'ts-node/register', 'worker/main.ts'], {
+        cwd: ROOT,
+        env: workerEnv,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
     let worker = spawnWorker();
     try {
       const seller = await registerSeller(api);
@@ -110,7 +114,12 @@ describe('webhook delivery under faults', () => {
       env = await TestWorkflowEnvironment.createLocal({
         server: { executable: { type: 'existing-path', path: TEMPORAL_CLI }, namespace: 'default', port },
       });
-      const worker = await createWorker({ config: api.config, db: database.db, connection: env.nativeConnection, workflowBundle: await workflowBundle() });
+      const worker = await createWorker({
+        config: api.config,
+        db: database.db,
+        connection: env.nativeConnection,
+        workflowBundle: await workflowBundle(),
+      });
       await worker.runUntil(expectAllDelivered(database.db, events));
       const [{ left }] = await database.db.query(`SELECT count(*)::int AS left FROM workflow_starts WHERE started_at IS NULL`);
       expect(left).toBe(0);

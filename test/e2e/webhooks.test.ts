@@ -29,12 +29,24 @@ describe('webhooks, end to end (API → outbox → dispatcher → Temporal → w
     const { api, env } = stack;
     const seller = await registerSeller(api);
     const endpoint = await receiver.register(api, seller, { enabled: false, subscriptions: [] });
-    await api.http.put(`/seller/webhooks/${endpoint.id}/subscriptions`).set(seller.bearer).send({ subscriptions: ['LISTING_CREATED'] }).expect(200);
-    await api.http.patch(`/seller/webhooks/${endpoint.id}`).set(seller.bearer).send({ headers: { 'X-Receiver-Token': 'r-123' } }).expect(200);
+    await api.http
+      .put(`/seller/webhooks/${endpoint.id}/subscriptions`)
+      .set(seller.bearer)
+      .send({ subscriptions: ['LISTING_CREATED'] })
+      .expect(200);
+    await api.http
+      .patch(`/seller/webhooks/${endpoint.id}`)
+      .set(seller.bearer)
+      .send({ headers: { 'X-Receiver-Token': 'r-123' } })
+      .expect(200);
 
     // While disabled, marketplace events are not sent to it.
     const early = await createListing(api.database.db, seller.id);
-    await eventually(async () => ((await api.database.db.query(`SELECT 1 FROM outbox_events WHERE id = $1 AND dispatched_at IS NOT NULL`, [early.eventId])).length ? true : null));
+    await eventually(async () =>
+      (await api.database.db.query(`SELECT 1 FROM outbox_events WHERE id = $1 AND dispatched_at IS NOT NULL`, [early.eventId])).length
+        ? true
+        : null,
+    );
 
     const test = await api.http.post(`/seller/webhooks/${endpoint.id}/test`).set(seller.bearer).expect(202);
     const testReceived = await eventually(async () => receiver.verified.find((r) => r.headers['webhook-id'] === test.body.eventId));
@@ -80,8 +92,16 @@ describe('webhooks, end to end (API → outbox → dispatcher → Temporal → w
     const failures = await api.http.get(`/seller/webhooks/${endpoint.id}/failures?statusCode=500&size=2`).set(seller.bearer).expect(200);
     expect(failures.body.total).toBe(failFirst);
     expect(failures.body.items).toHaveLength(2);
-    expect(failures.body.items[0]).toMatchObject({ statusCode: 500, error: 'HTTP 500', responseExcerpt: 'receiver down', deliveryStatus: 'SUCCEEDED' });
-    const page3 = await api.http.get(`/seller/webhooks/${endpoint.id}/failures?statusCode=500&size=2&page=3`).set(seller.bearer).expect(200);
+    expect(failures.body.items[0]).toMatchObject({
+      statusCode: 500,
+      error: 'HTTP 500',
+      responseExcerpt: 'receiver down',
+      deliveryStatus: 'SUCCEEDED',
+    });
+    const page3 = await api.http
+      .get(`/seller/webhooks/${endpoint.id}/failures?statusCode=500&size=2&page=3`)
+      .set(seller.bearer)
+      .expect(200);
     expect(page3.body.items).toEqual([]);
 
     const { deliveryId, eventId } = failures.body.items[0];

@@ -54,7 +54,12 @@ it(
     const code = await new Promise<number | null>((resolve) => {
       const st = spawn(path.join(ROOT, '.venv/bin/st'), args, {
         cwd: ROOT,
-        env: { ...process.env, SCHEMATHESIS_HOOKS: path.join(__dirname, 'schemathesis-hooks.py'), FUZZ_WEBHOOK_SINK: `${sink.url}/fuzz`, NO_COLOR: '1' },
+        env: {
+          ...process.env,
+          SCHEMATHESIS_HOOKS: path.join(__dirname, 'schemathesis-hooks.py'),
+          FUZZ_WEBHOOK_SINK: `${sink.url}/fuzz`,
+          NO_COLOR: '1',
+        },
         stdio: ['ignore', 'inherit', 'inherit'],
       });
       st.on('exit', resolve);

@@ -23,7 +23,15 @@ const itemLine = (set: string, number: string, overrides: Record<string, unknown
     name: 'Card',
     rarity: 'Common',
     number,
-    set: { name: set, urn: `pokemon/test/${set}`, counts: { printed: 10, total: 10 }, references: [], size: 10, symbol: { url: null }, released: '2020-01-01' },
+    set: {
+      name: set,
+      urn: `pokemon/test/${set}`,
+      counts: { printed: 10, total: 10 },
+      references: [],
+      size: 10,
+      symbol: { url: null },
+      released: '2020-01-01',
+    },
     series: { name: 'Test', urn: 'pokemon/test' },
     images: [],
     alternatives: [],
@@ -92,7 +100,16 @@ describe('catalog import', () => {
 
   it('imports a set line into its series, creating the game when it is new', async () => {
     const summary = await importLines(api.database.db, [
-      JSON.stringify({ urn: 'lorcana/first/tfc', name: 'The First Chapter', series: { name: 'First', urn: 'lorcana/first' }, counts: { printed: 204, total: 216 }, references: [], size: 216, symbol: { url: null }, released: '2023-08-18' }),
+      JSON.stringify({
+        urn: 'lorcana/first/tfc',
+        name: 'The First Chapter',
+        series: { name: 'First', urn: 'lorcana/first' },
+        counts: { printed: 204, total: 216 },
+        references: [],
+        size: 216,
+        symbol: { url: null },
+        released: '2023-08-18',
+      }),
     ]);
     expect(summary.sets.inserted).toBe(1);
     const [set] = await api.database.db.query(`SELECT game_urn, total_count FROM catalog_sets WHERE urn = 'lorcana/first/tfc'`);

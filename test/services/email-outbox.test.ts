@@ -8,7 +8,8 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const queue = (to: string, subject: string) => api.database.db.transaction((tx) => enqueueEmail(tx, { to, subject, text: subject, kind: 'test' }));
+const queue = (to: string, subject: string) =>
+  api.database.db.transaction((tx) => enqueueEmail(tx, { to, subject, text: subject, kind: 'test' }));
 
 describe('EmailOutbox (on Postgres)', () => {
   it("lists an address's messages newest first, whatever the address's case, and no one else's", async () => {

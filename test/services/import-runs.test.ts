@@ -19,7 +19,9 @@ async function storeImport(seller: TestUser, rows: string[]): Promise<string> {
 }
 
 const listingsOf = async (importId: string) =>
-  (await api.database.db.query(`SELECT price FROM listings WHERE import_id = $1 ORDER BY import_row`, [importId])).map((r: { price: number }) => r.price);
+  (await api.database.db.query(`SELECT price FROM listings WHERE import_id = $1 ORDER BY import_row`, [importId])).map(
+    (r: { price: number }) => r.price,
+  );
 
 describe('ListingImportRuns (on Postgres)', () => {
   it('keeps the rows of interleaved imports apart, although it keeps one parsed file at a time', async () => {

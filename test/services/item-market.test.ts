@@ -93,7 +93,14 @@ describe('item_market (precomputed market data)', () => {
         if (!listings.length) return;
         const l = rnd.pick(listings);
         const [row] = await db.query(`SELECT item_urn, price, quantity, hidden FROM listings WHERE id = $1`, [l.id]);
-        await api.services.listings.update(l.sellerId, l.id, { ...input(), urn: row.item_urn, price: row.price, quantity: row.quantity, hidden: row.hidden, comment: 'edited' });
+        await api.services.listings.update(l.sellerId, l.id, {
+          ...input(),
+          urn: row.item_urn,
+          price: row.price,
+          quantity: row.quantity,
+          hidden: row.hidden,
+          comment: 'edited',
+        });
       },
       delete: async () => {
         if (!listings.length) return;
@@ -110,7 +117,10 @@ describe('item_market (precomputed market data)', () => {
             const failed = await placeHolds(tx, checkoutId, unique, new Date(Date.now() + 60_000));
             if (failed.length) throw new HoldRefused();
           })
-          .then(() => true, (err: unknown) => (err instanceof HoldRefused ? false : Promise.reject(err)));
+          .then(
+            () => true,
+            (err: unknown) => (err instanceof HoldRefused ? false : Promise.reject(err)),
+          );
         if (placed) {
           openCheckouts.push(checkoutId);
           holdsPlaced += 1;
@@ -129,7 +139,16 @@ describe('item_market (precomputed market data)', () => {
         await api.services.sellers.setVacation(seller.id, rnd.int(3) === 0);
       },
     };
-    const weights: Array<[string, number]> = [['create', 6], ['update', 4], ['edit', 1], ['delete', 2], ['hold', 5], ['release', 2], ['sell', 2], ['vacation', 1]];
+    const weights: Array<[string, number]> = [
+      ['create', 6],
+      ['update', 4],
+      ['edit', 1],
+      ['delete', 2],
+      ['hold', 5],
+      ['release', 2],
+      ['sell', 2],
+      ['vacation', 1],
+    ];
     const pickOperation = () => {
       let r = rnd.int(weights.reduce((n, [, w]) => n + w, 0));
       for (const [name, w] of weights) if ((r -= w) < 0) return name;
@@ -163,10 +182,26 @@ describe('item_market (precomputed market data)', () => {
     const { items } = await seedCatalog(db);
     const urn = items[0]!.urn;
     const seller = await registerSeller(api);
-    const base = { condition: 'NEAR_MINT', language: 'en', quantity: 1, comment: '', gradingProvider: null, gradingScore: null, gradingNumber: null, notes: null, reference: null, hidden: false, variants: [] };
+    const base = {
+      condition: 'NEAR_MINT',
+      language: 'en',
+      quantity: 1,
+      comment: '',
+      gradingProvider: null,
+      gradingScore: null,
+      gradingNumber: null,
+      notes: null,
+      reference: null,
+      hidden: false,
+      variants: [],
+    };
     const a = await api.services.listings.create(seller.id, { ...base, urn, price: 500 });
     const b = await api.services.listings.create(seller.id, { ...base, urn, price: 700 });
-    expect(await stored(db).then((rows) => rows.find((r) => r.item_urn === urn))).toMatchObject({ min_price: 500, max_price: 700, quantity: 2 });
+    expect(await stored(db).then((rows) => rows.find((r) => r.item_urn === urn))).toMatchObject({
+      min_price: 500,
+      max_price: 700,
+      quantity: 2,
+    });
 
     // T1 changes A and stays open; T2 changes B and commits first; then T1 commits.
     const t1 = db.createQueryRunner();
@@ -177,13 +212,21 @@ describe('item_market (precomputed market data)', () => {
     expect(await stored(db).then((rows) => rows.find((r) => r.item_urn === urn))).toMatchObject({ min_price: 500, max_price: 900 });
     await t1.commitTransaction();
     await t1.release();
-    expect(await stored(db).then((rows) => rows.find((r) => r.item_urn === urn))).toMatchObject({ min_price: 300, max_price: 900, available: 2, quantity: 2 });
+    expect(await stored(db).then((rows) => rows.find((r) => r.item_urn === urn))).toMatchObject({
+      min_price: 300,
+      max_price: 900,
+      available: 2,
+      quantity: 2,
+    });
 
     // Nothing left for sale: the item has no row, and Item views show null prices.
     await api.services.listings.delete(seller.id, a.id);
     await api.services.listings.delete(seller.id, b.id);
     expect(await stored(db).then((rows) => rows.find((r) => r.item_urn === urn))).toBeUndefined();
-    const res = await api.http.post('/search/lookup/bulk').send({ urns: [urn] }).expect(200);
+    const res = await api.http
+      .post('/search/lookup/bulk')
+      .send({ urns: [urn] })
+      .expect(200);
     expect(res.body[0]).toMatchObject({ price: null, available: 0, quantity: 0, min: { price: null }, max: { price: null } });
   });
   it('keeps up with one statement that touches thousands of items (a bulk import)', async () => {

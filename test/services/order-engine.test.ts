@@ -11,7 +11,8 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const apply = (orderId: string, actor: Actor, action: OrderAction) => api.database.db.transaction((tx) => applyOrderAction(tx, orderId, actor, action));
+const apply = (orderId: string, actor: Actor, action: OrderAction) =>
+  api.database.db.transaction((tx) => applyOrderAction(tx, orderId, actor, action));
 const asSeller = (): Actor => ({ role: 'seller', userId: seller.id });
 const asBuyer = (): Actor => ({ role: 'buyer', userId: buyer.id });
 const shipment = { carrier: 'Royal Mail', trackingNumber: 'RM1' };
@@ -25,7 +26,10 @@ async function acceptedOrder(): Promise<PaidOrder> {
 }
 
 const statusOf = async (orderId: string) => {
-  const [order] = await api.database.db.query(`SELECT o.status, p.status AS purchase FROM orders o JOIN purchases p ON p.id = o.purchase_id WHERE o.id = $1`, [orderId]);
+  const [order] = await api.database.db.query(
+    `SELECT o.status, p.status AS purchase FROM orders o JOIN purchases p ON p.id = o.purchase_id WHERE o.id = $1`,
+    [orderId],
+  );
   const items: Array<{ status: string; quantity: number }> = await api.database.db.query(
     `SELECT status, quantity FROM order_items WHERE order_id = $1 ORDER BY status, quantity`,
     [orderId],

@@ -89,7 +89,10 @@ describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () =>
     expect(await dispatcherWith(executor).dispatchBatch()).toBe(3);
     expect(calls.map((c) => c.workflowId).sort()).toEqual(ids.map((id) => `email-change:${id}`).sort());
     expect(calls[0]).toMatchObject({ workflowType: 'emailChangeWorkflow', options: { reusePolicy: 'REJECT_DUPLICATE' } });
-    for (const id of ids) expect(await rowsOf(`email-change:${id}`)).toEqual([expect.objectContaining({ attempts: 1, last_error: null, started_at: expect.any(Date) })]);
+    for (const id of ids)
+      expect(await rowsOf(`email-change:${id}`)).toEqual([
+        expect.objectContaining({ attempts: 1, last_error: null, started_at: expect.any(Date) }),
+      ]);
     // Nothing left: a second pass starts nothing.
     expect(await dispatcherWith(recordingExecutor().executor).dispatchBatch()).toBe(0);
   });
@@ -143,7 +146,11 @@ describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () =>
     const seller = await registerSeller(api);
     const endpoints: string[] = [];
     for (const subscriptions of [['LISTING_CREATED'], ['LISTING_CREATED'], ['ORDER_UPDATED']]) {
-      const res = await api.http.post('/seller/webhooks').set(seller.bearer).send({ url: 'http://127.0.0.1:9/hook', subscriptions }).expect(201);
+      const res = await api.http
+        .post('/seller/webhooks')
+        .set(seller.bearer)
+        .send({ url: 'http://127.0.0.1:9/hook', subscriptions })
+        .expect(201);
       endpoints.push(res.body.id);
     }
     const { eventId } = await createListing(api.database.db, seller.id);
@@ -151,7 +158,9 @@ describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () =>
     const dispatcher = dispatcherWith(executor, [webhookFanOut(api.database.db, POLICY)]);
     await dispatcher.dispatchBatch();
     const mine = calls.filter((c) => c.workflowId.startsWith(`webhook:${eventId}:`));
-    expect(mine.map((c) => c.workflowId).sort()).toEqual([`webhook:${eventId}:${endpoints[0]}`, `webhook:${eventId}:${endpoints[1]}`].sort());
+    expect(mine.map((c) => c.workflowId).sort()).toEqual(
+      [`webhook:${eventId}:${endpoints[0]}`, `webhook:${eventId}:${endpoints[1]}`].sort(),
+    );
     expect(mine[0]!.args).toEqual([expect.objectContaining({ eventId, policy: POLICY })]);
     const [{ dispatched_at }] = await api.database.db.query(`SELECT dispatched_at FROM outbox_events WHERE id = $1`, [eventId]);
     expect(dispatched_at).toBeInstanceOf(Date);

@@ -18,7 +18,11 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** Opens `url` in a fresh page of a desktop size and waits until the network is idle. */
-export async function openPage(browser: Browser, url: string, viewport = { width: 1100, height: 800 }): Promise<{ page: Page; status: number }> {
+export async function openPage(
+  browser: Browser,
+  url: string,
+  viewport = { width: 1100, height: 800 },
+): Promise<{ page: Page; status: number }> {
   const page = await browser.newPage();
   await page.setViewport(viewport);
   const response = await page.goto(url, { waitUntil: 'networkidle0', timeout: 20_000 });

@@ -52,7 +52,12 @@ export async function insertPaidOrder(db: DataSource, buyerId: string, sellerId:
 }
 
 /** Opens a case through the one case-opening path, without starting its workflow. */
-export async function insertCase(db: DataSource, orderId: string, party: 'BUYER' | 'SELLER', request: Partial<CaseRequest> & Pick<CaseRequest, 'items'>): Promise<OpenedCase> {
+export async function insertCase(
+  db: DataSource,
+  orderId: string,
+  party: 'BUYER' | 'SELLER',
+  request: Partial<CaseRequest> & Pick<CaseRequest, 'items'>,
+): Promise<OpenedCase> {
   return db.transaction(async (tx) => {
     const [order] = await tx.query(`SELECT id, purchase_id, buyer_id, seller_id FROM orders WHERE id = $1 FOR UPDATE`, [orderId]);
     return openCase(tx, order, party, { reason: 'DAMAGED', comment: '', outcomes: [], ...request });

@@ -11,13 +11,24 @@ function patterned(width: number, height: number, frames = 1): Buffer {
 export const jpegWithGps = () =>
   sharp(patterned(64, 48), { raw: { width: 64, height: 48, channels: 3 } })
     .jpeg()
-    .withExif({ IFD0: { Make: 'TestCamMaker' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1', GPSLongitudeRef: 'W', GPSLongitude: '0/1 7/1 0/1' } })
+    .withExif({
+      IFD0: { Make: 'TestCamMaker' },
+      IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1', GPSLongitudeRef: 'W', GPSLongitude: '0/1 7/1 0/1' },
+    })
     .toBuffer();
 
-export const png = (width = 32, height = 32) => sharp(patterned(width, height), { raw: { width, height, channels: 3 } }).png().toBuffer();
+export const png = (width = 32, height = 32) =>
+  sharp(patterned(width, height), { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
 
-export const blankPng = () => sharp({ create: { width: 64, height: 64, channels: 3, background: '#ffffff' } }).png().toBuffer();
+export const blankPng = () =>
+  sharp({ create: { width: 64, height: 64, channels: 3, background: '#ffffff' } })
+    .png()
+    .toBuffer();
 
 /** An animated WebP with `frames` small frames. */
 export const animatedWebp = (frames: number) =>
-  sharp(patterned(32, 32, frames), { raw: { width: 32, height: 32 * frames, channels: 3, pageHeight: 32 } }).webp({ loop: 0 }).toBuffer();
+  sharp(patterned(32, 32, frames), { raw: { width: 32, height: 32 * frames, channels: 3, pageHeight: 32 } })
+    .webp({ loop: 0 })
+    .toBuffer();

@@ -16,7 +16,14 @@ export async function createListing(db: DataSource, sellerId: string, fields: { 
        VALUES ($1, $2, $3, 'NEAR_MINT', 'en', $4, $5, true) RETURNING created_at`,
       [listingId, sellerId, row.urn, row.price, row.quantity],
     );
-    const data: ListingEventData = { sellerId, createdAt: (createdAt as Date).toISOString(), urn: row.urn, listingId, quantity: row.quantity, price: row.price };
+    const data: ListingEventData = {
+      sellerId,
+      createdAt: (createdAt as Date).toISOString(),
+      urn: row.urn,
+      listingId,
+      quantity: row.quantity,
+      price: row.price,
+    };
     const [eventId] = await emitEvents(tx, 'LISTING_CREATED', [data]);
     return { eventId: eventId!, data };
   });

@@ -8,7 +8,12 @@ import { ADDRESS } from './shop';
  * invoice and every counter it maintains), without listings or Temporal: for tests about what
  * a purchase changes rather than about checkout itself.
  */
-export async function commitPaidCheckout(db: DataSource, buyerId: string, sellerId: string, total: number): Promise<{ purchaseId: string; orderId: string }> {
+export async function commitPaidCheckout(
+  db: DataSource,
+  buyerId: string,
+  sellerId: string,
+  total: number,
+): Promise<{ purchaseId: string; orderId: string }> {
   const basketId = newId();
   const sessionId = newId();
   await db.query(`INSERT INTO baskets (id, user_id, status) VALUES ($1, $2, 'ORDERED')`, [basketId, buyerId]);
@@ -23,7 +28,9 @@ export async function commitPaidCheckout(db: DataSource, buyerId: string, seller
       basketId,
       buyerId,
       lines: [],
-      sellers: [{ sellerId, subtotal: total, deliveryOption: { id: newId(), name: 'Post', price: 0, tracked: false }, deliveryCharge: 0, total }],
+      sellers: [
+        { sellerId, subtotal: total, deliveryOption: { id: newId(), name: 'Post', price: 0, tracked: false }, deliveryCharge: 0, total },
+      ],
       subtotal: total,
       delivery: 0,
       fee: 0,

@@ -70,8 +70,7 @@ export function freePort(): Promise<number> {
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 
 /** The workflow bundle, built once per test file (≈1.5 s) instead of once per worker. */
-export const workflowBundle = () =>
-  (bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger }));
+export const workflowBundle = () => (bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger }));
 
 const noop = () => undefined;
 const quietLogger = { trace: noop, debug: noop, info: noop, warn: noop, error: console.error, log: noop };

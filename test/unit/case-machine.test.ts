@@ -21,8 +21,22 @@ const buyerReturn: OutcomeState = { id: 'o-buyer', type: 'RETURN', party: 'BUYER
 const sellerRefund: OutcomeState = { id: 'o-seller', type: 'REFUND', party: 'SELLER', status: 'PENDING' };
 
 function stateIn(status: CaseStatus): CaseState {
-  if (status === 'SETTLED') return { status, outcomes: [{ ...buyerReturn, status: 'ACCEPTED' }, { ...sellerRefund, status: 'SUPERSEDED' }] };
-  if (status === 'CLOSED') return { status, outcomes: [{ ...buyerReturn, status: 'SUPERSEDED' }, { ...sellerRefund, status: 'ACCEPTED' }] };
+  if (status === 'SETTLED')
+    return {
+      status,
+      outcomes: [
+        { ...buyerReturn, status: 'ACCEPTED' },
+        { ...sellerRefund, status: 'SUPERSEDED' },
+      ],
+    };
+  if (status === 'CLOSED')
+    return {
+      status,
+      outcomes: [
+        { ...buyerReturn, status: 'SUPERSEDED' },
+        { ...sellerRefund, status: 'ACCEPTED' },
+      ],
+    };
   return { status, outcomes: [buyerReturn, sellerRefund] };
 }
 
@@ -66,7 +80,13 @@ const EXPECTED: Record<CaseStatus, Record<ActionName, Record<Party, string>>> = 
     escalate: BOTH('case-not-escalatable'),
     resolve: { BUYER: 'action-not-allowed', SELLER: '→CLOSED' },
   },
-  CLOSED: { propose: BOTH('case-closed'), accept: BOTH('case-closed'), reject: BOTH('case-closed'), escalate: BOTH('case-closed'), resolve: BOTH('case-closed') },
+  CLOSED: {
+    propose: BOTH('case-closed'),
+    accept: BOTH('case-closed'),
+    reject: BOTH('case-closed'),
+    escalate: BOTH('case-closed'),
+    resolve: BOTH('case-closed'),
+  },
 };
 
 describe('case machine: party actions', () => {
@@ -74,7 +94,9 @@ describe('case machine: party actions', () => {
     expect(Object.keys(EXPECTED).sort()).toEqual([...CASE_STATUSES].sort());
   });
 
-  const rows = CASE_STATUSES.flatMap((s) => ACTIONS.flatMap((a) => PARTIES.map((p): [CaseStatus, ActionName, Party, string] => [s, a, p, EXPECTED[s][a][p]])));
+  const rows = CASE_STATUSES.flatMap((s) =>
+    ACTIONS.flatMap((a) => PARTIES.map((p): [CaseStatus, ActionName, Party, string] => [s, a, p, EXPECTED[s][a][p]])),
+  );
   it('covers every status, action and party', () => expect(rows).toHaveLength(CASE_STATUSES.length * ACTIONS.length * PARTIES.length));
 
   it.each(rows)('%s: %s by %s → %s', (status, name, party, expected) => {

@@ -31,8 +31,16 @@ describe('ItemJsonCache', () => {
     const c = catalog(['a', 'b', 'c']);
     const cache = new ItemJsonCache(c.load, 1000, 100, () => clock);
     expect(text(await cache.getMany(['a', 'b']))).toEqual(['{"urn":"a","price":100}', '{"urn":"b","price":100}']);
-    expect(text(await cache.getMany(['c', 'b', 'a', 'x']))).toEqual(['{"urn":"c","price":100}', '{"urn":"b","price":100}', '{"urn":"a","price":100}', null]);
-    expect(c.calls).toEqual([['a', 'b'], ['c', 'x']]);
+    expect(text(await cache.getMany(['c', 'b', 'a', 'x']))).toEqual([
+      '{"urn":"c","price":100}',
+      '{"urn":"b","price":100}',
+      '{"urn":"a","price":100}',
+      null,
+    ]);
+    expect(c.calls).toEqual([
+      ['a', 'b'],
+      ['c', 'x'],
+    ]);
   });
 
   it('answers an expired item once more while one refresh runs, then the new value; unknown URNs alike', async () => {
@@ -50,13 +58,21 @@ describe('ItemJsonCache', () => {
     await settle();
     expect(text(await cache.getMany(['a', 'x']))).toEqual(['{"urn":"a","price":250}', null]);
     // One refresh for both concurrent lookups.
-    expect(c.calls).toEqual([['a', 'x'], ['a', 'x']]);
+    expect(c.calls).toEqual([
+      ['a', 'x'],
+      ['a', 'x'],
+    ]);
   });
 
   it('drops an item whose refresh failed, so the next lookup waits for the database instead of an older value', async () => {
     const c = catalog(['a']);
     let fail = false;
-    const cache = new ItemJsonCache((urns) => (fail ? Promise.reject(new Error('db down')) : c.load(urns)), 1000, 100, () => clock);
+    const cache = new ItemJsonCache(
+      (urns) => (fail ? Promise.reject(new Error('db down')) : c.load(urns)),
+      1000,
+      100,
+      () => clock,
+    );
     await cache.getMany(['a']);
     clock = 1000;
     fail = true;
@@ -80,7 +96,12 @@ describe('ItemJsonCache', () => {
   it('forgets a failed load, so the next lookup retries it', async () => {
     const c = catalog(['a']);
     let fail = true;
-    const cache = new ItemJsonCache((urns) => (fail ? Promise.reject(new Error('db down')) : c.load(urns)), 1000, 100, () => clock);
+    const cache = new ItemJsonCache(
+      (urns) => (fail ? Promise.reject(new Error('db down')) : c.load(urns)),
+      1000,
+      100,
+      () => clock,
+    );
     await expect(cache.getMany(['a'])).rejects.toThrow('db down');
     fail = false;
     expect(text(await cache.getMany(['a']))).toEqual(['{"urn":"a","price":100}']);
@@ -91,7 +112,11 @@ describe('ItemJsonCache', () => {
     const cache = new ItemJsonCache(c.load, 1000, 2, () => clock);
     await cache.getMany(['a']);
     // 'a' is a hit here and is evicted by storing 'b' and 'c'; this lookup still answers it.
-    expect(text(await cache.getMany(['a', 'b', 'c']))).toEqual(['{"urn":"a","price":100}', '{"urn":"b","price":100}', '{"urn":"c","price":100}']);
+    expect(text(await cache.getMany(['a', 'b', 'c']))).toEqual([
+      '{"urn":"a","price":100}',
+      '{"urn":"b","price":100}',
+      '{"urn":"c","price":100}',
+    ]);
     await cache.getMany(['a']);
     expect(c.calls).toEqual([['a'], ['b', 'c'], ['a']]);
   });

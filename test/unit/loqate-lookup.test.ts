@@ -9,12 +9,42 @@ let server: Server;
 let baseUrl: string;
 
 const RETRIEVE_ITEM = {
-  Id: 'GB|RM|A|54645018', DomesticId: '54645018', Language: 'ENG', LanguageAlternatives: 'ENG', Department: '', Company: 'Loqate',
-  SubBuilding: '', BuildingNumber: '', BuildingName: 'Waterside', SecondaryStreet: '', Street: 'Basin Road', Block: '', Neighbourhood: '',
-  District: '', City: 'Worcester', Line1: 'Waterside', Line2: 'Basin Road', Line3: '', Line4: '', Line5: '', AdminAreaName: 'Worcester',
-  AdminAreaCode: '47UE', Province: 'Worcestershire', ProvinceName: 'Worcestershire', ProvinceCode: '', PostalCode: 'WR5 3DA',
-  CountryName: 'United Kingdom', CountryIso2: 'GB', CountryIso3: 'GBR', CountryIsoNumber: 826, SortingNumber1: '94142', SortingNumber2: '',
-  Barcode: '(WR53DA1PX)', POBoxNumber: '', Label: 'Loqate\nWaterside\nBasin Road\nWORCESTER\nWR5 3DA\nUNITED KINGDOM', Type: 'Commercial',
+  Id: 'GB|RM|A|54645018',
+  DomesticId: '54645018',
+  Language: 'ENG',
+  LanguageAlternatives: 'ENG',
+  Department: '',
+  Company: 'Loqate',
+  SubBuilding: '',
+  BuildingNumber: '',
+  BuildingName: 'Waterside',
+  SecondaryStreet: '',
+  Street: 'Basin Road',
+  Block: '',
+  Neighbourhood: '',
+  District: '',
+  City: 'Worcester',
+  Line1: 'Waterside',
+  Line2: 'Basin Road',
+  Line3: '',
+  Line4: '',
+  Line5: '',
+  AdminAreaName: 'Worcester',
+  AdminAreaCode: '47UE',
+  Province: 'Worcestershire',
+  ProvinceName: 'Worcestershire',
+  ProvinceCode: '',
+  PostalCode: 'WR5 3DA',
+  CountryName: 'United Kingdom',
+  CountryIso2: 'GB',
+  CountryIso3: 'GBR',
+  CountryIsoNumber: 826,
+  SortingNumber1: '94142',
+  SortingNumber2: '',
+  Barcode: '(WR53DA1PX)',
+  POBoxNumber: '',
+  Label: 'Loqate\nWaterside\nBasin Road\nWORCESTER\nWR5 3DA\nUNITED KINGDOM',
+  Type: 'Commercial',
   DataLevel: 'Premise',
 };
 
@@ -24,11 +54,35 @@ beforeAll(async () => {
     requests.push(url);
     const key = url.searchParams.get('Key');
     let items: unknown[];
-    if (key !== 'good-key') items = [{ Error: '2', Description: 'Unknown key', Cause: 'The key you are using to access the service was not found.', Resolution: 'Check the key.' }];
+    if (key !== 'good-key')
+      items = [
+        {
+          Error: '2',
+          Description: 'Unknown key',
+          Cause: 'The key you are using to access the service was not found.',
+          Resolution: 'Check the key.',
+        },
+      ];
     else if (url.pathname === '/Capture/Interactive/Find/v1.10/json3.ws') {
       items = url.searchParams.get('Container')
-        ? [{ Id: 'GB|RM|A|54645018', Type: 'Address', Text: 'Loqate, Waterside, Basin Road', Highlight: '', Description: 'Worcester, WR5 3DA' }]
-        : [{ Id: 'GB|RM|ENG|3DA-WR5', Type: 'Postcode', Text: 'WR5 3DA', Highlight: '0-3,4-7;', Description: 'Basin Road, Worcester - 13 Addresses' }];
+        ? [
+            {
+              Id: 'GB|RM|A|54645018',
+              Type: 'Address',
+              Text: 'Loqate, Waterside, Basin Road',
+              Highlight: '',
+              Description: 'Worcester, WR5 3DA',
+            },
+          ]
+        : [
+            {
+              Id: 'GB|RM|ENG|3DA-WR5',
+              Type: 'Postcode',
+              Text: 'WR5 3DA',
+              Highlight: '0-3,4-7;',
+              Description: 'Basin Road, Worcester - 13 Addresses',
+            },
+          ];
     } else if (url.searchParams.get('Id') === 'GB|RM|A|54645018') items = [RETRIEVE_ITEM, { ...RETRIEVE_ITEM, Language: 'CYM' }];
     else items = [{ Error: '1001', Description: 'Id Invalid', Cause: 'The Id parameter supplied was invalid.', Resolution: 'Try again.' }];
     res.setHeader('content-type', 'application/json');
@@ -44,7 +98,15 @@ describe('Loqate adapter', () => {
   it('maps Find results, keeps only the text highlight, and passes container and countries', async () => {
     const loqate = new LoqateAddressLookup({ key: 'good-key', baseUrl });
     const found = await loqate.find({ text: 'WR5 3DA', countries: ['GB'] });
-    expect(found).toEqual([{ id: 'GB|RM|ENG|3DA-WR5', type: 'Postcode', text: 'WR5 3DA', highlight: '0-3,4-7', description: 'Basin Road, Worcester - 13 Addresses' }]);
+    expect(found).toEqual([
+      {
+        id: 'GB|RM|ENG|3DA-WR5',
+        type: 'Postcode',
+        text: 'WR5 3DA',
+        highlight: '0-3,4-7',
+        description: 'Basin Road, Worcester - 13 Addresses',
+      },
+    ]);
     const sent = requests.at(-1)!;
     expect(sent.searchParams.get('Text')).toBe('WR5 3DA');
     expect(sent.searchParams.get('Countries')).toBe('GB');
@@ -58,9 +120,24 @@ describe('Loqate adapter', () => {
     const address = await loqate.retrieve('GB|RM|A|54645018');
     expect(Object.keys(address!).sort()).toEqual([...RETRIEVED_FIELDS].sort());
     expect(address).toMatchObject({
-      id: 'GB|RM|A|54645018', company: 'Loqate', buildingName: 'Waterside', street: 'Basin Road', city: 'Worcester', line1: 'Waterside',
-      line2: 'Basin Road', adminArea: 'Worcester', state: 'Worcestershire', postalCode: 'WR5 3DA', country: 'United Kingdom',
-      countryIso2: 'GB', countryIso3: 'GBR', countryIsoNumber: '826', sortingNumber1: '94142', barcode: '(WR53DA1PX)', type: 'Commercial', block: '',
+      id: 'GB|RM|A|54645018',
+      company: 'Loqate',
+      buildingName: 'Waterside',
+      street: 'Basin Road',
+      city: 'Worcester',
+      line1: 'Waterside',
+      line2: 'Basin Road',
+      adminArea: 'Worcester',
+      state: 'Worcestershire',
+      postalCode: 'WR5 3DA',
+      country: 'United Kingdom',
+      countryIso2: 'GB',
+      countryIso3: 'GBR',
+      countryIsoNumber: '826',
+      sortingNumber1: '94142',
+      barcode: '(WR53DA1PX)',
+      type: 'Commercial',
+      block: '',
     });
     expect(await loqate.retrieve('GB|RM|A|0')).toBeNull();
   });

@@ -21,8 +21,26 @@ it('packing slip CSV quotes separators and defuses spreadsheet formulas', () => 
   const order = {
     id: 'o1',
     items: [
-      { id: 'i1', urn: 'pokemon/base/1', item: { title: 'Charizard, "holo"' }, condition: 'MINT', language: 'en', quantity: 2, price: 1000, status: 'ACCEPTED' },
-      { id: 'i2', urn: 'pokemon/base/2', item: { title: '=HYPERLINK("x")' }, condition: 'MINT', language: 'en', quantity: 1, price: 5, status: 'SHIPPED' },
+      {
+        id: 'i1',
+        urn: 'pokemon/base/1',
+        item: { title: 'Charizard, "holo"' },
+        condition: 'MINT',
+        language: 'en',
+        quantity: 2,
+        price: 1000,
+        status: 'ACCEPTED',
+      },
+      {
+        id: 'i2',
+        urn: 'pokemon/base/2',
+        item: { title: '=HYPERLINK("x")' },
+        condition: 'MINT',
+        language: 'en',
+        quantity: 1,
+        price: 5,
+        status: 'SHIPPED',
+      },
     ],
   } as unknown as OrderView;
   expect(packingSlipCsv(order).split('\r\n')).toEqual([

@@ -9,7 +9,11 @@ describe('webhook signing', () => {
     const secret = newSigningSecret();
     const body = JSON.stringify({ type: 'TEST_WEBHOOK', data: { sellerId: 's', createdAt: '2026-11-25T00:00:00.000Z' } });
     const ts = Math.floor(Date.now() / 1000);
-    const headers = { 'webhook-id': 'evt-1', 'webhook-timestamp': String(ts), 'webhook-signature': signatureHeader(secret, 'evt-1', ts, body) };
+    const headers = {
+      'webhook-id': 'evt-1',
+      'webhook-timestamp': String(ts),
+      'webhook-signature': signatureHeader(secret, 'evt-1', ts, body),
+    };
     expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
     expect(() => new Webhook(secret).verify(body.replace('s"', 'x"'), headers)).toThrow();
     expect(() => new Webhook(newSigningSecret()).verify(body, headers)).toThrow();

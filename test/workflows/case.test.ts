@@ -39,7 +39,11 @@ const activities = (): CaseActivities & Pick<EmailActivities, 'deliverEmail'> =>
   classifyFailures({
     recordCaseChange: async (change: CaseChange) => {
       if (change.proposal?.comment.includes('\0')) {
-        throw new QueryFailedError('INSERT INTO case_outcomes …', [], Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' }));
+        throw new QueryFailedError(
+          'INSERT INTO case_outcomes …',
+          [],
+          Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' }),
+        );
       }
       if (change.proposal?.comment === 'unreachable') {
         unreachableCalls += 1;
@@ -53,7 +57,12 @@ const activities = (): CaseActivities & Pick<EmailActivities, 'deliverEmail'> =>
 
 beforeAll(async () => {
   env = await timeSkippingEnv();
-  worker = await Worker.create({ connection: env.nativeConnection, taskQueue: QUEUE, workflowBundle: await workflowBundle(), activities: activities() });
+  worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue: QUEUE,
+    workflowBundle: await workflowBundle(),
+    activities: activities(),
+  });
   running = worker.run();
 });
 afterAll(async () => {
@@ -78,7 +87,12 @@ async function open(outcomes: OutcomeState[] = [], queue = QUEUE): Promise<Workf
 }
 
 const refund = { type: 'REFUND' as const, amount: 500, comment: 'half back', deliveryAddress: null };
-const returnTo = { type: 'RETURN' as const, amount: 1000, comment: 'send it back', deliveryAddress: { name: 'Shop', line1: '2 Dock Rd', city: 'Leeds', postal_code: 'LS1 1AA', country: 'GB' } };
+const returnTo = {
+  type: 'RETURN' as const,
+  amount: 1000,
+  comment: 'send it back',
+  deliveryAddress: { name: 'Shop', line1: '2 Dock Rd', city: 'Leeds', postal_code: 'LS1 1AA', country: 'GB' },
+};
 
 /** A refused Update's typed refusal, as `kind:code`. */
 async function refusal(p: Promise<unknown>): Promise<string> {
@@ -86,7 +100,8 @@ async function refusal(p: Promise<unknown>): Promise<string> {
     () => null,
     (e: unknown) => e,
   );
-  if (!(err instanceof WorkflowUpdateFailedError) || !(err.cause instanceof ApplicationFailure)) throw new Error(`expected a refused update, got ${String(err)}`);
+  if (!(err instanceof WorkflowUpdateFailedError) || !(err.cause instanceof ApplicationFailure))
+    throw new Error(`expected a refused update, got ${String(err)}`);
   const r = caseRefusalOf(err.cause);
   if (!r) throw new Error(`expected a case refusal, got ${err.cause.type}`);
   return `${r.kind}:${r.code}`;
@@ -170,7 +185,9 @@ describe('caseWorkflow', () => {
     expect(await refusal(h.executeUpdate(acceptUpdate, { args: [{ party: 'BUYER', outcomeId: id }] }))).toBe('conflict:own-outcome');
     const rejected = await h.executeUpdate(rejectUpdate, { args: [{ party: 'SELLER', outcomeId: id }] });
     expect(rejected).toEqual({ status: 'OPEN', outcomes: [{ ...outcomes[0], status: 'REJECTED' }] });
-    expect(await refusal(h.executeUpdate(acceptUpdate, { args: [{ party: 'SELLER', outcomeId: id }] }))).toBe('conflict:outcome-not-pending');
+    expect(await refusal(h.executeUpdate(acceptUpdate, { args: [{ party: 'SELLER', outcomeId: id }] }))).toBe(
+      'conflict:outcome-not-pending',
+    );
     expect(await refusal(h.executeUpdate(acceptUpdate, { args: [{ party: 'SELLER', outcomeId: 'nope' }] }))).toBe('not-found:not-found');
     // Refused updates write nothing.
     expect(changes.map((c) => c.kind)).toEqual(['propose', 'reject']);
@@ -181,7 +198,9 @@ describe('caseWorkflow', () => {
     const h = await open();
     const { outcomes } = await h.executeUpdate(proposeUpdate, { args: [{ party: 'SELLER', ...returnTo }] });
     await h.executeUpdate(acceptUpdate, { args: [{ party: 'BUYER', outcomeId: outcomes[0]!.id }] });
-    expect(await refusal(h.executeUpdate(rejectUpdate, { args: [{ party: 'BUYER', outcomeId: outcomes[0]!.id }] }))).toBe('conflict:outcome-accepted');
+    expect(await refusal(h.executeUpdate(rejectUpdate, { args: [{ party: 'BUYER', outcomeId: outcomes[0]!.id }] }))).toBe(
+      'conflict:outcome-accepted',
+    );
     expect(await refusal(h.executeUpdate(proposeUpdate, { args: [{ party: 'BUYER', ...refund }] }))).toBe('conflict:outcome-accepted');
     expect(await refusal(h.executeUpdate(escalateUpdate, { args: [{ party: 'BUYER' }] }))).toBe('conflict:case-not-escalatable');
     expect((await h.query(caseStateQuery)).status).toBe('SETTLED');

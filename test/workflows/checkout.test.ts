@@ -41,7 +41,11 @@ async function checkedOut() {
   const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 2, price: 1000 }]);
   const buyer = await registerUser(api);
   const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]!, quantity: 2 }]);
-  const res = await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/ok' }).expect(201);
+  const res = await api.http
+    .post(`/basket/${basketId}/checkout`)
+    .set(buyer.bearer)
+    .send({ successUrl: 'https://shop.example/ok' })
+    .expect(201);
   const sessionId = new URL(res.body.url).pathname.split('/').pop()!;
   return { seller, buyer, listingId: listingIds[0]!, url: res.body.url as string, sessionId };
 }
@@ -81,7 +85,11 @@ describe('orderReceiptWorkflow', () => {
     await api.http
       .post(`/seller/orders/${order.id}`)
       .set(seller.bearer)
-      .send({ action: 'ship', shipment: { carrier: 'RM', trackingNumber: 'RM1' }, items: [{ id: items[0].id, quantity: items[0].quantity }] })
+      .send({
+        action: 'ship',
+        shipment: { carrier: 'RM', trackingNumber: 'RM1' },
+        items: [{ id: items[0].id, quantity: items[0].quantity }],
+      })
       .expect(204);
     const received = await untilResult(`order-receipt:${order.id}`);
     expect(received).toBe(true);

@@ -24,7 +24,12 @@ const input = (conversationId: string): ConversationNotifyInput => ({
 type Activities = Pick<ConversationActivities, 'queueUnreadNotification'> & Pick<EmailActivities, 'deliverEmail'>;
 
 async function withWorker<T>(activities: Activities, body: () => Promise<T>): Promise<T> {
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue: TASK_QUEUE, workflowBundle: await workflowBundle(), activities });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue: TASK_QUEUE,
+    workflowBundle: await workflowBundle(),
+    activities,
+  });
   return worker.runUntil(body());
 }
 

@@ -18,7 +18,11 @@ async function run(activities: EmailActivities, requestId: string) {
     activities,
   });
   return worker.runUntil(
-    env.client.workflow.execute(emailChangeWorkflow, { workflowId: `email-change:${requestId}`, taskQueue: 'test-email', args: [{ requestId }] }),
+    env.client.workflow.execute(emailChangeWorkflow, {
+      workflowId: `email-change:${requestId}`,
+      taskQueue: 'test-email',
+      args: [{ requestId }],
+    }),
   );
 }
 

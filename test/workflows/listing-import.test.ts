@@ -21,14 +21,28 @@ function stubs(plan: ImportPlan, calls: string[], failFirstBatchAttempts = 0): I
       }
       calls.push(`${offset}+${limit}`);
     },
-    finishImport: async () => ({ status: plan.status === 'RUNNING' ? 'COMPLETED' : plan.status, totalRows: plan.totalRows, createdCount: 0, errorCount: 0 }),
+    finishImport: async () => ({
+      status: plan.status === 'RUNNING' ? 'COMPLETED' : plan.status,
+      totalRows: plan.totalRows,
+      createdCount: 0,
+      errorCount: 0,
+    }),
   };
 }
 
 async function run(activities: ImportActivities, importId: string) {
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue: 'test-import', workflowBundle: await workflowBundle(), activities });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue: 'test-import',
+    workflowBundle: await workflowBundle(),
+    activities,
+  });
   return worker.runUntil(
-    env.client.workflow.execute(listingImportWorkflow, { workflowId: `import:${importId}`, taskQueue: 'test-import', args: [{ importId }] }),
+    env.client.workflow.execute(listingImportWorkflow, {
+      workflowId: `import:${importId}`,
+      taskQueue: 'test-import',
+      args: [{ importId }],
+    }),
   );
 }
 

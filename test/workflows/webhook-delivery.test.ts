@@ -83,7 +83,11 @@ describe('webhookDeliveryWorkflow (time-skipping)', () => {
 
   it('honours a Retry-After longer than the scheduled wait, capped at 24 h', async () => {
     const { gaps } = await deliver((n) =>
-      n === 1 ? { outcome: 'retry', retryAfterMs: 2 * HOUR } : n === 2 ? { outcome: 'retry', retryAfterMs: 30 * 24 * HOUR } : { outcome: 'delivered' },
+      n === 1
+        ? { outcome: 'retry', retryAfterMs: 2 * HOUR }
+        : n === 2
+          ? { outcome: 'retry', retryAfterMs: 30 * 24 * HOUR }
+          : { outcome: 'delivered' },
     );
     expect(gaps[0]).toBeGreaterThanOrEqual(2 * HOUR);
     expect(gaps[0]).toBeLessThan(2 * HOUR + 2 * SECOND);

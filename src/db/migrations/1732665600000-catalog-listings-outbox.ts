@@ -140,7 +140,16 @@ export class CatalogListingsOutbox1732665600000 implements MigrationInterface {
   }
 
   public async down(q: QueryRunner): Promise<void> {
-    for (const table of ['outbox_events', 'listing_holds', 'listing_attachments', 'listings', 'catalog_items', 'catalog_sets', 'catalog_series', 'catalog_games']) {
+    for (const table of [
+      'outbox_events',
+      'listing_holds',
+      'listing_attachments',
+      'listings',
+      'catalog_items',
+      'catalog_sets',
+      'catalog_series',
+      'catalog_games',
+    ]) {
       await q.query(`DROP TABLE ${table}`);
     }
     await q.query(`

@@ -69,7 +69,14 @@ export class CatalogSearch1732838400000 implements MigrationInterface {
     await q.query(`DROP TABLE reviews`);
     await q.query(`DROP TABLE item_sales`);
     await q.query(`DROP INDEX listings_item_live_newest_idx`);
-    for (const index of ['catalog_sets_game_idx', 'catalog_items_game_idx', 'catalog_items_series_idx', 'catalog_items_name_idx', 'catalog_items_name_trgm_idx', 'catalog_items_search_idx']) {
+    for (const index of [
+      'catalog_sets_game_idx',
+      'catalog_items_game_idx',
+      'catalog_items_series_idx',
+      'catalog_items_name_idx',
+      'catalog_items_name_trgm_idx',
+      'catalog_items_search_idx',
+    ]) {
       await q.query(`DROP INDEX ${index}`);
     }
     await q.query(`ALTER TABLE catalog_items DROP COLUMN search_vector`);

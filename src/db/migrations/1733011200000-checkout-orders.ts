@@ -161,7 +161,18 @@ export class CheckoutOrders1733011200000 implements MigrationInterface {
   }
 
   public async down(q: QueryRunner): Promise<void> {
-    for (const table of ['case_items', 'cases', 'invoices', 'order_items', 'shipments', 'orders', 'purchases', 'checkout_sessions', 'basket_lines', 'baskets']) {
+    for (const table of [
+      'case_items',
+      'cases',
+      'invoices',
+      'order_items',
+      'shipments',
+      'orders',
+      'purchases',
+      'checkout_sessions',
+      'basket_lines',
+      'baskets',
+    ]) {
       await q.query(`DROP TABLE ${table}`);
     }
     await q.query(`DROP SEQUENCE invoice_number_seq`);

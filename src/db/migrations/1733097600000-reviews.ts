@@ -16,7 +16,9 @@ export class Reviews1733097600000 implements MigrationInterface {
     await q.query(`ALTER TABLE users ADD CONSTRAINT users_review_aggregates_non_negative CHECK (reviews_count >= 0 AND rating_sum >= 0)`);
     await q.query(`ALTER TABLE purchases ADD COLUMN review_window_started_at timestamptz`);
     // The reconciliation's work list: completed purchases whose window has not been started yet.
-    await q.query(`CREATE INDEX purchases_review_window_pending_idx ON purchases (completed_at) WHERE status = 'COMPLETED' AND review_window_started_at IS NULL`);
+    await q.query(
+      `CREATE INDEX purchases_review_window_pending_idx ON purchases (completed_at) WHERE status = 'COMPLETED' AND review_window_started_at IS NULL`,
+    );
   }
 
   public async down(q: QueryRunner): Promise<void> {

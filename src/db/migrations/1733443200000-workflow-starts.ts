@@ -53,7 +53,9 @@ export class WorkflowStarts1733443200000 implements MigrationInterface {
 
   public async down(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE purchases ADD COLUMN review_window_started_at timestamptz`);
-    await q.query(`CREATE INDEX purchases_review_window_pending_idx ON purchases (completed_at) WHERE status = 'COMPLETED' AND review_window_started_at IS NULL`);
+    await q.query(
+      `CREATE INDEX purchases_review_window_pending_idx ON purchases (completed_at) WHERE status = 'COMPLETED' AND review_window_started_at IS NULL`,
+    );
     await q.query(`DROP TRIGGER workflow_starts_notify ON workflow_starts`);
     await q.query(`DROP FUNCTION notify_workflow_starts()`);
     await q.query(`DROP TABLE workflow_starts`);

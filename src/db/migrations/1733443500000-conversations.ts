@@ -58,7 +58,9 @@ export class Conversations1733443500000 implements MigrationInterface {
     await q.query(`CREATE INDEX messages_unviewed ON messages (conversation_id) WHERE viewed_at IS NULL`);
     // The per-sender rate limit counts the last minute's messages.
     await q.query(`CREATE INDEX messages_by_sender_recent ON messages (sender_id, created_at DESC)`);
-    await q.query(`ALTER TABLE conversations ADD CONSTRAINT conversations_last_message FOREIGN KEY (last_message_id) REFERENCES messages(id) DEFERRABLE INITIALLY DEFERRED`);
+    await q.query(
+      `ALTER TABLE conversations ADD CONSTRAINT conversations_last_message FOREIGN KEY (last_message_id) REFERENCES messages(id) DEFERRABLE INITIALLY DEFERRED`,
+    );
 
     await q.query(`
       CREATE TABLE message_attachments (

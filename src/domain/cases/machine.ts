@@ -141,6 +141,7 @@ export function afterDecision(state: CaseState, d: OperatorDecision): CaseState 
   return {
     status: d.decision === 'close' ? 'CLOSED' : 'REMEDIATION',
     // An operator closing the case leaves nothing to negotiate.
-    outcomes: d.decision === 'close' ? state.outcomes.map((o) => (o.status === 'PENDING' ? { ...o, status: 'SUPERSEDED' } : o)) : state.outcomes,
+    outcomes:
+      d.decision === 'close' ? state.outcomes.map((o) => (o.status === 'PENDING' ? { ...o, status: 'SUPERSEDED' } : o)) : state.outcomes,
   };
 }

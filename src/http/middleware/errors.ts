@@ -28,7 +28,8 @@ function toProblem(err: unknown): Problem {
   const status = e.status ?? e.statusCode;
   if (status && status >= 400 && status < 500) {
     // Body parser failures: malformed JSON, too large, wrong encoding.
-    if (err instanceof SyntaxError || e.type === 'entity.parse.failed') return problem(400, 'malformed-body', 'The request body is not valid JSON.');
+    if (err instanceof SyntaxError || e.type === 'entity.parse.failed')
+      return problem(400, 'malformed-body', 'The request body is not valid JSON.');
     if (e.type === 'entity.too.large' || status === 413) {
       return problem(413, 'payload-too-large', 'The request body is larger than this route accepts.');
     }

@@ -20,7 +20,11 @@ const accountView = Joi.object({
 const uploadId = Joi.string().uuid().allow(null);
 
 const accountStats = Joi.object({
-  purchases: Joi.object({ total: Joi.number().integer().required(), paid: Joi.number().integer().required(), completed: Joi.number().integer().required() }).required(),
+  purchases: Joi.object({
+    total: Joi.number().integer().required(),
+    paid: Joi.number().integer().required(),
+    completed: Joi.number().integer().required(),
+  }).required(),
   spent: Joi.number().integer().min(0).required(),
   cases: Joi.object({ open: Joi.number().integer().required() }).required(),
   reviews: Joi.object({ written: Joi.number().integer().required(), received: Joi.number().integer().required() }).required(),
@@ -52,7 +56,9 @@ export const accountRoutes = (s: Services) => [
     request: {
       body: Joi.object({
         username,
-        profile: Joi.string().allow('', null).max(MAX_PROFILE_LENGTH * 4),
+        profile: Joi.string()
+          .allow('', null)
+          .max(MAX_PROFILE_LENGTH * 4),
         avatar: uploadId,
         cover: uploadId,
         password: Joi.object({ current: Joi.string().max(256).required(), new: password.required() }),
@@ -87,12 +93,17 @@ export const accountRoutes = (s: Services) => [
     path: '/user/billing-portal',
     tag: 'Account',
     summary: 'A signed, expiring link to the billing portal (invoices and payment history)',
-    description: 'Open `url` in a browser; it works without other credentials until `expiresAt` (15 minutes by default, `BILLING_PORTAL_LINK_TTL_SECONDS`).',
+    description:
+      'Open `url` in a browser; it works without other credentials until `expiresAt` (15 minutes by default, `BILLING_PORTAL_LINK_TTL_SECONDS`).',
     auth: 'bearer',
     responses: {
       201: { description: 'The link.', schema: Joi.object({ url: Joi.string().uri().required(), expiresAt: timestamp.required() }) },
     },
-    handler: async ({ principal }) => ({ status: 201, body: s.billingPortal.link(principal.userId), headers: { 'Cache-Control': 'no-store' } }),
+    handler: async ({ principal }) => ({
+      status: 201,
+      body: s.billingPortal.link(principal.userId),
+      headers: { 'Cache-Control': 'no-store' },
+    }),
   }),
 
   defineRoute<Record<string, never>, Record<string, never>, { email: string }, 'bearer'>({
@@ -124,7 +135,12 @@ export const accountRoutes = (s: Services) => [
     summary: 'Step 2 of an e-mail change: confirm with the code received',
     auth: 'bearer',
     request: {
-      body: Joi.object({ email: email.required(), code: Joi.string().pattern(/^\d{6}$/).required() }),
+      body: Joi.object({
+        email: email.required(),
+        code: Joi.string()
+          .pattern(/^\d{6}$/)
+          .required(),
+      }),
     },
     responses: {
       204: { description: 'The account e-mail is updated.' },

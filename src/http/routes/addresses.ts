@@ -7,7 +7,11 @@ import type { Services } from '../services';
 
 type None = Record<string, never>;
 
-const country = Joi.string().trim().uppercase().pattern(/^[A-Z]{2}$/).messages({ 'string.pattern.base': '"{#label}" must be an ISO 3166-1 alpha-2 code' });
+const country = Joi.string()
+  .trim()
+  .uppercase()
+  .pattern(/^[A-Z]{2}$/)
+  .messages({ 'string.pattern.base': '"{#label}" must be an ISO 3166-1 alpha-2 code' });
 
 const fields = {
   type: Joi.string().valid('shipping', 'billing'),
@@ -72,7 +76,7 @@ export const addressRoutes = (s: Services) => [
     tag: 'Addresses',
     summary: 'Address lookup: suggestions for free text (postcode, street, partial address)',
     description:
-      'Repeat with `container` set to a `Container` suggestion\'s id to drill down, until `Address` suggestions come back; then retrieve one. ' +
+      "Repeat with `container` set to a `Container` suggestion's id to drill down, until `Address` suggestions come back; then retrieve one. " +
       '`highlight` lists the index ranges of `text` that matched. Nothing is saved. The embedded provider covers central Helsinki (FI); see docs/account.md.',
     auth: 'bearer',
     request: {
@@ -82,8 +86,14 @@ export const addressRoutes = (s: Services) => [
         country: Joi.array().items(country).single().max(10).description('ISO 3166-1 alpha-2 codes to search in.'),
       }),
     },
-    responses: { 200: { description: 'Suggestions; an empty array is valid.', schema: Joi.array().items(suggestion) }, 503: { description: 'The lookup provider failed.' } },
-    handler: async ({ body }) => ({ status: 200, body: await s.addresses.find({ text: body.text, container: body.container, countries: body.country }) }),
+    responses: {
+      200: { description: 'Suggestions; an empty array is valid.', schema: Joi.array().items(suggestion) },
+      503: { description: 'The lookup provider failed.' },
+    },
+    handler: async ({ body }) => ({
+      status: 200,
+      body: await s.addresses.find({ text: body.text, container: body.container, countries: body.country }),
+    }),
   }),
 
   defineRoute<None, None, { id: string }, 'bearer'>({
@@ -141,7 +151,7 @@ export const addressRoutes = (s: Services) => [
     summary: 'One saved address',
     auth: 'bearer',
     request: { params: idParams },
-    responses: { 200: { description: 'The address.', schema: savedAddress }, 404: { description: 'Not found or not the caller\'s.' } },
+    responses: { 200: { description: 'The address.', schema: savedAddress }, 404: { description: "Not found or not the caller's." } },
     handler: async ({ principal, params }) => ({ status: 200, body: await s.addresses.get(principal.userId, params.id) }),
   }),
 
@@ -151,13 +161,14 @@ export const addressRoutes = (s: Services) => [
     path: '/user/addresses/{id}',
     tag: 'Addresses',
     summary: 'Change some fields of a saved address',
-    description: 'Changing the street, city, postcode or country of a looked-up address clears `isValidated` unless they match the retrieve again.',
+    description:
+      'Changing the street, city, postcode or country of a looked-up address clears `isValidated` unless they match the retrieve again.',
     auth: 'bearer',
     request: { params: idParams, body: patchBody },
     responses: {
       200: { description: 'The address.', schema: savedAddress },
       400: { description: '`lookup-id-unknown` or invalid fields.' },
-      404: { description: 'Not found or not the caller\'s.' },
+      404: { description: "Not found or not the caller's." },
     },
     handler: async ({ principal, params, body }) => ({ status: 200, body: await s.addresses.update(principal.userId, params.id, body) }),
   }),
@@ -170,7 +181,7 @@ export const addressRoutes = (s: Services) => [
     summary: 'Delete a saved address',
     auth: 'bearer',
     request: { params: idParams },
-    responses: { 204: { description: 'Deleted.' }, 404: { description: 'Not found or not the caller\'s.' } },
+    responses: { 204: { description: 'Deleted.' }, 404: { description: "Not found or not the caller's." } },
     handler: async ({ principal, params }) => {
       await s.addresses.remove(principal.userId, params.id);
       return { status: 204 };

@@ -93,9 +93,7 @@ export const authRoutes = (s: Services) => [
         refresh_token: onlyFor('refresh_token', Joi.string().max(512)),
         code: onlyFor('authorization_code', Joi.string().max(256)),
         code_verifier: onlyFor('authorization_code', Joi.string().max(128)),
-        redirect_uri: Joi.string()
-          .max(2048)
-          .when('grant_type', { is: 'authorization_code', otherwise: Joi.forbidden() }),
+        redirect_uri: Joi.string().max(2048).when('grant_type', { is: 'authorization_code', otherwise: Joi.forbidden() }),
         scope: Joi.string().max(512),
         client_id: Joi.string().max(128),
         client_secret: Joi.string().max(256),
@@ -115,19 +113,29 @@ export const authRoutes = (s: Services) => [
       },
       400: {
         description:
-          '`invalid_grant`: wrong credentials, or a code or refresh token that is invalid, expired, spent or not this application\'s; ' +
+          "`invalid_grant`: wrong credentials, or a code or refresh token that is invalid, expired, spent or not this application's; " +
           '`invalid_request`: a missing or malformed parameter; `unsupported_grant_type`.',
         schema: oauthError,
       },
-      401: { description: '`invalid_client`: unknown or disabled application, or wrong client credentials (`WWW-Authenticate: Basic`).', schema: oauthError },
-      429: { description: 'Too many failed password sign-ins for this account name (`invalid_request`); see `Retry-After`.', schema: oauthError },
+      401: {
+        description: '`invalid_client`: unknown or disabled application, or wrong client credentials (`WWW-Authenticate: Basic`).',
+        schema: oauthError,
+      },
+      429: {
+        description: 'Too many failed password sign-ins for this account name (`invalid_request`); see `Retry-After`.',
+        schema: oauthError,
+      },
     },
     handler: async ({ body, ctx }) => {
       const client = clientCredentials(ctx.get('authorization'), body);
       let tokens: TokenPair;
       if (body.grant_type === 'password') tokens = await s.auth.passwordGrant(body.username, body.password);
       else if (body.grant_type === 'refresh_token') tokens = await s.auth.refreshGrant(body.refresh_token, client);
-      else tokens = await s.auth.authorizationCodeGrant({ code: body.code, redirectUri: body.redirect_uri, codeVerifier: body.code_verifier }, client);
+      else
+        tokens = await s.auth.authorizationCodeGrant(
+          { code: body.code, redirectUri: body.redirect_uri, codeVerifier: body.code_verifier },
+          client,
+        );
       return { status: 200, body: oauthTokenResponse(tokens), headers: NO_STORE };
     },
   }),

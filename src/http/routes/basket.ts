@@ -11,13 +11,20 @@ const amount = pence.required();
 
 const basketView = Joi.object({
   id: Joi.string().required(),
-  lines: Joi.array().items(Joi.object({ listingId: Joi.string().required(), quantity: Joi.number().integer().min(1).required() })).required(),
+  lines: Joi.array()
+    .items(Joi.object({ listingId: Joi.string().required(), quantity: Joi.number().integer().min(1).required() }))
+    .required(),
   deliveryAddress: orNull(deliveryAddress).required(),
   createdAt: timestamp.required(),
   updatedAt: timestamp.required(),
 }).meta({ component: 'Basket' });
 
-const deliveryChoice = Joi.object({ id: Joi.string().required(), name: Joi.string().required(), price: amount, tracked: Joi.boolean().required() }).meta({ component: 'DeliveryChoice' });
+const deliveryChoice = Joi.object({
+  id: Joi.string().required(),
+  name: Joi.string().required(),
+  price: amount,
+  tracked: Joi.boolean().required(),
+}).meta({ component: 'DeliveryChoice' });
 
 const summaryView = Joi.object({
   id: Joi.string().required(),
@@ -115,8 +122,8 @@ export const basketRoutes = (s: Services) => [
     tag: 'Basket',
     summary: 'Set the delivery address and, optionally, the delivery option per seller',
     description:
-      'Give either `address` (typed in) or `addressId` (one of the caller\'s saved addresses, `POST /user/addresses`; its recipient is the saved `name`, or the username when it has none). ' +
-      'A new basket starts with the primary shipping address. `options` maps a seller id to one of that seller\'s delivery option ids; sellers not named get their cheapest option that delivers to the address country.',
+      "Give either `address` (typed in) or `addressId` (one of the caller's saved addresses, `POST /user/addresses`; its recipient is the saved `name`, or the username when it has none). " +
+      "A new basket starts with the primary shipping address. `options` maps a seller id to one of that seller's delivery option ids; sellers not named get their cheapest option that delivers to the address country.",
     auth: 'user',
     request: {
       params: idParams,
@@ -126,7 +133,10 @@ export const basketRoutes = (s: Services) => [
         options: Joi.object().pattern(Joi.string().uuid(), Joi.string().uuid()).max(MAX_BASKET_LINES).default({}),
       }).xor('address', 'addressId'),
     },
-    responses: { 200: { description: 'The basket summary.', schema: summaryView }, 404: { description: 'Basket or saved address not found.' } },
+    responses: {
+      200: { description: 'The basket summary.', schema: summaryView },
+      404: { description: 'Basket or saved address not found.' },
+    },
     handler: async ({ principal, params, body }) => ({
       status: 200,
       body: body.addressId
@@ -141,7 +151,8 @@ export const basketRoutes = (s: Services) => [
     path: '/basket/{id}/summary',
     tag: 'Basket',
     summary: 'Per-seller lines, subtotals, delivery options and costs, buyer fee and totals',
-    description: 'All amounts are pence computed on the server. The buyer fee is 2% of the items subtotal rounded up, at least 25p, once per purchase. Lines that cannot be bought carry a `problem` and are listed in `failingListingIds`.',
+    description:
+      'All amounts are pence computed on the server. The buyer fee is 2% of the items subtotal rounded up, at least 25p, once per purchase. Lines that cannot be bought carry a `problem` and are listed in `failingListingIds`.',
     auth: 'user',
     request: { params: idParams },
     responses: { 200: { description: 'The basket summary.', schema: summaryView }, 404: { description: 'Basket not found.' } },
@@ -159,12 +170,20 @@ export const basketRoutes = (s: Services) => [
     auth: 'user',
     request: {
       params: idParams,
-      body: Joi.object({ successUrl: Joi.string().uri({ scheme: ['http', 'https'] }).max(2000).required() }),
+      body: Joi.object({
+        successUrl: Joi.string()
+          .uri({ scheme: ['http', 'https'] })
+          .max(2000)
+          .required(),
+      }),
     },
     responses: {
       201: { description: 'The payment page to send the buyer to.', schema: Joi.object({ url: Joi.string().required() }) },
       404: { description: 'Basket not found.' },
-      409: { description: '`listings-unavailable`, `basket-empty` or `delivery-address-required`, with `listingIds`.', schema: listingsUnavailableProblem },
+      409: {
+        description: '`listings-unavailable`, `basket-empty` or `delivery-address-required`, with `listingIds`.',
+        schema: listingsUnavailableProblem,
+      },
     },
     handler: async ({ principal, params, body }) => ({
       status: 201,

@@ -6,7 +6,18 @@ import type { CaseActionRequest, CaseFilters } from '../../services/cases/cases'
 import type { PageRequest } from '../../services/paging';
 import { CASE_STATUSES, OUTCOME_TYPES, type Party } from '../../domain/cases/machine';
 import { defineRoute } from '../route';
-import { caseActions, caseDeadlines, deliveryAddress, idParams, orNull, outcomeProposalFields, pagedQuery, pence, timestamp, type IdParams } from '../schemas';
+import {
+  caseActions,
+  caseDeadlines,
+  deliveryAddress,
+  idParams,
+  orNull,
+  outcomeProposalFields,
+  pagedQuery,
+  pence,
+  timestamp,
+  type IdParams,
+} from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
@@ -25,7 +36,9 @@ function caseUpdateId(ctx: Context, userId: string, caseId: string): string {
 const outcome = Joi.object({
   id: Joi.string().required(),
   caseId: Joi.string().required(),
-  type: Joi.string().valid(...OUTCOME_TYPES).required(),
+  type: Joi.string()
+    .valid(...OUTCOME_TYPES)
+    .required(),
   party: Joi.string().valid('BUYER', 'SELLER').required(),
   status: Joi.string().valid('PENDING', 'ACCEPTED', 'REJECTED', 'SUPERSEDED').required(),
   amount: pence.required(),
@@ -46,8 +59,12 @@ export const caseView = Joi.object({
   workflowId: Joi.string().required(),
   orderId: Joi.string().required(),
   purchaseId: Joi.string().required(),
-  reason: Joi.string().valid(...CASE_REASONS).required(),
-  status: Joi.string().valid(...CASE_STATUSES).required(),
+  reason: Joi.string()
+    .valid(...CASE_REASONS)
+    .required(),
+  status: Joi.string()
+    .valid(...CASE_STATUSES)
+    .required(),
   comment: Joi.string().allow('').required(),
   createdAt: timestamp.required(),
   updatedAt: timestamp.required(),
@@ -60,9 +77,14 @@ export const caseView = Joi.object({
 /** The action body: the buyer has four actions, the seller also `resolve` (a return arrived). */
 const caseAction = (actions: string[]) =>
   Joi.object({
-    action: Joi.string().valid(...actions).required(),
+    action: Joi.string()
+      .valid(...actions)
+      .required(),
     ...Object.fromEntries(
-      Object.entries(outcomeProposalFields).map(([k, schema]) => [k, Joi.when('action', { is: 'propose', then: schema, otherwise: Joi.forbidden() })]),
+      Object.entries(outcomeProposalFields).map(([k, schema]) => [
+        k,
+        Joi.when('action', { is: 'propose', then: schema, otherwise: Joi.forbidden() }),
+      ]),
     ),
     outcomeId: Joi.when('action', { is: Joi.valid('accept', 'reject'), then: Joi.string().uuid().required(), otherwise: Joi.forbidden() }),
   });
@@ -73,11 +95,13 @@ const attachmentUpload = Joi.object({
   uploadUrl: Joi.string().uri().required(),
   maxBytes: Joi.number().integer().required(),
 });
-const finalizeBody = Joi.object({ id: Joi.string().max(200).required().description('The `imageId` from step 1: `case/{caseId}/attachments/{attachmentId}`.') });
+const finalizeBody = Joi.object({
+  id: Joi.string().max(200).required().description('The `imageId` from step 1: `case/{caseId}/attachments/{attachmentId}`.'),
+});
 
 const ACTION_RESPONSES = {
   400: { description: 'Malformed action.' },
-  404: { description: 'Case (or the named outcome) missing or not the caller\'s.' },
+  404: { description: "Case (or the named outcome) missing or not the caller's." },
   409: {
     description:
       '`outcome-accepted` (an accepted outcome cannot change), `case-closed`, `own-outcome`, `outcome-not-pending`, `case-not-escalatable`, `case-not-settled`.',
@@ -94,12 +118,18 @@ function attachmentRoutes<A extends 'user' | 'seller'>(s: Services, party: Party
       method: 'post',
       path: `${base}/{id}/attachments`,
       tag,
-      summary: 'Step 1 of a case attachment: an upload URL and the attachment\'s image id',
+      summary: "Step 1 of a case attachment: an upload URL and the attachment's image id",
       description: '`PUT` the image bytes to `uploadUrl`, then `PATCH` this path with `{id: imageId}`.',
       auth,
       request: { params: idParams },
-      responses: { 201: { description: 'The upload.', schema: attachmentUpload }, 404: { description: 'Case missing or not the caller\'s.' } },
-      handler: async ({ principal, params }) => ({ status: 201, body: await s.cases.createAttachment(party, principal!.userId, params.id) }),
+      responses: {
+        201: { description: 'The upload.', schema: attachmentUpload },
+        404: { description: "Case missing or not the caller's." },
+      },
+      handler: async ({ principal, params }) => ({
+        status: 201,
+        body: await s.cases.createAttachment(party, principal!.userId, params.id),
+      }),
     }),
     defineRoute<IdParams, None, { id: string }, A>({
       operationId: `finalize${who}CaseAttachment`,
@@ -111,8 +141,10 @@ function attachmentRoutes<A extends 'user' | 'seller'>(s: Services, party: Party
       request: { params: idParams, body: finalizeBody },
       responses: {
         200: { description: 'The case attachment.', schema: attachment },
-        400: { description: '`invalid-image-id` (not this case\'s URN shape) or `upload-not-ready` (unknown, not the caller\'s, or a draft).' },
-        404: { description: 'Case missing or not the caller\'s.' },
+        400: {
+          description: "`invalid-image-id` (not this case's URN shape) or `upload-not-ready` (unknown, not the caller's, or a draft).",
+        },
+        404: { description: "Case missing or not the caller's." },
       },
       handler: async ({ principal, params, body }) => ({
         status: 200,
@@ -128,8 +160,8 @@ export const userCaseRoutes = (s: Services) => [
     method: 'get',
     path: '/user/cases',
     tag: 'Cases',
-    summary: 'Cases on the caller\'s purchases, paged, with outcomes and attachments',
-    description: 'A seller\'s `deliveryAddress` on a seller outcome is null until the buyer accepts that outcome.',
+    summary: "Cases on the caller's purchases, paged, with outcomes and attachments",
+    description: "A seller's `deliveryAddress` on a seller outcome is null until the buyer accepts that outcome.",
     auth: 'user',
     request: { query: pagedQuery },
     responses: { 200: { description: 'Cases.', schema: Joi.array().items(caseView) } },
@@ -140,10 +172,10 @@ export const userCaseRoutes = (s: Services) => [
     method: 'get',
     path: '/user/cases/{id}',
     tag: 'Cases',
-    summary: 'One case on the caller\'s purchases',
+    summary: "One case on the caller's purchases",
     auth: 'user',
     request: { params: idParams },
-    responses: { 200: { description: 'The case.', schema: caseView }, 404: { description: 'Case missing or not the caller\'s.' } },
+    responses: { 200: { description: 'The case.', schema: caseView }, 404: { description: "Case missing or not the caller's." } },
     handler: async ({ principal, params }) => ({ status: 200, body: await s.cases.get('BUYER', principal.userId, params.id) }),
   }),
   defineRoute<IdParams, None, CaseActionRequest, 'user'>({
@@ -165,8 +197,14 @@ export const userCaseRoutes = (s: Services) => [
 ];
 
 /** Case list filters (seller inbox, operator search): each repeatable, any of the values. */
-export const caseStatusFilter = Joi.array().items(Joi.string().valid(...CASE_STATUSES)).single().description('Repeat for several: any of them.');
-export const caseReasonFilter = Joi.array().items(Joi.string().valid(...CASE_REASONS)).single().description('Repeat for several: any of them.');
+export const caseStatusFilter = Joi.array()
+  .items(Joi.string().valid(...CASE_STATUSES))
+  .single()
+  .description('Repeat for several: any of them.');
+export const caseReasonFilter = Joi.array()
+  .items(Joi.string().valid(...CASE_REASONS))
+  .single()
+  .description('Repeat for several: any of them.');
 
 const sellerCaseQuery = Joi.object({
   page: Joi.number().integer().min(1).default(1),
@@ -181,7 +219,7 @@ export const sellerCaseRoutes = (s: Services) => [
     method: 'get',
     path: '/seller/cases',
     tag: 'Seller cases',
-    summary: 'Cases on the caller\'s orders, paged, filtered by status and reason, sorted by deadline',
+    summary: "Cases on the caller's orders, paged, filtered by status and reason, sorted by deadline",
     description:
       'Cases whose 7-day escalation clock runs (OPEN, REMEDIATION) come first, soonest escalation first; then the others, most recently changed first.',
     auth: 'seller',
@@ -194,10 +232,10 @@ export const sellerCaseRoutes = (s: Services) => [
     method: 'get',
     path: '/seller/cases/{id}',
     tag: 'Seller cases',
-    summary: 'One case on the caller\'s orders',
+    summary: "One case on the caller's orders",
     auth: 'seller',
     request: { params: idParams },
-    responses: { 200: { description: 'The case.', schema: caseView }, 404: { description: 'Case missing or not the caller\'s.' } },
+    responses: { 200: { description: 'The case.', schema: caseView }, 404: { description: "Case missing or not the caller's." } },
     handler: async ({ principal, params }) => ({ status: 200, body: await s.cases.get('SELLER', principal.userId, params.id) }),
   }),
   defineRoute<IdParams, None, CaseActionRequest, 'seller'>({
@@ -206,7 +244,8 @@ export const sellerCaseRoutes = (s: Services) => [
     path: '/seller/cases/{id}',
     tag: 'Seller cases',
     summary: 'Act on a case as the seller: `escalate`, `propose`, `accept`, `reject` or `resolve`',
-    description: '`resolve` confirms that the returned items of an accepted RETURN arrived: SETTLED → CLOSED. Answers the refreshed case (with `orderId`).',
+    description:
+      '`resolve` confirms that the returned items of an accepted RETURN arrived: SETTLED → CLOSED. Answers the refreshed case (with `orderId`).',
     auth: 'seller',
     request: { params: idParams, body: caseAction(['escalate', 'propose', 'accept', 'reject', 'resolve']) },
     responses: { 200: { description: 'The case after the action.', schema: caseView }, ...ACTION_RESPONSES },

@@ -8,10 +8,22 @@ import { CATALOG_CACHE, pageQuery, SEARCH_CACHE } from './discover-common';
 const segment = Joi.string().max(100).required();
 
 const ref = Joi.object({ urn: Joi.string().required(), name: Joi.string().required() }).meta({ component: 'CatalogRef' });
-const node = ref.keys({
-  counts: Joi.object({ series: Joi.number().integer(), sets: Joi.number().integer(), items: Joi.number().integer().required() }).required(),
-}).meta({ component: 'CatalogNode' });
-const setNode = node.keys({ released: Joi.string().allow(null).required(), size: Joi.number().integer().allow(null).required(), symbol: Joi.object({ url: Joi.string().allow(null) }).required() }).meta({ component: 'CatalogSetNode' });
+const node = ref
+  .keys({
+    counts: Joi.object({
+      series: Joi.number().integer(),
+      sets: Joi.number().integer(),
+      items: Joi.number().integer().required(),
+    }).required(),
+  })
+  .meta({ component: 'CatalogNode' });
+const setNode = node
+  .keys({
+    released: Joi.string().allow(null).required(),
+    size: Joi.number().integer().allow(null).required(),
+    symbol: Joi.object({ url: Joi.string().allow(null) }).required(),
+  })
+  .meta({ component: 'CatalogSetNode' });
 
 const cached = (body: unknown, policy = CATALOG_CACHE) => ({ status: 200, body, headers: { 'Cache-Control': policy } });
 
@@ -41,7 +53,10 @@ export const catalogTreeRoutes = (s: Services) => [
     auth: 'public',
     request: { params: Joi.object({ game: segment }) },
     responses: {
-      200: { description: 'The game and its series.', schema: Joi.object({ game: node.required(), series: Joi.array().items(node).required() }) },
+      200: {
+        description: 'The game and its series.',
+        schema: Joi.object({ game: node.required(), series: Joi.array().items(node).required() }),
+      },
       404: { description: 'No such game.' },
     },
     handler: async ({ params }) => cached(await s.catalogTree.game(params.game)),

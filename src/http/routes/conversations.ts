@@ -50,7 +50,7 @@ export const conversationRoutes = (s: Services) => [
     tag: 'Conversations',
     summary: 'Open a conversation about an order or a listing, with its first message',
     description:
-      'ORDER: between the order\'s buyer and seller. LISTING: a question from anyone but the seller, to the seller. ' +
+      "ORDER: between the order's buyer and seller. LISTING: a question from anyone but the seller, to the seller. " +
       'When the pair already has a conversation about that source, the message is added to it and the answer is 200. See docs/conversations.md.',
     auth: 'user',
     request: {
@@ -161,7 +161,10 @@ export const conversationRoutes = (s: Services) => [
       409: { description: '`conversation-locked`.' },
       429: rateLimited,
     },
-    handler: async ({ principal, params, body }) => ({ status: 201, body: await s.conversations.post(principal.userId, params.id, body.body) }),
+    handler: async ({ principal, params, body }) => ({
+      status: 201,
+      body: await s.conversations.post(principal.userId, params.id, body.body),
+    }),
   }),
 
   defineRoute<{ id: string; messageId: string }, None, { id: string }, 'user'>({
@@ -177,7 +180,7 @@ export const conversationRoutes = (s: Services) => [
     request: { params: messageParams, body: Joi.object({ id: Joi.string().uuid().required().description('The upload id.') }) },
     responses: {
       200: { description: 'The attachment.', schema: attachment },
-      400: { description: '`upload-not-ready`: the upload is unknown, not the caller\'s, or has no bytes.' },
+      400: { description: "`upload-not-ready`: the upload is unknown, not the caller's, or has no bytes." },
       404: { description: `${NOT_IN} Or no such message of the caller's in it.` },
       409: { description: '`conversation-locked`, `attachment-limit-reached` or `upload-already-attached`.' },
       422: { description: '`image-rejected`: moderation refused the image; `reasons` lists why.', schema: moderationProblem },

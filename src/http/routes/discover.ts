@@ -52,7 +52,7 @@ export const discoverRoutes = (s: Services) => [
     tag: 'Discover',
     summary: 'Items for 1 to 200 URNs, in request order',
     description:
-      'The body is the spec\'s array<Item>: found items in the order first asked for (a repeated URN is answered once). ' +
+      "The body is the spec's array<Item>: found items in the order first asked for (a repeated URN is answered once). " +
       'URNs not in the catalog are named in the `X-Unprocessed-Urns` header (comma-separated: URNs never contain commas; absent when all were found) ' +
       'and counted in `X-Unprocessed-Count`.',
     auth: 'public',

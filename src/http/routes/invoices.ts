@@ -32,10 +32,17 @@ export const invoiceRoutes = (s: Services) => [
     method: 'get',
     path: '/user/invoices/{id}/pdf',
     tag: 'Purchases',
-    summary: 'One of the caller\'s invoices as a PDF',
+    summary: "One of the caller's invoices as a PDF",
     auth: 'user',
     request: { params: idParams },
-    responses: { 200: { description: 'The invoice.', contentType: 'application/pdf' }, 404: { description: 'Not found or not the caller\'s.' } },
-    handler: async ({ principal, params }) => ({ status: 200, body: await s.invoices.pdf(principal.userId, params.id), contentType: 'application/pdf' }),
+    responses: {
+      200: { description: 'The invoice.', contentType: 'application/pdf' },
+      404: { description: "Not found or not the caller's." },
+    },
+    handler: async ({ principal, params }) => ({
+      status: 200,
+      body: await s.invoices.pdf(principal.userId, params.id),
+      contentType: 'application/pdf',
+    }),
   }),
 ];

@@ -32,10 +32,13 @@ export const linkedApplicationRoutes = (s: Services) => [
     method: 'delete',
     path: '/user/applications/{clientId}',
     tag: 'Linked applications',
-    summary: "Unlink an application: its tokens stop working at once",
+    summary: 'Unlink an application: its tokens stop working at once',
     auth: 'bearer',
     request: { params: Joi.object({ clientId: Joi.string().max(128).required() }) },
-    responses: { 204: { description: 'Unlinked; its access and refresh tokens are refused from now on.' }, 404: { description: 'The application is not linked.' } },
+    responses: {
+      204: { description: 'Unlinked; its access and refresh tokens are refused from now on.' },
+      404: { description: 'The application is not linked.' },
+    },
     handler: async ({ principal, params }) => {
       await s.oauthApps.unlink(principal.userId, params.clientId);
       return { status: 204 };

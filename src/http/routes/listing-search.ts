@@ -27,7 +27,8 @@ const body = Joi.object({
 })
   .xor('urn', 'slug')
   .messages({ 'object.missing': 'Give the item as "urn" or "slug"', 'object.xor': 'Give either "urn" or "slug", not both' })
-  .example({ urn: 'pokemon/base/base1/4', filters: { condition: ['NEAR_MINT'], priceMax: 5000 }, sort: 'price', size: 20 }).meta({ component: 'ListingSearch' });
+  .example({ urn: 'pokemon/base/base1/4', filters: { condition: ['NEAR_MINT'], priceMax: 5000 }, sort: 'price', size: 20 })
+  .meta({ component: 'ListingSearch' });
 
 export const listingSearchRoutes = (s: Services) => [
   defineRoute<Record<string, never>, Record<string, never>, ListingQuery, 'public'>({
@@ -35,7 +36,7 @@ export const listingSearchRoutes = (s: Services) => [
     method: 'post',
     path: '/listings/item',
     tag: 'Discover',
-    summary: "Live listings of one item, with filters, sort and paging",
+    summary: 'Live listings of one item, with filters, sort and paging',
     description:
       'Only listings buyers can buy now: available stock, not hidden, valid, from active sellers not on vacation. ' +
       'An item that does not resolve gives `{ total: 0, hits: [] }`, not an error. Hits never carry `notes` or `reference`.',
@@ -47,6 +48,10 @@ export const listingSearchRoutes = (s: Services) => [
         schema: Joi.object({ total: Joi.number().integer().min(0).required(), hits: Joi.array().items(listing).required() }),
       },
     },
-    handler: async ({ body }) => ({ status: 200, body: new JsonBytes(await s.listingSearch.search(body)), headers: { 'Cache-Control': SEARCH_CACHE } }),
+    handler: async ({ body }) => ({
+      status: 200,
+      body: new JsonBytes(await s.listingSearch.search(body)),
+      headers: { 'Cache-Control': SEARCH_CACHE },
+    }),
   }),
 ];

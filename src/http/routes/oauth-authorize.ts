@@ -65,7 +65,8 @@ function redirectBack(issuer: string, redirectUri: string, fields: Record<string
 /** An invalid request: to the application when its redirect URI is trusted, otherwise shown to the user. */
 function refuse(issuer: string, err: unknown): HandlerResult {
   if (!(err instanceof AuthorizationRequestError)) throw err;
-  if (err.redirect) return redirectBack(issuer, err.redirect.redirectUri, { error: err.error, error_description: err.message, state: err.redirect.state });
+  if (err.redirect)
+    return redirectBack(issuer, err.redirect.redirectUri, { error: err.error, error_description: err.message, state: err.redirect.state });
   return {
     status: 400,
     body: htmlPage('This link request cannot be completed', `<p role="alert">${escapeHtml(err.message)}</p>`, { noindex: true }),
@@ -145,7 +146,11 @@ export const oauthAuthorizeRoutes = (s: Services) => [
         return refuse(s.oauthTokens.issuer, err);
       }
       if (body.decision === 'deny') {
-        return redirectBack(s.oauthTokens.issuer, request.redirectUri, { error: 'access_denied', error_description: 'The user denied the request.', state: request.state });
+        return redirectBack(s.oauthTokens.issuer, request.redirectUri, {
+          error: 'access_denied',
+          error_description: 'The user denied the request.',
+          state: request.state,
+        });
       }
       let userId: string | null;
       try {
@@ -156,9 +161,17 @@ export const oauthAuthorizeRoutes = (s: Services) => [
         return { status: 429, body: consentPage(request, params, err.message), contentType: 'text/html', headers };
       }
       if (!userId) {
-        return { status: 200, body: consentPage(request, params, 'The username or password is incorrect.'), contentType: 'text/html', headers: AUTHORIZE_HEADERS };
+        return {
+          status: 200,
+          body: consentPage(request, params, 'The username or password is incorrect.'),
+          contentType: 'text/html',
+          headers: AUTHORIZE_HEADERS,
+        };
       }
-      return redirectBack(s.oauthTokens.issuer, request.redirectUri, { code: await s.oauthApps.issueCode(request, userId), state: request.state });
+      return redirectBack(s.oauthTokens.issuer, request.redirectUri, {
+        code: await s.oauthApps.issueCode(request, userId),
+        state: request.state,
+      });
     },
   }),
 ];

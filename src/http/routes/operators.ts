@@ -9,13 +9,20 @@ type None = Record<string, never>;
 const TAG = 'Operators';
 
 const paging = { page: Joi.number().integer().min(1).default(1), size: Joi.number().integer().min(1).max(50).default(20) };
-const reason = Joi.string().trim().min(1).max(2000).required().description('Why: kept in the audit log (and, for a seller, on the account).');
+const reason = Joi.string()
+  .trim()
+  .min(1)
+  .max(2000)
+  .required()
+  .description('Why: kept in the audit log (and, for a seller, on the account).');
 
-const operatorCase = caseView.keys({
-  sellerId: Joi.string().required(),
-  buyerId: Joi.string().required(),
-  escalatedAt: timestamp.allow(null).required(),
-}).meta({ component: 'OperatorCase' });
+const operatorCase = caseView
+  .keys({
+    sellerId: Joi.string().required(),
+    buyerId: Joi.string().required(),
+    escalatedAt: timestamp.allow(null).required(),
+  })
+  .meta({ component: 'OperatorCase' });
 const standing = Joi.object({
   userId: Joi.string().required(),
   status: Joi.string().valid('ACTIVE', 'SUSPENDED').required(),
@@ -75,7 +82,8 @@ export const operatorRoutes = (s: Services) => [
     path: '/operator/cases/{id}/decision',
     tag: TAG,
     summary: 'Decide an ESCALATED case: `close` it, or `remediate` (back to the parties for a new 7-day period)',
-    description: 'Sent to the case workflow as its `operatorDecision` Update, the same one the Temporal CLI sends. Recorded in the audit log.',
+    description:
+      'Sent to the case workflow as its `operatorDecision` Update, the same one the Temporal CLI sends. Recorded in the audit log.',
     auth: 'operator',
     request: { params: idParams, body: Joi.object({ decision: Joi.string().valid('close', 'remediate').required(), reason }) },
     responses: {
@@ -95,7 +103,7 @@ export const operatorRoutes = (s: Services) => [
     method: 'get',
     path: '/operator/sellers/{id}',
     tag: TAG,
-    summary: 'A seller\'s standing: status, and who changed it last, when and why',
+    summary: "A seller's standing: status, and who changed it last, when and why",
     auth: 'operator',
     request: { params: idParams },
     responses: { 200: { description: 'The standing.', schema: standing }, 404: { description: 'No such seller.' } },
@@ -115,7 +123,10 @@ export const operatorRoutes = (s: Services) => [
       404: { description: 'No such seller.' },
       409: { description: '`seller-suspended`: already suspended.' },
     },
-    handler: async ({ principal, params, body }) => ({ status: 200, body: await s.operators.suspendSeller(principal.userId, params.id, body.reason) }),
+    handler: async ({ principal, params, body }) => ({
+      status: 200,
+      body: await s.operators.suspendSeller(principal.userId, params.id, body.reason),
+    }),
   }),
 
   defineRoute<IdParams, None, { reason: string }, 'operator'>({
@@ -131,7 +142,10 @@ export const operatorRoutes = (s: Services) => [
       404: { description: 'No such seller.' },
       409: { description: '`seller-active`: not suspended.' },
     },
-    handler: async ({ principal, params, body }) => ({ status: 200, body: await s.operators.reinstateSeller(principal.userId, params.id, body.reason) }),
+    handler: async ({ principal, params, body }) => ({
+      status: 200,
+      body: await s.operators.reinstateSeller(principal.userId, params.id, body.reason),
+    }),
   }),
 
   defineRoute<None, AuditQuery, undefined, 'operator'>({

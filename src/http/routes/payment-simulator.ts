@@ -9,7 +9,6 @@ import type { Services } from '../services';
 type None = Record<string, never>;
 const sessionParams = Joi.object({ sessionId: Joi.string().uuid().required() });
 
-
 const day = (d: Date) => new Date(d).toISOString().slice(0, 10);
 
 function page(session: PaymentPage): string {
@@ -33,12 +32,18 @@ ${
 function billingPage(p: BillingPortalPage): string {
   const invoices = p.invoices.length
     ? `<table><thead><tr><th scope="col">Invoice</th><th scope="col">Date</th><th scope="col">Purchase</th><th scope="col" class="money">Total</th></tr></thead><tbody>${p.invoices
-        .map((i) => `<tr><td>${escapeHtml(i.number)}</td><td>${day(i.createdAt)}</td><td>${escapeHtml(i.purchaseId)}</td><td class="money">${formatPence(i.total)}</td></tr>`)
+        .map(
+          (i) =>
+            `<tr><td>${escapeHtml(i.number)}</td><td>${day(i.createdAt)}</td><td>${escapeHtml(i.purchaseId)}</td><td class="money">${formatPence(i.total)}</td></tr>`,
+        )
         .join('')}</tbody></table>`
     : '<p>No invoices yet.</p>';
   const payments = p.payments.length
     ? `<table><thead><tr><th scope="col">Date</th><th scope="col">Checkout</th><th scope="col">Status</th><th scope="col" class="money">Amount</th></tr></thead><tbody>${p.payments
-        .map((x) => `<tr><td>${day(x.createdAt)}</td><td>${escapeHtml(x.id)}</td><td>${escapeHtml(x.status.toLowerCase())}</td><td class="money">${formatPence(x.total)}</td></tr>`)
+        .map(
+          (x) =>
+            `<tr><td>${day(x.createdAt)}</td><td>${escapeHtml(x.id)}</td><td>${escapeHtml(x.status.toLowerCase())}</td><td class="money">${formatPence(x.total)}</td></tr>`,
+        )
         .join('')}</tbody></table>`
     : '<p>No payments yet.</p>';
   return htmlPage(
@@ -66,8 +71,16 @@ export const paymentSimulatorRoutes = (s: Services) => [
     summary: 'The hosted payment page of a checkout session',
     auth: 'public',
     request: { params: sessionParams },
-    responses: { 200: { description: 'An HTML page with a Pay and a Fail button.', contentType: 'text/html' }, 404: { description: 'No such session.' } },
-    handler: async ({ params }) => ({ status: 200, body: page(await s.checkouts.paymentPage(params.sessionId)), contentType: 'text/html', headers: PAGE_HEADERS }),
+    responses: {
+      200: { description: 'An HTML page with a Pay and a Fail button.', contentType: 'text/html' },
+      404: { description: 'No such session.' },
+    },
+    handler: async ({ params }) => ({
+      status: 200,
+      body: page(await s.checkouts.paymentPage(params.sessionId)),
+      contentType: 'text/html',
+      headers: PAGE_HEADERS,
+    }),
   }),
 
   defineRoute<{ token: string }, None, undefined, 'public'>({
@@ -78,7 +91,14 @@ export const paymentSimulatorRoutes = (s: Services) => [
     summary: "The billing portal: the user's invoices and payment history",
     description: 'Opened through the signed, expiring link from `POST /user/billing-portal`; the link is the credential.',
     auth: 'public',
-    request: { params: Joi.object({ token: Joi.string().max(400).pattern(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/).required() }) },
+    request: {
+      params: Joi.object({
+        token: Joi.string()
+          .max(400)
+          .pattern(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/)
+          .required(),
+      }),
+    },
     responses: {
       200: { description: 'An HTML page.', contentType: 'text/html' },
       404: { description: '`billing-link-invalid`: forged, altered or expired.' },
@@ -100,7 +120,11 @@ export const paymentSimulatorRoutes = (s: Services) => [
     description:
       'Success commits the purchase and answers 303 to the `successUrl` with `purchase=<id>` appended; repeating it answers the same redirect and changes nothing. Failure releases the holds.',
     auth: 'public',
-    request: { params: sessionParams, body: Joi.object({ outcome: Joi.string().valid('success', 'failure').required() }), bodyTypes: ['form', 'json'] },
+    request: {
+      params: sessionParams,
+      body: Joi.object({ outcome: Joi.string().valid('success', 'failure').required() }),
+      bodyTypes: ['form', 'json'],
+    },
     responses: {
       200: { description: 'Payment failed; the listings are released.', contentType: 'text/html' },
       303: { description: 'Paid: redirect to the successUrl with `purchase` appended.' },

@@ -41,7 +41,10 @@ export const personalAccessTokenRoutes = (s: Services) => [
     auth: 'bearer',
     request: { body: Joi.object({ name: name.required(), expires }).example({ name: 'stock-sync' }) },
     responses: {
-      201: { description: 'The token, shown once.', schema: tokenView.keys({ token: Joi.string().required() }).meta({ component: 'CreatedPersonalAccessToken' }) },
+      201: {
+        description: 'The token, shown once.',
+        schema: tokenView.keys({ token: Joi.string().required() }).meta({ component: 'CreatedPersonalAccessToken' }),
+      },
       409: { description: 'The name is taken, or the user already has 5 active tokens.' },
     },
     handler: async ({ principal, body }) => ({

@@ -18,7 +18,11 @@ export const profileRoutes = (s: Services) => [
     auth: 'public',
     request: { params: identifier },
     responses: { 200: { description: 'User summary.', schema: userSummary }, 404: { description: 'No such user.' } },
-    handler: async ({ params }) => ({ status: 200, body: await s.profiles.summary(params.identifier), headers: { 'Cache-Control': SEARCH_CACHE } }),
+    handler: async ({ params }) => ({
+      status: 200,
+      body: await s.profiles.summary(params.identifier),
+      headers: { 'Cache-Control': SEARCH_CACHE },
+    }),
   }),
 
   defineRoute<{ identifier: string }, { page: number; size: number }, undefined, 'public'>({

@@ -3,7 +3,17 @@ import { CASE_REASONS } from '../../services/orders/order-engine';
 import type { PageRequest } from '../../services/paging';
 import type { PurchaseAction, PurchaseFilters } from '../../services/orders/purchases';
 import { defineRoute } from '../route';
-import { caseOutcomes, createdBefore, deliveryAddress, idParams, itemQuantities, orderView, pagedQuery, pence, timestamp } from '../schemas';
+import {
+  caseOutcomes,
+  createdBefore,
+  deliveryAddress,
+  idParams,
+  itemQuantities,
+  orderView,
+  pagedQuery,
+  pence,
+  timestamp,
+} from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
@@ -41,7 +51,13 @@ const purchaseFilters = pagedQuery.keys({
 const purchaseAction = Joi.object({
   action: Joi.string().valid('receive', 'dispute').required(),
   orderId: Joi.string().uuid().required(),
-  reason: Joi.when('action', { is: 'dispute', then: Joi.string().valid(...CASE_REASONS).required(), otherwise: Joi.forbidden() }),
+  reason: Joi.when('action', {
+    is: 'dispute',
+    then: Joi.string()
+      .valid(...CASE_REASONS)
+      .required(),
+    otherwise: Joi.forbidden(),
+  }),
   comment: Joi.when('action', { is: 'dispute', then: Joi.string().allow('').max(2000).default(''), otherwise: Joi.forbidden() }),
   items: Joi.when('action', { is: 'dispute', then: itemQuantities.required(), otherwise: Joi.forbidden() }),
   outcomes: Joi.when('action', { is: 'dispute', then: caseOutcomes, otherwise: Joi.forbidden() }),
@@ -54,7 +70,7 @@ export const purchaseRoutes = (s: Services) => [
     path: '/user/purchases',
     tag: 'Purchases',
     summary: "The caller's purchases, paged and filtered",
-    description: 'Filters combine with AND; each is served by an index on the caller\'s purchases (docs/sellers-operators.md).',
+    description: "Filters combine with AND; each is served by an index on the caller's purchases (docs/sellers-operators.md).",
     auth: 'user',
     request: { query: purchaseFilters },
     responses: { 200: { description: 'Purchases.', schema: Joi.array().items(purchaseSummary) } },
@@ -66,10 +82,10 @@ export const purchaseRoutes = (s: Services) => [
     method: 'get',
     path: '/user/purchases/{id}',
     tag: 'Purchases',
-    summary: 'One of the caller\'s purchases with its seller orders',
+    summary: "One of the caller's purchases with its seller orders",
     auth: 'user',
     request: { params: idParams },
-    responses: { 200: { description: 'The purchase.', schema: purchaseView }, 404: { description: 'Not found or not the caller\'s.' } },
+    responses: { 200: { description: 'The purchase.', schema: purchaseView }, 404: { description: "Not found or not the caller's." } },
     handler: async ({ principal, params }) => ({ status: 200, body: await s.purchases.get(principal.userId, params.id) }),
   }),
 
@@ -86,7 +102,7 @@ export const purchaseRoutes = (s: Services) => [
     responses: {
       200: { description: 'The purchase after the action.', schema: purchaseView },
       400: { description: '`invalid-items`.' },
-      404: { description: 'Purchase or order not found, or not the caller\'s.' },
+      404: { description: "Purchase or order not found, or not the caller's." },
       409: { description: '`order-not-shipped`, `order-already-received` or `item-already-disputed`.' },
     },
     handler: async ({ principal, params, body }) => ({ status: 200, body: await s.purchases.act(principal.userId, params.id, body) }),

@@ -25,7 +25,8 @@ export const reviewRoutes = (s: Services) => [
     path: '/user/reviews',
     tag: 'Reviews',
     summary: 'Review the other party of an order you bought or sold',
-    description: 'Once the order is received, its buyer reviews the seller and its seller reviews the buyer, once each. See docs/reviews.md.',
+    description:
+      'Once the order is received, its buyer reviews the seller and its seller reviews the buyer, once each. See docs/reviews.md.',
     auth: 'user',
     request: {
       body: Joi.object({
@@ -59,7 +60,10 @@ export const reviewRoutes = (s: Services) => [
       }),
     },
     responses: { 200: { description: 'One page of reviews.', schema: reviewsPage } },
-    handler: async ({ principal, query }) => ({ status: 200, body: await s.reviews.list(principal.userId, query.role, query.page, query.size) }),
+    handler: async ({ principal, query }) => ({
+      status: 200,
+      body: await s.reviews.list(principal.userId, query.role, query.page, query.size),
+    }),
   }),
 
   defineRoute<{ id: string }, None, Revision, 'user'>({

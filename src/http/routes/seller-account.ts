@@ -18,7 +18,11 @@ const deliveryOptionInput = Joi.object<DeliveryOptionInput>({
   price: Joi.number().integer().min(0).max(1_000_000).required().description('Pence.'),
   tracked: Joi.boolean().required(),
   countries: Joi.array()
-    .items(Joi.string().uppercase().pattern(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2'))
+    .items(
+      Joi.string()
+        .uppercase()
+        .pattern(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2'),
+    )
     .min(1)
     .max(250)
     .unique()
@@ -58,7 +62,9 @@ export const sellerAccountRoutes = (s: Services) => [
     responses: {
       200: {
         description: 'Dashboard links.',
-        schema: Joi.object({ links: Joi.object({ payouts: Joi.string().uri().required(), billing: Joi.string().uri().required() }).required() }),
+        schema: Joi.object({
+          links: Joi.object({ payouts: Joi.string().uri().required(), billing: Joi.string().uri().required() }).required(),
+        }),
       },
     },
     handler: async ({ principal }) => ({ status: 200, body: { links: s.sellerDashboard.links(principal.userId) } }),
@@ -116,7 +122,10 @@ export const sellerAccountRoutes = (s: Services) => [
       200: { description: 'The delivery option.', schema: deliveryOption },
       404: { description: "No such delivery option of the caller's." },
     },
-    handler: async ({ principal, params, body }) => ({ status: 200, body: await s.deliveryOptions.update(principal.userId, params.id, body) }),
+    handler: async ({ principal, params, body }) => ({
+      status: 200,
+      body: await s.deliveryOptions.update(principal.userId, params.id, body),
+    }),
   }),
 
   defineRoute<IdParams, None, undefined, 'seller'>({

@@ -71,11 +71,16 @@ export const sellerImportRoutes = (s: Services, maxBytes: number) => [
         description: 'A page of errors and their total.',
         schema: Joi.object({
           total: Joi.number().integer().required(),
-          errors: Joi.array().items(Joi.object({ row: Joi.number().integer(), column: Joi.string(), message: Joi.string() })).required(),
+          errors: Joi.array()
+            .items(Joi.object({ row: Joi.number().integer(), column: Joi.string(), message: Joi.string() }))
+            .required(),
         }),
       },
       404: { description: "No such import of the caller's." },
     },
-    handler: async ({ principal, params, query }) => ({ status: 200, body: await s.imports.errors(principal.userId, params.id, query.page, query.size) }),
+    handler: async ({ principal, params, query }) => ({
+      status: 200,
+      body: await s.imports.errors(principal.userId, params.id, query.page, query.size),
+    }),
   }),
 ];

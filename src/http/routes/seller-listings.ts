@@ -14,15 +14,24 @@ import { defineRoute, JsonBytes } from '../route';
 import { documentedAs, listing, timestamp, idParams, type IdParams } from '../schemas';
 import type { Services } from '../services';
 
+const attachment = Joi.object({ id: Joi.string().required(), imageId: Joi.string().required(), url: Joi.string().required() }).meta({
+  component: 'ListingAttachment',
+});
 
-const attachment = Joi.object({ id: Joi.string().required(), imageId: Joi.string().required(), url: Joi.string().required() }).meta({ component: 'ListingAttachment' });
-
-const NUMBER_FIELDS = Object.entries(FILTER_FIELDS).filter(([, f]) => f.kind === 'number').map(([k]) => k);
-const DATE_FIELDS = Object.entries(FILTER_FIELDS).filter(([, f]) => f.kind === 'date').map(([k]) => k);
+const NUMBER_FIELDS = Object.entries(FILTER_FIELDS)
+  .filter(([, f]) => f.kind === 'number')
+  .map(([k]) => k);
+const DATE_FIELDS = Object.entries(FILTER_FIELDS)
+  .filter(([, f]) => f.kind === 'date')
+  .map(([k]) => k);
 
 const filter = Joi.object({
-  field: Joi.string().valid(...Object.keys(FILTER_FIELDS)).required(),
-  op: Joi.string().valid(...Object.keys(FILTER_OPS)).required(),
+  field: Joi.string()
+    .valid(...Object.keys(FILTER_FIELDS))
+    .required(),
+  op: Joi.string()
+    .valid(...Object.keys(FILTER_OPS))
+    .required(),
   value: Joi.alternatives()
     .conditional('op', {
       is: 'in',
@@ -40,7 +49,12 @@ const filter = Joi.object({
 
 const facetSelection = Joi.object(
   Object.fromEntries(
-    FACET_KEYS.map((k) => [k, Joi.array().items(BOOLEAN_FACETS.includes(k) ? Joi.boolean() : Joi.string().max(200)).max(50)]),
+    FACET_KEYS.map((k) => [
+      k,
+      Joi.array()
+        .items(BOOLEAN_FACETS.includes(k) ? Joi.boolean() : Joi.string().max(200))
+        .max(50),
+    ]),
   ),
 );
 
@@ -56,7 +70,9 @@ const facetCounts = Joi.object(
   Object.fromEntries(
     FACET_KEYS.map((k) => [
       k,
-      Joi.array().items(Joi.object({ value: Joi.alternatives(Joi.string(), Joi.boolean()).required(), count: Joi.number().integer().required() })).required(),
+      Joi.array()
+        .items(Joi.object({ value: Joi.alternatives(Joi.string(), Joi.boolean()).required(), count: Joi.number().integer().required() }))
+        .required(),
     ]),
   ),
 ).meta({ component: 'FacetCounts' });
@@ -75,7 +91,8 @@ export const sellerListingRoutes = (s: Services) => [
     path: '/seller/listings',
     tag: 'Seller listings',
     summary: 'Create a listing',
-    description: 'Emits `LISTING_CREATED`. The listing is stored even when incomplete; `valid` says whether buyers can see it (see docs/seller-listings.md).',
+    description:
+      'Emits `LISTING_CREATED`. The listing is stored even when incomplete; `valid` says whether buyers can see it (see docs/seller-listings.md).',
     auth: 'seller',
     request: { body: listingInput },
     responses: { 201: { description: 'The new listing.', schema: listing } },
@@ -92,11 +109,17 @@ export const sellerListingRoutes = (s: Services) => [
       'Each element has the body of `POST /seller/listings` and is validated on its own: the well-formed ones are created ' +
       'together (one `LISTING_CREATED` each), the others come back with `status: invalid` and their field errors.',
     auth: 'seller',
-    request: { body: Joi.object({ listings: Joi.array().items(documentedAs(Joi.object(), listingInput)).min(1).max(MAX_BULK_LISTINGS).required() }) },
+    request: {
+      body: Joi.object({ listings: Joi.array().items(documentedAs(Joi.object(), listingInput)).min(1).max(MAX_BULK_LISTINGS).required() }),
+    },
     responses: {
       200: {
         description: 'One result per element, in request order.',
-        schema: Joi.object({ created: Joi.number().integer().required(), invalid: Joi.number().integer().required(), results: Joi.array().items(bulkResult).required() }),
+        schema: Joi.object({
+          created: Joi.number().integer().required(),
+          invalid: Joi.number().integer().required(),
+          results: Joi.array().items(bulkResult).required(),
+        }),
       },
     },
     handler: async ({ principal, body }) => {
@@ -113,7 +136,7 @@ export const sellerListingRoutes = (s: Services) => [
     tag: 'Seller listings',
     summary: "Search the caller's listings, with facet counts",
     description:
-      'Only the caller\'s listings can match: the seller scope is applied from the credential and no facet or filter can change it. ' +
+      "Only the caller's listings can match: the seller scope is applied from the credential and no facet or filter can change it. " +
       `\`facets\` selects values per key (${FACET_KEYS.join(', ')}); Valid and Hidden take booleans, Price takes ${PRICE_BUCKETS.join(', ')} (pence), ` +
       `Quantity takes ${QUANTITY_BUCKETS.join(', ')}, Availability takes "In Stock" or "Out of Stock". \`filters\` are {field, op, value} conditions.`,
     auth: 'seller',
@@ -121,7 +144,11 @@ export const sellerListingRoutes = (s: Services) => [
     responses: {
       200: {
         description: 'Total, a page of hits (newest first) and counts for all fourteen facets.',
-        schema: Joi.object({ total: Joi.number().integer().required(), hits: Joi.array().items(listing).required(), facets: facetCounts.required() }),
+        schema: Joi.object({
+          total: Joi.number().integer().required(),
+          hits: Joi.array().items(listing).required(),
+          facets: facetCounts.required(),
+        }),
       },
     },
     handler: async ({ principal, body }) => ({ status: 200, body: new JsonBytes(await s.listings.search(principal.userId, body)) }),
@@ -145,10 +172,10 @@ export const sellerListingRoutes = (s: Services) => [
     method: 'get',
     path: '/seller/listings/{id}',
     tag: 'Seller listings',
-    summary: 'One of the caller\'s listings, with its private fields',
+    summary: "One of the caller's listings, with its private fields",
     auth: 'seller',
     request: { params: idParams },
-    responses: { 200: { description: 'The listing.', schema: listing }, 404: { description: 'No such listing of the caller\'s.' } },
+    responses: { 200: { description: 'The listing.', schema: listing }, 404: { description: "No such listing of the caller's." } },
     handler: async ({ principal, params }) => ({ status: 200, body: await s.listings.get(principal.userId, params.id) }),
   }),
 
@@ -157,13 +184,13 @@ export const sellerListingRoutes = (s: Services) => [
     method: 'put',
     path: '/seller/listings/{id}',
     tag: 'Seller listings',
-    summary: 'Replace a listing\'s fields',
+    summary: "Replace a listing's fields",
     description: 'Same body as creation. Emits `LISTING_UPDATED`. A quantity below the units open checkouts hold is a 409.',
     auth: 'seller',
     request: { params: idParams, body: listingInput },
     responses: {
       200: { description: 'The updated listing.', schema: listing },
-      404: { description: 'No such listing of the caller\'s.' },
+      404: { description: "No such listing of the caller's." },
       409: { description: '`quantity-below-reserved`: checkouts hold more units than the new quantity.' },
     },
     handler: async ({ principal, params, body }) => ({ status: 200, body: await s.listings.update(principal.userId, params.id, body) }),
@@ -180,7 +207,7 @@ export const sellerListingRoutes = (s: Services) => [
     request: { params: idParams },
     responses: {
       204: { description: 'Deleted.' },
-      404: { description: 'No such listing of the caller\'s.' },
+      404: { description: "No such listing of the caller's." },
       409: { description: '`listing-locked`: open checkouts hold units of it.' },
     },
     handler: async ({ principal, params }) => {
@@ -200,10 +227,13 @@ export const sellerListingRoutes = (s: Services) => [
     request: { params: idParams, body: Joi.object({ imageId: Joi.string().uuid().required() }) },
     responses: {
       201: { description: 'The attachment, with its public URL.', schema: attachment },
-      400: { description: '`upload-not-ready`: the upload is unknown, not the caller\'s, or unfinished.' },
-      404: { description: 'No such listing of the caller\'s.' },
+      400: { description: "`upload-not-ready`: the upload is unknown, not the caller's, or unfinished." },
+      404: { description: "No such listing of the caller's." },
       409: { description: '`attachment-limit-reached`.' },
     },
-    handler: async ({ principal, params, body }) => ({ status: 201, body: await s.listings.attach(principal.userId, params.id, body.imageId) }),
+    handler: async ({ principal, params, body }) => ({
+      status: 201,
+      body: await s.listings.attach(principal.userId, params.id, body.imageId),
+    }),
   }),
 ];

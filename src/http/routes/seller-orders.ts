@@ -4,7 +4,19 @@ import type { CaseRequest } from '../../services/cases/case-opening';
 import type { PageRequest } from '../../services/paging';
 import type { SellerOrderFilters } from '../../services/orders/seller-orders';
 import { defineRoute } from '../route';
-import { caseOutcomes, catalogUrn, createdBefore, idParams, itemQuantities, orderView, orNull, pagedQuery, pence, timestamp, userSummary } from '../schemas';
+import {
+  caseOutcomes,
+  catalogUrn,
+  createdBefore,
+  idParams,
+  itemQuantities,
+  orderView,
+  orNull,
+  pagedQuery,
+  pence,
+  timestamp,
+  userSummary,
+} from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
@@ -25,7 +37,10 @@ const orderSummary = Joi.object({
 }).meta({ component: 'SellerOrderSummary' });
 
 const orderFilters = pagedQuery.keys({
-  status: Joi.array().items(Joi.string().valid('ACCEPTED', 'SHIPPED', 'RECEIVED')).single().description('Repeat for several: any of them.'),
+  status: Joi.array()
+    .items(Joi.string().valid('ACCEPTED', 'SHIPPED', 'RECEIVED'))
+    .single()
+    .description('Repeat for several: any of them.'),
   createdFrom: timestamp.description('Created at or after (ISO 8601).'),
   createdTo: createdBefore,
   buyerId: Joi.string().uuid().description('Orders of this buyer.'),
@@ -44,12 +59,20 @@ const sellerOrderAction = Joi.object({
     then: Joi.object({
       carrier: Joi.string().trim().min(1).max(100).required(),
       trackingNumber: Joi.string().trim().min(1).max(100).required(),
-      trackingUrl: Joi.string().uri({ scheme: ['http', 'https'] }).max(2000),
+      trackingUrl: Joi.string()
+        .uri({ scheme: ['http', 'https'] })
+        .max(2000),
     }).required(),
     otherwise: Joi.forbidden(),
   }),
   items: itemQuantities.required(),
-  reason: Joi.when('action', { is: 'dispute', then: Joi.string().valid(...CASE_REASONS).required(), otherwise: Joi.forbidden() }),
+  reason: Joi.when('action', {
+    is: 'dispute',
+    then: Joi.string()
+      .valid(...CASE_REASONS)
+      .required(),
+    otherwise: Joi.forbidden(),
+  }),
   comment: Joi.when('action', { is: 'dispute', then: Joi.string().allow('').max(2000).default(''), otherwise: Joi.forbidden() }),
   outcomes: Joi.when('action', { is: 'dispute', then: caseOutcomes, otherwise: Joi.forbidden() }),
 }).meta({ component: 'SellerOrderAction' });
@@ -61,7 +84,7 @@ export const sellerOrderRoutes = (s: Services) => [
     path: '/seller/orders',
     tag: 'Seller orders',
     summary: "The caller's orders, paged and filtered, with item (units) and shipment counts",
-    description: 'Filters combine with AND; each is served by an index on the caller\'s orders (docs/sellers-operators.md).',
+    description: "Filters combine with AND; each is served by an index on the caller's orders (docs/sellers-operators.md).",
     auth: 'seller',
     request: { query: orderFilters },
     responses: { 200: { description: 'Order summaries.', schema: Joi.array().items(orderSummary) } },
@@ -73,10 +96,10 @@ export const sellerOrderRoutes = (s: Services) => [
     method: 'get',
     path: '/seller/orders/{id}',
     tag: 'Seller orders',
-    summary: 'One of the caller\'s orders in full',
+    summary: "One of the caller's orders in full",
     auth: 'seller',
     request: { params: idParams },
-    responses: { 200: { description: 'The seller order.', schema: orderView }, 404: { description: 'Not found or not the caller\'s.' } },
+    responses: { 200: { description: 'The seller order.', schema: orderView }, 404: { description: "Not found or not the caller's." } },
     handler: async ({ principal, params }) => ({ status: 200, body: await s.sellerOrders.get(principal.userId, params.id) }),
   }),
 
@@ -87,13 +110,13 @@ export const sellerOrderRoutes = (s: Services) => [
     tag: 'Seller orders',
     summary: 'Ship items (a shipment with carrier and tracking) or open a dispute on items',
     description:
-      '`ship` ships the named accepted items (a quantity below the item\'s splits it); the order is SHIPPED when no item is left accepted. `dispute` opens a case (`reason`, `comment`, optional initial `outcomes`) on the named items and quantities. Emits ORDER_UPDATED.',
+      "`ship` ships the named accepted items (a quantity below the item's splits it); the order is SHIPPED when no item is left accepted. `dispute` opens a case (`reason`, `comment`, optional initial `outcomes`) on the named items and quantities. Emits ORDER_UPDATED.",
     auth: 'seller',
     request: { params: idParams, body: sellerOrderAction },
     responses: {
       204: { description: 'Applied.' },
       400: { description: '`invalid-items`: every bad item is listed in `errors`.' },
-      404: { description: 'Not found or not the caller\'s.' },
+      404: { description: "Not found or not the caller's." },
       409: { description: '`item-already-disputed`: an item is in an unclosed case.' },
     },
     handler: async ({ principal, params, body }) => {
@@ -107,12 +130,12 @@ export const sellerOrderRoutes = (s: Services) => [
     method: 'get',
     path: '/seller/orders/{id}/packing-slip',
     tag: 'Seller orders',
-    summary: 'The packing slip of one of the caller\'s orders, as PDF (default) or CSV',
+    summary: "The packing slip of one of the caller's orders, as PDF (default) or CSV",
     auth: 'seller',
     request: { params: idParams, query: Joi.object({ format: Joi.string().valid('pdf', 'csv').default('pdf') }) },
     responses: {
       200: { description: 'The document (application/pdf, or text/csv with a header row).', contentType: 'application/pdf' },
-      404: { description: 'Not found or not the caller\'s.' },
+      404: { description: "Not found or not the caller's." },
     },
     handler: async ({ principal, params, query }) => {
       const slip = await s.sellerOrders.packingSlip(principal.userId, params.id, query.format);

@@ -53,9 +53,13 @@ export const systemRoutes = (s: Services, openApi: () => Record<string, unknown>
     summary: 'The stylesheet of the hosted pages (payment, billing portal, authorization)',
     auth: 'public',
     responses: { 200: { description: 'CSS.', contentType: 'text/css' } },
-    handler: async () => ({ status: 200, body: PAGES_CSS, contentType: 'text/css; charset=utf-8', headers: { 'Cache-Control': 'public, max-age=3600' } }),
+    handler: async () => ({
+      status: 200,
+      body: PAGES_CSS,
+      contentType: 'text/css; charset=utf-8',
+      headers: { 'Cache-Control': 'public, max-age=3600' },
+    }),
   }),
-
 
   defineRoute({
     operationId: 'healthz',
@@ -131,7 +135,13 @@ export const systemRoutes = (s: Services, openApi: () => Record<string, unknown>
     tag: 'System',
     summary: 'Static files of the documentation page',
     auth: 'public',
-    request: { params: Joi.object({ asset: Joi.string().valid(...Object.keys(DOCS_ASSETS)).required() }) },
+    request: {
+      params: Joi.object({
+        asset: Joi.string()
+          .valid(...Object.keys(DOCS_ASSETS))
+          .required(),
+      }),
+    },
     responses: { 200: { description: 'The file.', contentType: [...new Set(Object.values(DOCS_ASSETS))] } },
     handler: async ({ params }) => ({
       status: 200,

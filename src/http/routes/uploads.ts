@@ -20,7 +20,11 @@ export const uploadRoutes = (s: Services) => [
     responses: {
       201: {
         description: 'The draft upload.',
-        schema: Joi.object({ id: Joi.string().required(), uploadUrl: Joi.string().uri().required(), maxBytes: Joi.number().integer().required() }),
+        schema: Joi.object({
+          id: Joi.string().required(),
+          uploadUrl: Joi.string().uri().required(),
+          maxBytes: Joi.number().integer().required(),
+        }),
       },
     },
     handler: async ({ principal }) => ({ status: 201, body: await s.uploads.create(principal.userId) }),
@@ -35,7 +39,10 @@ export const uploadRoutes = (s: Services) => [
     auth: 'user',
     request: {
       params: idParams,
-      rawBody: { mediaTypes: IMAGE_TYPES, description: 'The image itself: PNG, JPEG or WebP, recognised by its content; at most 10 MB by default.' },
+      rawBody: {
+        mediaTypes: IMAGE_TYPES,
+        description: 'The image itself: PNG, JPEG or WebP, recognised by its content; at most 10 MB by default.',
+      },
     },
     responses: {
       200: {
@@ -75,7 +82,12 @@ export const uploadRoutes = (s: Services) => [
     handler: async ({ params }) => {
       const image = await s.uploads.image(params.id);
       // An image id never changes content, so caches may keep it indefinitely.
-      return { status: 200, body: image.bytes, contentType: image.contentType, headers: { 'Cache-Control': 'public, max-age=31536000, immutable' } };
+      return {
+        status: 200,
+        body: image.bytes,
+        contentType: image.contentType,
+        headers: { 'Cache-Control': 'public, max-age=31536000, immutable' },
+      };
     },
   }),
 ];

@@ -40,7 +40,11 @@ const endpointView = Joi.object({
   createdAt: timestamp.required(),
   updatedAt: timestamp.required(),
 }).meta({ component: 'WebhookEndpoint' });
-const secretView = Joi.object({ secret: Joi.string().pattern(/^whsec_/).required() }).meta({ component: 'WebhookSecret' });
+const secretView = Joi.object({
+  secret: Joi.string()
+    .pattern(/^whsec_/)
+    .required(),
+}).meta({ component: 'WebhookSecret' });
 
 const notFound = { description: 'No such webhook, or not the caller’s.' };
 const noStore = { 'Cache-Control': 'no-store' };
@@ -77,7 +81,10 @@ export const webhookRoutes = (s: Services) => [
       }),
     },
     responses: {
-      201: { description: 'The endpoint with its `secret` (`whsec_…`), shown once.', schema: endpointView.keys({ secret: Joi.string().required() }).meta({ component: 'CreatedWebhookEndpoint' }) },
+      201: {
+        description: 'The endpoint with its `secret` (`whsec_…`), shown once.',
+        schema: endpointView.keys({ secret: Joi.string().required() }).meta({ component: 'CreatedWebhookEndpoint' }),
+      },
       409: { description: 'The seller already has the maximum number of endpoints.' },
     },
     handler: async ({ principal, body }) => ({ status: 201, body: await s.webhooks.create(principal.userId, body), headers: noStore }),
@@ -101,7 +108,8 @@ export const webhookRoutes = (s: Services) => [
     path: '/seller/webhooks/{webhookId}',
     tag: TAG,
     summary: 'Change the URL, description, custom headers (replaced as a whole) or enable/disable the endpoint',
-    description: 'Enabling an endpoint that was disabled (by its owner, by a `410 Gone` or after failing too long) clears its failure history.',
+    description:
+      'Enabling an endpoint that was disabled (by its owner, by a `410 Gone` or after failing too long) clears its failure history.',
     auth: 'seller',
     request: {
       params: webhookParams,
@@ -159,7 +167,10 @@ export const webhookRoutes = (s: Services) => [
     auth: 'seller',
     request: { params: webhookParams },
     responses: {
-      202: { description: 'The test event is on its way.', schema: Joi.object({ eventId: Joi.string().required(), type: Joi.string().required() }) },
+      202: {
+        description: 'The test event is on its way.',
+        schema: Joi.object({ eventId: Joi.string().required(), type: Joi.string().required() }),
+      },
       404: notFound,
     },
     handler: async ({ principal, params }) => ({ status: 202, body: await s.webhooks.sendTest(principal.userId, params.webhookId) }),
@@ -174,7 +185,11 @@ export const webhookRoutes = (s: Services) => [
     auth: 'seller',
     request: {
       params: webhookParams,
-      query: Joi.object({ window: Joi.string().valid(...METRIC_WINDOWS).default('24h') }),
+      query: Joi.object({
+        window: Joi.string()
+          .valid(...METRIC_WINDOWS)
+          .default('24h'),
+      }),
     },
     responses: {
       200: {
@@ -263,7 +278,10 @@ export const webhookRoutes = (s: Services) => [
     auth: 'seller',
     request: { params: webhookParams.keys({ deliveryId: Joi.string().max(64).required() }) },
     responses: {
-      202: { description: 'The replay is on its way.', schema: Joi.object({ deliveryId: Joi.string().required(), eventId: Joi.string().required() }) },
+      202: {
+        description: 'The replay is on its way.',
+        schema: Joi.object({ deliveryId: Joi.string().required(), eventId: Joi.string().required() }),
+      },
       404: { description: 'No such webhook or delivery, or not the caller’s.' },
       409: { description: 'The delivery is still being attempted.' },
     },

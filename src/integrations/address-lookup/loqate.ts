@@ -1,5 +1,12 @@
 import { DomainError } from '../../services/errors';
-import { retrievedAddress, type AddressLookupProvider, type FindRequest, type LookupSuggestion, type RetrievedAddress, type SuggestionType } from './port';
+import {
+  retrievedAddress,
+  type AddressLookupProvider,
+  type FindRequest,
+  type LookupSuggestion,
+  type RetrievedAddress,
+  type SuggestionType,
+} from './port';
 
 export interface LoqateOptions {
   key: string;
@@ -21,7 +28,8 @@ type LoqateFindItem = { Id: string; Type: string; Text: string; Highlight: strin
 const RETRIEVE_ID_ERRORS = new Set(['1001', '1002']);
 const TYPES: SuggestionType[] = ['Address', 'Container', 'Postcode', 'Street', 'BuildingNumber'];
 
-const unavailable = (detail: string) => new DomainError('unavailable', 'address-lookup-unavailable', `The address lookup service failed: ${detail}`);
+const unavailable = (detail: string) =>
+  new DomainError('unavailable', 'address-lookup-unavailable', `The address lookup service failed: ${detail}`);
 
 /**
  * Production adapter for Loqate Capture Interactive Find (v1.10) and Retrieve (v1.2), JSON

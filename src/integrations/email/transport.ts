@@ -41,5 +41,4 @@ export function smtpTransport(smtpUrl: string): MailTransport {
   };
 }
 
-export const createMailTransport = (smtpUrl: string | undefined): MailTransport =>
-  smtpUrl ? smtpTransport(smtpUrl) : outboxOnlyTransport;
+export const createMailTransport = (smtpUrl: string | undefined): MailTransport => (smtpUrl ? smtpTransport(smtpUrl) : outboxOnlyTransport);

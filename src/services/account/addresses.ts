@@ -109,7 +109,9 @@ export class SavedAddresses {
   async create(userId: string, input: AddressInput): Promise<SavedAddress> {
     return this.db.transaction(async (tx) => {
       await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
-      const [{ count }]: [{ count: number }] = await tx.query(`SELECT count(*)::int AS count FROM saved_addresses WHERE user_id = $1`, [userId]);
+      const [{ count }]: [{ count: number }] = await tx.query(`SELECT count(*)::int AS count FROM saved_addresses WHERE user_id = $1`, [
+        userId,
+      ]);
       if (count >= MAX_SAVED_ADDRESSES) {
         throw invalid('address-limit-reached', `A user may store at most ${MAX_SAVED_ADDRESSES} addresses; delete one first.`);
       }
@@ -120,8 +122,22 @@ export class SavedAddresses {
       await tx.query(
         `INSERT INTO saved_addresses (id, user_id, type, label, name, line1, line2, city, state, postal_code, country, lookup_id, is_validated, is_primary)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-        [id, userId, input.type, input.label ?? '', input.name ?? '', input.line1, input.line2 ?? '', input.city, input.state, input.postalCode,
-          input.country, input.lookupId ?? null, isValidated, isPrimary],
+        [
+          id,
+          userId,
+          input.type,
+          input.label ?? '',
+          input.name ?? '',
+          input.line1,
+          input.line2 ?? '',
+          input.city,
+          input.state,
+          input.postalCode,
+          input.country,
+          input.lookupId ?? null,
+          isValidated,
+          isPrimary,
+        ],
       );
       return this.get(userId, id, tx);
     });
@@ -133,7 +149,9 @@ export class SavedAddresses {
       await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
       const current = await this.get(userId, id, tx, true);
       const next = { ...current, ...patch } as SavedAddress & AddressInput;
-      const addressChanged = (['line1', 'city', 'postalCode', 'country'] as const).some((k) => patch[k] !== undefined && patch[k] !== current[k]);
+      const addressChanged = (['line1', 'city', 'postalCode', 'country'] as const).some(
+        (k) => patch[k] !== undefined && patch[k] !== current[k],
+      );
       const lookupChanged = patch.lookupId !== undefined && patch.lookupId !== current.lookupId;
       const isValidated = addressChanged || lookupChanged ? await this.validated(tx, userId, next) : current.isValidated;
       if (next.isPrimary) await this.clearPrimary(tx, userId, next.type, id);
@@ -141,8 +159,22 @@ export class SavedAddresses {
         `UPDATE saved_addresses SET type = $3, label = $4, name = $5, line1 = $6, line2 = $7, city = $8, state = $9, postal_code = $10,
                 country = $11, lookup_id = $12, is_validated = $13, is_primary = $14, updated_at = now()
           WHERE id = $1 AND user_id = $2`,
-        [id, userId, next.type, next.label, next.name, next.line1, next.line2, next.city, next.state, next.postalCode, next.country,
-          next.lookupId, isValidated, next.isPrimary],
+        [
+          id,
+          userId,
+          next.type,
+          next.label,
+          next.name,
+          next.line1,
+          next.line2,
+          next.city,
+          next.state,
+          next.postalCode,
+          next.country,
+          next.lookupId,
+          isValidated,
+          next.isPrimary,
+        ],
       );
       return this.get(userId, id, tx);
     });
@@ -158,7 +190,11 @@ export class SavedAddresses {
    * retrieved recently and the fields are the retrieved ones. An id the user never retrieved
    * is refused rather than stored, so `lookupId` always means "came from lookup".
    */
-  private async validated(tx: EntityManager, userId: string, input: Pick<AddressInput, 'lookupId' | 'line1' | 'city' | 'postalCode' | 'country'>): Promise<boolean> {
+  private async validated(
+    tx: EntityManager,
+    userId: string,
+    input: Pick<AddressInput, 'lookupId' | 'line1' | 'city' | 'postalCode' | 'country'>,
+  ): Promise<boolean> {
     if (!input.lookupId) return false;
     const [row]: Array<{ address: RetrievedAddress }> = await tx.query(
       `SELECT address FROM address_lookup_retrieves

@@ -10,7 +10,8 @@ export interface BillingPortalPage {
   payments: Array<{ id: string; status: string; total: number; purchaseId: string | null; createdAt: Date }>;
 }
 
-const linkInvalid = () => new DomainError('not-found', 'billing-link-invalid', 'This billing portal link is invalid or has expired; ask for a new one.');
+const linkInvalid = () =>
+  new DomainError('not-found', 'billing-link-invalid', 'This billing portal link is invalid or has expired; ask for a new one.');
 
 /**
  * The billing portal of the payment simulator: a signed, expiring link to a page listing the

@@ -143,9 +143,7 @@ export class AuthService {
     if (row) return this.issueTokens(row.user_id, row.family_id, row.client_id);
 
     if (known?.usedAt) {
-      await this.db
-        .getRepository(RefreshToken)
-        .update({ familyId: known.familyId, revokedAt: IsNull() }, { revokedAt: new Date() });
+      await this.db.getRepository(RefreshToken).update({ familyId: known.familyId, revokedAt: IsNull() }, { revokedAt: new Date() });
     }
     throw invalidGrant('The refresh token is invalid, expired or already used.');
   }

@@ -12,8 +12,7 @@ export type CredentialKind = 'bearer' | 'apikey';
  * access token) or `app` (an access token issued to a third-party application, `clientId`).
  */
 export type Principal =
-  | { userId: string; via: CredentialKind; sessionId?: string | null }
-  | { userId: string; via: 'app'; clientId: string };
+  { userId: string; via: CredentialKind; sessionId?: string | null } | { userId: string; via: 'app'; clientId: string };
 
 /** How often a PAT's `last_used_at` is refreshed; avoids a write on every request. */
 const LAST_USED_RESOLUTION = "interval '1 minute'";

@@ -84,7 +84,12 @@ interface ClientRow {
   secret_hash: string | null;
 }
 
-const toClient = (r: ClientRow): OAuthClient => ({ id: r.id, name: r.name, redirectUris: r.redirect_uris, confidential: r.secret_hash !== null });
+const toClient = (r: ClientRow): OAuthClient => ({
+  id: r.id,
+  name: r.name,
+  redirectUris: r.redirect_uris,
+  confidential: r.secret_hash !== null,
+});
 
 /**
  * Third-party applications: registered by the operator, linked by users
@@ -95,7 +100,11 @@ export class OAuthApps {
   constructor(private readonly db: DataSource) {}
 
   /** Operator registration (`npm run oauth:apps -- register`). The secret is returned once and stored hashed. */
-  async register(input: { name: string; redirectUris: string[]; confidential: boolean }): Promise<{ client: OAuthClient; clientSecret: string | null }> {
+  async register(input: {
+    name: string;
+    redirectUris: string[];
+    confidential: boolean;
+  }): Promise<{ client: OAuthClient; clientSecret: string | null }> {
     for (const uri of input.redirectUris) checkRedirectUri(uri);
     const id = `mts_app_${newId().replace(/-/g, '')}`;
     const clientSecret = input.confidential ? newSecret('mts_cs_') : null;
@@ -166,7 +175,11 @@ export class OAuthApps {
   async authenticateClient(clientId: string | undefined, clientSecret: string | undefined): Promise<OAuthClient> {
     const row = clientId ? await this.enabledClientRow(clientId) : null;
     if (!row) throw invalidClient();
-    if (row.secret_hash === null ? clientSecret !== undefined : !clientSecret || !constantTimeEqualHex(hashSecret(clientSecret), row.secret_hash)) {
+    if (
+      row.secret_hash === null
+        ? clientSecret !== undefined
+        : !clientSecret || !constantTimeEqualHex(hashSecret(clientSecret), row.secret_hash)
+    ) {
       throw invalidClient();
     }
     return toClient(row);
@@ -205,7 +218,10 @@ export class OAuthApps {
       throw invalidGrant('The code_verifier does not match the code_challenge.');
     }
     await this.db.transaction(async (tx) => {
-      await tx.query(`INSERT INTO oauth_grants (user_id, client_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [spent.user_id, spent.client_id]);
+      await tx.query(`INSERT INTO oauth_grants (user_id, client_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [
+        spent.user_id,
+        spent.client_id,
+      ]);
       await tx.query(`UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND client_id = $2 AND revoked_at IS NULL`, [
         spent.user_id,
         spent.client_id,
@@ -250,9 +266,15 @@ export class OAuthApps {
   /** Unlinks at once: the grant, its refresh tokens and any unspent codes go in one transaction. */
   async unlink(userId: string, clientId: string): Promise<void> {
     await this.db.transaction(async (tx) => {
-      const [, removed]: [unknown, number] = await tx.query(`DELETE FROM oauth_grants WHERE user_id = $1 AND client_id = $2`, [userId, clientId]);
+      const [, removed]: [unknown, number] = await tx.query(`DELETE FROM oauth_grants WHERE user_id = $1 AND client_id = $2`, [
+        userId,
+        clientId,
+      ]);
       if (removed === 0) throw notFound('Linked application');
-      await tx.query(`UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND client_id = $2 AND revoked_at IS NULL`, [userId, clientId]);
+      await tx.query(`UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND client_id = $2 AND revoked_at IS NULL`, [
+        userId,
+        clientId,
+      ]);
       await tx.query(`DELETE FROM oauth_authorization_codes WHERE user_id = $1 AND client_id = $2`, [userId, clientId]);
     });
   }

@@ -61,7 +61,9 @@ export class Baskets {
        ON CONFLICT (user_id) WHERE status = 'OPEN' DO NOTHING`,
       [newId(), userId],
     );
-    const [row]: BasketRow[] = await this.db.query(`SELECT ${BASKET_COLUMNS} FROM baskets WHERE user_id = $1 AND status = 'OPEN'`, [userId]);
+    const [row]: BasketRow[] = await this.db.query(`SELECT ${BASKET_COLUMNS} FROM baskets WHERE user_id = $1 AND status = 'OPEN'`, [
+      userId,
+    ]);
     return this.view(row!);
   }
 
@@ -140,7 +142,10 @@ export class Baskets {
   async summary(userId: string, basketId: string): Promise<BasketSummary> {
     const basket = await this.find(this.db, userId, basketId);
     const priced = await this.price(this.db, basket);
-    const sellers = await loadUserSummaries(this.db, priced.sellers.map((s) => s.sellerId));
+    const sellers = await loadUserSummaries(
+      this.db,
+      priced.sellers.map((s) => s.sellerId),
+    );
     return {
       id: basket.id,
       deliveryAddress: basket.deliveryAddress,

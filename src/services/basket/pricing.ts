@@ -114,7 +114,12 @@ export async function priceBasket(
 
   const sellers: SellerGroup[] = [];
   for (const [sellerId, sellerRows] of bySeller) {
-    const deliveryOptions = (await deliveryOptionsOf(sellerId, country)).map((o) => ({ id: o.id, name: o.name, price: o.price, tracked: o.tracked }));
+    const deliveryOptions = (await deliveryOptionsOf(sellerId, country)).map((o) => ({
+      id: o.id,
+      name: o.name,
+      price: o.price,
+      tracked: o.tracked,
+    }));
     const chosen = deliveryOptions.find((o) => o.id === basket.deliveryChoices[sellerId]) ?? deliveryOptions[0] ?? null;
     const lines = sellerRows.map((r): PricedLine => ({
       listingId: r.listing_id,
@@ -129,11 +134,15 @@ export async function priceBasket(
       lineTotal: r.price * r.quantity,
       available: Math.max(0, r.available),
       problem:
-        sellerId === basket.buyerId ? 'own-listing'
-        : !r.live ? 'not-live'
-        : r.available < r.quantity ? 'insufficient-stock'
-        : chosen === null ? 'no-delivery'
-        : null,
+        sellerId === basket.buyerId
+          ? 'own-listing'
+          : !r.live
+            ? 'not-live'
+            : r.available < r.quantity
+              ? 'insufficient-stock'
+              : chosen === null
+                ? 'no-delivery'
+                : null,
     }));
     const subtotal = lines.reduce((sum, l) => sum + l.lineTotal, 0);
     const deliveryCharge = chosen?.price ?? 0;

@@ -36,7 +36,11 @@ export interface RecordedChange {
  * retried change is recognised by its id and answers what the first write queued. Null when the
  * case does not exist.
  */
-export async function recordCaseChange(db: DataSource, c: CaseChange, options: { reviewWindowSeconds: number }): Promise<RecordedChange | null> {
+export async function recordCaseChange(
+  db: DataSource,
+  c: CaseChange,
+  options: { reviewWindowSeconds: number },
+): Promise<RecordedChange | null> {
   return db.transaction(async (tx) => {
     const [row]: Array<{ purchase_id: string; seller_id: string; buyer_id: string; order_id: string; reason: string }> = await tx.query(
       `SELECT purchase_id, seller_id, buyer_id, order_id, reason FROM cases WHERE id = $1 FOR UPDATE`,

@@ -37,7 +37,11 @@ export async function queueCaseNotifications(tx: EntityManager, c: CaseNotice): 
     [c.caseId],
   );
   const recipients =
-    c.actor === 'BUYER' ? [parties!.seller_email] : c.actor === 'SELLER' ? [parties!.buyer_email] : [parties!.buyer_email, parties!.seller_email];
+    c.actor === 'BUYER'
+      ? [parties!.seller_email]
+      : c.actor === 'SELLER'
+        ? [parties!.buyer_email]
+        : [parties!.buyer_email, parties!.seller_email];
   const who = c.actor === 'BUYER' ? 'The buyer' : c.actor === 'SELLER' ? 'The seller' : 'The case';
   const ids: string[] = [];
   for (const to of recipients) {

@@ -1,5 +1,13 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { ESCALATABLE, nextCaseActions, nextOperatorDecisions, type CaseStatus, type OutcomeStatus, type OutcomeType, type Party } from '../../domain/cases/machine';
+import {
+  ESCALATABLE,
+  nextCaseActions,
+  nextOperatorDecisions,
+  type CaseStatus,
+  type OutcomeStatus,
+  type OutcomeType,
+  type Party,
+} from '../../domain/cases/machine';
 import { deadline, type Periods } from '../../domain/deadlines';
 
 export interface OutcomeView {

@@ -62,7 +62,12 @@ export class Cases {
         ORDER BY ${SORT_COLUMNS[q.sort]} ${q.direction === 'asc' ? 'ASC' : 'DESC'}, id LIMIT $2 OFFSET $3`,
       [buyerId, q.size, (q.page - 1) * q.size],
     );
-    return loadCaseViews(this.db, rows.map((r) => r.id), 'BUYER', this.periods);
+    return loadCaseViews(
+      this.db,
+      rows.map((r) => r.id),
+      'BUYER',
+      this.periods,
+    );
   }
 
   /** The seller's case inbox: paged, filtered by status and reason, sorted by deadline. */
@@ -75,7 +80,12 @@ export class Cases {
       `SELECT id FROM cases WHERE ${where.sql()} ORDER BY ${BY_DEADLINE} LIMIT ${where.param(q.size)} OFFSET ${where.param((q.page - 1) * q.size)}`,
       where.params,
     );
-    return loadCaseViews(this.db, rows.map((r) => r.id), 'SELLER', this.periods);
+    return loadCaseViews(
+      this.db,
+      rows.map((r) => r.id),
+      'SELLER',
+      this.periods,
+    );
   }
 
   async get(party: Party, userId: string, caseId: string): Promise<CaseView> {
@@ -106,7 +116,11 @@ export class Cases {
   }
 
   /** Step 1 of an attachment: an upload for the caller, named by the case's image id shape. */
-  async createAttachment(party: Party, userId: string, caseId: string): Promise<{ id: string; imageId: string; uploadUrl: string; maxBytes: number }> {
+  async createAttachment(
+    party: Party,
+    userId: string,
+    caseId: string,
+  ): Promise<{ id: string; imageId: string; uploadUrl: string; maxBytes: number }> {
     await this.owned(party, userId, caseId);
     const upload = await this.uploads.create(userId);
     return { id: upload.id, imageId: attachmentImageId(caseId, upload.id), uploadUrl: upload.uploadUrl, maxBytes: upload.maxBytes };

@@ -78,23 +78,64 @@ async function writeBatch(tx: EntityManager, batch: Numbered[]): Promise<Pick<Im
   const placeholderGames = byKey(sets.map((s) => [gameUrnOf(s.urn), [gameUrnOf(s.urn), gameUrnOf(s.urn)]]));
   await upsert(tx, 'catalog_games', ['urn', 'name'], namedGames);
   await upsert(tx, 'catalog_games', ['urn', 'name'], placeholderGames, undefined, 'keep');
-  await upsert(tx, 'catalog_series', ['urn', 'game_urn', 'name'], byKey(sets.map((s) => [s.series.urn, [s.series.urn, gameUrnOf(s.urn), s.series.name]])));
+  await upsert(
+    tx,
+    'catalog_series',
+    ['urn', 'game_urn', 'name'],
+    byKey(sets.map((s) => [s.series.urn, [s.series.urn, gameUrnOf(s.urn), s.series.name]])),
+  );
   await upsert(
     tx,
     'catalog_sets',
     ['urn', 'series_urn', 'game_urn', 'name', 'printed_count', 'total_count', 'references', 'size', 'symbol_url', 'released'],
-    byKey(sets.map((s) => [s.urn, [s.urn, s.series.urn, gameUrnOf(s.urn), s.name, s.counts.printed, s.counts.total, s.references, s.size, s.symbol.url, s.released]])),
+    byKey(
+      sets.map((s) => [
+        s.urn,
+        [s.urn, s.series.urn, gameUrnOf(s.urn), s.name, s.counts.printed, s.counts.total, s.references, s.size, s.symbol.url, s.released],
+      ]),
+    ),
     counts.sets,
   );
   await upsert(
     tx,
     'catalog_items',
-    ['urn', 'slug', 'type', 'game_urn', 'series_urn', 'set_urn', 'title', 'name', 'rarity', 'number', 'description', 'images', 'alternatives', 'metadata', 'reference_price'],
+    [
+      'urn',
+      'slug',
+      'type',
+      'game_urn',
+      'series_urn',
+      'set_urn',
+      'title',
+      'name',
+      'rarity',
+      'number',
+      'description',
+      'images',
+      'alternatives',
+      'metadata',
+      'reference_price',
+    ],
     byKey(
       items.map((i) => [
         i.urn,
-        [i.urn, i.slug, i.type, gameUrnOf(i.urn), i.series.urn, i.set.urn, i.title, i.name, i.rarity, i.number, i.description,
-          JSON.stringify(i.images), JSON.stringify(i.alternatives), JSON.stringify(i.metadata), i.referencePrice],
+        [
+          i.urn,
+          i.slug,
+          i.type,
+          gameUrnOf(i.urn),
+          i.series.urn,
+          i.set.urn,
+          i.title,
+          i.name,
+          i.rarity,
+          i.number,
+          i.description,
+          JSON.stringify(i.images),
+          JSON.stringify(i.alternatives),
+          JSON.stringify(i.metadata),
+          i.referencePrice,
+        ],
       ]),
     ),
     counts.items,

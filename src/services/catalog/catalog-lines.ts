@@ -39,7 +39,10 @@ const seriesRef = Joi.object({ name: Joi.string().required(), urn: urn.required(
 
 const itemSchema = Joi.object({
   urn: urn.required(),
-  slug: Joi.string().max(200).pattern(/^[a-z0-9]+(-[a-z0-9]+)*$/).required(),
+  slug: Joi.string()
+    .max(200)
+    .pattern(/^[a-z0-9]+(-[a-z0-9]+)*$/)
+    .required(),
   type: Joi.string().default('card'),
   game: Joi.string().required(),
   title: Joi.string().required(),
@@ -50,10 +53,19 @@ const itemSchema = Joi.object({
   set: Joi.object(setFields).required(),
   series: seriesRef,
   images: Joi.array()
-    .items(Joi.object({ urn: Joi.string().required(), orientation: Joi.string().required(), url: Joi.string().required(), illustrator: text.default('') }))
+    .items(
+      Joi.object({
+        urn: Joi.string().required(),
+        orientation: Joi.string().required(),
+        url: Joi.string().required(),
+        illustrator: text.default(''),
+      }),
+    )
     .default([]),
   alternatives: Joi.array().items(Joi.string()).default([]),
-  metadata: Joi.array().items(Joi.object({ name: Joi.string().required(), value: text.required(), detail: Joi.array().default([]) })).default([]),
+  metadata: Joi.array()
+    .items(Joi.object({ name: Joi.string().required(), value: text.required(), detail: Joi.array().default([]) }))
+    .default([]),
   referencePrice: Joi.number().integer().min(0).allow(null).default(null),
 }).unknown(true); // exported Items also carry price/available/…: derived here, so ignored
 

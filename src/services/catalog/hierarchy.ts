@@ -112,7 +112,10 @@ export class CatalogHierarchy {
         ORDER BY substring(number from '^[0-9]+')::int NULLS LAST, number, urn LIMIT $2 OFFSET $3`,
       [setUrn, size, (page - 1) * size],
     );
-    const items = await loadItems(this.db, rows.map((r) => r.urn));
+    const items = await loadItems(
+      this.db,
+      rows.map((r) => r.urn),
+    );
     return {
       game: { urn: set.game_urn, name: set.game_name },
       series: { urn: set.series_urn, name: set.series_name },

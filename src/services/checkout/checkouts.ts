@@ -20,7 +20,11 @@ export type PaymentResult = { outcome: 'paid'; redirect: string } | { outcome: '
 const refused = (code: string, message: string, listingIds: string[]) => new DomainError('conflict', code, message, { listingIds });
 
 /** Moves open sessions (one by id, or a basket's) to a final unpaid status and frees their holds. */
-async function closeOpenSessions(tx: EntityManager, which: { sessionId: string } | { basketId: string }, action: 'fail' | 'expire'): Promise<boolean> {
+async function closeOpenSessions(
+  tx: EntityManager,
+  which: { sessionId: string } | { basketId: string },
+  action: 'fail' | 'expire',
+): Promise<boolean> {
   const [column, value] = 'sessionId' in which ? ['id', which.sessionId] : ['basket_id', which.basketId];
   const { from, to } = CHECKOUT_TRANSITIONS[action];
   const [rows]: [Array<{ id: string }>] = await tx.query(
@@ -157,7 +161,9 @@ export class Checkouts {
     const result = await this.db.transaction(async (tx): Promise<PaymentResult | null> => {
       // Basket first, then session, then listings: the lock order of start(), so a re-checkout of
       // the basket racing this payment waits instead of deadlocking.
-      await tx.query(`SELECT b.id FROM baskets b JOIN checkout_sessions c ON c.basket_id = b.id WHERE c.id = $1 FOR UPDATE OF b`, [sessionId]);
+      await tx.query(`SELECT b.id FROM baskets b JOIN checkout_sessions c ON c.basket_id = b.id WHERE c.id = $1 FOR UPDATE OF b`, [
+        sessionId,
+      ]);
       const settled = await this.applyOutcome(tx, sessionId, outcome);
       // The hold timer ends now instead of expiring an already settled session later.
       if (settled) await requestWorkflowStart(tx, starts.checkoutSettled(sessionId, this.options.holdSeconds));
@@ -192,7 +198,9 @@ export class Checkouts {
   }
 
   private async redirectOf(db: DataSource | EntityManager, sessionId: string, purchaseId: string): Promise<string> {
-    const [{ success_url }]: [{ success_url: string }] = await db.query(`SELECT success_url FROM checkout_sessions WHERE id = $1`, [sessionId]);
+    const [{ success_url }]: [{ success_url: string }] = await db.query(`SELECT success_url FROM checkout_sessions WHERE id = $1`, [
+      sessionId,
+    ]);
     const url = new URL(success_url);
     url.searchParams.set('purchase', purchaseId);
     return url.toString();

@@ -30,9 +30,10 @@ export interface SessionSnapshot {
  */
 export async function commitCheckout(tx: EntityManager, session: SessionSnapshot): Promise<string> {
   // A seller suspended after this checkout was priced: its payment is refused (docs/sellers-operators.md).
-  const suspended: Array<{ id: string }> = await tx.query(`SELECT user_id AS id FROM seller_accounts WHERE user_id = ANY($1) AND status <> 'ACTIVE'`, [
-    session.sellers.map((s) => s.sellerId),
-  ]);
+  const suspended: Array<{ id: string }> = await tx.query(
+    `SELECT user_id AS id FROM seller_accounts WHERE user_id = ANY($1) AND status <> 'ACTIVE'`,
+    [session.sellers.map((s) => s.sellerId)],
+  );
   if (suspended.length > 0) {
     const listingIds = session.lines.filter((l) => suspended.some((s) => s.id === l.sellerId)).map((l) => l.listingId);
     throw new DomainError('conflict', 'listings-unavailable', 'A seller of this checkout can no longer sell.', { listingIds });
@@ -119,9 +120,10 @@ export async function commitCheckout(tx: EntityManager, session: SessionSnapshot
   // The user summary's `purchases` and `sales` count purchases and seller orders. Last, because
   // a busy seller's row is contended: concurrent commits for one seller queue here, briefly.
   // The same write marks the buyer's account stats stale (see touchAccountStats).
-  await tx.query(`UPDATE users SET purchases_count = purchases_count + 1, account_stats_version = account_stats_version + 1 WHERE id = $1`, [
-    session.buyerId,
-  ]);
+  await tx.query(
+    `UPDATE users SET purchases_count = purchases_count + 1, account_stats_version = account_stats_version + 1 WHERE id = $1`,
+    [session.buyerId],
+  );
   await tx.query(`UPDATE users SET sales_count = sales_count + 1 WHERE id = ANY($1)`, [session.sellers.map((s) => s.sellerId)]);
   // New orders change each seller's order stats; sorted so two commits lock the rows alike.
   for (const sellerId of session.sellers.map((s) => s.sellerId).sort()) await touchSellerStats(tx, sellerId);

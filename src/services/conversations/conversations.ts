@@ -156,7 +156,10 @@ export class Conversations {
     await this.db.transaction(async (tx) => {
       const conversation = await this.lockRow(tx, conversationId, callerId);
       if (conversation.locked_by) return;
-      await tx.query(`UPDATE conversations SET locked_by = $2, locked_at = now(), updated_at = now() WHERE id = $1`, [conversationId, callerId]);
+      await tx.query(`UPDATE conversations SET locked_by = $2, locked_at = now(), updated_at = now() WHERE id = $1`, [
+        conversationId,
+        callerId,
+      ]);
     });
     return this.get(callerId, conversationId);
   }
@@ -165,7 +168,8 @@ export class Conversations {
     await this.db.transaction(async (tx) => {
       const conversation = await this.lockRow(tx, conversationId, callerId);
       if (!conversation.locked_by) return;
-      if (conversation.locked_by !== callerId) throw conflict('locked-by-other-party', 'Only the participant who locked this conversation may unlock it.');
+      if (conversation.locked_by !== callerId)
+        throw conflict('locked-by-other-party', 'Only the participant who locked this conversation may unlock it.');
       await tx.query(`UPDATE conversations SET locked_by = NULL, locked_at = NULL, updated_at = now() WHERE id = $1`, [conversationId]);
     });
     return this.get(callerId, conversationId);
@@ -207,8 +211,7 @@ export class Conversations {
    * part in are not found; a recipient who is not the other party is a bad request.
    */
   private async checkSource(tx: EntityManager, callerId: string, input: NewConversation): Promise<void> {
-    const recipientError = (message: string) =>
-      invalid('invalid-recipient', message, [{ in: 'body', field: 'recipientId', message }]);
+    const recipientError = (message: string) => invalid('invalid-recipient', message, [{ in: 'body', field: 'recipientId', message }]);
     if (input.recipientId === callerId) throw recipientError('"recipientId" must be someone other than the caller');
     if (input.source.type === 'ORDER') {
       const [order]: Array<{ buyer_id: string; seller_id: string }> = await tx.query(
@@ -237,7 +240,12 @@ export class Conversations {
     await this.checkRate(tx, senderId);
     const recipientId = conversation.user_a_id === senderId ? conversation.user_b_id : conversation.user_a_id;
     const messageId = newId();
-    await tx.query(`INSERT INTO messages (id, conversation_id, sender_id, body) VALUES ($1, $2, $3, $4)`, [messageId, conversation.id, senderId, body]);
+    await tx.query(`INSERT INTO messages (id, conversation_id, sender_id, body) VALUES ($1, $2, $3, $4)`, [
+      messageId,
+      conversation.id,
+      senderId,
+      body,
+    ]);
     await tx.query(`UPDATE conversations SET last_message_id = $2, updated_at = now() WHERE id = $1`, [conversation.id, messageId]);
     await tx.query(
       `UPDATE conversation_participants SET last_activity_at = now(), unread_count = unread_count + (user_id = $2)::int
@@ -270,19 +278,27 @@ export class Conversations {
       [senderId],
     );
     if (row!.sent >= CONVERSATION_LIMITS.messagesPerMinute) {
-      throw new DomainError('rate-limited', 'message-rate-limited', `At most ${CONVERSATION_LIMITS.messagesPerMinute} messages a minute; try again shortly.`, {
-        retryAfter: Math.max(1, row!.retry_after ?? 60),
-      });
+      throw new DomainError(
+        'rate-limited',
+        'message-rate-limited',
+        `At most ${CONVERSATION_LIMITS.messagesPerMinute} messages a minute; try again shortly.`,
+        {
+          retryAfter: Math.max(1, row!.retry_after ?? 60),
+        },
+      );
     }
   }
 
   private async markRead(conversationId: string, readerId: string): Promise<void> {
     await this.db.transaction(async (tx) => {
-      await tx.query(
-        `UPDATE messages SET viewed_at = now() WHERE conversation_id = $1 AND sender_id <> $2 AND viewed_at IS NULL`,
-        [conversationId, readerId],
-      );
-      await tx.query(`UPDATE conversation_participants SET unread_count = 0 WHERE conversation_id = $1 AND user_id = $2`, [conversationId, readerId]);
+      await tx.query(`UPDATE messages SET viewed_at = now() WHERE conversation_id = $1 AND sender_id <> $2 AND viewed_at IS NULL`, [
+        conversationId,
+        readerId,
+      ]);
+      await tx.query(`UPDATE conversation_participants SET unread_count = 0 WHERE conversation_id = $1 AND user_id = $2`, [
+        conversationId,
+        readerId,
+      ]);
       await touchInbox(tx, readerId);
     });
   }

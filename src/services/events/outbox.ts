@@ -3,7 +3,15 @@ import { OutboxEvent } from '../../db/entities';
 import { newId } from '../../ids';
 
 /** Webhook event types (spec "Events"); subscriptions use the same names. */
-export const EVENT_TYPES = ['LISTING_CREATED', 'LISTING_UPDATED', 'LISTING_DELETED', 'ORDER_CREATED', 'ORDER_UPDATED', 'CASE_OPENED', 'CASE_UPDATED'] as const;
+export const EVENT_TYPES = [
+  'LISTING_CREATED',
+  'LISTING_UPDATED',
+  'LISTING_DELETED',
+  'ORDER_CREATED',
+  'ORDER_UPDATED',
+  'CASE_OPENED',
+  'CASE_UPDATED',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 // Type aliases, not interfaces: they must be assignable to the jsonb column's Record type.
@@ -46,11 +54,7 @@ export type EventData<T extends EventType> = T extends 'ORDER_CREATED' | 'ORDER_
  * Records events in the caller's transaction: they exist exactly when the change that caused
  * them commits, and Temporal being down only delays their delivery. Returns the event ids.
  */
-export async function emitEvents<T extends EventType>(
-  tx: EntityManager,
-  type: T,
-  events: Array<EventData<T>>,
-): Promise<string[]> {
+export async function emitEvents<T extends EventType>(tx: EntityManager, type: T, events: Array<EventData<T>>): Promise<string[]> {
   if (events.length === 0) return [];
   const rows = events.map((data) => ({ id: newId(), sellerId: data.sellerId, type, data }));
   await tx.getRepository(OutboxEvent).insert(rows);

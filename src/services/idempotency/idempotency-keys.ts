@@ -42,15 +42,30 @@ export class IdempotencyKeys {
       [userId, key, hash],
     );
     if (claimed.length) return { kind: 'claimed' };
-    const [row]: Array<{ request_hash: string; status: number | null; response_headers: Record<string, string> | null; response_type: string | null; response_body: Buffer | null }> =
-      await this.db.query(`SELECT request_hash, status, response_headers, response_type, response_body FROM idempotency_keys WHERE user_id = $1 AND key = $2`, [userId, key]);
+    const [row]: Array<{
+      request_hash: string;
+      status: number | null;
+      response_headers: Record<string, string> | null;
+      response_type: string | null;
+      response_body: Buffer | null;
+    }> = await this.db.query(
+      `SELECT request_hash, status, response_headers, response_type, response_body FROM idempotency_keys WHERE user_id = $1 AND key = $2`,
+      [userId, key],
+    );
     // Released between the insert and this read: the caller may simply try again.
     if (!row) throw inFlight();
     if (row.request_hash !== hash) {
-      throw new DomainError('unprocessable', 'idempotency-key-reused', 'This Idempotency-Key was already used with a different request; use a new key for a new request.');
+      throw new DomainError(
+        'unprocessable',
+        'idempotency-key-reused',
+        'This Idempotency-Key was already used with a different request; use a new key for a new request.',
+      );
     }
     if (row.status === null) throw inFlight();
-    return { kind: 'replay', answer: { status: row.status, headers: row.response_headers ?? {}, contentType: row.response_type, body: row.response_body } };
+    return {
+      kind: 'replay',
+      answer: { status: row.status, headers: row.response_headers ?? {}, contentType: row.response_type, body: row.response_body },
+    };
   }
 
   async complete(userId: string, key: string, answer: StoredAnswer): Promise<void> {
@@ -65,4 +80,5 @@ export class IdempotencyKeys {
   }
 }
 
-const inFlight = () => conflict('idempotency-key-in-use', 'A request with this Idempotency-Key is still being processed; retry after it finishes.');
+const inFlight = () =>
+  conflict('idempotency-key-in-use', 'A request with this Idempotency-Key is still being processed; retry after it finishes.');

@@ -4,8 +4,18 @@ import { parseListingInput, type ListingInput } from '../listings/listing-input'
 
 /** CSV columns of a listing import: the JSON field names of a listing (variants excepted). */
 export const IMPORT_COLUMNS = [
-  'urn', 'condition', 'language', 'price', 'quantity', 'comment', 'gradingProvider',
-  'gradingScore', 'gradingNumber', 'notes', 'reference', 'hidden',
+  'urn',
+  'condition',
+  'language',
+  'price',
+  'quantity',
+  'comment',
+  'gradingProvider',
+  'gradingScore',
+  'gradingNumber',
+  'notes',
+  'reference',
+  'hidden',
 ] as const;
 export const REQUIRED_COLUMNS = ['urn', 'condition', 'language', 'price', 'quantity'] as const;
 
@@ -70,7 +80,9 @@ export interface RowError {
 export function recordToInput(record: CsvRecord, row: number): { input: ListingInput; errors: null } | { input: null; errors: RowError[] } {
   const columns = Object.keys(record.cells).length;
   const stray: RowError[] =
-    record.cellCount > columns ? [{ row, column: '(row)', message: `the row has ${record.cellCount} cells but the header has ${columns} columns` }] : [];
+    record.cellCount > columns
+      ? [{ row, column: '(row)', message: `the row has ${record.cellCount} cells but the header has ${columns} columns` }]
+      : [];
   const value = Object.fromEntries(Object.entries(record.cells).filter(([, cell]) => cell !== ''));
   const parsed = parseListingInput(value, { in: 'csv', prefix: '' });
   const errors = [...stray, ...(parsed.errors ?? []).map((e: FieldError) => ({ row, column: e.field.split('.')[0]!, message: e.message }))];

@@ -36,7 +36,12 @@ export class ListingImportRuns {
   /** Counts the rows and marks the import RUNNING; a finished import is left as it is. */
   async start(importId: string): Promise<ImportPlan> {
     const imports = this.db.getRepository(ListingImport);
-    const plan = (i: ListingImport): ImportPlan => ({ status: i.status, totalRows: i.totalRows, processedRows: i.processedRows, batchSize: this.batchSize });
+    const plan = (i: ListingImport): ImportPlan => ({
+      status: i.status,
+      totalRows: i.totalRows,
+      processedRows: i.processedRows,
+      batchSize: this.batchSize,
+    });
     const current = await imports.findOneByOrFail({ id: importId });
     if (current.status === 'COMPLETED' || current.status === 'FAILED') return plan(current);
     try {

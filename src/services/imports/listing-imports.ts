@@ -60,7 +60,12 @@ export class ListingImports {
   }
 
   /** Row errors in row order, a page at a time. */
-  async errors(sellerId: string, id: string, page: number, size: number): Promise<{ total: number; errors: Array<{ row: number; column: string; message: string }> }> {
+  async errors(
+    sellerId: string,
+    id: string,
+    page: number,
+    size: number,
+  ): Promise<{ total: number; errors: Array<{ row: number; column: string; message: string }> }> {
     await this.get(sellerId, id);
     const [{ total }] = await this.db.query(`SELECT count(*)::int AS total FROM listing_import_errors WHERE import_id = $1`, [id]);
     const errors = await this.db.query(

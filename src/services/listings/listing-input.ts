@@ -34,8 +34,13 @@ const optionalText = (max: number) => Joi.string().trim().max(max).empty('').all
  */
 export const listingInput = Joi.object<ListingInput>({
   urn: Joi.string().trim().min(1).max(300).pattern(/[^/]$/, 'not ending in "/"').required(),
-  condition: Joi.string().valid(...CONDITIONS).required(),
-  language: Joi.string().lowercase().pattern(/^[a-z]{2}$/, 'ISO 639-1 code').required(),
+  condition: Joi.string()
+    .valid(...CONDITIONS)
+    .required(),
+  language: Joi.string()
+    .lowercase()
+    .pattern(/^[a-z]{2}$/, 'ISO 639-1 code')
+    .required(),
   price: Joi.number().integer().min(0).max(MAX_PRICE).required().description('Pence.'),
   quantity: Joi.number().integer().min(0).max(MAX_QUANTITY).required(),
   comment: Joi.string().trim().max(500).allow('').default(''),
@@ -46,7 +51,11 @@ export const listingInput = Joi.object<ListingInput>({
   reference: optionalText(255).description('Third-party integration reference. At most 255 characters.'),
   hidden: Joi.boolean().default(false),
   variants: Joi.array()
-    .items(Joi.object().pattern(Joi.string().max(50), Joi.alternatives(Joi.string().max(100), Joi.number(), Joi.boolean()).allow(null)).max(10))
+    .items(
+      Joi.object()
+        .pattern(Joi.string().max(50), Joi.alternatives(Joi.string().max(100), Joi.number(), Joi.boolean()).allow(null))
+        .max(10),
+    )
     .max(10)
     .default([]),
 }).meta({ component: 'ListingInput' });

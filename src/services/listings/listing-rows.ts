@@ -67,7 +67,11 @@ export const listingEvent = (sellerId: string, l: WrittenListing, at: Date): Lis
 async function recordChange(tx: EntityManager, sellerId: string, type: EventType, written: WrittenListing[]): Promise<void> {
   if (written.length === 0) return;
   const at = new Date();
-  await emitEvents(tx, type, written.map((l) => listingEvent(sellerId, l, at)));
+  await emitEvents(
+    tx,
+    type,
+    written.map((l) => listingEvent(sellerId, l, at)),
+  );
   await touchSellerStats(tx, sellerId);
 }
 
@@ -85,7 +89,10 @@ export async function insertListings(
   importId: string | null = null,
 ): Promise<WrittenListing[]> {
   if (inputs.length === 0) return [];
-  const texts = await catalogText(tx, inputs.map((i) => i.input.urn));
+  const texts = await catalogText(
+    tx,
+    inputs.map((i) => i.input.urn),
+  );
   const rows = inputs.map(({ input, importRow }) => ({
     id: newId(),
     seller_id: sellerId,
@@ -129,8 +136,25 @@ export async function replaceListing(tx: EntityManager, sellerId: string, id: st
             variants = $14::jsonb, hidden = $15, valid = $16, search_text = $17, updated_at = now()
       WHERE id = $1 AND seller_id = $2 AND deleted_at IS NULL
       ${RETURNING}`,
-    [id, sellerId, c.item_urn, c.condition, c.language, c.price, c.quantity, c.comment, c.grading_provider, c.grading_score,
-      c.grading_number, c.notes, c.reference, JSON.stringify(c.variants), c.hidden, c.valid, c.search_text],
+    [
+      id,
+      sellerId,
+      c.item_urn,
+      c.condition,
+      c.language,
+      c.price,
+      c.quantity,
+      c.comment,
+      c.grading_provider,
+      c.grading_score,
+      c.grading_number,
+      c.notes,
+      c.reference,
+      JSON.stringify(c.variants),
+      c.hidden,
+      c.valid,
+      c.search_text,
+    ],
   );
   const [updated] = result[0];
   if (!updated) return null;

@@ -55,8 +55,14 @@ export async function toListingViews(
   if (listings.length === 0) return [];
   const ids = listings.map((l) => l.id);
   const [items, sellers, attachments] = await Promise.all([
-    loadItems(db, listings.map((l) => l.itemUrn)),
-    loadUserSummaries(db, listings.map((l) => l.sellerId)),
+    loadItems(
+      db,
+      listings.map((l) => l.itemUrn),
+    ),
+    loadUserSummaries(
+      db,
+      listings.map((l) => l.sellerId),
+    ),
     db.getRepository(ListingAttachment).createQueryBuilder('a').where('a.listing_id = ANY(:ids)', { ids }).orderBy('a.position').getMany(),
   ]);
   const attachmentsOf = new Map<string, AttachmentView[]>();
@@ -91,11 +97,7 @@ export async function toListingViews(
 }
 
 /** Listing views by id, in the order given; ids that do not exist are skipped. */
-export async function loadListingViews(
-  db: DataSource | EntityManager,
-  ids: string[],
-  options: ListingViewOptions,
-): Promise<ListingView[]> {
+export async function loadListingViews(db: DataSource | EntityManager, ids: string[], options: ListingViewOptions): Promise<ListingView[]> {
   if (ids.length === 0) return [];
   const rows = await db.getRepository(Listing).createQueryBuilder('l').where('l.id = ANY(:ids)', { ids }).getMany();
   const byId = new Map(rows.map((r) => [r.id, r]));

@@ -14,8 +14,7 @@ export const MAX_BULK_LISTINGS = 100;
 export const MAX_ATTACHMENTS = 10;
 
 export type BulkResult =
-  | { index: number; status: 'created'; listing: ListingView }
-  | { index: number; status: 'invalid'; errors: FieldError[] };
+  { index: number; status: 'created'; listing: ListingView } | { index: number; status: 'invalid'; errors: FieldError[] };
 
 const OWN = { includePrivate: true };
 
@@ -54,11 +53,23 @@ export class SellerListings {
   async createMany(sellerId: string, elements: unknown[]): Promise<BulkResult[]> {
     const parsed = elements.map((e, index) => ({ index, ...parseListingInput(e, { in: 'body', prefix: `listings.${index}` }) }));
     const accepted = parsed.filter((p): p is typeof p & { value: ListingInput } => p.value !== null);
-    const written = await this.db.transaction((tx) => insertListings(tx, sellerId, accepted.map((p) => ({ input: p.value }))));
-    const views = await loadListingViews(this.db, written.map((w) => w.id), OWN);
+    const written = await this.db.transaction((tx) =>
+      insertListings(
+        tx,
+        sellerId,
+        accepted.map((p) => ({ input: p.value })),
+      ),
+    );
+    const views = await loadListingViews(
+      this.db,
+      written.map((w) => w.id),
+      OWN,
+    );
     const viewOfIndex = new Map(accepted.map((p, i) => [p.index, views[i]!]));
     return parsed.map((p): BulkResult =>
-      p.errors ? { index: p.index, status: 'invalid', errors: p.errors } : { index: p.index, status: 'created', listing: viewOfIndex.get(p.index)! },
+      p.errors
+        ? { index: p.index, status: 'invalid', errors: p.errors }
+        : { index: p.index, status: 'created', listing: viewOfIndex.get(p.index)! },
     );
   }
 
@@ -67,7 +78,9 @@ export class SellerListings {
   }
 
   async get(sellerId: string, id: string): Promise<ListingView> {
-    const row = await this.db.getRepository(Listing).createQueryBuilder('l')
+    const row = await this.db
+      .getRepository(Listing)
+      .createQueryBuilder('l')
       .where('l.id = :id AND l.seller_id = :sellerId AND l.deleted_at IS NULL', { id, sellerId })
       .getOne();
     if (!row) throw notFound('Listing');
@@ -75,12 +88,17 @@ export class SellerListings {
   }
 
   async update(sellerId: string, id: string, input: ListingInput): Promise<ListingView> {
-    const written = await this.db.transaction((tx) => replaceListing(tx, sellerId, id, input)).catch((err: unknown) => {
-      if (checkViolation(err, 'listings_reserved_within_quantity')) {
-        throw conflict('quantity-below-reserved', 'Open checkouts hold more units of this listing than the new quantity; raise it or wait for them to finish.');
-      }
-      throw err;
-    });
+    const written = await this.db
+      .transaction((tx) => replaceListing(tx, sellerId, id, input))
+      .catch((err: unknown) => {
+        if (checkViolation(err, 'listings_reserved_within_quantity')) {
+          throw conflict(
+            'quantity-below-reserved',
+            'Open checkouts hold more units of this listing than the new quantity; raise it or wait for them to finish.',
+          );
+        }
+        throw err;
+      });
     if (!written) throw notFound('Listing');
     return this.get(sellerId, id);
   }
@@ -88,7 +106,8 @@ export class SellerListings {
   async delete(sellerId: string, id: string): Promise<void> {
     const outcome = await this.db.transaction((tx) => deleteListing(tx, sellerId, id));
     if (outcome === 'missing') throw notFound('Listing');
-    if (outcome === 'locked') throw conflict('listing-locked', 'Open checkouts hold units of this listing; it can be deleted once they finish.');
+    if (outcome === 'locked')
+      throw conflict('listing-locked', 'Open checkouts hold units of this listing; it can be deleted once they finish.');
   }
 
   /**
@@ -96,7 +115,9 @@ export class SellerListings {
    * `available` mirrors `quantity` here (spec); `locked` still tells whether checkouts hold units.
    */
   async ofItem(sellerId: string, urn: string): Promise<ListingView[]> {
-    const rows = await this.db.getRepository(Listing).createQueryBuilder('l')
+    const rows = await this.db
+      .getRepository(Listing)
+      .createQueryBuilder('l')
       .where('l.seller_id = :sellerId AND l.item_urn = :urn AND l.deleted_at IS NULL AND l.quantity > 0', { sellerId, urn })
       .orderBy('l.price', 'ASC')
       .addOrderBy('l.created_at', 'ASC')
@@ -112,7 +133,10 @@ export class SellerListings {
   async attach(sellerId: string, listingId: string, imageId: string): Promise<AttachmentView> {
     return this.db.transaction(async (tx) => {
       // Locks the listing so concurrent attachments get distinct positions and respect the cap.
-      const owned = await tx.query(`SELECT id FROM listings WHERE id = $1 AND seller_id = $2 AND deleted_at IS NULL FOR UPDATE`, [listingId, sellerId]);
+      const owned = await tx.query(`SELECT id FROM listings WHERE id = $1 AND seller_id = $2 AND deleted_at IS NULL FOR UPDATE`, [
+        listingId,
+        sellerId,
+      ]);
       if (owned.length === 0) throw notFound('Listing');
       const upload = await tx.getRepository(Upload).findOneBy({ id: imageId, ownerId: sellerId, status: 'READY' });
       if (!upload) {

@@ -6,8 +6,20 @@ import { loadListingViews, type ListingView } from './listing-view';
 
 /** The spec's facet keys, in the order responses list them. */
 export const FACET_KEYS = [
-  'Game', 'Product Type', 'Rarity', 'Series', 'Set', 'Illustrator', 'Condition',
-  'Grading', 'Price', 'Quantity', 'Valid', 'Hidden', 'Availability', 'Category',
+  'Game',
+  'Product Type',
+  'Rarity',
+  'Series',
+  'Set',
+  'Illustrator',
+  'Condition',
+  'Grading',
+  'Price',
+  'Quantity',
+  'Valid',
+  'Hidden',
+  'Availability',
+  'Category',
 ] as const;
 export type FacetKey = (typeof FACET_KEYS)[number];
 export type FacetValue = string | boolean;
@@ -138,7 +150,9 @@ export function pageSql(where: string, limitParam: number): string {
 type FacetRow = { grouping_mask: number; count: number } & Record<string, string | null>;
 
 function readFacets(rows: FacetRow[]): { total: number; facets: SellerSearchResult['facets'] } {
-  const facets = Object.fromEntries(FACET_KEYS.map((k) => [k, [] as Array<{ value: FacetValue; count: number }>])) as SellerSearchResult['facets'];
+  const facets = Object.fromEntries(
+    FACET_KEYS.map((k) => [k, [] as Array<{ value: FacetValue; count: number }>]),
+  ) as SellerSearchResult['facets'];
   const all = (1 << FACET_KEYS.length) - 1;
   let total = 0;
   for (const row of rows) {
@@ -190,7 +204,11 @@ export class SellerSearch {
         this.facets.get(key, version, () => this.countFacets(where)),
         this.db.query(pageSql(where.sql, where.params.length + 1), [...where.params, req.size, req.from]) as Promise<Array<{ id: string }>>,
       ]);
-      const hits = await loadListingViews(this.db, rows.map((r) => r.id), { includePrivate: true });
+      const hits = await loadListingViews(
+        this.db,
+        rows.map((r) => r.id),
+        { includePrivate: true },
+      );
       const result: SellerSearchResult = { total: counted.total, hits, facets: counted.facets };
       return toJsonBytes(result);
     });

@@ -18,7 +18,10 @@ export async function reserveStock(tx: EntityManager, listingId: string, n: numb
 
 /** Gives back `n` held units (payment failed or the hold expired). */
 export async function releaseStock(tx: EntityManager, listingId: string, n: number): Promise<boolean> {
-  const [rows] = await tx.query(`UPDATE listings SET reserved = reserved - $2 WHERE id = $1 AND reserved >= $2 RETURNING id`, [listingId, n]);
+  const [rows] = await tx.query(`UPDATE listings SET reserved = reserved - $2 WHERE id = $1 AND reserved >= $2 RETURNING id`, [
+    listingId,
+    n,
+  ]);
   return rows.length === 1;
 }
 

@@ -8,7 +8,10 @@ import type { ListingInput } from './listing-input';
  * 3. a graded listing names both its grading provider and its score, and grading details
  *    (score or certificate number) never appear without a provider.
  */
-export function isValidListing(input: Pick<ListingInput, 'price' | 'gradingProvider' | 'gradingScore' | 'gradingNumber'>, itemExists: boolean): boolean {
+export function isValidListing(
+  input: Pick<ListingInput, 'price' | 'gradingProvider' | 'gradingScore' | 'gradingNumber'>,
+  itemExists: boolean,
+): boolean {
   const graded = input.gradingProvider !== null;
   const gradingComplete = graded ? input.gradingScore !== null : input.gradingScore === null && input.gradingNumber === null;
   return itemExists && input.price > 0 && gradingComplete;

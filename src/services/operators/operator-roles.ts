@@ -13,7 +13,10 @@ export class OperatorRoles {
   /** Grants the role to the user named by username or e-mail (the operators CLI). */
   async grant(user: string, grantedBy: string): Promise<{ userId: string; username: string }> {
     const found = await this.findUser(user);
-    await this.db.query(`INSERT INTO operators (user_id, granted_by) VALUES ($1, $2) ON CONFLICT (user_id) DO NOTHING`, [found.userId, grantedBy]);
+    await this.db.query(`INSERT INTO operators (user_id, granted_by) VALUES ($1, $2) ON CONFLICT (user_id) DO NOTHING`, [
+      found.userId,
+      grantedBy,
+    ]);
     return found;
   }
 
@@ -31,7 +34,10 @@ export class OperatorRoles {
   }
 
   private async findUser(user: string): Promise<{ userId: string; username: string }> {
-    const [row] = await this.db.query(`SELECT id AS "userId", username FROM users WHERE lower(username) = lower($1) OR lower(email) = lower($1)`, [user]);
+    const [row] = await this.db.query(
+      `SELECT id AS "userId", username FROM users WHERE lower(username) = lower($1) OR lower(email) = lower($1)`,
+      [user],
+    );
     if (!row) throw notFound(`User ${user}`);
     return row;
   }

@@ -101,7 +101,11 @@ export class Operators {
     const before = await this.getCase(caseId);
     if (before.status === 'CLOSED') throw conflict('case-closed', 'The case is closed.');
     const state = await this.cases.decide(caseId, { decision });
-    await this.audit(this.db.manager, operatorId, 'case.decide', 'case', caseId, reason, { decision, from: before.status, to: state.status });
+    await this.audit(this.db.manager, operatorId, 'case.decide', 'case', caseId, reason, {
+      decision,
+      from: before.status,
+      to: state.status,
+    });
     return this.getCase(caseId);
   }
 
@@ -142,7 +146,12 @@ export class Operators {
     );
   }
 
-  private async setStanding(operatorId: string, sellerId: string, status: 'ACTIVE' | 'SUSPENDED', reason: string): Promise<SellerStandingView> {
+  private async setStanding(
+    operatorId: string,
+    sellerId: string,
+    status: 'ACTIVE' | 'SUSPENDED',
+    reason: string,
+  ): Promise<SellerStandingView> {
     return this.db.transaction(async (tx) => {
       const [[row]]: [SellerStandingView[]] = await tx.query(
         `UPDATE seller_accounts SET status = $2, status_reason = $3, status_changed_at = now(), status_changed_by = $4, updated_at = now()
@@ -175,8 +184,15 @@ export class Operators {
     );
   }
 
-  private async withParties(rows: Array<{ id: string; sellerId: string; buyerId: string; escalatedAt: Date | null }>): Promise<OperatorCaseView[]> {
-    const views = await loadCaseViews(this.db, rows.map((r) => r.id), 'OPERATOR', this.periods);
+  private async withParties(
+    rows: Array<{ id: string; sellerId: string; buyerId: string; escalatedAt: Date | null }>,
+  ): Promise<OperatorCaseView[]> {
+    const views = await loadCaseViews(
+      this.db,
+      rows.map((r) => r.id),
+      'OPERATOR',
+      this.periods,
+    );
     const parties = new Map(rows.map((r) => [r.id, r]));
     return views.map((v) => {
       const { sellerId, buyerId, escalatedAt } = parties.get(v.id)!;

@@ -24,7 +24,11 @@ const addressLines = (a: DeliveryAddress) => [a.name, a.line1, a.line2, a.city, 
 export function packingSlipPdf(order: OrderView): Promise<Buffer> {
   return render((doc) => {
     doc.fontSize(18).text('Packing slip');
-    doc.fontSize(10).text(`Order ${order.id}`).text(`Placed ${order.createdAt.toISOString().slice(0, 10)}`).moveDown();
+    doc
+      .fontSize(10)
+      .text(`Order ${order.id}`)
+      .text(`Placed ${order.createdAt.toISOString().slice(0, 10)}`)
+      .moveDown();
     doc.fontSize(12).text('Deliver to');
     doc.fontSize(10);
     for (const line of addressLines(order.purchase.deliveryAddress)) doc.text(line);
@@ -65,12 +69,19 @@ export interface InvoiceDocument {
 export function invoicePdf(invoice: InvoiceDocument): Promise<Buffer> {
   return render((doc) => {
     doc.fontSize(18).text(`Invoice ${invoice.number}`);
-    doc.fontSize(10).text(`Purchase ${invoice.purchaseId}`).text(`Date ${invoice.createdAt.toISOString().slice(0, 10)}`).moveDown();
+    doc
+      .fontSize(10)
+      .text(`Purchase ${invoice.purchaseId}`)
+      .text(`Date ${invoice.createdAt.toISOString().slice(0, 10)}`)
+      .moveDown();
     for (const line of addressLines(invoice.deliveryAddress)) doc.text(line);
     doc.moveDown();
     for (const l of invoice.lines) doc.text(`${l.quantity} x ${l.title} at ${formatPence(l.price)} = ${formatPence(l.quantity * l.price)}`);
     doc.moveDown();
-    doc.text(`Items ${formatPence(invoice.subtotal)}`).text(`Delivery ${formatPence(invoice.delivery)}`).text(`Buyer fee ${formatPence(invoice.fee)}`);
+    doc
+      .text(`Items ${formatPence(invoice.subtotal)}`)
+      .text(`Delivery ${formatPence(invoice.delivery)}`)
+      .text(`Buyer fee ${formatPence(invoice.fee)}`);
     doc.fontSize(12).text(`Total ${formatPence(invoice.total)}`);
   });
 }

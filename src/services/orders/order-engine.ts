@@ -64,14 +64,20 @@ interface ItemRow {
  * non-owned order is "not found", like a missing one. Returns null when a system action found
  * nothing to do (so timers may fire late or twice).
  */
-export async function applyOrderAction(tx: EntityManager, orderId: string, actor: Actor, action: OrderAction): Promise<OrderEffects | null> {
+export async function applyOrderAction(
+  tx: EntityManager,
+  orderId: string,
+  actor: Actor,
+  action: OrderAction,
+): Promise<OrderEffects | null> {
   const order = await lockOrder(tx, orderId, actor);
   if (!order) {
     if (actor.role === 'system') return null; // a timer outliving its order has nothing to do
     throw notFound('Order');
   }
   // Which party may take which action is the order table's; ownership was checked in SQL above.
-  if (!orderActorMay(actor.role, action.action)) throw conflict('action-not-allowed', `The ${actor.role} cannot ${action.action} an order.`);
+  if (!orderActorMay(actor.role, action.action))
+    throw conflict('action-not-allowed', `The ${actor.role} cannot ${action.action} an order.`);
   const items: ItemRow[] = await tx.query(
     `SELECT id, listing_id, urn, price, quantity, status FROM order_items WHERE order_id = $1 ORDER BY created_at, id FOR UPDATE`,
     [order.id],
@@ -113,7 +119,8 @@ function checkItems(items: ItemRow[], requested: ItemQuantity[], allowed: readon
     const item = items.find((it) => it.id === r.id);
     if (seen.has(r.id)) errors.push({ in: 'body', field: `items.${i}.id`, message: 'Each order item may be named once.' });
     else if (!item) errors.push({ in: 'body', field: `items.${i}.id`, message: 'Not an item of this order.' });
-    else if (!allowed.includes(item.status)) errors.push({ in: 'body', field: `items.${i}.id`, message: `The item is ${item.status.toLowerCase()}.` });
+    else if (!allowed.includes(item.status))
+      errors.push({ in: 'body', field: `items.${i}.id`, message: `The item is ${item.status.toLowerCase()}.` });
     else if (r.quantity > item.quantity) {
       errors.push({ in: 'body', field: `items.${i}.quantity`, message: `The item has ${item.quantity} units.` });
     }
@@ -122,7 +129,12 @@ function checkItems(items: ItemRow[], requested: ItemQuantity[], allowed: readon
   return errors;
 }
 
-async function ship(tx: EntityManager, order: OrderRow, items: ItemRow[], action: Extract<OrderAction, { action: 'ship' }>): Promise<OrderEffects> {
+async function ship(
+  tx: EntityManager,
+  order: OrderRow,
+  items: ItemRow[],
+  action: Extract<OrderAction, { action: 'ship' }>,
+): Promise<OrderEffects> {
   const errors = checkItems(items, action.items, ORDER_ITEM_TRANSITIONS.ship.from);
   if (errors.length > 0) throw invalid('invalid-items', 'Some items cannot be shipped.', errors);
   const shipmentId = newId();
@@ -204,9 +216,10 @@ export async function completePurchaseIfSettled(tx: EntityManager, purchaseId: s
 }
 
 async function emitOrderUpdated(tx: EntityManager, order: OrderRow): Promise<void> {
-  const items: ItemRow[] = await tx.query(`SELECT listing_id, urn, price, quantity FROM order_items WHERE order_id = $1 ORDER BY created_at, id`, [
-    order.id,
-  ]);
+  const items: ItemRow[] = await tx.query(
+    `SELECT listing_id, urn, price, quantity FROM order_items WHERE order_id = $1 ORDER BY created_at, id`,
+    [order.id],
+  );
   const [{ updated_at }]: [{ updated_at: Date }] = await tx.query(`SELECT updated_at FROM orders WHERE id = $1`, [order.id]);
   await emitEvents(tx, 'ORDER_UPDATED', [
     {

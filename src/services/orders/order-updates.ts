@@ -28,7 +28,8 @@ export class OrderUpdates {
     return this.db.transaction(async (tx) => {
       const effects = await applyOrderAction(tx, orderId, actor, action);
       if (effects?.openedCase) await requestWorkflowStart(tx, starts.case(effects.openedCase, this.timings.autoEscalateSeconds));
-      if (effects?.shippedOrderId) await requestWorkflowStart(tx, starts.orderReceipt(effects.shippedOrderId, this.timings.autoReceiptSeconds));
+      if (effects?.shippedOrderId)
+        await requestWorkflowStart(tx, starts.orderReceipt(effects.shippedOrderId, this.timings.autoReceiptSeconds));
       if (effects?.completedPurchaseId) await requestReviewWindow(tx, effects.completedPurchaseId, this.timings.reviewWindowSeconds);
       return effects;
     });

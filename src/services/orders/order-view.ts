@@ -97,7 +97,12 @@ const group = <T extends Record<K, string>, K extends keyof T>(rows: T[], key: K
  * filtered the ids by ownership. `viewer` decides what the cases show (a seller's return
  * address stays hidden from buyers until accepted) and whose next actions are listed.
  */
-export async function loadOrderViews(db: DataSource | EntityManager, orderIds: string[], viewer: Party, periods: Periods): Promise<OrderView[]> {
+export async function loadOrderViews(
+  db: DataSource | EntityManager,
+  orderIds: string[],
+  viewer: Party,
+  periods: Periods,
+): Promise<OrderView[]> {
   if (orderIds.length === 0) return [];
   const orders: OrderRow[] = await db.query(
     `SELECT o.id, o.seller_id AS "sellerId", o.purchase_id AS "purchaseId", o.buyer_id AS "buyerId", o.status,
@@ -120,16 +125,28 @@ export async function loadOrderViews(db: DataSource | EntityManager, orderIds: s
          FROM shipments WHERE order_id = ANY($1) ORDER BY created_at, id`,
       [orderIds],
     ) as Promise<ShipmentView[]>,
-    db
-      .query(`SELECT id FROM cases WHERE order_id = ANY($1) ORDER BY created_at, id`, [orderIds])
-      .then((rows: Array<{ id: string }>) => loadCaseViews(db, rows.map((r) => r.id), viewer, periods)),
-    db.query(`SELECT order_id AS "orderId", reviewer_id AS "reviewerId", rating FROM reviews WHERE order_id = ANY($1) AND deleted_at IS NULL`, [orderIds]) as Promise<
-      Array<{ orderId: string; reviewerId: string; rating: number }>
-    >,
+    db.query(`SELECT id FROM cases WHERE order_id = ANY($1) ORDER BY created_at, id`, [orderIds]).then((rows: Array<{ id: string }>) =>
+      loadCaseViews(
+        db,
+        rows.map((r) => r.id),
+        viewer,
+        periods,
+      ),
+    ),
+    db.query(
+      `SELECT order_id AS "orderId", reviewer_id AS "reviewerId", rating FROM reviews WHERE order_id = ANY($1) AND deleted_at IS NULL`,
+      [orderIds],
+    ) as Promise<Array<{ orderId: string; reviewerId: string; rating: number }>>,
   ]);
   const [catalog, buyers] = await Promise.all([
-    loadItems(db, items.map((i) => i.urn)),
-    loadUserSummaries(db, orders.map((o) => o.buyerId)),
+    loadItems(
+      db,
+      items.map((i) => i.urn),
+    ),
+    loadUserSummaries(
+      db,
+      orders.map((o) => o.buyerId),
+    ),
   ]);
   const itemsOf = group(items, 'orderId');
   const shipmentsOf = group(shipments, 'orderId');

@@ -30,8 +30,7 @@ export type PurchaseView = PurchaseSummary & {
 };
 
 export type PurchaseAction =
-  | { action: 'receive'; orderId: string }
-  | ({ action: 'dispute'; orderId: string; reason: CaseReason } & CaseRequest);
+  { action: 'receive'; orderId: string } | ({ action: 'dispute'; orderId: string; reason: CaseReason } & CaseRequest);
 
 const COLUMNS = `id, status, subtotal, delivery, fee, total, delivery_address AS "deliveryAddress", completed_at AS "completedAt",
   created_at AS "createdAt", updated_at AS "updatedAt"`;
@@ -82,11 +81,18 @@ export class Purchases {
       buyerId,
     ]);
     if (!purchase) throw notFound('Purchase');
-    const ids: Array<{ id: string }> = await this.db.query(`SELECT id FROM orders WHERE purchase_id = $1 ORDER BY created_at, id`, [purchaseId]);
+    const ids: Array<{ id: string }> = await this.db.query(`SELECT id FROM orders WHERE purchase_id = $1 ORDER BY created_at, id`, [
+      purchaseId,
+    ]);
     return {
       ...purchase,
       deadlines: { reviewWindowClosesAt: deadline(purchase.completedAt, this.periods.reviewWindowSeconds) },
-      orders: await loadOrderViews(this.db, ids.map((r) => r.id), 'BUYER', this.periods),
+      orders: await loadOrderViews(
+        this.db,
+        ids.map((r) => r.id),
+        'BUYER',
+        this.periods,
+      ),
     };
   }
 

@@ -67,7 +67,10 @@ export class SellerOrders {
         LIMIT ${where.param(q.size)} OFFSET ${where.param((q.page - 1) * q.size)}`,
       where.params,
     );
-    const buyers = await loadUserSummaries(this.db, rows.map((r) => r.buyerId));
+    const buyers = await loadUserSummaries(
+      this.db,
+      rows.map((r) => r.buyerId),
+    );
     return rows.map(({ buyerId, ...r }) => ({ ...r, buyer: buyers.get(buyerId) ?? null }));
   }
 

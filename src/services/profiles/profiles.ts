@@ -24,5 +24,4 @@ export class Profiles {
     const { id } = await this.summary(identifier);
     return reviewsPage(this.db, id, 'received', page, size);
   }
-
 }

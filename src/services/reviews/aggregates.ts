@@ -6,7 +6,11 @@ import type { EntityManager } from 'typeorm';
  * so concurrent reviews of the same user each add their own delta and none is lost.
  * `rating` and `score` are derived from the two columns (see users/user-summary.ts).
  */
-export async function adjustReviewAggregates(tx: EntityManager, userId: string, delta: { count: number; ratingSum: number }): Promise<void> {
+export async function adjustReviewAggregates(
+  tx: EntityManager,
+  userId: string,
+  delta: { count: number; ratingSum: number },
+): Promise<void> {
   await tx.query(`UPDATE users SET reviews_count = reviews_count + $2, rating_sum = rating_sum + $3 WHERE id = $1`, [
     userId,
     delta.count,

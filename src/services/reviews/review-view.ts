@@ -20,7 +20,10 @@ export interface ReviewView {
 
 /** Maps reviews to views with both parties' summaries loaded in one query. */
 export async function toReviewViews(db: DataSource | EntityManager, reviews: Review[]): Promise<ReviewView[]> {
-  const users = await loadUserSummaries(db, reviews.flatMap((r) => [r.reviewerId, r.reviewedUserId]));
+  const users = await loadUserSummaries(
+    db,
+    reviews.flatMap((r) => [r.reviewerId, r.reviewedUserId]),
+  );
   return reviews.map((r) => ({
     id: r.id,
     rating: r.rating,

@@ -7,8 +7,9 @@ import { requestWorkflowStart, starts } from '../workflow-starts';
  * gets its window exactly once, whether or not Temporal is up at that moment.
  */
 export async function requestReviewWindow(tx: EntityManager, purchaseId: string, windowSeconds: number): Promise<void> {
-  const [purchase]: Array<{ completed_at: Date }> = await tx.query(`SELECT completed_at FROM purchases WHERE id = $1 AND status = 'COMPLETED'`, [
-    purchaseId,
-  ]);
+  const [purchase]: Array<{ completed_at: Date }> = await tx.query(
+    `SELECT completed_at FROM purchases WHERE id = $1 AND status = 'COMPLETED'`,
+    [purchaseId],
+  );
   if (purchase) await requestWorkflowStart(tx, starts.reviewWindow(purchaseId, purchase.completed_at, windowSeconds));
 }

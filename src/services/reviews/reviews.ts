@@ -69,7 +69,10 @@ export class Reviews {
         [reviewId, reviewerId, revision.rating, sanitizeReviewContent(revision.content), MAX_REVISIONS],
       );
       if (!revised) {
-        const [mine] = await tx.query(`SELECT 1 FROM reviews WHERE id = $1 AND reviewer_id = $2 AND deleted_at IS NULL`, [reviewId, reviewerId]);
+        const [mine] = await tx.query(`SELECT 1 FROM reviews WHERE id = $1 AND reviewer_id = $2 AND deleted_at IS NULL`, [
+          reviewId,
+          reviewerId,
+        ]);
         if (!mine) throw notFound('Review');
         throw conflict('review-revision-limit', 'This review has already been revised; a review may be revised once.');
       }

@@ -40,7 +40,11 @@ const relevanceOrder = (hasQuery: boolean) => (hasQuery ? `${RANK_SQL} DESC, i.n
  * One page of catalog items: a ranking query that yields URNs and the total, then the shared
  * Item view (with its market data) for that page only.
  */
-export async function searchCatalog(db: DataSource, query: CatalogQuery, options: { probeMatchesUpTo?: number } = {}): Promise<CatalogPage> {
+export async function searchCatalog(
+  db: DataSource,
+  query: CatalogQuery,
+  options: { probeMatchesUpTo?: number } = {},
+): Promise<CatalogPage> {
   // MATCH_SQL and RANK_SQL read the query text as $1.
   const params: unknown[] = query.q ? [query.q] : [];
   const where: string[] = query.q ? [MATCH_SQL] : [];
@@ -114,15 +118,17 @@ async function pricePage(
   }
   // Broad: walk the price index; matches are dense enough that the page fills after a few rows.
   const priced = urnsOf(
-    await db.query(`SELECT i.urn FROM item_market m JOIN catalog_items i ON i.urn = m.item_urn ${q.filter} ORDER BY m.min_price, i.name, i.urn ${q.page}`, [
-      ...q.params,
-      q.size,
-      q.offset,
-    ]),
+    await db.query(
+      `SELECT i.urn FROM item_market m JOIN catalog_items i ON i.urn = m.item_urn ${q.filter} ORDER BY m.min_price, i.name, i.urn ${q.page}`,
+      [...q.params, q.size, q.offset],
+    ),
   );
   if (priced.length === q.size) return priced;
   // Past the priced matches: the matches with nothing for sale, by name.
-  const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM item_market m JOIN catalog_items i ON i.urn = m.item_urn ${q.filter}`, q.params);
+  const [{ n }] = await db.query(
+    `SELECT count(*)::int AS n FROM item_market m JOIN catalog_items i ON i.urn = m.item_urn ${q.filter}`,
+    q.params,
+  );
   const unpriced = ['NOT EXISTS (SELECT 1 FROM item_market m WHERE m.item_urn = i.urn)', ...q.where];
   const rest = await db.query(`SELECT i.urn FROM catalog_items i WHERE ${unpriced.join(' AND ')} ORDER BY i.name, i.urn ${q.page}`, [
     ...q.params,

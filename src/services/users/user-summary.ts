@@ -35,18 +35,7 @@ export function scoreOf(reviewsCount: number, ratingSum: number): number {
 
 /** Columns a user summary needs, for joining into other queries: `${userSummaryColumns('u')}`. */
 export const userSummaryColumns = (alias: string) =>
-  [
-    'id',
-    'username',
-    'reviews_count',
-    'rating_sum',
-    'sales_count',
-    'purchases_count',
-    'created_at',
-    'avatar_url',
-    'cover_url',
-    'profile',
-  ]
+  ['id', 'username', 'reviews_count', 'rating_sum', 'sales_count', 'purchases_count', 'created_at', 'avatar_url', 'cover_url', 'profile']
     .map((c) => `${alias}.${c}`)
     .join(', ');
 
@@ -83,9 +72,6 @@ export function toUserSummary(row: UserSummaryRow): UserSummary {
 export async function loadUserSummaries(db: DataSource | EntityManager, ids: string[]): Promise<Map<string, UserSummary>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const rows: UserSummaryRow[] = await db.query(
-    `SELECT ${userSummaryColumns('u')} FROM users u WHERE u.id = ANY($1::uuid[])`,
-    [unique],
-  );
+  const rows: UserSummaryRow[] = await db.query(`SELECT ${userSummaryColumns('u')} FROM users u WHERE u.id = ANY($1::uuid[])`, [unique]);
   return new Map(rows.map((r) => [r.id, toUserSummary(r)]));
 }

@@ -102,7 +102,17 @@ export class WebhookDeliveryAttempts {
     await tx.query(
       `INSERT INTO webhook_attempts (id, delivery_id, endpoint_id, attempted_at, succeeded, status_code, latency_ms, error, response_excerpt)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [newId(), a.deliveryId, a.endpoint.id, a.attemptedAt, succeeded, statusCode, a.response.latencyMs, a.response.error ?? httpError(statusCode), a.response.excerpt],
+      [
+        newId(),
+        a.deliveryId,
+        a.endpoint.id,
+        a.attemptedAt,
+        succeeded,
+        statusCode,
+        a.response.latencyMs,
+        a.response.error ?? httpError(statusCode),
+        a.response.excerpt,
+      ],
     );
     await tx.query(
       `UPDATE webhook_deliveries
@@ -170,4 +180,5 @@ async function ensureDelivery(db: DataSource, event: OutboxEvent, endpointId: st
   return row.id;
 }
 
-const httpError = (statusCode: number | null) => (statusCode === null ? null : statusCode >= 200 && statusCode < 300 ? null : `HTTP ${statusCode}`);
+const httpError = (statusCode: number | null) =>
+  statusCode === null ? null : statusCode >= 200 && statusCode < 300 ? null : `HTTP ${statusCode}`;

@@ -53,7 +53,6 @@ const view = (e: WebhookEndpoint): WebhookEndpointView => ({
 
 const rejected = (errors: FieldError[]) => invalid('validation-failed', 'The request is invalid; see `errors` for each field.', errors);
 
-
 /** The endpoint if it exists and belongs to the seller; 404 otherwise (also for malformed ids). */
 export async function ownedEndpoint(db: DataSource, sellerId: string, id: string): Promise<WebhookEndpoint> {
   const endpoint = UUID_PATTERN.test(id) ? await db.getRepository(WebhookEndpoint).findOneBy({ id, sellerId }) : null;
@@ -202,4 +201,3 @@ export class WebhookEndpoints {
     return normalised?.headers;
   }
 }
-

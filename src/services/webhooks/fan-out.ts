@@ -28,7 +28,9 @@ export function webhookFanOut(db: DataSource, policy: WebhookDeliveryPolicy, bat
       if (rows.length === 0) return 0;
       await requestWorkflowStarts(
         tx,
-        rows.filter((r) => r.endpoint_id !== null).map((r) => starts.webhookDelivery(r.event_id, r.endpoint_id!, policy, { replay: false })),
+        rows
+          .filter((r) => r.endpoint_id !== null)
+          .map((r) => starts.webhookDelivery(r.event_id, r.endpoint_id!, policy, { replay: false })),
       );
       const eventIds = [...new Set(rows.map((r) => r.event_id))];
       await tx.query(`UPDATE outbox_events SET dispatched_at = now() WHERE id = ANY ($1::uuid[])`, [eventIds]);

@@ -100,20 +100,18 @@ export class WebhookInspection {
         LIMIT $${args.length + 1} OFFSET $${args.length + 2}`,
       [...args, filter.size, (filter.page - 1) * filter.size],
     );
-    const items = rows.map(
-      (r: Record<string, unknown>): FailedAttemptView => ({
-        attemptId: r.id as string,
-        deliveryId: r.delivery_id as string,
-        eventId: r.event_id as string,
-        eventType: r.event_type as string,
-        deliveryStatus: r.status as string,
-        attemptedAt: r.attempted_at as Date,
-        statusCode: r.status_code as number | null,
-        latencyMs: r.latency_ms as number,
-        error: r.error as string | null,
-        responseExcerpt: r.response_excerpt as string | null,
-      }),
-    );
+    const items = rows.map((r: Record<string, unknown>): FailedAttemptView => ({
+      attemptId: r.id as string,
+      deliveryId: r.delivery_id as string,
+      eventId: r.event_id as string,
+      eventType: r.event_type as string,
+      deliveryStatus: r.status as string,
+      attemptedAt: r.attempted_at as Date,
+      statusCode: r.status_code as number | null,
+      latencyMs: r.latency_ms as number,
+      error: r.error as string | null,
+      responseExcerpt: r.response_excerpt as string | null,
+    }));
     return { items, page: filter.page, size: filter.size, total };
   }
 }

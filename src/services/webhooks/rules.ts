@@ -44,7 +44,8 @@ export function normaliseHeaders(headers: Record<string, string>): { headers: Re
     else if (name in out) fail(rawName, 'is given twice');
     // Control characters (CR/LF above all) would let a value inject further headers; anything
     // above U+00FF cannot be written as a header byte at all.
-    else if (!HEADER_VALUE.test(value)) fail(rawName, 'must be visible ASCII or Latin-1 text (tab and space allowed, no control characters)');
+    else if (!HEADER_VALUE.test(value))
+      fail(rawName, 'must be visible ASCII or Latin-1 text (tab and space allowed, no control characters)');
     else out[name] = value;
   }
   return { headers: out, errors };

@@ -119,7 +119,12 @@ export class StartDispatcher {
         );
         const byId = new Map(rows.map((r) => [r.id, r]));
         this.options.log.warn(
-          { failed: failed.length, of: rows.length, workflowIds: failed.slice(0, 5).map((f) => byId.get(f.id)?.workflow_id), error: failed[0]!.error },
+          {
+            failed: failed.length,
+            of: rows.length,
+            workflowIds: failed.slice(0, 5).map((f) => byId.get(f.id)?.workflow_id),
+            error: failed[0]!.error,
+          },
           'workflow starts failed; they stay in the outbox and are retried',
         );
       }

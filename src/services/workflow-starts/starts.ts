@@ -18,7 +18,13 @@ function start<T extends keyof WorkflowInputs>(
   options: WorkflowStartOptions = {},
   requestKey?: string,
 ): WorkflowStart {
-  return { workflowType, workflowId, args: [input], options: { reusePolicy: 'REJECT_DUPLICATE', ...options }, ...(requestKey ? { requestKey } : {}) };
+  return {
+    workflowType,
+    workflowId,
+    args: [input],
+    options: { reusePolicy: 'REJECT_DUPLICATE', ...options },
+    ...(requestKey ? { requestKey } : {}),
+  };
 }
 
 const keyword = (key: { name: string }, value: string): StartSearchAttribute => ({ name: key.name, type: 'KEYWORD', value });
