@@ -340,6 +340,11 @@ export const listingsUnavailableProblem = problemSchema
   .description('Checkout refusals: `listings-unavailable`, `basket-empty`, `delivery-address-required`.');
 
 export const moderationProblem = problemSchema
-  .keys({ reasons: Joi.array().items(Joi.string()).min(1).required().description('Why moderation refused the content.') })
+  .keys({
+    reasons: Joi.array()
+      .items(Joi.string())
+      .min(1)
+      .description('With `image-rejected` and other moderation refusals: why moderation refused the content.'),
+  })
   .meta({ component: 'ModerationProblem' })
-  .description('`image-rejected` and other moderation refusals: `reasons` lists why.');
+  .description('A refusal that may come from moderation: with `image-rejected`, `reasons` lists why.');

@@ -183,7 +183,12 @@ export const conversationRoutes = (s: Services) => [
       400: { description: "`upload-not-ready`: the upload is unknown, not the caller's, or has no bytes." },
       404: { description: `${NOT_IN} Or no such message of the caller's in it.` },
       409: { description: '`conversation-locked`, `attachment-limit-reached` or `upload-already-attached`.' },
-      422: { description: '`image-rejected`: moderation refused the image; `reasons` lists why.', schema: moderationProblem },
+      422: {
+        description:
+          '`image-rejected`: moderation refused the image; `reasons` lists why. Also `idempotency-key-reused` (no `reasons`), ' +
+          'as on every route that takes an `Idempotency-Key`.',
+        schema: moderationProblem,
+      },
     },
     handler: async ({ principal, params, body }) => ({
       status: 200,
