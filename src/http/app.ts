@@ -15,6 +15,8 @@ import { addressRoutes } from './routes/addresses';
 import { authRoutes } from './routes/auth';
 import { linkedApplicationRoutes } from './routes/linked-applications';
 import { oauthAuthorizeRoutes } from './routes/oauth-authorize';
+import { oauthServerRoutes } from './routes/oauth-server';
+import { oauthErrorBodies } from './oauth';
 import { basketRoutes } from './routes/basket';
 import { catalogTreeRoutes } from './routes/catalog-tree';
 import { devRoutes } from './routes/dev';
@@ -45,6 +47,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
   const routes: AnyRoute[] = [
     ...authRoutes(services),
     ...oauthAuthorizeRoutes(services),
+    ...oauthServerRoutes(services),
     ...linkedApplicationRoutes(services),
     ...personalAccessTokenRoutes(services),
     ...accountRoutes(services),
@@ -79,7 +82,8 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
 export function createApp(services: Services, config: Config, logger: Logger, metrics?: ApiMetrics): Koa {
   const app = new Koa();
   app.proxy = true;
-  const router = buildRouter(routeTable(services, config), {
+  const routes = routeTable(services, config);
+  const router = buildRouter(routes, {
     authenticator: services.authenticator,
     idempotencyKeys: services.idempotencyKeys,
     isActiveSeller: (userId) => services.sellers.isActiveSeller(userId),
@@ -91,6 +95,7 @@ export function createApp(services: Services, config: Config, logger: Logger, me
   app.use(requestContext(logger));
   app.use(asciiJsonBodies());
   app.use(problemErrors());
+  app.use(oauthErrorBodies(new Set(routes.filter((r) => r.errors === 'oauth').map((r) => r.path))));
   app.use(
     koaBody({
       json: true,

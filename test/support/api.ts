@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import supertest from 'supertest';
 import { createServices } from '../../src/composition';
@@ -48,17 +48,19 @@ export async function startTestApi(
   options: { temporal?: Client; env?: Record<string, string>; database?: TestDatabase; log?: Logger } = {},
 ): Promise<TestApi> {
   const database = options.database ?? (await createTestDatabase());
-  const config = loadConfig(testEnv(database.url, options.env));
+  // Listening first lets the app know its own address: PUBLIC_BASE_URL is the OAuth issuer,
+  // which clients compare with the URL they discovered it at.
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const config = loadConfig(testEnv(database.url, { PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...options.env }));
   const temporal = options.temporal ?? new Client({ connection: Connection.lazy({ address: '127.0.0.1:9' }) });
   const services = createServices(config, database.db, temporal);
   const metrics = createApiMetrics();
   registerDbPoolMetrics(metrics.registry, database.db, 'api');
   const app = createApp(services, config, options.log ?? createLogger(config.logLevel, 'api-test'), metrics);
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  server.on('request', app.callback());
   return {
     http: supertest.agent(server),
     baseUrl: `http://127.0.0.1:${port}`,

@@ -16,6 +16,7 @@ import { ItemMarket1733443700000 } from './1733443700000-item-market';
 import { DiscoverIndexes1733443700001 } from './1733443700001-discover-indexes';
 import { CatalogNames1733443700002 } from './1733443700002-catalog-names';
 import { SellersOperators1733443800000 } from './1733443800000-sellers-operators';
+import { OAuthRevocation1733444000000 } from './1733444000000-oauth-revocation';
 import { RetentionIndexes1733444100000 } from './1733444100000-retention-indexes';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
@@ -38,5 +39,6 @@ export const migrations = [
   DiscoverIndexes1733443700001,
   CatalogNames1733443700002,
   SellersOperators1733443800000,
+  OAuthRevocation1733444000000,
   RetentionIndexes1733444100000,
 ];

@@ -3,7 +3,7 @@ import { CONVERSATION_LIMITS } from '../../services/conversations/limits';
 import { MAX_MESSAGE_BODY } from '../../services/conversations/message-body';
 import type { NewConversation } from '../../services/conversations/conversations';
 import { defineRoute } from '../route';
-import { idParams, timestamp, userSummary, type IdParams } from '../schemas';
+import { idParams, moderationProblem, timestamp, userSummary, type IdParams } from '../schemas';
 import type { Services } from '../services';
 import { pageQuery } from './discover-common';
 
@@ -187,10 +187,7 @@ export const conversationRoutes = (s: Services) => [
         description:
           '`image-rejected`: moderation refused the image; `reasons` lists why. Also `idempotency-key-reused` (no `reasons`), ' +
           'as on every route that takes an `Idempotency-Key`.',
-        contentType: 'application/problem+json',
-        schema: Joi.object({
-          reasons: Joi.array().items(Joi.string()).min(1).description('With `image-rejected`: why moderation refused the image.'),
-        }).unknown(true),
+        schema: moderationProblem,
       },
     },
     handler: async ({ principal, params, body }) => ({
