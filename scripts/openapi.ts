@@ -11,6 +11,8 @@ const config = loadConfig({
   NODE_ENV: 'production',
   DATABASE_URL: 'postgres://unused/unused',
   JWT_SECRET: 'x'.repeat(32),
+  // Production requires payload keys; nothing is encrypted here, so an all-zero key will do.
+  TEMPORAL_PAYLOAD_KEYS: `unused:${Buffer.alloc(32).toString('base64')}`,
   ...process.env,
 });
 const document = `${JSON.stringify(buildOpenApi(routeTable({} as Services, config), config.publicBaseUrl), null, 2)}\n`;

@@ -51,9 +51,11 @@ it('a purchase completes → its review-window workflow writes the default revie
     .expect(200);
   expect(received.body.status).toBe('COMPLETED');
 
-  // The window is a workflow an operator finds in the Web UI by the purchase id.
+  // The window is a workflow an operator finds in the Web UI by the purchase id. It starts from
+  // the start outbox just after the receipt commits, so it may not exist at the answer yet.
   const handle = stack.env.client.workflow.getHandle(`review-window:${purchaseId}`);
-  expect((await handle.describe()).type).toBe('reviewWindowWorkflow');
+  const described = await eventually(() => handle.describe().catch(() => null));
+  expect(described.type).toBe('reviewWindowWorkflow');
   expect(await handle.result()).toBe(2);
 
   expect(await eventually(() => automaticReviews(purchaseId))).toEqual(
