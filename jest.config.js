@@ -16,8 +16,8 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.(ts|js)$': swc },
-  // jose is ESM-only; Node 20 loads it natively at run time, but Jest needs it compiled.
-  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
+  // jose and oauth4webapi are ESM-only; Node 20 loads jose natively at run time, but Jest needs both compiled.
+  transformIgnorePatterns: ['/node_modules/(?!(jose|oauth4webapi)/)'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   // Temporal test servers and Postgres databases are per file; two cores, two workers.

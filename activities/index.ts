@@ -5,6 +5,7 @@ import { createEmailActivities, type EmailActivityDeps } from './email';
 import { createImportActivities, type ImportActivityDeps } from './imports';
 import { createMoneyActivities, type MoneyActivityDeps } from './money';
 import { createOrderActivities, type OrderActivityDeps } from './orders';
+import { createRetentionActivities, type RetentionActivityDeps } from './retention';
 import { createReviewActivities, type ReviewActivityDeps } from './reviews';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
 import { classifyFailures } from './failures';
@@ -17,7 +18,8 @@ export type ActivityDeps = EmailActivityDeps &
   MoneyActivityDeps &
   ReviewActivityDeps &
   CaseActivityDeps &
-  ConversationActivityDeps;
+  ConversationActivityDeps &
+  RetentionActivityDeps;
 
 /**
  * All activities, built from their dependencies (no globals), for the worker and for tests;
@@ -32,6 +34,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createOrderActivities(deps),
     ...createMoneyActivities(deps),
     ...createReviewActivities(deps),
+    ...createRetentionActivities(deps),
     ...createCaseActivities(deps),
     ...createConversationActivities(deps),
   });

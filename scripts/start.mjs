@@ -41,6 +41,9 @@ async function temporal() {
   if (env.TEMPORAL_ADDRESS) return log(`Temporal: ${env.TEMPORAL_ADDRESS}`);
   const port = Number(env.TEMPORAL_DEV_PORT ?? 7233);
   const uiPort = Number(env.TEMPORAL_UI_PORT ?? 8233);
+  // The worker serves the codec endpoint (src/temporal/codec-server.ts); the UI decrypts payloads through it.
+  const codecPort = Number(env.CODEC_PORT ?? 8234);
+  env.CODEC_CORS_ORIGINS ??= `http://127.0.0.1:${uiPort},http://localhost:${uiPort}`;
   env.TEMPORAL_ADDRESS = `127.0.0.1:${port}`;
   if (await portOpen(port)) return log(`Temporal: reusing the server already on port ${port}`);
   const { cli } = ensureTemporalBinaries();
@@ -59,8 +62,21 @@ async function temporal() {
       path.join(DATA_DIR, 'temporal.sqlite'),
       '--log-level',
       'error',
-      // The case workflows' search attributes (src/domain/cases/search-attributes.ts).
-      ...['CaseStatus', 'CaseReason', 'CaseSellerId', 'CaseOrderId'].flatMap((name) => ['--search-attribute', `${name}=Keyword`]),
+      '--ui-disable-news-fetch',
+      ...(codecPort === 0 ? [] : ['--ui-codec-endpoint', `http://127.0.0.1:${codecPort}`]),
+      // Every custom search attribute (src/domain/search-attributes.ts; a unit test keeps the lists equal).
+      ...[
+        'CaseStatus',
+        'CaseReason',
+        'CaseSellerId',
+        'CaseOrderId',
+        'WebhookEndpointId',
+        'WebhookSellerId',
+        'WebhookEventType',
+        'WebhookOutcome',
+        'ImportSellerId',
+        'ImportStatus',
+      ].flatMap((name) => ['--search-attribute', `${name}=Keyword`]),
     ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { Config } from './config';
 import type { Services } from './http/services';
 import { AccessTokens } from './services/auth/access-tokens';
+import { OAuthTokens } from './services/auth/oauth-tokens';
 import { AuthService } from './services/auth/auth-service';
 import { Authenticator } from './services/auth/authenticator';
 import { OAuthApps } from './services/auth/oauth-apps';
@@ -53,7 +54,7 @@ import { EmailOutbox } from './services/email/outbox';
 
 /** The composition root: wires services from configuration, the database and Temporal. */
 export function createServices(config: Config, db: DataSource, temporal: Client): Services {
-  const accessTokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenTtlSeconds);
+  const accessTokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenTtlSeconds, config.publicBaseUrl);
   const oauthApps = new OAuthApps(db);
   const signInThrottle = new SignInThrottle(db, { maxFailures: config.auth.signInMaxFailures, lockSeconds: config.auth.signInLockSeconds });
   const uploads = new Uploads(db, {
@@ -87,6 +88,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     }),
     authenticator: new Authenticator(db, accessTokens, oauthApps, new UserActivity(db)),
     oauthApps,
+    oauthTokens: new OAuthTokens(db, accessTokens, oauthApps),
     pats: new PersonalAccessTokens(db),
     sellers: new Sellers(db),
     emailChange: new EmailChange(db, {

@@ -13,12 +13,26 @@ export interface Config {
   host: string;
   publicBaseUrl: string;
   logLevel: string;
+  /** On SIGTERM, how long requests in flight (API) and running activities (worker) may take to finish. */
+  shutdownGraceMs: number;
   databaseUrl: string;
+  /** Where each process serves `GET /metrics` (docs/operations.md); port 0 turns it off. */
+  metrics: {
+    host: string;
+    apiPort: number;
+    workerPort: number;
+    /** Loopback port of the Temporal SDK's Prometheus exporter, which the worker's /metrics includes. */
+    sdkPort: number;
+  };
   temporal: {
     address: string;
     namespace: string;
     taskQueue: string;
     tls: boolean;
+    /** AES-256-GCM keys for workflow payloads; the first encrypts, all decrypt (docs/operations.md). */
+    payloadKeys: { id: string; key: Buffer }[];
+    /** The codec endpoint the Web UI decrypts payloads through; port 0 turns it off. */
+    codec: { host: string; port: number; corsOrigins: string[] };
   };
   auth: {
     jwtSecret: Uint8Array;
@@ -85,6 +99,12 @@ export interface Config {
     /** After a purchase completes, parties have this long to review before defaults are written. */
     windowSeconds: number;
   };
+  retention: {
+    /** Outbox, start and webhook attempt rows older than this are pruned (docs/operations.md). */
+    olderThanMs: number;
+    /** How often the retention Schedule runs. */
+    everyMs: number;
+  };
   cases: {
     /** An OPEN or REMEDIATION case unresolved this long escalates automatically (spec: 7 days). */
     autoEscalateSeconds: number;
@@ -147,10 +167,23 @@ const schema = Joi.object({
   DATABASE_URL: Joi.string()
     .uri({ scheme: ['postgres', 'postgresql'] })
     .required(),
+  // Below the 30 s after which Kubernetes and Docker send SIGKILL.
+  SHUTDOWN_GRACE: Joi.string().pattern(DURATION).default('25s'),
+  METRICS_HOST: Joi.string().default('127.0.0.1'),
+  METRICS_PORT: Joi.number().port().default(9464),
+  WORKER_METRICS_PORT: Joi.number().port().default(9465),
+  TEMPORAL_SDK_METRICS_PORT: Joi.number().port().default(9466),
   TEMPORAL_ADDRESS: Joi.string().default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: Joi.string().default('default'),
   TEMPORAL_TASK_QUEUE: Joi.string().default('marketplace'),
   TEMPORAL_TLS: Joi.boolean().default(false),
+  TEMPORAL_PAYLOAD_KEYS: Joi.string()
+    .pattern(/^\s*[A-Za-z0-9._-]+:[A-Za-z0-9+/]{43}=\s*(,\s*[A-Za-z0-9._-]+:[A-Za-z0-9+/]{43}=\s*)*$/)
+    .messages({ 'string.pattern.base': '"TEMPORAL_PAYLOAD_KEYS" must be id:base64-of-32-bytes, comma-separated, newest first' })
+    .when('NODE_ENV', { is: 'production', then: Joi.required() }),
+  CODEC_HOST: Joi.string().default('127.0.0.1'),
+  CODEC_PORT: Joi.number().port().default(8234),
+  CODEC_CORS_ORIGINS: Joi.string().default('http://127.0.0.1:8233,http://localhost:8233'),
   JWT_SECRET: Joi.string()
     .min(32)
     .when('NODE_ENV', {
@@ -210,6 +243,9 @@ const schema = Joi.object({
     .min(1024)
     .default(5 * 1024 * 1024),
   IMPORT_BATCH_SIZE: Joi.number().integer().min(1).max(5000).default(500),
+  // Above the longest webhook metrics window (30 d), so those figures stay whole.
+  RETENTION_AGE: Joi.string().pattern(DURATION).default('35d'),
+  RETENTION_EVERY: Joi.string().pattern(DURATION).default('1h'),
   CASE_AUTO_ESCALATE_SECONDS: Joi.number()
     .integer()
     .min(1)
@@ -245,6 +281,28 @@ function webhookSecretKey(explicit: string | undefined, jwtSecret: string): Buff
   return Buffer.from(hkdfSync('sha256', ikm, Buffer.alloc(0), 'webhook-endpoint-secrets', 32));
 }
 
+/**
+ * The key outside production when TEMPORAL_PAYLOAD_KEYS is unset: derived from a constant, so
+ * it is public. It keeps development and tests on the same encrypted path as production;
+ * production refuses to start without keys of its own.
+ */
+export const EMBEDDED_PAYLOAD_KEY_ID = 'embedded-dev';
+
+function payloadKeys(setting: string | undefined): { id: string; key: Buffer }[] {
+  if (setting === undefined) {
+    return [
+      {
+        id: EMBEDDED_PAYLOAD_KEY_ID,
+        key: Buffer.from(hkdfSync('sha256', 'marketplace-development', Buffer.alloc(0), 'temporal-payloads', 32)),
+      },
+    ];
+  }
+  return setting.split(',').map((entry) => {
+    const [id, key] = entry.trim().split(':') as [string, string];
+    return { id, key: Buffer.from(key, 'base64') };
+  });
+}
+
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -261,12 +319,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: value.HOST,
     publicBaseUrl: (value.PUBLIC_BASE_URL ?? `http://${value.HOST}:${port}`).replace(/\/$/, ''),
     logLevel: value.LOG_LEVEL,
+    shutdownGraceMs: parseDuration(value.SHUTDOWN_GRACE),
     databaseUrl: value.DATABASE_URL,
+    metrics: {
+      host: value.METRICS_HOST,
+      apiPort: value.METRICS_PORT,
+      workerPort: value.WORKER_METRICS_PORT,
+      sdkPort: value.TEMPORAL_SDK_METRICS_PORT,
+    },
     temporal: {
       address: value.TEMPORAL_ADDRESS,
       namespace: value.TEMPORAL_NAMESPACE,
       taskQueue: value.TEMPORAL_TASK_QUEUE,
       tls: value.TEMPORAL_TLS,
+      payloadKeys: payloadKeys(value.TEMPORAL_PAYLOAD_KEYS),
+      codec: {
+        host: value.CODEC_HOST,
+        port: value.CODEC_PORT,
+        corsOrigins: (value.CODEC_CORS_ORIGINS as string)
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean),
+      },
     },
     auth: {
       jwtSecret: new TextEncoder().encode(value.JWT_SECRET),
@@ -310,6 +384,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       payoutTransitSeconds: value.PAYOUT_TRANSIT_SECONDS,
     },
     reviews: { windowSeconds: value.REVIEW_WINDOW_SECONDS },
+    retention: { olderThanMs: parseDuration(value.RETENTION_AGE), everyMs: parseDuration(value.RETENTION_EVERY) },
     cases: { autoEscalateSeconds: value.CASE_AUTO_ESCALATE_SECONDS },
     addressLookup: {
       provider: value.ADDRESS_LOOKUP_PROVIDER,

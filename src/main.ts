@@ -2,6 +2,9 @@ import { loadConfig } from './config';
 import { connectAndMigrate } from './db/data-source';
 import { createApp } from './http/app';
 import { createLogger } from './logger';
+import { createApiMetrics, registerDbPoolMetrics } from './observability/api-metrics';
+import { closeGracefully } from './observability/http-shutdown';
+import { startMetricsServer } from './observability/metrics-server';
 import { connectTemporalClient } from './temporal/client';
 import { createServices } from './composition';
 
@@ -12,21 +15,29 @@ async function main(): Promise<void> {
   const db = await connectAndMigrate({ url: config.databaseUrl, applicationName: 'marketplace-api' });
   const temporal = await connectTemporalClient(config.temporal);
   const services = createServices(config, db, temporal);
-  const app = createApp(services, config, log);
+  const metrics = createApiMetrics();
+  registerDbPoolMetrics(metrics.registry, db, 'api');
+  const app = createApp(services, config, log, metrics);
+  const metricsServer =
+    config.metrics.apiPort === 0
+      ? undefined
+      : await startMetricsServer(metrics.registry, { host: config.metrics.host, port: config.metrics.apiPort });
   const server = app.listen(config.port, config.host, () => {
-    log.info({ url: config.publicBaseUrl, docs: `${config.publicBaseUrl}/docs` }, 'api listening');
+    log.info({ url: config.publicBaseUrl, docs: `${config.publicBaseUrl}/docs`, metrics: metricsServer?.url }, 'api listening');
   });
-  const stop = () => {
+  // Requests in flight finish (up to SHUTDOWN_GRACE) before the pool and connections close.
+  const stop = async () => {
     log.info('api stopping');
-    server.close(async () => {
-      await temporal.connection.close();
-      await db.destroy();
-      process.exit(0);
-    });
-    server.closeIdleConnections();
+    const { forced } = await closeGracefully(server, config.shutdownGraceMs);
+    if (forced) log.warn({ graceMs: config.shutdownGraceMs }, 'requests still running at the end of the grace period were cut off');
+    await metricsServer?.close();
+    await temporal.connection.close();
+    await db.destroy();
+    log.info('api stopped');
+    process.exit(0);
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
 }
 
 main().catch((err) => {

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../src/config';
+import type { WorkerMetrics } from '../src/observability/worker-metrics';
+import { temporalDataConverter } from '../src/temporal/data-converter';
 import { createWorkerActivities } from './composition';
 
 /** A folder, so it names workflows/index.ts from source and dist/workflows/index.js when compiled. */
@@ -16,17 +18,39 @@ export interface CreateWorkerOptions {
   connection: NativeConnection;
   /** A bundle built by the caller (tests build one per file); otherwise the prebuilt one, else bundled at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /** Instruments the worker's activities report to (worker/main.ts serves them on /metrics). */
+  metrics?: WorkerMetrics;
 }
 
 /** The worker with every workflow and activity registered; shared by `worker/main.ts` and tests. */
-export function createWorker({ config, db, connection, workflowBundle }: CreateWorkerOptions): Promise<Worker> {
+export function createWorker({ config, db, connection, workflowBundle, metrics }: CreateWorkerOptions): Promise<Worker> {
+  const activities = createWorkerActivities(config, db);
   return Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     ...workflowCode(workflowBundle),
-    activities: createWorkerActivities(config, db),
+    activities: metrics ? countedActivities(activities, metrics) : activities,
+    dataConverter: temporalDataConverter(config.temporal),
+    // On SIGTERM running activities finish within the grace period instead of being cancelled.
+    shutdownGraceTime: config.shutdownGraceMs,
   });
+}
+
+/** Counts each webhook attempt by what it decided (`webhook_delivery_attempts_total`). */
+function countedActivities<A extends { attemptWebhookDelivery: (...args: never[]) => Promise<{ outcome: string }> }>(
+  activities: A,
+  metrics: WorkerMetrics,
+): A {
+  const attempt = activities.attemptWebhookDelivery;
+  return {
+    ...activities,
+    attemptWebhookDelivery: async (...args: Parameters<A['attemptWebhookDelivery']>) => {
+      const result = await attempt(...args);
+      metrics.webhookAttempts.inc({ outcome: result.outcome });
+      return result;
+    },
+  };
 }
 
 /** Production loads the bundle prebuilt by `npm run build`; from source the worker bundles at start. */

@@ -1,16 +1,22 @@
 import { DefaultLogger, NativeConnection, Runtime, type LogLevel } from '@temporalio/worker';
-import { loadConfig } from '../src/config';
+import type { Client } from '@temporalio/client';
+import { loadConfig, type Config } from '../src/config';
 import { connectAndMigrate } from '../src/db/data-source';
-import { createLogger } from '../src/logger';
+import { createLogger, type Logger } from '../src/logger';
+import { startMetricsServer } from '../src/observability/metrics-server';
+import { createWorkerMetrics, sdkMetrics } from '../src/observability/worker-metrics';
 import { connectTemporalClient } from '../src/temporal/client';
 import { ensurePayoutSchedule } from '../src/temporal/payout-schedule';
+import { startCodecServer } from '../src/temporal/codec-server';
+import { AesGcmPayloadCodec } from '../src/temporal/payload-codec';
+import { ensureRetentionSchedule } from '../src/temporal/retention-schedule';
 import { createWorker } from './create-worker';
 import { createStartDispatcher } from './start-dispatcher';
 
 /**
  * Worker process entry point. SIGTERM/SIGINT make the SDK stop polling, let running activities
- * finish (up to its shutdown grace time) and then resolve `run()`, after which we close the
- * database pool and the connection.
+ * finish (up to SHUTDOWN_GRACE) and then resolve `run()`, after which the dispatcher finishes
+ * its pass and the listeners, connections and pool close (docs/operations.md, "Shutdown").
  */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -21,29 +27,65 @@ async function main(): Promise<void> {
       const method = ({ WARN: 'warn', ERROR: 'error' } as Partial<Record<LogLevel, 'warn' | 'error'>>)[level] ?? 'info';
       log[method]({ ...meta, sdk: true }, message);
     }),
+    // The SDK's metrics, on loopback only: the worker's /metrics appends them to its own.
+    ...(config.metrics.workerPort === 0
+      ? {}
+      : { telemetryOptions: { metrics: { prometheus: { bindAddress: `127.0.0.1:${config.metrics.sdkPort}` } } } }),
   });
   const db = await connectAndMigrate({ url: config.databaseUrl, applicationName: 'marketplace-worker' });
   const connection = await NativeConnection.connect({
     address: config.temporal.address,
     tls: config.temporal.tls ? {} : undefined,
   });
-  const worker = await createWorker({ config, db, connection });
+  const metrics = createWorkerMetrics(db);
+  const worker = await createWorker({ config, db, connection, metrics });
   // The workflow-start dispatcher runs beside the worker (any number of replicas may).
   const temporal = await connectTemporalClient(config.temporal);
   const created = await ensurePayoutSchedule(temporal, { intervalMs: config.money.payoutIntervalMs, taskQueue: config.temporal.taskQueue });
   log.info({ created, intervalMs: config.money.payoutIntervalMs }, 'payout schedule ensured');
-  const dispatcher = createStartDispatcher(config, db, temporal, log.child({ component: 'start-dispatcher' }));
+  const dispatcher = createStartDispatcher(config, db, temporal, log.child({ component: 'start-dispatcher' }), metrics);
   dispatcher.start();
-  log.info({ taskQueue: config.temporal.taskQueue, temporal: config.temporal.address }, 'worker started');
+  keepRetentionSchedule(temporal, config, log);
+  const metricsServer =
+    config.metrics.workerPort === 0
+      ? undefined
+      : await startMetricsServer(metrics.registry, { host: config.metrics.host, port: config.metrics.workerPort }, [
+          sdkMetrics(config.metrics.sdkPort),
+        ]);
+  const codec = config.temporal.codec;
+  const codecServer = codec.port === 0 ? undefined : await startCodecServer(new AesGcmPayloadCodec(config.temporal.payloadKeys), codec);
+  log.info(
+    { taskQueue: config.temporal.taskQueue, temporal: config.temporal.address, metrics: metricsServer?.url, codec: codecServer?.url },
+    'worker started',
+  );
   try {
     await worker.run();
   } finally {
     await dispatcher.stop();
+    await codecServer?.close();
+    await metricsServer?.close();
     await temporal.connection.close();
     await connection.close();
     await db.destroy();
     log.info('worker stopped');
   }
+}
+
+/**
+ * Creates or updates the retention Schedule; while Temporal cannot be reached it tries again
+ * every 30 s instead of holding up the worker (the outboxes lose nothing by waiting).
+ */
+function keepRetentionSchedule(temporal: Client, config: Config, log: Logger): void {
+  const attempt = () =>
+    ensureRetentionSchedule(temporal, {
+      taskQueue: config.temporal.taskQueue,
+      everyMs: config.retention.everyMs,
+      olderThanMs: config.retention.olderThanMs,
+    }).catch((err: unknown) => {
+      log.warn({ err }, 'retention schedule not set up yet; retrying in 30 s');
+      setTimeout(attempt, 30_000).unref();
+    });
+  void attempt();
 }
 
 main().catch((err) => {

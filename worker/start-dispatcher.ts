@@ -2,12 +2,19 @@ import type { Client } from '@temporalio/client';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../src/config';
 import type { Logger } from '../src/logger';
+import type { WorkerMetrics } from '../src/observability/worker-metrics';
 import { deliveryPolicy, webhookFanOut } from '../src/services/webhooks/fan-out';
 import { StartDispatcher } from '../src/services/workflow-starts/dispatcher';
 import { TemporalStartExecutor } from '../src/temporal/start-executor';
 
 /** The workflow-start dispatcher as the worker runs it, with the webhook fan-out feeding it. */
-export function createStartDispatcher(config: Config, db: DataSource, temporal: Client, log: Logger): StartDispatcher {
+export function createStartDispatcher(
+  config: Config,
+  db: DataSource,
+  temporal: Client,
+  log: Logger,
+  metrics?: WorkerMetrics,
+): StartDispatcher {
   return new StartDispatcher({
     db,
     databaseUrl: config.databaseUrl,
@@ -17,5 +24,6 @@ export function createStartDispatcher(config: Config, db: DataSource, temporal: 
     intervalMs: config.starts.intervalMs,
     retryMaxMs: config.starts.retryMaxMs,
     log,
+    ...(metrics ? { onStartSettled: (type, result) => metrics.workflowStarts.inc({ workflow_type: type, result }) } : {}),
   });
 }

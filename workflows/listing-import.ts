@@ -1,3 +1,5 @@
+import { patched, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { IMPORT_SEARCH_ATTRIBUTES } from '../src/domain/imports/search-attributes';
 import type { ImportActivities, ImportSummary } from '../activities/imports';
 import type { WorkflowInputs } from './contracts/inputs';
 import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
@@ -20,5 +22,14 @@ export async function listingImportWorkflow(input: WorkflowInputs['listingImport
       await importBatch(input.importId, offset, plan.batchSize);
     }
   }
-  return finishImport(input.importId);
+  const summary = await finishImport(input.importId);
+  // `ImportStatus` for operators, on imports started with the import search attributes; behind a
+  // patch so imports recorded before it replay without the upsert they never made.
+  if (
+    workflowInfo().typedSearchAttributes.get(IMPORT_SEARCH_ATTRIBUTES.sellerId) !== undefined &&
+    patched('import-status-search-attribute')
+  ) {
+    upsertSearchAttributes([{ key: IMPORT_SEARCH_ATTRIBUTES.status, value: summary.status }]);
+  }
+  return summary;
 }

@@ -1,4 +1,5 @@
-import { sleep } from '@temporalio/workflow';
+import { patched, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { WEBHOOK_SEARCH_ATTRIBUTES } from '../src/domain/webhooks/search-attributes';
 import type { EmailActivities } from '../activities/email';
 import type { WebhookActivities } from '../activities/webhooks';
 import type { WebhookDeliveryInput } from './contracts/inputs';
@@ -43,6 +44,22 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
       continue;
     }
     if (result.outcome === 'disabled' && result.notificationId) await deliverEmail(result.notificationId);
-    return { outcome: result.outcome === 'retry' ? 'failed' : result.outcome, attempts: attempt };
+    const outcome = result.outcome === 'retry' ? 'failed' : result.outcome;
+    recordOutcome(outcome);
+    return { outcome, attempts: attempt };
   }
+}
+
+/** The patch that added the outcome upsert (docs/operations.md, "Deploying workflow code"). */
+export const WEBHOOK_OUTCOME_PATCH = 'webhook-outcome-search-attribute';
+
+/**
+ * Sets `WebhookOutcome` when the delivery ends, so an operator can list a seller's failed
+ * deliveries. Only on deliveries started with the webhook search attributes (the time-skipping
+ * test server, which knows none, starts them without). Behind a patch: a delivery recorded
+ * before this code existed has no upsert in its history, and replaying it must not add one.
+ */
+function recordOutcome(outcome: WebhookDeliveryResult['outcome']): void {
+  if (workflowInfo().typedSearchAttributes.get(WEBHOOK_SEARCH_ATTRIBUTES.endpointId) === undefined) return;
+  if (patched(WEBHOOK_OUTCOME_PATCH)) upsertSearchAttributes([{ key: WEBHOOK_SEARCH_ATTRIBUTES.outcome, value: outcome }]);
 }

@@ -12,7 +12,7 @@ import { Client } from 'pg';
 import { runLoad } from '../load';
 import { BENCH, benchDatabaseUrl } from '../catalog/settings';
 import { TEMPORAL_CLI } from '../../test/support/env';
-import { CASE_SEARCH_ATTRIBUTE_ARGS } from '../../src/domain/cases/search-attributes';
+import { SEARCH_ATTRIBUTE_ARGS } from '../../src/domain/search-attributes';
 
 const ROOT = path.resolve(__dirname, '../..');
 const RESULTS = path.join(ROOT, 'bench/results/memory.md');
@@ -105,7 +105,7 @@ async function measure(variant: Variant): Promise<Figures> {
       '--headless',
       '--log-level',
       'error',
-      ...CASE_SEARCH_ATTRIBUTE_ARGS,
+      ...SEARCH_ATTRIBUTE_ARGS,
     ],
     { stdio: 'ignore' },
   );

@@ -8,7 +8,9 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { adminQuery } from '../support';
 import { connectAndMigrate } from '../../src/db/data-source';
+import { createLogger } from '../../src/logger';
 import { createWorker } from '../../worker/create-worker';
+import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { registerSeller, startTestApi } from '../../test/support/api';
 import { ADMIN_DATABASE_URL, databaseUrl } from '../../test/support/env';
 import { seedCatalog } from '../../test/support/fixtures';
@@ -29,6 +31,9 @@ async function main(): Promise<void> {
   const api = await startTestApi({ temporal: env.client, database: { url, db, drop: async () => undefined } });
   const worker = await createWorker({ config: api.config, db, connection: env.nativeConnection, workflowBundle: await workflowBundle() });
   const running = worker.run();
+  // The import workflow starts through the start outbox, as the worker process runs it.
+  const dispatcher = createStartDispatcher(api.config, db, env.client, createLogger('silent', 'start-dispatcher'));
+  dispatcher.start();
   try {
     const { items } = await seedCatalog(db, { names: Array.from({ length: 100 }, (_, i) => `Card ${i}`) });
     const seller = await registerSeller(api);
@@ -56,6 +61,7 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 50));
     }
   } finally {
+    await dispatcher.stop();
     worker.shutdown();
     await running;
     await api.close();

@@ -2,8 +2,10 @@ import Koa from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
+import type { ApiMetrics } from '../observability/api-metrics';
 import { asciiJsonBodies } from './middleware/ascii-json';
 import { problemErrors } from './middleware/errors';
+import { httpMetrics } from './middleware/metrics';
 import { requestContext } from './middleware/request-context';
 import { buildOpenApi } from './openapi';
 import type { AnyRoute } from './route';
@@ -13,6 +15,8 @@ import { addressRoutes } from './routes/addresses';
 import { authRoutes } from './routes/auth';
 import { linkedApplicationRoutes } from './routes/linked-applications';
 import { oauthAuthorizeRoutes } from './routes/oauth-authorize';
+import { oauthServerRoutes } from './routes/oauth-server';
+import { oauthErrorBodies } from './oauth';
 import { basketRoutes } from './routes/basket';
 import { catalogTreeRoutes } from './routes/catalog-tree';
 import { devRoutes } from './routes/dev';
@@ -44,6 +48,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
   const routes: AnyRoute[] = [
     ...authRoutes(services),
     ...oauthAuthorizeRoutes(services),
+    ...oauthServerRoutes(services),
     ...linkedApplicationRoutes(services),
     ...personalAccessTokenRoutes(services),
     ...accountRoutes(services),
@@ -76,10 +81,11 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
   return all;
 }
 
-export function createApp(services: Services, config: Config, logger: Logger): Koa {
+export function createApp(services: Services, config: Config, logger: Logger, metrics?: ApiMetrics): Koa {
   const app = new Koa();
   app.proxy = true;
-  const router = buildRouter(routeTable(services, config), {
+  const routes = routeTable(services, config);
+  const router = buildRouter(routes, {
     authenticator: services.authenticator,
     idempotencyKeys: services.idempotencyKeys,
     isActiveSeller: (userId) => services.sellers.isActiveSeller(userId),
@@ -87,9 +93,11 @@ export function createApp(services: Services, config: Config, logger: Logger): K
     validateResponses: config.http.validateResponses,
     logger,
   });
+  if (metrics) app.use(httpMetrics(metrics));
   app.use(requestContext(logger));
   app.use(asciiJsonBodies());
   app.use(problemErrors());
+  app.use(oauthErrorBodies(new Set(routes.filter((r) => r.errors === 'oauth').map((r) => r.path))));
   app.use(
     koaBody({
       json: true,

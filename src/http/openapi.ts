@@ -1,29 +1,11 @@
 import type Joi from 'joi';
-import parse from 'joi-to-json';
-import { takesIdempotencyKey, type AnyRoute, type AuthLevel } from './route';
+import { takesIdempotencyKey, type AnyRoute, type AuthLevel, type ResponseSpec } from './route';
 import { PROBLEM_CONTENT_TYPE } from './problem';
+import { SchemaComponents } from './openapi-schema';
+import { oauthError, problemSchema, validationProblem } from './schemas';
+import { TAG_DESCRIPTIONS } from './tags';
 
 type JsonSchema = Record<string, unknown>;
-
-const toSchema = (schema: Joi.Schema): JsonSchema => withoutReferences(parse(schema, 'open-api-3.1')) as JsonSchema;
-
-/**
- * joi-to-json writes a limit taken from another field (`Joi.ref('priceMin')`) as
- * `minimum: {ref: …}`, which is not JSON Schema; such a limit cannot be stated statically, so it
- * is dropped from the document (the API still enforces it).
- */
-const LIMITS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'minItems', 'maxItems']);
-
-function withoutReferences(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutReferences);
-  if (!node || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) {
-    if (LIMITS.has(k) && typeof v === 'object') continue;
-    out[k] = withoutReferences(v);
-  }
-  return out;
-}
 
 const SECURITY: Record<AuthLevel, Array<Record<string, string[]>>> = {
   public: [],
@@ -33,27 +15,66 @@ const SECURITY: Record<AuthLevel, Array<Record<string, string[]>>> = {
   operator: [{ Operator: [] }],
 };
 
-const problemRef = (description: string) => ({
-  description,
-  content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } },
-});
+/** Builds one document: the components every operation's schemas are collected into. */
+class DocumentBuilder {
+  readonly components = new SchemaComponents();
 
-/** Error responses every route of an auth level can give, besides those it declares. */
-function commonErrors(route: AnyRoute): Record<string, unknown> {
-  const errors: Record<string, unknown> = {};
-  if (route.request?.rawBody) errors['415'] = problemRef('The body is not in one of the accepted media types.');
-  if (route.request) errors['400'] = problemRef('The request is invalid; `errors` lists each failing field.');
-  if (route.auth !== 'public') errors['401'] = problemRef('Missing or invalid credentials.');
-  if (route.auth === 'seller') errors['403'] = problemRef('The caller has no active seller account.');
-  if (route.auth === 'bearer') errors['403'] = problemRef('A personal access token was used where an access token is required.');
-  if (route.auth === 'operator')
-    errors['403'] = problemRef('The caller is not an operator, or used a token other than their own access token.');
-  if (takesIdempotencyKey(route)) {
-    errors['409'] = problemRef('Also: a request with the same `Idempotency-Key` is still in flight (`idempotency-key-in-use`).');
-    errors['422'] = problemRef('The `Idempotency-Key` was used with a different request (`idempotency-key-reused`).');
+  schema(joi: Joi.Schema): JsonSchema {
+    return this.components.convert(joi);
   }
-  errors.default = problemRef('Any other error, as RFC 9457 problem details.');
-  return errors;
+
+  /** An error answer: RFC 9457 problem+json, or RFC 6749 JSON on the OAuth endpoints. */
+  errorResponse(route: AnyRoute, status: number | 'default', description: string, schema?: Joi.Schema): JsonSchema {
+    // Faults (the `default` answer) are problem+json on every route, the OAuth endpoints included.
+    if (route.errors === 'oauth' && status !== 'default') {
+      return { description, content: { 'application/json': { schema: this.schema(schema ?? oauthError) } } };
+    }
+    const fallback = status === 400 && route.request ? validationProblem : problemSchema;
+    return { description, content: { [PROBLEM_CONTENT_TYPE]: { schema: this.schema(schema ?? fallback) } } };
+  }
+
+  /** Error responses every route of an auth level can give, besides those it declares. */
+  commonErrors(route: AnyRoute): Record<string, unknown> {
+    const errors: Record<string, unknown> = {};
+    if (route.request?.rawBody) errors['415'] = this.errorResponse(route, 415, 'The body is not in one of the accepted media types.');
+    if (route.request) errors['400'] = this.errorResponse(route, 400, 'The request is invalid; `errors` lists each failing field.');
+    if (route.auth !== 'public') errors['401'] = this.errorResponse(route, 401, 'Missing or invalid credentials.');
+    if (route.auth === 'seller') errors['403'] = this.errorResponse(route, 403, 'The caller has no active seller account.');
+    if (route.auth === 'bearer')
+      errors['403'] = this.errorResponse(route, 403, 'A personal access token was used where an access token is required.');
+    if (route.auth === 'operator') {
+      errors['403'] = this.errorResponse(route, 403, 'The caller is not an operator, or used a token other than their own access token.');
+    }
+    if (takesIdempotencyKey(route)) {
+      errors['409'] = this.errorResponse(
+        route,
+        409,
+        'Also: a request with the same `Idempotency-Key` is still in flight (`idempotency-key-in-use`).',
+      );
+      errors['422'] = this.errorResponse(route, 422, 'The `Idempotency-Key` was used with a different request (`idempotency-key-reused`).');
+    }
+    errors.default = this.errorResponse(route, 'default', 'Any other error, as RFC 9457 problem details.');
+    return errors;
+  }
+
+  response(route: AnyRoute, status: number, spec: ResponseSpec): JsonSchema {
+    // An error without a page or document of its own (HTML pages have a content type) is a problem.
+    if (status >= 400 && (!spec.contentType || spec.contentType === PROBLEM_CONTENT_TYPE)) {
+      return this.errorResponse(route, status, spec.description, spec.schema);
+    }
+    const types = [spec.contentType ?? 'application/json'].flat();
+    if (spec.schema) {
+      const schema = this.schema(spec.schema);
+      return { description: spec.description, content: Object.fromEntries(types.map((t) => [t, { schema }])) };
+    }
+    if (spec.contentType) {
+      return {
+        description: spec.description,
+        content: Object.fromEntries(types.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])),
+      };
+    }
+    return { description: spec.description };
+  }
 }
 
 const IDEMPOTENCY_KEY_PARAMETER = {
@@ -66,9 +87,9 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   schema: { type: 'string', pattern: '^[\\x21-\\x7E]{1,255}$' },
 };
 
-function parameters(schema: Joi.ObjectSchema | undefined, location: 'path' | 'query'): unknown[] {
+function parameters(doc: DocumentBuilder, schema: Joi.ObjectSchema | undefined, location: 'path' | 'query'): unknown[] {
   if (!schema) return [];
-  const described = toSchema(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  const described = doc.schema(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
   return Object.entries(described.properties ?? {}).map(([name, s]) => {
     const { description, ...rest } = s as { description?: string };
     return {
@@ -81,30 +102,29 @@ function parameters(schema: Joi.ObjectSchema | undefined, location: 'path' | 'qu
   });
 }
 
-function operation(route: AnyRoute): Record<string, unknown> {
+/** Request examples declared with Joi's `.example()`, as named OpenAPI examples (Swagger UI pre-fills the first). */
+function examples(joi: Joi.Schema): Record<string, { value: unknown }> | undefined {
+  const declared = (joi.describe() as { examples?: unknown[] }).examples;
+  if (!declared?.length) return undefined;
+  return Object.fromEntries(declared.map((value, i) => [i === 0 ? 'default' : `example${i + 1}`, { value }]));
+}
+
+function operation(doc: DocumentBuilder, route: AnyRoute): Record<string, unknown> {
   const req = route.request ?? {};
   const responses: Record<string, unknown> = {};
-  for (const [status, spec] of Object.entries(route.responses)) {
-    const types = [spec.contentType ?? 'application/json'].flat();
-    responses[status] = {
-      description: spec.description,
-      ...(spec.schema
-        ? { content: Object.fromEntries(types.map((t) => [t, { schema: toSchema(spec.schema!) }])) }
-        : spec.contentType
-          ? { content: Object.fromEntries(types.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) }
-          : {}),
-    };
-  }
-  for (const [status, response] of Object.entries(commonErrors(route))) {
+  for (const [status, spec] of Object.entries(route.responses)) responses[status] = doc.response(route, Number(status), spec);
+  for (const [status, response] of Object.entries(doc.commonErrors(route))) {
     const declared = responses[status] as { content?: Record<string, unknown> } | undefined;
+    const common = (response as { content?: Record<string, unknown> }).content ?? {};
     // A status a route declares with a page or document (e.g. a 400 HTML page) can still come
     // from the router as a problem (validation, credentials, idempotency): both are listed.
-    if (declared?.content && !declared.content[PROBLEM_CONTENT_TYPE]) {
-      declared.content[PROBLEM_CONTENT_TYPE] = { schema: { $ref: '#/components/schemas/Problem' } };
+    if (declared?.content && !declared.content[PROBLEM_CONTENT_TYPE] && common[PROBLEM_CONTENT_TYPE]) {
+      declared.content[PROBLEM_CONTENT_TYPE] = common[PROBLEM_CONTENT_TYPE];
     }
     responses[status] ??= response;
   }
-  const body = req.body ? toSchema(req.body) : undefined;
+  const body = req.body ? doc.schema(req.body) : undefined;
+  const bodyExamples = req.body ? examples(req.body) : undefined;
   return {
     operationId: route.operationId,
     tags: [route.tag],
@@ -112,8 +132,8 @@ function operation(route: AnyRoute): Record<string, unknown> {
     ...(route.description ? { description: route.description } : {}),
     security: SECURITY[route.auth],
     parameters: [
-      ...parameters(req.params, 'path'),
-      ...parameters(req.query, 'query'),
+      ...parameters(doc, req.params, 'path'),
+      ...parameters(doc, req.query, 'query'),
       ...(takesIdempotencyKey(route) ? [IDEMPOTENCY_KEY_PARAMETER] : []),
     ],
     ...(req.rawBody
@@ -132,7 +152,7 @@ function operation(route: AnyRoute): Record<string, unknown> {
             content: Object.fromEntries(
               (req.bodyTypes ?? ['json']).map((t) => [
                 t === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
-                { schema: body },
+                { schema: body, ...(bodyExamples ? { examples: bodyExamples } : {}) },
               ]),
             ),
           },
@@ -144,9 +164,10 @@ function operation(route: AnyRoute): Record<string, unknown> {
 
 /** The OpenAPI 3.1 document, derived entirely from the route table. */
 export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Record<string, unknown> {
+  const doc = new DocumentBuilder();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    (paths[route.path] ??= {})[route.method] = operation(route);
+    (paths[route.path] ??= {})[route.method] = operation(doc, route);
   }
   return {
     openapi: '3.1.0',
@@ -155,10 +176,15 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Record<stri
       version: '0.0.0',
       description:
         'REST interface of a marketplace for collectible cards and sealed products. Errors are RFC 9457 ' +
-        'problem details (application/problem+json). Money is integer pence.',
+        'problem details (application/problem+json), except on the OAuth endpoints, which answer RFC 6749 ' +
+        '`{error, error_description}`. Money is integer pence.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: serverUrl }],
-    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({
+      name,
+      ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}),
+    })),
     paths,
     components: {
       securitySchemes: {
@@ -192,30 +218,7 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Record<stri
           },
         },
       },
-      schemas: {
-        Problem: {
-          type: 'object',
-          description: 'RFC 9457 problem details; routes add extension members such as `errors` or `listingIds`.',
-          required: ['type', 'title', 'status'],
-          properties: {
-            type: { type: 'string', format: 'uri-reference' },
-            title: { type: 'string' },
-            status: { type: 'integer' },
-            detail: { type: 'string' },
-            instance: { type: 'string' },
-            requestId: { type: 'string' },
-            errors: {
-              type: 'array',
-              items: {
-                type: 'object',
-                properties: { in: { type: 'string' }, field: { type: 'string' }, message: { type: 'string' } },
-              },
-              maxItems: 20,
-            },
-            errorCount: { type: 'integer', description: 'How many fields failed, when more than the 20 listed in `errors`.' },
-          },
-        },
-      },
+      schemas: doc.components.schemas,
     },
   };
 }

@@ -72,6 +72,11 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown, A extends Auth
   description?: string;
   auth: A;
   /**
+   * How errors are answered: problem+json (the default), or RFC 6749 §5.2
+   * `application/json {error, error_description}` for the OAuth endpoints (src/http/oauth.ts).
+   */
+  errors?: 'problem' | 'oauth';
+  /**
    * Whether the route honours `Idempotency-Key` (docs/conventions.md). Defaults to true for every
    * authenticated POST, PUT and PATCH with a parsed body or none; false opts a route out.
    */

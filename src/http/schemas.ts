@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { NO_TRAILING_SLASH, URN_MAX_LENGTH, URN_SHAPE } from '../services/catalog/urn';
-import { ORDER_STATUSES } from '../domain/orders/order-machine';
+import { ORDER_ACTIONS, ORDER_STATUSES } from '../domain/orders/order-machine';
 
 /** Shared field schemas, so one rule (e.g. what a username is) is written once. */
 export const email = Joi.string().trim().email({ tlds: false }).max(254);
@@ -19,6 +19,18 @@ export const password = Joi.string()
   .custom((value: string, helpers) => (value.length >= 10 && [...value].length < 10 ? helpers.error('string.min', { limit: 10 }) : value));
 export const timestamp = Joi.date().iso();
 
+/**
+ * Publishes `doc` in OpenAPI for a value `schema` lets through to be validated later (a bulk
+ * element the service checks on its own, so one bad element does not fail the others).
+ */
+export const documentedAs = <T extends Joi.Schema>(schema: T, doc: Joi.Schema): T => schema.meta({ documentedAs: doc.describe() }) as T;
+
+/**
+ * A named schema or null. `.allow(null)` would change the named schema itself (one name, one
+ * shape); this keeps the component and says `anyOf: [$ref, null]` in OpenAPI.
+ */
+export const orNull = (schema: Joi.Schema) => Joi.alternatives().try(schema, Joi.valid(null));
+
 /** The upper end of a `createdFrom`–`createdTo` filter: after `createdFrom` when both are given. */
 export const createdBefore = Joi.when('createdFrom', {
   is: Joi.exist(),
@@ -31,7 +43,7 @@ export const userView = Joi.object({
   email: Joi.string().required(),
   username: Joi.string().required(),
   createdAt: timestamp.required(),
-});
+}).meta({ component: 'User' });
 
 /** Response schemas of the spec's shared resources (validated outside production). */
 export const userSummary = Joi.object({
@@ -46,7 +58,7 @@ export const userSummary = Joi.object({
   avatar: Joi.string().allow(null).required(),
   cover: Joi.string().allow(null).required(),
   profile: Joi.string().allow(null).required(),
-});
+}).meta({ component: 'UserSummary' });
 
 /** An amount in integer pence. */
 export const pence = Joi.number().integer().min(0);
@@ -110,7 +122,7 @@ export const item = Joi.object({
   quantity: Joi.number().integer().min(0).required(),
   min: Joi.object({ price: pence.allow(null) }).required(),
   max: Joi.object({ price: pence.allow(null) }).required(),
-});
+}).meta({ component: 'Item' });
 
 export const listing = Joi.object({
   id: Joi.string().required(),
@@ -120,8 +132,8 @@ export const listing = Joi.object({
   language: Joi.string().required(),
   createdAt: timestamp.required(),
   updatedAt: timestamp.required(),
-  item: item.allow(null).required(),
-  seller: userSummary.allow(null).required(),
+  item: orNull(item).required(),
+  seller: orNull(userSummary).required(),
   locked: Joi.boolean().required(),
   valid: Joi.boolean().required(),
   hidden: Joi.boolean().required(),
@@ -137,7 +149,7 @@ export const listing = Joi.object({
     .required(),
   notes: Joi.string().allow(null),
   reference: Joi.string().allow(null),
-});
+}).meta({ component: 'Listing' });
 
 /** A catalog URN (see services/catalog/urn.ts); a bad entry is named, with its value, in the error. */
 export const catalogUrn = Joi.string()
@@ -153,12 +165,12 @@ export const review = Joi.object({
   rating: Joi.number().integer().min(1).max(5).required(),
   revisions: Joi.number().integer().min(0).required(),
   source: Joi.object({ id: Joi.string().required(), type: Joi.string().valid('ORDER').required() }).required(),
-  reviewedUser: userSummary.allow(null).required(),
-  reviewer: userSummary.allow(null).required(),
+  reviewedUser: orNull(userSummary).required(),
+  reviewer: orNull(userSummary).required(),
   content: Joi.string().allow('', null).required(),
   automatic: Joi.boolean().required(),
   createdAt: timestamp.required(),
-});
+}).meta({ component: 'Review' });
 
 /** One page of reviews (a profile's received, the caller's written or received). */
 export const reviewsPage = Joi.object({
@@ -166,7 +178,7 @@ export const reviewsPage = Joi.object({
   page: Joi.number().integer().required(),
   size: Joi.number().integer().required(),
   reviews: Joi.array().items(review).required(),
-});
+}).meta({ component: 'ReviewsPage' });
 
 /** The spec's purchase.deliveryAddress: every field a string. */
 export const deliveryAddress = Joi.object({
@@ -184,7 +196,7 @@ export const deliveryAddress = Joi.object({
     .messages({
       'string.pattern.base': '"country" must be an ISO 3166-1 alpha-2 code',
     }),
-});
+}).meta({ component: 'DeliveryAddress' });
 
 /** Paging and sorting of the spec's list routes (page ≥ 1, size 1–50, default 20). */
 export const pagedQuery = Joi.object({
@@ -195,7 +207,7 @@ export const pagedQuery = Joi.object({
 });
 
 /** Item fields up to `available`, as embedded in an order item (spec "Item"). */
-const orderItemItem = item.fork(['quantity', 'min', 'max'], (s) => s.forbidden());
+const orderItemItem = item.fork(['quantity', 'min', 'max'], (s) => s.forbidden()).meta({ component: 'OrderedItem' });
 
 /** A case's next actions for the caller (the case machine's), and its running deadline. */
 export const caseActions = Joi.array()
@@ -259,7 +271,7 @@ export const orderView = Joi.object({
       }),
     )
     .required(),
-  purchase: Joi.object({ deliveryAddress: deliveryAddress.required(), user: userSummary.allow(null).required() }).required(),
+  purchase: Joi.object({ deliveryAddress: deliveryAddress.required(), user: orNull(userSummary).required() }).required(),
   cases: Joi.array()
     .items(
       Joi.object({
@@ -283,13 +295,13 @@ export const orderView = Joi.object({
   transfers: Joi.array().items(transfer).required(),
   reviews: Joi.object().pattern(Joi.string(), Joi.number().integer().min(1).max(5)).required(),
   actions: Joi.array()
-    .items(Joi.string().valid('ship', 'receive', 'dispute'))
+    .items(Joi.string().valid(...ORDER_ACTIONS))
     .required()
     .description('What the caller may do with the order now (from the order status table); anything else is refused.'),
   deadlines: Joi.object({
     autoReceiptAt: timestamp.allow(null).required().description('When a SHIPPED order is received automatically.'),
   }).required(),
-});
+}).meta({ component: 'Order' });
 
 /** Order item ids and quantities named by an order action (`ship`, `dispute`). */
 export const itemQuantities = Joi.array()
@@ -306,6 +318,65 @@ export const outcomeProposalFields = {
   type: Joi.string().valid('RETURN', 'REFUND', 'REPLACEMENT').required(),
   amount: pence.max(100_000_000).default(0).description('Pence.'),
   comment: Joi.string().allow('').max(2000).default(''),
-  deliveryAddress: deliveryAddress.allow(null).default(null).description('Where a return or replacement goes.'),
+  deliveryAddress: orNull(deliveryAddress).default(null).description('Where a return or replacement goes.'),
 };
 export const caseOutcomes = Joi.array().items(Joi.object(outcomeProposalFields)).max(3).default([]);
+
+/** RFC 6749 §5.2 error body of the OAuth endpoints (token, revocation, introspection). */
+export const oauthError = Joi.object({
+  error: Joi.string().required().description('RFC 6749 error code, e.g. `invalid_grant`, `invalid_client`, `invalid_request`.'),
+  error_description: Joi.string().description('Prose for the developer; not for branching on.'),
+}).meta({ component: 'OAuthError' });
+
+/**
+ * RFC 9457 problem details (docs/conventions.md, docs/errors.md). Every 4xx/5xx in the OpenAPI
+ * document references one of these; routes whose problems carry extension members name the
+ * matching schema on that status.
+ */
+export const problemSchema = Joi.object({
+  type: Joi.string().required().description('`/problems/{code}`; the codes are listed in docs/errors.md.').example('/problems/not-found'),
+  title: Joi.string().required().example('Not Found'),
+  status: Joi.number().integer().min(400).max(599).required().example(404),
+  detail: Joi.string().description('Prose for humans; do not branch on it.'),
+  instance: Joi.string().description('The request path.'),
+  requestId: Joi.string().description('Also in `X-Request-Id` and the server log line of the request.'),
+})
+  .unknown(true)
+  .meta({ component: 'Problem' });
+
+export const validationProblem = problemSchema
+  .keys({
+    errors: Joi.array()
+      .items(
+        Joi.object({
+          in: Joi.string().valid('body', 'query', 'params', 'headers').required(),
+          field: Joi.string().required().description('Dotted path, e.g. `items.3.quantity`.'),
+          message: Joi.string().required(),
+        }).meta({ component: 'FieldError' }),
+      )
+      .max(20)
+      .description('The failing fields (`validation-failed`, `invalid-items`), at most 20.'),
+    errorCount: Joi.number().integer().description('How many fields failed, when more than the 20 listed in `errors`.'),
+  })
+  .meta({ component: 'ValidationProblem' })
+  .description('`validation-failed` (and `malformed-body`, `invalid-items`…): `errors` names each failing field.');
+
+export const listingsUnavailableProblem = problemSchema
+  .keys({
+    listingIds: Joi.array()
+      .items(Joi.string())
+      .required()
+      .description('Every listing that caused the refusal; empty for `basket-empty` and `delivery-address-required`.'),
+  })
+  .meta({ component: 'ListingsUnavailableProblem' })
+  .description('Checkout refusals: `listings-unavailable`, `basket-empty`, `delivery-address-required`.');
+
+export const moderationProblem = problemSchema
+  .keys({
+    reasons: Joi.array()
+      .items(Joi.string())
+      .min(1)
+      .description('With `image-rejected` and other moderation refusals: why moderation refused the content.'),
+  })
+  .meta({ component: 'ModerationProblem' })
+  .description('A refusal that may come from moderation: with `image-rejected`, `reasons` lists why.');

@@ -12,6 +12,7 @@ import type { SellerMoney } from '../services/money/seller-money';
 import type { AuthService } from '../services/auth/auth-service';
 import type { Authenticator } from '../services/auth/authenticator';
 import type { OAuthApps } from '../services/auth/oauth-apps';
+import type { OAuthTokens } from '../services/auth/oauth-tokens';
 import type { CatalogHierarchy } from '../services/catalog/hierarchy';
 import type { EmailChange } from '../services/email-change';
 import type { PersonalAccessTokens } from '../services/personal-access-tokens';
@@ -43,6 +44,7 @@ export interface Services {
   auth: AuthService;
   authenticator: Authenticator;
   oauthApps: OAuthApps;
+  oauthTokens: OAuthTokens;
   pats: PersonalAccessTokens;
   sellers: Sellers;
   emailChange: EmailChange;

@@ -27,6 +27,7 @@ export class TemporalStartExecutor implements StartExecutor {
       taskQueue: this.taskQueue,
       args: start.args,
       workflowIdReusePolicy: options.reusePolicy ?? 'REJECT_DUPLICATE',
+      ...(options.summary ? { staticSummary: options.summary } : {}),
       ...(options.searchAttributes
         ? {
             typedSearchAttributes: options.searchAttributes.map((a): SearchAttributePair => ({

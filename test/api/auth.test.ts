@@ -69,7 +69,10 @@ describe('POST /oauth/token', () => {
       .send({ grant_type: 'password', username: 'nobody-here', password: 'wrong password!' });
     for (const res of [wrong, unknown]) {
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ type: '/problems/invalid-grant', error: 'invalid_grant' });
+      // RFC 6749 §5.2: OAuth clients parse application/json {error, error_description}.
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.body).toEqual({ error: 'invalid_grant', error_description: 'The username or password is incorrect.' });
+      expect(res.headers['cache-control']).toBe('no-store');
     }
   });
 
@@ -94,10 +97,34 @@ describe('POST /oauth/token', () => {
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
   });
 
-  it('validates the grant', async () => {
-    const res = await api.http.post('/oauth/token').send({ grant_type: 'client_credentials' });
-    expect(res.status).toBe(400);
-    expect(res.body.errors[0]).toMatchObject({ in: 'body', field: 'grant_type' });
+  it('validates the grant: an unknown grant type, a missing parameter and an unreadable body are OAuth errors', async () => {
+    const unknownGrant = await api.http.post('/oauth/token').send({ grant_type: 'client_credentials' });
+    expect(unknownGrant.status).toBe(400);
+    expect(unknownGrant.headers['content-type']).toMatch(/^application\/json/);
+    expect(unknownGrant.body).toMatchObject({ error: 'unsupported_grant_type', error_description: expect.stringContaining('grant_type') });
+
+    const missing = await api.http.post('/oauth/token').type('form').send({ grant_type: 'password', username: 'someone' });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('password') });
+
+    const malformed = await api.http.post('/oauth/token').set('Content-Type', 'application/json').send('{"grant_type":');
+    expect(malformed.status).toBe(400);
+    expect(malformed.headers['content-type']).toMatch(/^application\/json/);
+    expect(malformed.body.error).toBe('invalid_request');
+  });
+
+  it('issues RFC 9068 access tokens naming the issuer and carrying a unique jti', async () => {
+    const user = await registerUser(api);
+    const claims = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
+    const first = claims(user.accessToken);
+    const again = await api.http
+      .post('/oauth/token')
+      .send({ grant_type: 'password', username: user.username, password: user.password })
+      .expect(200);
+    const second = claims(again.body.access_token);
+    expect(first).toMatchObject({ iss: api.baseUrl, aud: 'marketplace-api', sub: user.id });
+    expect(first.jti).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second.jti).not.toBe(first.jti);
   });
 });
 

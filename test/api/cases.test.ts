@@ -90,6 +90,7 @@ describe('opening a case through the order routes', () => {
         workflow_type: 'caseWorkflow',
         options: {
           reusePolicy: 'REJECT_DUPLICATE',
+          summary: `Case ${opened.id} (SNAD) on order ${fresh.orderId}, seller ${seller.id}`,
           searchAttributes: [
             { name: 'CaseStatus', type: 'KEYWORD', value: 'OPEN' },
             { name: 'CaseReason', type: 'KEYWORD', value: 'SNAD' },

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { SignJWT } from 'jose';
 import { newId } from '../../src/ids';
@@ -96,11 +97,13 @@ describe('methods', () => {
 
 describe('tokens', () => {
   const sign = (claims: { sub: string; exp?: boolean }) => {
+    // Every claim an issued token carries (RFC 9068: the issuer URL, a jti), `exp` as asked.
     const jwt = new SignJWT({})
       .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
       .setSubject(claims.sub)
-      .setIssuer('marketplace')
+      .setIssuer(api.baseUrl)
       .setAudience('marketplace-api')
+      .setJti(randomUUID())
       .setIssuedAt();
     return (claims.exp === false ? jwt : jwt.setExpirationTime('5m')).sign(api.config.auth.jwtSecret);
   };

@@ -37,6 +37,8 @@ function redirectParams(res: { status: number; headers: Record<string, string> }
   expect(res.status).toBe(303);
   const url = new URL(res.headers.location!);
   expect(`${url.origin}${url.pathname}`).toBe(REDIRECT);
+  // RFC 9207: every authorization response names the issuer.
+  expect(url.searchParams.get('iss')).toBe(api.baseUrl);
   return url.searchParams;
 }
 
@@ -154,20 +156,18 @@ describe('third-party applications: authorization code with PKCE', () => {
     const other = await registerApp();
     const user = await registerUser(api, 'oacode');
     const exchange = (code: string, verifier: string, client = app) =>
-      api.http
-        .post('/oauth/token')
-        .send({
-          grant_type: 'authorization_code',
-          code,
-          code_verifier: verifier,
-          client_id: client.client.id,
-          client_secret: client.clientSecret,
-        });
+      api.http.post('/oauth/token').send({
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        client_id: client.client.id,
+        client_secret: client.clientSecret,
+      });
 
     const wrongVerifier = pkce();
     const code1 = await authorize(user, app.client.id, wrongVerifier.challenge);
     const bad = await exchange(code1, pkce().verifier).expect(400);
-    expect(bad.body).toMatchObject({ type: '/problems/invalid-grant', error: 'invalid_grant' });
+    expect(bad.body).toEqual({ error: 'invalid_grant', error_description: 'The code_verifier does not match the code_challenge.' });
     // The failed attempt spent the code: the right verifier no longer helps.
     await exchange(code1, wrongVerifier.verifier).expect(400);
 
@@ -200,7 +200,9 @@ describe('third-party applications: authorization code with PKCE', () => {
       .post('/oauth/token')
       .send({ grant_type: 'authorization_code', code, code_verifier: p.verifier, client_id: app.client.id })
       .expect(401);
-    expect(noSecret.body).toMatchObject({ type: '/problems/invalid-client', error: 'invalid_client' });
+    expect(noSecret.body).toMatchObject({ error: 'invalid_client' });
+    // RFC 6749 §5.2: a 401 from the token endpoint challenges with the client authentication scheme.
+    expect(noSecret.headers['www-authenticate']).toBe('Basic realm="marketplace"');
     await api.http
       .post('/oauth/token')
       .send({ grant_type: 'authorization_code', code, code_verifier: p.verifier, client_id: app.client.id, client_secret: 'mts_cs_wrong' })

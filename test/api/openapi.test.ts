@@ -1,5 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { startTestApi, type TestApi } from '../support/api';
+import { registerUser, startTestApi, type TestApi } from '../support/api';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -7,27 +7,174 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
+type Json = Record<string, unknown>;
+interface Operation {
+  security: unknown[];
+  parameters: Array<{ name: string; in: string }>;
+  requestBody?: { content: Record<string, { schema: Json; examples?: Record<string, { value: unknown }> }> };
+  responses: Record<string, { content?: Record<string, { schema: Json }> }>;
+}
+
+const document = async () =>
+  (await api.http.get('/openapi.json').expect(200)).body as {
+    info: Json;
+    tags: Array<{ name: string; description?: string }>;
+    paths: Record<string, Record<string, Operation>>;
+    components: { schemas: Record<string, Json>; securitySchemes: Record<string, Json> };
+  };
+
+const operations = (doc: Awaited<ReturnType<typeof document>>) =>
+  Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+
+/** Every schema node of the document, with where it is. */
+function* nodes(value: unknown, at = '#'): Generator<[string, Json]> {
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) yield* nodes(v, `${at}/${i}`);
+  } else if (value && typeof value === 'object') {
+    yield [at, value as Json];
+    for (const [k, v] of Object.entries(value)) yield* nodes(v, `${at}/${k}`);
+  }
+}
+
 describe('GET /openapi.json', () => {
   it('is a valid OpenAPI 3.1 document (checked by swagger-parser)', async () => {
-    const res = await api.http.get('/openapi.json').expect(200);
-    expect(res.body.openapi).toBe('3.1.0');
-    expect(res.body.info.version).toBe('0.0.0');
+    const doc = await document();
+    expect((doc as unknown as Json).openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('0.0.0');
+    expect(doc.info.license).toMatchObject({ name: expect.any(String) });
     // validate() throws on any schema or reference error.
-    await expect(SwaggerParser.validate(structuredClone(res.body))).resolves.toBeDefined();
+    await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
   });
 
   it('documents the security schemes and every route of the table', async () => {
-    const doc = (await api.http.get('/openapi.json')).body;
+    const doc = await document();
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['ApiKey', 'Bearer', 'Operator', 'ThirdPartyApp']);
-    expect(doc.paths['/operator/audit-log'].get.security).toEqual([{ Operator: [] }]);
-    expect(doc.components.securitySchemes.ThirdPartyApp.flows.authorizationCode).toMatchObject({
-      authorizationUrl: '/oauth/authorize',
-      tokenUrl: '/oauth/token',
+    expect(doc.paths['/operator/audit-log']!.get!.security).toEqual([{ Operator: [] }]);
+    expect(doc.components.securitySchemes.ThirdPartyApp).toMatchObject({
+      flows: { authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token' } },
     });
-    expect(doc.paths['/user/personal-access-tokens'].delete.security).toEqual([{ Bearer: [] }]);
-    expect(doc.paths['/user/applications'].get.security).toEqual([{ Bearer: [] }]);
-    expect(doc.paths['/seller/status'].get.security).toEqual([{ Bearer: [] }, { ApiKey: [] }, { ThirdPartyApp: [] }]);
-    expect(doc.paths['/auth/register'].post.security).toEqual([]);
-    expect(doc.paths['/oauth/token'].post.requestBody.content).toHaveProperty('application/x-www-form-urlencoded');
+    expect(doc.paths['/user/personal-access-tokens']!.delete!.security).toEqual([{ Bearer: [] }]);
+    expect(doc.paths['/user/applications']!.get!.security).toEqual([{ Bearer: [] }]);
+    expect(doc.paths['/seller/status']!.get!.security).toEqual([{ Bearer: [] }, { ApiKey: [] }, { ThirdPartyApp: [] }]);
+    expect(doc.paths['/auth/register']!.post!.security).toEqual([]);
+    expect(doc.paths['/oauth/token']!.post!.requestBody!.content).toHaveProperty('application/x-www-form-urlencoded');
+  });
+
+  it('publishes what generators need: named components, maps, no leaked Joi references or empty conditionals', async () => {
+    const doc = await document();
+    for (const name of [
+      'User',
+      'Listing',
+      'Item',
+      'Order',
+      'WebhookEndpoint',
+      'Basket',
+      'Problem',
+      'ValidationProblem',
+      'OAuthError',
+      'TokenRequest',
+    ]) {
+      expect(doc.components.schemas).toHaveProperty(name);
+    }
+    // Conditional bodies are a oneOf of named shapes with a discriminator.
+    expect(doc.components.schemas.TokenRequest).toMatchObject({
+      oneOf: [
+        { $ref: '#/components/schemas/TokenRequestPassword' },
+        { $ref: '#/components/schemas/TokenRequestRefreshToken' },
+        { $ref: '#/components/schemas/TokenRequestAuthorizationCode' },
+      ],
+      discriminator: { propertyName: 'grant_type' },
+    });
+    expect(doc.components.schemas.TokenRequestRefreshToken).toMatchObject({ required: ['grant_type', 'refresh_token'] });
+    expect(Object.keys(doc.components.schemas.TokenRequestRefreshToken!.properties as Json)).not.toContain('password');
+    // `.xor(urn, slug)`: one shape per peer.
+    expect(doc.components.schemas.ListingSearch).toMatchObject({
+      oneOf: [{ $ref: '#/components/schemas/ListingSearchByUrn' }, { $ref: '#/components/schemas/ListingSearchBySlug' }],
+    });
+    // Maps: webhook custom headers, basket delivery choices, bulk creation elements.
+    expect((doc.components.schemas.WebhookEndpoint!.properties as Json).headers).toEqual({
+      type: 'object',
+      additionalProperties: { type: 'string' },
+    });
+    expect(doc.paths['/seller/listings/bulk']!.post!.requestBody!.content['application/json']!.schema).toMatchObject({
+      properties: { listings: { items: { $ref: '#/components/schemas/ListingInput' } } },
+    });
+
+    for (const [at, node] of nodes(doc)) {
+      for (const keyword of ['minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems']) {
+        if (keyword in node && !at.endsWith('/properties')) expect([at, typeof node[keyword]]).toEqual([at, 'number']);
+      }
+      const emptyClosed = node.type === 'object' && node.additionalProperties === false && !node.properties;
+      expect([at, emptyClosed]).toEqual([at, false]);
+      for (const keyword of ['if', 'then', 'else']) {
+        if (!at.endsWith('/properties')) expect([at, keyword in node]).toEqual([at, false]);
+      }
+      if (node.not) expect([at, Object.keys(node.not as Json).length]).not.toEqual([at, 0]);
+    }
+  });
+
+  it('gives every error response a Problem (or, on the OAuth endpoints, an RFC 6749 error) body, and every tag a description', async () => {
+    const doc = await document();
+    let errors = 0;
+    for (const { path, method, op } of operations(doc)) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (status !== 'default' && Number(status) < 400) continue;
+        // HTML pages (the authorization page's errors) are pages, not problems.
+        if (response.content?.['text/html']) continue;
+        errors += 1;
+        const [type, media] = Object.entries(response.content ?? {})[0] ?? [];
+        const ref = (media?.schema as { $ref?: string } | undefined)?.$ref;
+        expect([path, method, status, type, ref]).toEqual([
+          path,
+          method,
+          status,
+          expect.stringMatching(/^application\/(problem\+)?json$/),
+          expect.stringMatching(/^#\/components\/schemas\/(\w*Problem|OAuthError)$/),
+        ]);
+      }
+    }
+    expect(errors).toBeGreaterThan(200);
+    expect(doc.components.schemas.ListingsUnavailableProblem).toBeDefined();
+    for (const tag of doc.tags) expect([tag.name, typeof tag.description]).toEqual([tag.name, 'string']);
+  });
+
+  it('every documented request example is accepted: posted as is, it gets a declared status, never a validation failure', async () => {
+    const doc = await document();
+    const caller = await registerUser(api, 'examples');
+    const examples = operations(doc).flatMap(({ path, method, op }) =>
+      Object.entries(op.requestBody?.content ?? {}).flatMap(([type, media]) =>
+        Object.values(media.examples ?? {}).map((example) => ({ path, method, op, type, value: example.value })),
+      ),
+    );
+    expect(examples.length).toBeGreaterThanOrEqual(4);
+    const answers: Record<string, number> = {};
+    for (const { path, method, op, type, value } of examples) {
+      // Path parameters get well-formed ids of nothing: a 404 is then a declared, non-validation answer.
+      const url = path.replace(/\{\w+\}/g, '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b');
+      const req = api.http[method as 'post'](url).type(type === 'application/json' ? 'json' : 'form');
+      if (op.security.length) req.set(caller.bearer);
+      const res = await req.send(value as object);
+      answers[`${method} ${path} ${type}`] = res.status;
+      expect([method, path, type, Object.keys(op.responses)]).toEqual([method, path, type, expect.arrayContaining([String(res.status)])]);
+      expect([method, path, type, res.body?.type ?? res.body?.error]).not.toEqual([method, path, type, '/problems/validation-failed']);
+      expect([method, path, type, res.body?.error]).not.toEqual([method, path, type, 'invalid_request']);
+    }
+    // In document order the register example creates the account the token example signs in with.
+    expect(answers).toMatchObject({
+      'post /auth/register application/json': 201,
+      'post /oauth/token application/json': 200,
+      'post /oauth/token application/x-www-form-urlencoded': 200,
+      'post /user/personal-access-tokens application/json': 201,
+      'post /listings/item application/json': 200,
+    });
+  });
+
+  it("Swagger UI's Execute on POST /listings/item with its own example answers 200", async () => {
+    const doc = await document();
+    const media = doc.paths['/listings/item']!.post!.requestBody!.content['application/json']!;
+    // Swagger UI pre-fills the body with the first named example; Execute posts it unchanged.
+    const example = Object.values(media.examples!)[0]!.value;
+    const res = await api.http.post('/listings/item').set('Content-Type', 'application/json').send(JSON.stringify(example)).expect(200);
+    expect(res.body).toEqual({ total: expect.any(Number), hits: expect.any(Array) });
   });
 });

@@ -45,7 +45,7 @@ describe('operator access', () => {
     const doc = (await api.http.get('/openapi.json').expect(200)).body;
     expect(doc.components.securitySchemes.Operator).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.paths['/operator/sellers/{id}/suspend'].post).toMatchObject({ tags: ['Operators'], security: [{ Operator: [] }] });
-    expect(doc.tags).toContainEqual({ name: 'Operators' });
+    expect(doc.tags).toContainEqual({ name: 'Operators', description: expect.stringContaining('operators') });
   });
 });
 

@@ -212,7 +212,10 @@ describe('the review window of a completing receipt', () => {
       {
         workflow_type: 'reviewWindowWorkflow',
         args: [{ purchaseId, completedAt: completed_at.toISOString(), windowSeconds: api.config.reviews.windowSeconds }],
-        options: { reusePolicy: 'REJECT_DUPLICATE' },
+        options: {
+          reusePolicy: 'REJECT_DUPLICATE',
+          summary: `Review window of purchase ${purchaseId}, closing ${new Date(completed_at.getTime() + api.config.reviews.windowSeconds * 1000).toISOString()}`,
+        },
         started_at: null,
       },
     ]);

@@ -1,4 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { startCodecServer } from '../../src/temporal/codec-server';
+import { AesGcmPayloadCodec } from '../../src/temporal/payload-codec';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { TEMPORAL_CLI } from '../support/env';
 import { registerUser } from '../support/api';
@@ -101,15 +104,16 @@ describe('a case end to end (API → Temporal dev server → worker → Postgres
     expect(description.typedSearchAttributes.get(CASE_SEARCH_ATTRIBUTES.reason)).toBe('DAMAGED');
     expect(description.typedSearchAttributes.get(CASE_SEARCH_ATTRIBUTES.sellerId)).toBe(seller.id);
     expect(description.typedSearchAttributes.get(CASE_SEARCH_ATTRIBUTES.orderId)).toBe(order.id);
-    // And as an operator sees it with the CLI.
+    // And as an operator sees it with the CLI, payloads decrypted through the codec endpoint
+    // (run asynchronously: the endpoint answering the CLI runs in this process).
+    const codec = await startCodecServer(new AesGcmPayloadCodec(api.config.temporal.payloadKeys), {
+      host: '127.0.0.1',
+      port: 0,
+      corsOrigins: [],
+    });
+    const describe = ['workflow', 'describe', '--address', env.address, '--workflow-id', workflowIds.case(opened.id), '--output', 'json'];
     const cli = JSON.parse(
-      execFileSync(
-        TEMPORAL_CLI,
-        ['workflow', 'describe', '--address', env.address, '--workflow-id', workflowIds.case(opened.id), '--output', 'json'],
-        {
-          encoding: 'utf8',
-        },
-      ),
+      (await promisify(execFile)(TEMPORAL_CLI, [...describe, '--codec-endpoint', codec.url]).finally(() => codec.close())).stdout,
     );
     const keyword = (name: string) =>
       JSON.parse(Buffer.from(cli.workflowExecutionInfo.searchAttributes.indexedFields[name].data, 'base64').toString());

@@ -1,6 +1,6 @@
 import { registerUser, type TestUser } from '../support/api';
 import { pdfText } from '../support/pdf-text';
-import { startStack, type TestStack } from '../support/stack';
+import { eventually, startStack, type TestStack } from '../support/stack';
 import { fillBasket, pay, payPath, sellerWithListings } from '../support/shop';
 
 let stack: TestStack;
@@ -259,7 +259,9 @@ it('ships part of an item, and a dispute opens a case that keeps the purchase fr
     .expect(200);
   const withCase = (await api.http.get(`/seller/orders/${orderId}`).set(seller.bearer)).body;
   expect(withCase.cases).toMatchObject([{ reason: 'DAMAGED', status: 'OPEN', comment: 'bent corner' }]);
-  const described = await stack.env.client.workflow.getHandle(withCase.cases[0].workflowId).describe();
+  // The case workflow starts from the start outbox just after the dispute commits.
+  const caseWorkflow = stack.env.client.workflow.getHandle(withCase.cases[0].workflowId);
+  const described = await eventually(() => caseWorkflow.describe().catch(() => null));
   expect(described.status.name).toBe('RUNNING');
 
   const second = await api.http

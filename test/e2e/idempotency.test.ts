@@ -1,16 +1,23 @@
 import type { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createLogger } from '../../src/logger';
+import { workflowIds } from '../../src/temporal/workflow-ids';
+import type { StartDispatcher } from '../../src/services/workflow-starts/dispatcher';
 import { createWorker } from '../../worker/create-worker';
+import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { registerUser, startTestApi, type TestApi } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { fillBasket, pay, sellerWithListings } from '../support/shop';
 import { devServerEnv, workflowBundle } from '../support/temporal';
 
-// The stack of test/support/stack.ts, with the worker's life in the test's hands.
+// The stack of test/support/stack.ts, with the worker process's life in the test's hands: the
+// worker and the workflow-start dispatcher it runs beside it (worker/main.ts) stop and start
+// together.
 let env: TestWorkflowEnvironment;
 let database: TestDatabase;
 let api: TestApi;
 let worker: Worker;
+let dispatcher: StartDispatcher;
 let running: Promise<void>;
 
 async function startWorker() {
@@ -21,8 +28,11 @@ async function startWorker() {
     workflowBundle: await workflowBundle(),
   });
   running = worker.run();
+  dispatcher = createStartDispatcher(api.config, database.db, env.client, createLogger('silent', 'start-dispatcher'));
+  dispatcher.start();
 }
 async function stopWorker() {
+  await dispatcher.stop();
   worker.shutdown();
   await running;
 }
@@ -41,6 +51,17 @@ afterAll(async () => {
 });
 
 const q = (sql: string, args: unknown[]) => database.db.query(sql, args);
+
+/** Waits until the dispatcher has started the case's workflow (its start row is stamped). */
+async function caseWorkflowStarted(caseId: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const [row] = await q(`SELECT started_at FROM workflow_starts WHERE workflow_id = $1 AND request_key = ''`, [workflowIds.case(caseId)]);
+    if (row?.started_at) return;
+    if (Date.now() > deadline) throw new Error(`case:${caseId} was not started`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 describe('Idempotency-Key end to end (API → Temporal dev server → worker → Postgres)', () => {
   it('a retried checkout with the same key answers the first session again: one session, one set of holds', async () => {
@@ -96,6 +117,9 @@ describe('Idempotency-Key end to end (API → Temporal dev server → worker →
         .set('Idempotency-Key', 'propose-refund-1')
         .send({ action: 'propose', type: 'REFUND', amount: 1500, comment: 'Full refund' });
 
+    // The case workflow runs before the worker stops, so the 503 below is the Update's own
+    // deadline, not a case still being set up.
+    await caseWorkflowStarted(opened.id);
     await stopWorker();
     const timedOut = await propose();
     expect(timedOut.status).toBe(503);

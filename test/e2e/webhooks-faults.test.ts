@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Client, Connection } from '@temporalio/client';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import pino from 'pino';
 import { createWorker } from '../../worker/create-worker';
 import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { registerSeller, startTestApi, testEnv } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
-import { ROOT, TEMPORAL_CLI } from '../support/env';
+import { ROOT } from '../support/env';
 import { createListing } from '../support/listings';
 import { eventually } from '../support/stack';
 import { devServerEnv, freePort, workflowBundle } from '../support/temporal';
@@ -111,9 +111,8 @@ describe('webhook delivery under faults', () => {
       for (const w of waiting) expect(w.last_error).toEqual(expect.any(String));
       expect(await database.db.query(`SELECT 1 FROM webhook_deliveries`)).toHaveLength(0);
 
-      env = await TestWorkflowEnvironment.createLocal({
-        server: { executable: { type: 'existing-path', path: TEMPORAL_CLI }, namespace: 'default', port },
-      });
+      // With the search attributes the delivery starts carry, as every dev server of the tests.
+      env = await devServerEnv({ port });
       const worker = await createWorker({
         config: api.config,
         db: database.db,

@@ -12,6 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
+/** Any seller: the builder only names it in the summary and a search attribute. */
+const SELLER_ID = newId();
 const POLICY = { retryScheduleMs: [1000], attemptTimeoutMs: 1000 };
 
 /** Records what it was asked to start; `fail` decides which starts throw. */
@@ -59,12 +61,12 @@ beforeEach(() => api.database.db.query(`UPDATE workflow_starts SET started_at = 
 describe('requestWorkflowStart', () => {
   it('writes one intent per workflow id and request key, and none when the transaction rolls back', async () => {
     const importId = newId();
-    expect(await request(starts.listingImport(importId))).toBe(true);
-    expect(await request(starts.listingImport(importId))).toBe(false);
+    expect(await request(starts.listingImport(importId, SELLER_ID))).toBe(true);
+    expect(await request(starts.listingImport(importId, SELLER_ID))).toBe(false);
     const rolledBack = newId();
     await expect(
       api.database.db.transaction(async (tx) => {
-        await requestWorkflowStart(tx, starts.listingImport(rolledBack));
+        await requestWorkflowStart(tx, starts.listingImport(rolledBack, SELLER_ID));
         throw new Error('the business change failed');
       }),
     ).rejects.toThrow('the business change failed');
@@ -100,8 +102,8 @@ describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () =>
   it('records a failed start (attempts, last_error, a later next attempt) while the rest of the batch starts', async () => {
     const bad = newId();
     const good = newId();
-    await request(starts.listingImport(bad));
-    await request(starts.listingImport(good));
+    await request(starts.listingImport(bad, SELLER_ID));
+    await request(starts.listingImport(good, SELLER_ID));
     const { executor } = recordingExecutor((s) => s.workflowId === `import:${bad}`);
     await dispatcherWith(executor).dispatchBatch();
 

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import supertest from 'supertest';
 import { createServices } from '../../src/composition';
@@ -6,6 +6,7 @@ import { loadConfig, type Config } from '../../src/config';
 import { createApp } from '../../src/http/app';
 import type { Services } from '../../src/http/services';
 import { createLogger, type Logger } from '../../src/logger';
+import { createApiMetrics, registerDbPoolMetrics, type ApiMetrics } from '../../src/observability/api-metrics';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export interface TestApi {
@@ -13,6 +14,8 @@ export interface TestApi {
   baseUrl: string;
   config: Config;
   services: Services;
+  /** The app's instruments, as `src/main.ts` wires them (a registry per test API). */
+  metrics: ApiMetrics;
   database: TestDatabase;
   close(): Promise<void>;
 }
@@ -27,6 +30,11 @@ export function testEnv(databaseUrl: string, overrides: Record<string, string> =
     // Tests read their own writes at once; the Discover cache has its own tests that turn it on.
     DISCOVER_CACHE_MS: '0',
     JWT_SECRET: 'test-secret-test-secret-test-secret-0123',
+    // Test processes never take the fixed metrics and codec ports: files (and machines' other
+    // test runs) run side by side; a test that scrapes starts its own listener on port 0.
+    METRICS_PORT: '0',
+    WORKER_METRICS_PORT: '0',
+    CODEC_PORT: '0',
     ...overrides,
   };
 }
@@ -40,20 +48,25 @@ export async function startTestApi(
   options: { temporal?: Client; env?: Record<string, string>; database?: TestDatabase; log?: Logger } = {},
 ): Promise<TestApi> {
   const database = options.database ?? (await createTestDatabase());
-  const config = loadConfig(testEnv(database.url, options.env));
-  const temporal = options.temporal ?? new Client({ connection: Connection.lazy({ address: '127.0.0.1:9' }) });
-  const services = createServices(config, database.db, temporal);
-  const app = createApp(services, config, options.log ?? createLogger(config.logLevel, 'api-test'));
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
+  // Listening first lets the app know its own address: PUBLIC_BASE_URL is the OAuth issuer,
+  // which clients compare with the URL they discovered it at.
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  const config = loadConfig(testEnv(database.url, { PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...options.env }));
+  const temporal = options.temporal ?? new Client({ connection: Connection.lazy({ address: '127.0.0.1:9' }) });
+  const services = createServices(config, database.db, temporal);
+  const metrics = createApiMetrics();
+  registerDbPoolMetrics(metrics.registry, database.db, 'api');
+  const app = createApp(services, config, options.log ?? createLogger(config.logLevel, 'api-test'), metrics);
+  server.on('request', app.callback());
   return {
     http: supertest.agent(server),
     baseUrl: `http://127.0.0.1:${port}`,
     config,
     services,
+    metrics,
     database,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,11 +1,13 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { createLogger } from '../../src/logger';
+import { createWorkerMetrics, type WorkerMetrics } from '../../src/observability/worker-metrics';
 import type { StartDispatcher } from '../../src/services/workflow-starts/dispatcher';
 import { createWorker } from '../../worker/create-worker';
 import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { startTestApi, type TestApi } from './api';
 import { createTestDatabase } from './database';
+import { recordReplayHistories } from './replay-histories';
 import { devServerEnv, workflowBundle } from './temporal';
 
 export interface TestStack {
@@ -14,6 +16,8 @@ export interface TestStack {
   worker: Worker;
   /** The workflow-start dispatcher, as the worker process runs it beside the worker. */
   dispatcher: StartDispatcher;
+  /** The worker's instruments, wired to the worker and the dispatcher as worker/main.ts wires them. */
+  workerMetrics: WorkerMetrics;
   stop(): Promise<void>;
 }
 
@@ -22,26 +26,30 @@ export interface TestStack {
  * database, the real worker (all workflows and activities) with the workflow-start dispatcher,
  * and the real API over HTTP.
  */
-export async function startStack(envOverrides: Record<string, string> = {}): Promise<TestStack> {
-  const env = await devServerEnv();
+export async function startStack(envOverrides: Record<string, string> = {}, options: { sdkMetricsPort?: number } = {}): Promise<TestStack> {
+  const env = await devServerEnv({ sdkMetricsPort: options.sdkMetricsPort });
   const database = await createTestDatabase();
   const api = await startTestApi({ temporal: env.client, database, env: envOverrides });
+  const workerMetrics = createWorkerMetrics(database.db);
   const worker = await createWorker({
     config: api.config,
     db: database.db,
     connection: env.nativeConnection,
     workflowBundle: await workflowBundle(),
+    metrics: workerMetrics,
   });
   const running = worker.run();
-  const dispatcher = createStartDispatcher(api.config, database.db, env.client, createLogger('silent', 'start-dispatcher'));
+  const dispatcher = createStartDispatcher(api.config, database.db, env.client, createLogger('silent', 'start-dispatcher'), workerMetrics);
   dispatcher.start();
   return {
     api,
     env,
     worker,
     dispatcher,
+    workerMetrics,
     stop: async () => {
       await dispatcher.stop();
+      await recordReplayHistories(env.client);
       worker.shutdown();
       await running;
       await api.close();

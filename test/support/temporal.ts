@@ -8,23 +8,35 @@ import {
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
 import { WORKFLOWS_PATH } from '../../worker/create-worker';
-import { CASE_SEARCH_ATTRIBUTE_ARGS } from '../../src/domain/cases/search-attributes';
+import { loadConfig } from '../../src/config';
+import { SEARCH_ATTRIBUTE_ARGS } from '../../src/domain/search-attributes';
+import { temporalDataConverter } from '../../src/temporal/data-converter';
 import { TEMPORAL_CLI, TEMPORAL_TEST_SERVER } from './env';
+
+/**
+ * The data converter of every test client and worker: payloads encrypted with the key test
+ * configuration gets (the public embedded one), as production encrypts with its own.
+ */
+export const testDataConverter = temporalDataConverter(loadConfig({ DATABASE_URL: 'postgres://unused@localhost/unused' }).temporal);
 
 let quiet = false;
 /**
  * Worker state changes, expected activity retries and the SDK core's notices about the test
  * server's version are noise in test output; errors still show. Installed only by files that
- * use Temporal (the runtime keeps native handles that would hold other files open).
+ * use Temporal (the runtime keeps native handles that would hold other files open). With
+ * `sdkMetricsPort` the SDK's Prometheus exporter listens there, as in the worker process.
  */
-function quietRuntime(): void {
+function quietRuntime(sdkMetricsPort?: number): void {
   if (quiet) return;
   quiet = true;
   const level = process.env.TEST_TEMPORAL_LOG_LEVEL === 'info' ? 'INFO' : 'ERROR';
   try {
     Runtime.install({
       logger: new DefaultLogger(level),
-      telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: level }), console: {} } },
+      telemetryOptions: {
+        logging: { filter: makeTelemetryFilterString({ core: level }), console: {} },
+        ...(sdkMetricsPort ? { metrics: { prometheus: { bindAddress: `127.0.0.1:${sdkMetricsPort}` } } } : {}),
+      },
     });
   } catch {
     // Already installed in this Jest worker process by an earlier test file.
@@ -36,6 +48,7 @@ export function timeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   quietRuntime();
   return TestWorkflowEnvironment.createTimeSkipping({
     server: { executable: { type: 'existing-path', path: TEMPORAL_TEST_SERVER } },
+    client: { dataConverter: testDataConverter },
   });
 }
 
@@ -43,14 +56,15 @@ export function timeSkippingEnv(): Promise<TestWorkflowEnvironment> {
  * A real Temporal CLI dev server, for end-to-end tests: on a free port, or on `port` (a test that
  * brings Temporal up where clients have been failing to reach it).
  */
-export function devServerEnv(options: { port?: number } = {}): Promise<TestWorkflowEnvironment> {
-  quietRuntime();
+export function devServerEnv(options: { port?: number; sdkMetricsPort?: number } = {}): Promise<TestWorkflowEnvironment> {
+  quietRuntime(options.sdkMetricsPort);
   return TestWorkflowEnvironment.createLocal({
+    client: { dataConverter: testDataConverter },
     server: {
       executable: { type: 'existing-path', path: TEMPORAL_CLI },
       namespace: 'default',
       ...(options.port ? { port: options.port } : {}),
-      extraArgs: ['--log-level', 'error', ...CASE_SEARCH_ATTRIBUTE_ARGS],
+      extraArgs: ['--log-level', 'error', ...SEARCH_ATTRIBUTE_ARGS],
     },
   });
 }

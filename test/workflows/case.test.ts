@@ -19,7 +19,7 @@ import {
 } from '../../workflows/contracts/case';
 import type { OutcomeState } from '../../src/domain/cases/machine';
 import { FAILURE_MEMO } from '../../workflows/bounded-activities';
-import { timeSkippingEnv, workflowBundle } from '../support/temporal';
+import { timeSkippingEnv, workflowBundle, testDataConverter } from '../support/temporal';
 
 const DAY = 86_400_000;
 const QUEUE = 'test-case';
@@ -58,6 +58,7 @@ const activities = (): CaseActivities & Pick<EmailActivities, 'deliverEmail'> =>
 beforeAll(async () => {
   env = await timeSkippingEnv();
   worker = await Worker.create({
+    dataConverter: testDataConverter,
     connection: env.nativeConnection,
     taskQueue: QUEUE,
     workflowBundle: await workflowBundle(),
@@ -276,6 +277,7 @@ describe('caseWorkflow', () => {
   it('ends without writing anything more when the case row does not exist', async () => {
     const queue = 'test-case-missing';
     const w = await Worker.create({
+      dataConverter: testDataConverter,
       connection: env.nativeConnection,
       taskQueue: queue,
       workflowBundle: await workflowBundle(),
@@ -294,6 +296,7 @@ describe('caseWorkflow', () => {
     // task waits on the stopped worker's sticky queue).
     const start = async () =>
       Worker.create({
+        dataConverter: testDataConverter,
         connection: env.nativeConnection,
         taskQueue: queue,
         workflowBundle: await workflowBundle(),

@@ -4,7 +4,7 @@ import type { ConversationActivities } from '../../activities/conversations';
 import type { EmailActivities } from '../../activities/email';
 import { conversationNotifyWorkflow } from '../../workflows';
 import { newMessageSignal, type ConversationNotifyInput } from '../../workflows/contracts/conversation-notify';
-import { timeSkippingEnv, workflowBundle } from '../support/temporal';
+import { timeSkippingEnv, workflowBundle, testDataConverter } from '../support/temporal';
 
 let env: TestWorkflowEnvironment;
 beforeAll(async () => {
@@ -25,6 +25,7 @@ type Activities = Pick<ConversationActivities, 'queueUnreadNotification'> & Pick
 
 async function withWorker<T>(activities: Activities, body: () => Promise<T>): Promise<T> {
   const worker = await Worker.create({
+    dataConverter: testDataConverter,
     connection: env.nativeConnection,
     taskQueue: TASK_QUEUE,
     workflowBundle: await workflowBundle(),

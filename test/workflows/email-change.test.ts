@@ -2,7 +2,7 @@ import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { EmailActivities } from '../../activities/email';
 import { emailChangeWorkflow } from '../../workflows';
-import { timeSkippingEnv, workflowBundle } from '../support/temporal';
+import { timeSkippingEnv, workflowBundle, testDataConverter } from '../support/temporal';
 
 let env: TestWorkflowEnvironment;
 beforeAll(async () => {
@@ -12,6 +12,7 @@ afterAll(() => env?.teardown());
 
 async function run(activities: EmailActivities, requestId: string) {
   const worker = await Worker.create({
+    dataConverter: testDataConverter,
     connection: env.nativeConnection,
     taskQueue: 'test-email',
     workflowBundle: await workflowBundle(),

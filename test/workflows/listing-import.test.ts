@@ -2,7 +2,7 @@ import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { ImportActivities, ImportPlan } from '../../activities/imports';
 import { listingImportWorkflow } from '../../workflows';
-import { timeSkippingEnv, workflowBundle } from '../support/temporal';
+import { timeSkippingEnv, workflowBundle, testDataConverter } from '../support/temporal';
 
 let env: TestWorkflowEnvironment;
 beforeAll(async () => {
@@ -32,6 +32,7 @@ function stubs(plan: ImportPlan, calls: string[], failFirstBatchAttempts = 0): I
 
 async function run(activities: ImportActivities, importId: string) {
   const worker = await Worker.create({
+    dataConverter: testDataConverter,
     connection: env.nativeConnection,
     taskQueue: 'test-import',
     workflowBundle: await workflowBundle(),

@@ -6,7 +6,7 @@ import { workflowIds } from '../../src/temporal/workflow-ids';
 import { reviewWindowWorkflow } from '../../workflows';
 import { registerUser, startTestApi, type TestApi } from '../support/api';
 import { insertPurchase } from '../support/orders';
-import { timeSkippingEnv, workflowBundle } from '../support/temporal';
+import { timeSkippingEnv, workflowBundle, testDataConverter } from '../support/temporal';
 
 const DAY = 86_400;
 const TASK_QUEUE = 'test-review-window';
@@ -41,6 +41,7 @@ const reviewsOf = (purchaseId: string): Promise<Array<{ reviewer_id: string; rat
 /** Runs the window on a worker with the real activities; `during` runs while the window is open. */
 async function runWindow(purchaseId: string, options: { completedDaysAgo?: number; during?: () => Promise<void> } = {}) {
   const worker = await Worker.create({
+    dataConverter: testDataConverter,
     connection: env.nativeConnection,
     taskQueue: TASK_QUEUE,
     workflowBundle: await workflowBundle(),

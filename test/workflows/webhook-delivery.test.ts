@@ -5,7 +5,7 @@ import type { AttemptInput, AttemptResult } from '../../activities/webhooks';
 import { webhookDeliveryWorkflow } from '../../workflows';
 import type { WebhookDeliveryPolicy } from '../../workflows/contracts/inputs';
 import { MAX_RETRY_AFTER_MS } from '../../workflows/webhook-delivery';
-import { timeSkippingEnv, workflowBundle } from '../support/temporal';
+import { timeSkippingEnv, workflowBundle, testDataConverter } from '../support/temporal';
 
 let env: TestWorkflowEnvironment;
 beforeAll(async () => {
@@ -32,6 +32,7 @@ let counter = 0;
 async function deliver(answer: (n: number) => AttemptResult, emails: string[] = []) {
   const attempts: Recorded[] = [];
   const worker = await Worker.create({
+    dataConverter: testDataConverter,
     connection: env.nativeConnection,
     taskQueue: 'test-webhooks',
     workflowBundle: await workflowBundle(),
@@ -121,6 +122,7 @@ describe('webhookDeliveryWorkflow (time-skipping)', () => {
   it('retries an attempt that fails for infrastructure reasons, without counting it as a delivery attempt', async () => {
     let calls = 0;
     const worker = await Worker.create({
+      dataConverter: testDataConverter,
       connection: env.nativeConnection,
       taskQueue: 'test-webhooks-infra',
       workflowBundle: await workflowBundle(),

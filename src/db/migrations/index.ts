@@ -20,6 +20,8 @@ import { MoneyLedger1733443900000 } from './1733443900000-money-ledger';
 import { RefundAdjustments1733443900100 } from './1733443900100-refund-adjustments';
 import { OrderCancellation1733443900200 } from './1733443900200-order-cancellation';
 import { Payouts1733443900300 } from './1733443900300-payouts';
+import { OAuthRevocation1733444000000 } from './1733444000000-oauth-revocation';
+import { RetentionIndexes1733444100000 } from './1733444100000-retention-indexes';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -45,4 +47,6 @@ export const migrations = [
   RefundAdjustments1733443900100,
   OrderCancellation1733443900200,
   Payouts1733443900300,
+  OAuthRevocation1733444000000,
+  RetentionIndexes1733444100000,
 ];

@@ -4,7 +4,8 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
  * Custom search attributes of `case:{caseId}` workflows, so operators can list cases by status,
  * reason, seller or order in the Web UI and with `temporal workflow list --query`. Ids and enums
  * only: no personal data. They must exist on the server (`--search-attribute Name=Keyword` on
- * the dev server; `temporal operator search-attribute create` on a cluster).
+ * the dev server; `temporal operator search-attribute create` on a cluster), listed with the
+ * others in ../search-attributes.ts.
  */
 export const CASE_SEARCH_ATTRIBUTES = {
   status: defineSearchAttributeKey('CaseStatus', SearchAttributeType.KEYWORD),
@@ -12,6 +13,3 @@ export const CASE_SEARCH_ATTRIBUTES = {
   sellerId: defineSearchAttributeKey('CaseSellerId', SearchAttributeType.KEYWORD),
   orderId: defineSearchAttributeKey('CaseOrderId', SearchAttributeType.KEYWORD),
 };
-
-/** The `--search-attribute` arguments that register them on a Temporal CLI dev server. */
-export const CASE_SEARCH_ATTRIBUTE_ARGS = Object.values(CASE_SEARCH_ATTRIBUTES).flatMap((k) => ['--search-attribute', `${k.name}=Keyword`]);

@@ -1,8 +1,9 @@
 import Joi from 'joi';
 import type { User } from '../../db/entities';
-import type { ClientCredentials, TokenPair } from '../../services/auth/auth-service';
+import type { TokenPair } from '../../services/auth/auth-service';
 import { defineRoute } from '../route';
-import { email, password, userView, username } from '../schemas';
+import { clientCredentials, NO_STORE, type ClientFields } from '../oauth';
+import { email, oauthError, password, userView, username } from '../schemas';
 import type { Services } from '../services';
 
 export const toUserView = (u: User) => ({ id: u.id, email: u.email, username: u.username, createdAt: u.createdAt });
@@ -13,13 +14,11 @@ interface RegisterBody {
   password: string;
 }
 
-interface ClientFields {
+interface TokenFields extends ClientFields {
   scope?: string;
-  client_id?: string;
-  client_secret?: string;
 }
 
-type TokenBody = ClientFields &
+type TokenBody = TokenFields &
   (
     | { grant_type: 'password'; username: string; password: string }
     | { grant_type: 'refresh_token'; refresh_token: string }
@@ -30,37 +29,12 @@ type TokenBody = ClientFields &
 const onlyFor = (grant: string, schema: Joi.StringSchema) =>
   schema.when('grant_type', { is: grant, then: Joi.required(), otherwise: Joi.forbidden() });
 
-/**
- * Client credentials (RFC 6749 §2.3.1): HTTP Basic (`client_secret_basic`) or the body
- * (`client_secret_post`). Basic values are form-urlencoded before base64.
- */
-function clientCredentials(authorization: string, body: ClientFields): ClientCredentials {
-  const basic = /^Basic\s+(\S+)$/i.exec(authorization);
-  if (!basic) return { clientId: body.client_id, clientSecret: body.client_secret };
-  const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  const [id, secret] = colon < 0 ? [decoded, ''] : [decoded.slice(0, colon), decoded.slice(colon + 1)];
-  return { clientId: formDecode(id), clientSecret: formDecode(secret) || undefined };
-}
-
-/** A malformed escape is kept as is: it then simply fails client authentication. */
-function formDecode(value: string): string {
-  try {
-    return decodeURIComponent(value.replace(/\+/g, ' '));
-  } catch {
-    return value;
-  }
-}
-
 const oauthTokenResponse = (t: TokenPair) => ({
   access_token: t.accessToken,
   token_type: 'Bearer',
   expires_in: t.expiresIn,
   refresh_token: t.refreshToken,
 });
-
-// RFC 6749 §5.1: token responses must not be cached.
-const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
 export const authRoutes = (s: Services) => [
   defineRoute<Record<string, never>, Record<string, never>, RegisterBody, 'public'>({
@@ -71,7 +45,11 @@ export const authRoutes = (s: Services) => [
     summary: 'Create an account and sign in',
     auth: 'public',
     request: {
-      body: Joi.object({ email: email.required(), username: username.required(), password: password.required() }),
+      body: Joi.object({ email: email.required(), username: username.required(), password: password.required() }).example({
+        email: 'collector@example.com',
+        username: 'collector',
+        password: 'correct horse battery',
+      }),
     },
     responses: {
       201: {
@@ -103,8 +81,9 @@ export const authRoutes = (s: Services) => [
       'and the client credentials: `client_id` (+ `client_secret` for a confidential application) in the body or as HTTP Basic. ' +
       '`grant_type=refresh_token` spends the refresh token and returns a new pair; presenting a spent ' +
       'refresh token again revokes every token descended from the same sign-in. An application refreshing its tokens authenticates as above. ' +
-      'JSON or form-encoded.',
+      'JSON or form-encoded. Errors are RFC 6749 §5.2 `application/json` `{error, error_description}`, not problem details.',
     auth: 'public',
+    errors: 'oauth',
     request: {
       bodyTypes: ['json', 'form'],
       body: Joi.object({
@@ -118,7 +97,9 @@ export const authRoutes = (s: Services) => [
         scope: Joi.string().max(512),
         client_id: Joi.string().max(128),
         client_secret: Joi.string().max(256),
-      }),
+      })
+        .meta({ component: 'TokenRequest' })
+        .example({ grant_type: 'password', username: 'collector', password: 'correct horse battery' }),
     },
     responses: {
       200: {
@@ -132,10 +113,18 @@ export const authRoutes = (s: Services) => [
       },
       400: {
         description:
-          "`invalid-grant` (RFC 6749 `invalid_grant`): wrong credentials, or a code or refresh token that is invalid, expired, spent or not this application's.",
+          "`invalid_grant`: wrong credentials, or a code or refresh token that is invalid, expired, spent or not this application's; " +
+          '`invalid_request`: a missing or malformed parameter; `unsupported_grant_type`.',
+        schema: oauthError,
       },
-      401: { description: '`invalid-client` (RFC 6749 `invalid_client`): unknown or disabled application, or wrong client credentials.' },
-      429: { description: '`too-many-sign-in-attempts`: too many failed password sign-ins for this account name; see `Retry-After`.' },
+      401: {
+        description: '`invalid_client`: unknown or disabled application, or wrong client credentials (`WWW-Authenticate: Basic`).',
+        schema: oauthError,
+      },
+      429: {
+        description: 'Too many failed password sign-ins for this account name (`invalid_request`); see `Retry-After`.',
+        schema: oauthError,
+      },
     },
     handler: async ({ body, ctx }) => {
       const client = clientCredentials(ctx.get('authorization'), body);

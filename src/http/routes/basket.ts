@@ -2,7 +2,7 @@ import Joi from 'joi';
 import type { DeliveryAddress } from '../../services/basket/pricing';
 import { MAX_BASKET_LINES, MAX_LINE_QUANTITY } from '../../services/basket/baskets';
 import { defineRoute } from '../route';
-import { deliveryAddress, idParams, pence, timestamp, userSummary } from '../schemas';
+import { deliveryAddress, idParams, listingsUnavailableProblem, orNull, pence, timestamp, userSummary } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
@@ -14,27 +14,27 @@ const basketView = Joi.object({
   lines: Joi.array()
     .items(Joi.object({ listingId: Joi.string().required(), quantity: Joi.number().integer().min(1).required() }))
     .required(),
-  deliveryAddress: deliveryAddress.allow(null).required(),
+  deliveryAddress: orNull(deliveryAddress).required(),
   createdAt: timestamp.required(),
   updatedAt: timestamp.required(),
-});
+}).meta({ component: 'Basket' });
 
 const deliveryChoice = Joi.object({
   id: Joi.string().required(),
   name: Joi.string().required(),
   price: amount,
   tracked: Joi.boolean().required(),
-});
+}).meta({ component: 'DeliveryChoice' });
 
 const summaryView = Joi.object({
   id: Joi.string().required(),
   country: Joi.string().required(),
-  deliveryAddress: deliveryAddress.allow(null).required(),
+  deliveryAddress: orNull(deliveryAddress).required(),
   sellers: Joi.array()
     .items(
       Joi.object({
         sellerId: Joi.string().required(),
-        seller: userSummary.allow(null).required(),
+        seller: orNull(userSummary).required(),
         lines: Joi.array()
           .items(
             Joi.object({
@@ -55,7 +55,7 @@ const summaryView = Joi.object({
           .required(),
         subtotal: amount,
         deliveryOptions: Joi.array().items(deliveryChoice).required(),
-        deliveryOption: deliveryChoice.allow(null).required(),
+        deliveryOption: orNull(deliveryChoice).required(),
         deliveryCharge: amount,
         total: amount,
       }),
@@ -66,7 +66,7 @@ const summaryView = Joi.object({
   fee: amount,
   total: amount,
   failingListingIds: Joi.array().items(Joi.string()).required(),
-});
+}).meta({ component: 'BasketSummary' });
 
 export const basketRoutes = (s: Services) => [
   defineRoute<None, None, undefined, 'user'>({
@@ -180,7 +180,10 @@ export const basketRoutes = (s: Services) => [
     responses: {
       201: { description: 'The payment page to send the buyer to.', schema: Joi.object({ url: Joi.string().required() }) },
       404: { description: 'Basket not found.' },
-      409: { description: '`listings-unavailable`, `basket-empty` or `delivery-address-required`, with `listingIds`.' },
+      409: {
+        description: '`listings-unavailable`, `basket-empty` or `delivery-address-required`, with `listingIds`.',
+        schema: listingsUnavailableProblem,
+      },
     },
     handler: async ({ principal, params, body }) => ({
       status: 201,

@@ -11,6 +11,7 @@ import {
   caseDeadlines,
   deliveryAddress,
   idParams,
+  orNull,
   outcomeProposalFields,
   pagedQuery,
   pence,
@@ -42,17 +43,17 @@ const outcome = Joi.object({
   status: Joi.string().valid('PENDING', 'ACCEPTED', 'REJECTED', 'SUPERSEDED').required(),
   amount: pence.required(),
   comment: Joi.string().allow('').required(),
-  deliveryAddress: deliveryAddress.allow(null).required().description('Null for the buyer on a seller outcome until it is accepted.'),
+  deliveryAddress: orNull(deliveryAddress).required().description('Null for the buyer on a seller outcome until it is accepted.'),
   createdAt: timestamp.required(),
   updatedAt: timestamp.required(),
-});
+}).meta({ component: 'CaseOutcome' });
 const attachment = Joi.object({
   id: Joi.string().required(),
   imageId: Joi.string().required(),
   url: Joi.string().uri().required(),
   party: Joi.string().valid('BUYER', 'SELLER').required(),
   createdAt: timestamp.required(),
-});
+}).meta({ component: 'CaseAttachment' });
 export const caseView = Joi.object({
   id: Joi.string().required(),
   workflowId: Joi.string().required(),
@@ -71,7 +72,7 @@ export const caseView = Joi.object({
   attachments: Joi.array().items(attachment).required(),
   actions: caseActions,
   deadlines: caseDeadlines,
-});
+}).meta({ component: 'Case' });
 
 /** The action body: the buyer has four actions, the seller also `resolve` (a return arrived). */
 const caseAction = (actions: string[]) =>

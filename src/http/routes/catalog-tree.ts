@@ -7,15 +7,23 @@ import { CATALOG_CACHE, pageQuery, SEARCH_CACHE } from './discover-common';
 /** One URN segment as a path parameter; the URN is the segments joined with `/`. */
 const segment = Joi.string().max(100).required();
 
-const ref = Joi.object({ urn: Joi.string().required(), name: Joi.string().required() });
-const node = ref.keys({
-  counts: Joi.object({ series: Joi.number().integer(), sets: Joi.number().integer(), items: Joi.number().integer().required() }).required(),
-});
-const setNode = node.keys({
-  released: Joi.string().allow(null).required(),
-  size: Joi.number().integer().allow(null).required(),
-  symbol: Joi.object({ url: Joi.string().allow(null) }).required(),
-});
+const ref = Joi.object({ urn: Joi.string().required(), name: Joi.string().required() }).meta({ component: 'CatalogRef' });
+const node = ref
+  .keys({
+    counts: Joi.object({
+      series: Joi.number().integer(),
+      sets: Joi.number().integer(),
+      items: Joi.number().integer().required(),
+    }).required(),
+  })
+  .meta({ component: 'CatalogNode' });
+const setNode = node
+  .keys({
+    released: Joi.string().allow(null).required(),
+    size: Joi.number().integer().allow(null).required(),
+    symbol: Joi.object({ url: Joi.string().allow(null) }).required(),
+  })
+  .meta({ component: 'CatalogSetNode' });
 
 const cached = (body: unknown, policy = CATALOG_CACHE) => ({ status: 200, body, headers: { 'Cache-Control': policy } });
 

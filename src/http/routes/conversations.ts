@@ -3,7 +3,7 @@ import { CONVERSATION_LIMITS } from '../../services/conversations/limits';
 import { MAX_MESSAGE_BODY } from '../../services/conversations/message-body';
 import type { NewConversation } from '../../services/conversations/conversations';
 import { defineRoute } from '../route';
-import { idParams, timestamp, userSummary, type IdParams } from '../schemas';
+import { idParams, moderationProblem, timestamp, userSummary, type IdParams } from '../schemas';
 import type { Services } from '../services';
 import { pageQuery } from './discover-common';
 
@@ -184,9 +184,10 @@ export const conversationRoutes = (s: Services) => [
       404: { description: `${NOT_IN} Or no such message of the caller's in it.` },
       409: { description: '`conversation-locked`, `attachment-limit-reached` or `upload-already-attached`.' },
       422: {
-        description: '`image-rejected`: moderation refused the image; `reasons` lists why.',
-        contentType: 'application/problem+json',
-        schema: Joi.object({ reasons: Joi.array().items(Joi.string()).min(1).required() }).unknown(true),
+        description:
+          '`image-rejected`: moderation refused the image; `reasons` lists why. Also `idempotency-key-reused` (no `reasons`), ' +
+          'as on every route that takes an `Idempotency-Key`.',
+        schema: moderationProblem,
       },
     },
     handler: async ({ principal, params, body }) => ({

@@ -19,7 +19,7 @@ const searchPage = Joi.object({
   page: Joi.number().integer().required(),
   size: Joi.number().integer().required(),
   items: Joi.array().items(item).required(),
-});
+}).meta({ component: 'SearchPage' });
 
 const pricePoint = Joi.object({
   date: Joi.string().required(),
@@ -27,7 +27,7 @@ const pricePoint = Joi.object({
   median: Joi.number().integer().required(),
   max: Joi.number().integer().required(),
   count: Joi.number().integer().required(),
-});
+}).meta({ component: 'PricePoint' });
 
 export const discoverRoutes = (s: Services) => [
   defineRoute<Record<string, never>, CatalogQuery, undefined, 'public'>({

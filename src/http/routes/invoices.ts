@@ -12,7 +12,7 @@ const invoiceSummary = Joi.object({
   purchaseId: Joi.string().required(),
   total: Joi.number().integer().min(0).required(),
   createdAt: timestamp.required(),
-});
+}).meta({ component: 'InvoiceSummary' });
 
 export const invoiceRoutes = (s: Services) => [
   defineRoute<None, PageRequest, undefined, 'user'>({

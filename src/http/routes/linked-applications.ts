@@ -9,7 +9,7 @@ const applicationView = Joi.object({
   clientId: Joi.string().required(),
   name: Joi.string().required(),
   linkedAt: timestamp.required(),
-});
+}).meta({ component: 'LinkedApplication' });
 
 /**
  * The third-party applications a user has linked (docs/auth.md). Managing links takes the

@@ -15,7 +15,9 @@ const body = Joi.object({
     condition: values.description('Any of these conditions, e.g. `NEAR_MINT`.'),
     language: values.description('Any of these languages, e.g. `en`.'),
     priceMin: pence,
-    priceMax: pence.when('priceMin', { is: Joi.exist(), then: Joi.number().min(Joi.ref('priceMin')) }),
+    priceMax: pence
+      .when('priceMin', { is: Joi.exist(), then: Joi.number().min(Joi.ref('priceMin')) })
+      .description('At least `priceMin` when both are given.'),
     graded: Joi.boolean().description('true: graded only; false: ungraded only.'),
     sellerId: Joi.string().guid(),
   }).default({}),
@@ -24,7 +26,9 @@ const body = Joi.object({
   size: Joi.number().integer().min(1).max(50).default(20),
 })
   .xor('urn', 'slug')
-  .messages({ 'object.missing': 'Give the item as "urn" or "slug"', 'object.xor': 'Give either "urn" or "slug", not both' });
+  .messages({ 'object.missing': 'Give the item as "urn" or "slug"', 'object.xor': 'Give either "urn" or "slug", not both' })
+  .example({ urn: 'pokemon/base/base1/4', filters: { condition: ['NEAR_MINT'], priceMax: 5000 }, sort: 'price', size: 20 })
+  .meta({ component: 'ListingSearch' });
 
 export const listingSearchRoutes = (s: Services) => [
   defineRoute<Record<string, never>, Record<string, never>, ListingQuery, 'public'>({

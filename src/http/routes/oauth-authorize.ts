@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { DomainError } from '../../services/errors';
 import { AuthorizationRequestError, type AuthorizationParams, type AuthorizationRequest } from '../../services/auth/oauth-apps';
+import { escapeHtml, htmlPage, PAGE_HEADERS } from '../pages';
 import { defineRoute, type HandlerResult } from '../route';
 import type { Services } from '../services';
 
@@ -21,64 +22,56 @@ const authorizationParams = {
 };
 
 /**
- * The page must not be framed (clickjacking of the Allow button), cached, or leak the query
- * (which carries `state`) through the Referer.
+ * Beyond every hosted page's headers (no framing: clickjacking of the Allow button), the page
+ * must not be cached, or leak the query (which carries `state`) through the Referer.
  */
-const PAGE_HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-  'X-Frame-Options': 'DENY',
+const AUTHORIZE_HEADERS = {
+  ...PAGE_HEADERS,
   'Cache-Control': 'no-store',
   'Referrer-Policy': 'no-referrer',
 };
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
-<body>
-<h1>${escapeHtml(title)}</h1>
-${body}
-</body></html>`;
-}
 
 function consentPage(request: AuthorizationRequest, params: AuthorizationParams, error?: string): string {
   const hidden = PARAM_NAMES.filter((name) => params[name] !== undefined)
     .map((name) => `<input type="hidden" name="${name}" value="${escapeHtml(params[name]!)}">`)
     .join('\n');
   const name = escapeHtml(request.client.name);
-  return page(
+  return htmlPage(
     `Link ${request.client.name} to your account`,
-    `<p><strong>${name}</strong> asks to act on your marketplace account: search, buy, sell and manage orders as you.
-It cannot manage your personal access tokens, e-mail address or linked applications. You can unlink it at any time.</p>
+    `<p><strong>${name}</strong> asks to act on your marketplace account: search, buy, sell and manage orders as you.</p>
+<p class="muted">It cannot manage your personal access tokens, e-mail address or linked applications. You can unlink it at any time.</p>
 ${error ? `<p role="alert">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="/oauth/authorize">
 ${hidden}
-<p><label>Username or e-mail <input name="username" autocomplete="username"></label></p>
-<p><label>Password <input name="password" type="password" autocomplete="current-password"></label></p>
-<p><button name="decision" value="allow">Allow</button> <button name="decision" value="deny">Deny</button></p>
+<label for="username">Username or e-mail<input id="username" name="username" autocomplete="username"></label>
+<label for="password">Password<input id="password" name="password" type="password" autocomplete="current-password"></label>
+<div class="actions"><button name="decision" value="allow">Allow</button>
+<button class="secondary" name="decision" value="deny">Deny</button></div>
 </form>`,
+    { noindex: true },
   );
 }
 
-/** Sends the outcome back to the application (RFC 6749 §4.1.2): `code` or `error`, with `state`. */
-function redirectBack(redirectUri: string, fields: Record<string, string | undefined>): HandlerResult {
+/**
+ * Sends the outcome back to the application (RFC 6749 §4.1.2): `code` or `error`, with `state`,
+ * and `iss` (RFC 9207) so an application talking to several servers can tell which one answered.
+ */
+function redirectBack(issuer: string, redirectUri: string, fields: Record<string, string | undefined>): HandlerResult {
   const url = new URL(redirectUri);
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) url.searchParams.set(key, value);
+  for (const [key, value] of Object.entries({ ...fields, iss: issuer })) if (value !== undefined) url.searchParams.set(key, value);
   return { status: 303, headers: { Location: url.toString(), 'Cache-Control': 'no-store' } };
 }
 
 /** An invalid request: to the application when its redirect URI is trusted, otherwise shown to the user. */
-function refuse(err: unknown): HandlerResult {
+function refuse(issuer: string, err: unknown): HandlerResult {
   if (!(err instanceof AuthorizationRequestError)) throw err;
   if (err.redirect)
-    return redirectBack(err.redirect.redirectUri, { error: err.error, error_description: err.message, state: err.redirect.state });
+    return redirectBack(issuer, err.redirect.redirectUri, { error: err.error, error_description: err.message, state: err.redirect.state });
   return {
     status: 400,
-    body: page('This link request cannot be completed', `<p>${escapeHtml(err.message)}</p>`),
+    body: htmlPage('This link request cannot be completed', `<p role="alert">${escapeHtml(err.message)}</p>`, { noindex: true }),
     contentType: 'text/html',
-    headers: PAGE_HEADERS,
+    headers: AUTHORIZE_HEADERS,
   };
 }
 
@@ -112,9 +105,9 @@ export const oauthAuthorizeRoutes = (s: Services) => [
     handler: async ({ query }) => {
       try {
         const request = await s.oauthApps.checkAuthorizationRequest(query);
-        return { status: 200, body: consentPage(request, query), contentType: 'text/html', headers: PAGE_HEADERS };
+        return { status: 200, body: consentPage(request, query), contentType: 'text/html', headers: AUTHORIZE_HEADERS };
       } catch (err) {
-        return refuse(err);
+        return refuse(s.oauthTokens.issuer, err);
       }
     },
   }),
@@ -150,10 +143,10 @@ export const oauthAuthorizeRoutes = (s: Services) => [
       try {
         request = await s.oauthApps.checkAuthorizationRequest(params);
       } catch (err) {
-        return refuse(err);
+        return refuse(s.oauthTokens.issuer, err);
       }
       if (body.decision === 'deny') {
-        return redirectBack(request.redirectUri, {
+        return redirectBack(s.oauthTokens.issuer, request.redirectUri, {
           error: 'access_denied',
           error_description: 'The user denied the request.',
           state: request.state,
@@ -164,7 +157,7 @@ export const oauthAuthorizeRoutes = (s: Services) => [
         userId = body.username && body.password ? await s.auth.checkCredentials(body.username, body.password) : null;
       } catch (err) {
         if (!(err instanceof DomainError && err.kind === 'rate-limited')) throw err;
-        const headers = { ...PAGE_HEADERS, 'Retry-After': String(err.extensions.retryAfter) };
+        const headers = { ...AUTHORIZE_HEADERS, 'Retry-After': String(err.extensions.retryAfter) };
         return { status: 429, body: consentPage(request, params, err.message), contentType: 'text/html', headers };
       }
       if (!userId) {
@@ -172,10 +165,13 @@ export const oauthAuthorizeRoutes = (s: Services) => [
           status: 200,
           body: consentPage(request, params, 'The username or password is incorrect.'),
           contentType: 'text/html',
-          headers: PAGE_HEADERS,
+          headers: AUTHORIZE_HEADERS,
         };
       }
-      return redirectBack(request.redirectUri, { code: await s.oauthApps.issueCode(request, userId), state: request.state });
+      return redirectBack(s.oauthTokens.issuer, request.redirectUri, {
+        code: await s.oauthApps.issueCode(request, userId),
+        state: request.state,
+      });
     },
   }),
 ];

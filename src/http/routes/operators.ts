@@ -16,11 +16,13 @@ const reason = Joi.string()
   .required()
   .description('Why: kept in the audit log (and, for a seller, on the account).');
 
-const operatorCase = caseView.keys({
-  sellerId: Joi.string().required(),
-  buyerId: Joi.string().required(),
-  escalatedAt: timestamp.allow(null).required(),
-});
+const operatorCase = caseView
+  .keys({
+    sellerId: Joi.string().required(),
+    buyerId: Joi.string().required(),
+    escalatedAt: timestamp.allow(null).required(),
+  })
+  .meta({ component: 'OperatorCase' });
 const standing = Joi.object({
   userId: Joi.string().required(),
   status: Joi.string().valid('ACTIVE', 'SUSPENDED').required(),

@@ -2,66 +2,59 @@ import Joi from 'joi';
 import type { PaymentPage } from '../../services/checkout/checkouts';
 import type { BillingPortalPage } from '../../services/account/billing-portal';
 import { formatPence } from '../../services/orders/documents';
+import { escapeHtml, htmlPage, PAGE_HEADERS } from '../pages';
 import { defineRoute } from '../route';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
 const sessionParams = Joi.object({ sessionId: Joi.string().uuid().required() });
 
-/** One look for every page of the simulator (payment and billing portal); inline, as the pages are offline-safe. */
-const STYLE = `<style>
-body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1d2330}
-h1{font-size:1.5rem;border-bottom:3px solid #2f5bd3;padding-bottom:.4rem}h2{font-size:1.15rem;margin-top:2rem}
-table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.4rem .6rem;border-bottom:1px solid #d8dce6}
-td.money,th.money{text-align:right;font-variant-numeric:tabular-nums}button{font-size:1rem;padding:.4rem 1rem}
-.note{color:#5b6475;font-size:.9rem}
-</style>`;
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const day = (d: Date) => new Date(d).toISOString().slice(0, 10);
 
 function page(session: PaymentPage): string {
   const open = session.status === 'OPEN';
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Payment simulator</title>${STYLE}</head>
-<body>
-<h1>Payment simulator</h1>
-<p>Checkout ${session.id}: ${formatPence(session.total)} (${session.status.toLowerCase()}).</p>
+  return htmlPage(
+    'Payment simulator',
+    `<p class="muted">Stands in for a payment provider's hosted page.</p>
+<dl class="facts"><dt>Checkout</dt><dd>${escapeHtml(session.id)}</dd><dt>Status</dt><dd>${escapeHtml(session.status.toLowerCase())}</dd></dl>
+<p class="amount">${escapeHtml(formatPence(session.total))}</p>
 ${
   open
-    ? `<form method="post"><button name="outcome" value="success">Pay</button> <button name="outcome" value="failure">Fail payment</button></form>`
-    : '<p>This checkout is closed.</p>'
-}
-</body></html>`;
+    ? `<form method="post">
+<div class="actions"><button name="outcome" value="success">Pay ${escapeHtml(formatPence(session.total))}</button>
+<button class="secondary" name="outcome" value="failure">Fail payment</button></div>
+</form>`
+    : '<p role="status">This checkout is closed.</p>'
+}`,
+  );
 }
 
 function billingPage(p: BillingPortalPage): string {
   const invoices = p.invoices.length
-    ? `<table><thead><tr><th>Invoice</th><th>Date</th><th>Purchase</th><th class="money">Total</th></tr></thead><tbody>${p.invoices
+    ? `<table><thead><tr><th scope="col">Invoice</th><th scope="col">Date</th><th scope="col">Purchase</th><th scope="col" class="money">Total</th></tr></thead><tbody>${p.invoices
         .map(
           (i) =>
-            `<tr><td>${escapeHtml(i.number)}</td><td>${day(i.createdAt)}</td><td>${i.purchaseId}</td><td class="money">${formatPence(i.total)}</td></tr>`,
+            `<tr><td>${escapeHtml(i.number)}</td><td>${day(i.createdAt)}</td><td>${escapeHtml(i.purchaseId)}</td><td class="money">${formatPence(i.total)}</td></tr>`,
         )
         .join('')}</tbody></table>`
     : '<p>No invoices yet.</p>';
   const payments = p.payments.length
-    ? `<table><thead><tr><th>Date</th><th>Checkout</th><th>Status</th><th class="money">Amount</th></tr></thead><tbody>${p.payments
+    ? `<table><thead><tr><th scope="col">Date</th><th scope="col">Checkout</th><th scope="col">Status</th><th scope="col" class="money">Amount</th></tr></thead><tbody>${p.payments
         .map(
           (x) =>
-            `<tr><td>${day(x.createdAt)}</td><td>${x.id}</td><td>${x.status.toLowerCase()}</td><td class="money">${formatPence(x.total)}</td></tr>`,
+            `<tr><td>${day(x.createdAt)}</td><td>${escapeHtml(x.id)}</td><td>${escapeHtml(x.status.toLowerCase())}</td><td class="money">${formatPence(x.total)}</td></tr>`,
         )
         .join('')}</tbody></table>`
     : '<p>No payments yet.</p>';
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Billing</title>${STYLE}</head>
-<body>
-<h1>Billing for ${escapeHtml(p.username)}</h1>
-<h2>Invoices</h2>
+  return htmlPage(
+    `Billing for ${p.username}`,
+    `<h2>Invoices</h2>
 ${invoices}
 <h2>Payment history</h2>
 ${payments}
-<p class="note">This link expires at ${p.expiresAt.toISOString()}.</p>
-</body></html>`;
+<p class="note">This link expires at ${p.expiresAt.toISOString()}.</p>`,
+    { noindex: true },
+  );
 }
 
 /**
@@ -82,7 +75,12 @@ export const paymentSimulatorRoutes = (s: Services) => [
       200: { description: 'An HTML page with a Pay and a Fail button.', contentType: 'text/html' },
       404: { description: 'No such session.' },
     },
-    handler: async ({ params }) => ({ status: 200, body: page(await s.checkouts.paymentPage(params.sessionId)), contentType: 'text/html' }),
+    handler: async ({ params }) => ({
+      status: 200,
+      body: page(await s.checkouts.paymentPage(params.sessionId)),
+      contentType: 'text/html',
+      headers: PAGE_HEADERS,
+    }),
   }),
 
   defineRoute<{ token: string }, None, undefined, 'public'>({
@@ -109,7 +107,7 @@ export const paymentSimulatorRoutes = (s: Services) => [
       status: 200,
       body: billingPage(await s.billingPortal.page(params.token)),
       contentType: 'text/html',
-      headers: { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' },
+      headers: { ...PAGE_HEADERS, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' },
     }),
   }),
 
@@ -136,7 +134,7 @@ export const paymentSimulatorRoutes = (s: Services) => [
     handler: async ({ params, body }) => {
       const result = await s.checkouts.settle(params.sessionId, body.outcome);
       if (result.outcome === 'paid') return { status: 303, headers: { Location: result.redirect } };
-      return { status: 200, body: page(await s.checkouts.paymentPage(params.sessionId)), contentType: 'text/html' };
+      return { status: 200, body: page(await s.checkouts.paymentPage(params.sessionId)), contentType: 'text/html', headers: PAGE_HEADERS };
     },
   }),
 ];

@@ -15,7 +15,7 @@ const tokenView = Joi.object({
   createdAt: timestamp.required(),
   expires: timestamp.allow(null).required(),
   lastUsed: timestamp.allow(null).required(),
-});
+}).meta({ component: 'PersonalAccessToken' });
 
 export const personalAccessTokenRoutes = (s: Services) => [
   defineRoute<Record<string, never>, Record<string, never>, undefined, 'bearer'>({
@@ -39,9 +39,12 @@ export const personalAccessTokenRoutes = (s: Services) => [
     // Its answer holds a secret shown once; a stored copy would outlive the moment.
     idempotent: false,
     auth: 'bearer',
-    request: { body: Joi.object({ name: name.required(), expires }) },
+    request: { body: Joi.object({ name: name.required(), expires }).example({ name: 'stock-sync' }) },
     responses: {
-      201: { description: 'The token, shown once.', schema: tokenView.keys({ token: Joi.string().required() }) },
+      201: {
+        description: 'The token, shown once.',
+        schema: tokenView.keys({ token: Joi.string().required() }).meta({ component: 'CreatedPersonalAccessToken' }),
+      },
       409: { description: 'The name is taken, or the user already has 5 active tokens.' },
     },
     handler: async ({ principal, body }) => ({

@@ -31,14 +31,14 @@ const purchaseFields = {
   createdAt: timestamp.required(),
   updatedAt: timestamp.required(),
 };
-const purchaseSummary = Joi.object(purchaseFields);
+const purchaseSummary = Joi.object(purchaseFields).meta({ component: 'PurchaseSummary' });
 const purchaseView = Joi.object({
   ...purchaseFields,
   deadlines: Joi.object({
     reviewWindowClosesAt: timestamp.allow(null).required().description('When the review window of a COMPLETED purchase closes.'),
   }).required(),
   orders: Joi.array().items(orderView).required(),
-});
+}).meta({ component: 'Purchase' });
 
 const purchaseFilters = pagedQuery.keys({
   status: Joi.array().items(Joi.string().valid('PAID', 'COMPLETED')).single().description('Repeat for several: any of them.'),
@@ -61,7 +61,7 @@ const purchaseAction = Joi.object({
   comment: Joi.when('action', { is: 'dispute', then: Joi.string().allow('').max(2000).default(''), otherwise: Joi.forbidden() }),
   items: Joi.when('action', { is: 'dispute', then: itemQuantities.required(), otherwise: Joi.forbidden() }),
   outcomes: Joi.when('action', { is: 'dispute', then: caseOutcomes, otherwise: Joi.forbidden() }),
-});
+}).meta({ component: 'PurchaseAction' });
 
 export const purchaseRoutes = (s: Services) => [
   defineRoute<None, PageRequest & PurchaseFilters, undefined, 'user'>({

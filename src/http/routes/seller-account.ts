@@ -11,7 +11,7 @@ const sellerStats = Joi.object({
   orders: Joi.object({ total: count, open: count, waiting: count }).required(),
   cases: Joi.object({ open: count }).required(),
   listings: Joi.object({ total: count, invalid: count }).required(),
-});
+}).meta({ component: 'SellerStats' });
 
 const deliveryOptionInput = Joi.object<DeliveryOptionInput>({
   name: Joi.string().trim().min(1).max(100).required(),
@@ -27,7 +27,7 @@ const deliveryOptionInput = Joi.object<DeliveryOptionInput>({
     .max(250)
     .unique()
     .required(),
-});
+}).meta({ component: 'DeliveryOptionInput' });
 const deliveryOption = Joi.object({
   id: Joi.string().required(),
   name: Joi.string().required(),
@@ -36,7 +36,7 @@ const deliveryOption = Joi.object({
   countries: Joi.array().items(Joi.string()).required(),
   createdAt: timestamp.required(),
   updatedAt: timestamp.required(),
-});
+}).meta({ component: 'DeliveryOption' });
 type None = Record<string, never>;
 
 export const sellerAccountRoutes = (s: Services) => [

@@ -15,7 +15,7 @@ const importView = Joi.object({
   failure: Joi.string().allow(null).required(),
   createdAt: timestamp.required(),
   finishedAt: timestamp.allow(null).required(),
-});
+}).meta({ component: 'ListingImport' });
 type None = Record<string, never>;
 
 export const sellerImportRoutes = (s: Services, maxBytes: number) => [

@@ -11,10 +11,12 @@ import {
   type SellerSearchRequest,
 } from '../../services/listings/seller-search';
 import { defineRoute, JsonBytes } from '../route';
-import { listing, timestamp, idParams, type IdParams } from '../schemas';
+import { documentedAs, listing, timestamp, idParams, type IdParams } from '../schemas';
 import type { Services } from '../services';
 
-const attachment = Joi.object({ id: Joi.string().required(), imageId: Joi.string().required(), url: Joi.string().required() });
+const attachment = Joi.object({ id: Joi.string().required(), imageId: Joi.string().required(), url: Joi.string().required() }).meta({
+  component: 'ListingAttachment',
+});
 
 const NUMBER_FIELDS = Object.entries(FILTER_FIELDS)
   .filter(([, f]) => f.kind === 'number')
@@ -73,14 +75,14 @@ const facetCounts = Joi.object(
         .required(),
     ]),
   ),
-);
+).meta({ component: 'FacetCounts' });
 
 const bulkResult = Joi.object({
   index: Joi.number().integer().required(),
   status: Joi.string().valid('created', 'invalid').required(),
   listing,
   errors: Joi.array().items(Joi.object({ in: Joi.string(), field: Joi.string(), message: Joi.string() })),
-});
+}).meta({ component: 'BulkListingResult' });
 
 export const sellerListingRoutes = (s: Services) => [
   defineRoute<Record<string, never>, Record<string, never>, ListingInput, 'seller'>({
@@ -107,7 +109,9 @@ export const sellerListingRoutes = (s: Services) => [
       'Each element has the body of `POST /seller/listings` and is validated on its own: the well-formed ones are created ' +
       'together (one `LISTING_CREATED` each), the others come back with `status: invalid` and their field errors.',
     auth: 'seller',
-    request: { body: Joi.object({ listings: Joi.array().items(Joi.object()).min(1).max(MAX_BULK_LISTINGS).required() }) },
+    request: {
+      body: Joi.object({ listings: Joi.array().items(documentedAs(Joi.object(), listingInput)).min(1).max(MAX_BULK_LISTINGS).required() }),
+    },
     responses: {
       200: {
         description: 'One result per element, in request order.',

@@ -11,6 +11,7 @@ import {
   idParams,
   itemQuantities,
   orderView,
+  orNull,
   pagedQuery,
   pence,
   timestamp,
@@ -32,8 +33,8 @@ const orderSummary = Joi.object({
   updatedAt: timestamp.required(),
   itemCount: Joi.number().integer().min(0).required(),
   shipmentCount: Joi.number().integer().min(0).required(),
-  buyer: userSummary.allow(null).required(),
-});
+  buyer: orNull(userSummary).required(),
+}).meta({ component: 'SellerOrderSummary' });
 
 const orderFilters = pagedQuery.keys({
   status: Joi.array()
@@ -75,7 +76,7 @@ const sellerOrderAction = Joi.object({
   }),
   comment: Joi.when('action', { is: 'dispute', then: Joi.string().allow('').max(2000).default(''), otherwise: Joi.forbidden() }),
   outcomes: Joi.when('action', { is: 'dispute', then: caseOutcomes, otherwise: Joi.forbidden() }),
-});
+}).meta({ component: 'SellerOrderAction' });
 
 export const sellerOrderRoutes = (s: Services) => [
   defineRoute<None, PageRequest & SellerOrderFilters, undefined, 'seller'>({

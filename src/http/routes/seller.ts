@@ -11,7 +11,7 @@ export const sellerView = Joi.object({
   status: Joi.string().valid('ACTIVE', 'SUSPENDED').required(),
   vacation: Joi.boolean().required(),
   createdAt: timestamp.required(),
-});
+}).meta({ component: 'Seller' });
 
 export const sellerRoutes = (s: Services) => [
   defineRoute<Record<string, never>, Record<string, never>, undefined, 'user'>({

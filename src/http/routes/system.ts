@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Joi from 'joi';
 import { unavailable } from '../../services/errors';
+import { PAGES_CSS, PAGES_STYLESHEET_PATH } from '../pages';
 import { defineRoute, type AnyRoute } from '../route';
 import type { Services } from '../services';
 
@@ -44,6 +45,22 @@ const check = async (probe: () => Promise<unknown>): Promise<'ok' | 'down'> => {
 };
 
 export const systemRoutes = (s: Services, openApi: () => Record<string, unknown>): AnyRoute[] => [
+  defineRoute({
+    operationId: 'pagesStylesheet',
+    method: 'get',
+    path: PAGES_STYLESHEET_PATH,
+    tag: 'System',
+    summary: 'The stylesheet of the hosted pages (payment, billing portal, authorization)',
+    auth: 'public',
+    responses: { 200: { description: 'CSS.', contentType: 'text/css' } },
+    handler: async () => ({
+      status: 200,
+      body: PAGES_CSS,
+      contentType: 'text/css; charset=utf-8',
+      headers: { 'Cache-Control': 'public, max-age=3600' },
+    }),
+  }),
+
   defineRoute({
     operationId: 'healthz',
     method: 'get',

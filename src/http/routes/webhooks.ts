@@ -39,12 +39,12 @@ const endpointView = Joi.object({
   disabledReason: Joi.string().valid('MANUAL', 'GONE', 'FAILING').allow(null).required(),
   createdAt: timestamp.required(),
   updatedAt: timestamp.required(),
-});
+}).meta({ component: 'WebhookEndpoint' });
 const secretView = Joi.object({
   secret: Joi.string()
     .pattern(/^whsec_/)
     .required(),
-});
+}).meta({ component: 'WebhookSecret' });
 
 const notFound = { description: 'No such webhook, or not the caller’s.' };
 const noStore = { 'Cache-Control': 'no-store' };
@@ -83,7 +83,7 @@ export const webhookRoutes = (s: Services) => [
     responses: {
       201: {
         description: 'The endpoint with its `secret` (`whsec_…`), shown once.',
-        schema: endpointView.keys({ secret: Joi.string().required() }),
+        schema: endpointView.keys({ secret: Joi.string().required() }).meta({ component: 'CreatedWebhookEndpoint' }),
       },
       409: { description: 'The seller already has the maximum number of endpoints.' },
     },

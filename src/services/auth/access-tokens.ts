@@ -1,6 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 
-const ISSUER = 'marketplace';
 const AUDIENCE = 'marketplace-api';
 
 /** Who an access token speaks for: the user, and the third-party application it was issued to. */
@@ -12,40 +12,63 @@ export interface AccessTokenSubject {
   sessionId?: string | null;
 }
 
-/** Short-lived, stateless bearer access tokens (HS256 JWT). Revocation is by expiry. */
+/** A verified token's claims, as introspection (RFC 7662) reports them. */
+export interface AccessTokenClaims extends AccessTokenSubject {
+  /** RFC 9068 `jti`: names the token, so an application's token can be revoked (RFC 7009). */
+  jti: string;
+  issuedAt: number;
+  expiresAt: number;
+  issuer: string;
+  audience: string;
+}
+
+/**
+ * Short-lived bearer access tokens (HS256 JWT, RFC 9068 profile). First-party tokens are
+ * stateless and revoked by expiry; an application's token is also checked per request against
+ * its link and the revocation list (Authenticator).
+ */
 export class AccessTokens {
   constructor(
     private readonly key: Uint8Array,
     readonly ttlSeconds: number,
+    /** The authorization server's issuer identifier (RFC 8414), i.e. the service's public base URL. */
+    readonly issuer: string,
   ) {}
 
   issue({ userId, clientId, sessionId }: AccessTokenSubject): Promise<string> {
     return new SignJWT({ ...(clientId ? { client_id: clientId } : {}), ...(sessionId ? { sid: sessionId } : {}) })
       .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
       .setSubject(userId)
-      .setIssuer(ISSUER)
+      .setIssuer(this.issuer)
       .setAudience(AUDIENCE)
+      .setJti(randomUUID())
       .setIssuedAt()
       .setExpirationTime(`${this.ttlSeconds}s`)
       .sign(this.key);
   }
 
-  /** The token's subject, or null for any invalid or expired token. */
-  async verify(token: string): Promise<AccessTokenSubject | null> {
+  /** The token's claims, or null for any invalid or expired token. */
+  async verify(token: string): Promise<AccessTokenClaims | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
-        issuer: ISSUER,
+        issuer: this.issuer,
         audience: AUDIENCE,
         algorithms: ['HS256'],
         typ: 'at+jwt',
-        // Tokens are revoked by expiry alone, so one without `exp` would never be revoked.
-        requiredClaims: ['exp'],
+        // Tokens are revoked by expiry (first-party) or by `jti` (applications' tokens, RFC 7009),
+        // so one without `exp` or `jti` could never be revoked.
+        requiredClaims: ['jti', 'iat', 'exp', 'sub'],
       });
-      if (typeof payload.sub !== 'string') return null;
+      if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string') return null;
       return {
         userId: payload.sub,
         clientId: typeof payload.client_id === 'string' ? payload.client_id : null,
         sessionId: typeof payload.sid === 'string' ? payload.sid : null,
+        jti: payload.jti,
+        issuedAt: payload.iat!,
+        expiresAt: payload.exp!,
+        issuer: this.issuer,
+        audience: AUDIENCE,
       };
     } catch (err) {
       if (err instanceof joseErrors.JOSEError) return null;

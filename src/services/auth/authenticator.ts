@@ -39,10 +39,10 @@ export class Authenticator {
       // A signed token outlives nothing: its user must still exist (one primary-key probe).
       if (!subject || !(await this.userExists(subject.userId))) return null;
       if (!subject.clientId) return { userId: subject.userId, via: 'bearer', sessionId: subject.sessionId ?? null };
-      // Honoured only while the user keeps the application linked and the operator keeps it
-      // enabled: unlinking or disabling takes effect on the next request, not at token expiry.
-      const linked = await this.apps.isLinked(subject.userId, subject.clientId);
-      return linked ? { userId: subject.userId, via: 'app', clientId: subject.clientId } : null;
+      // Honoured only while the user keeps the application linked, the operator keeps it enabled
+      // and the token is not revoked: each takes effect on the next request, not at token expiry.
+      const honoured = await this.apps.isHonoured(subject.userId, subject.clientId, subject.jti);
+      return honoured ? { userId: subject.userId, via: 'app', clientId: subject.clientId } : null;
     }
     return this.authenticatePat(credential);
   }

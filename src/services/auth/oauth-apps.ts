@@ -66,10 +66,10 @@ export interface LinkedApplication {
   linkedAt: Date;
 }
 
-/** RFC 6749 §5.2 errors, answered as problem+json carrying `error`. */
+/** RFC 6749 §5.2 errors; the token, revocation and introspection endpoints answer them as `{error, error_description}`. */
 export const invalidGrant = (message: string) =>
   new DomainError('invalid', 'invalid-grant', message, { error: 'invalid_grant', error_description: message });
-const invalidClient = () =>
+export const invalidClient = () =>
   new DomainError('unauthenticated', 'invalid-client', 'Unknown or disabled application, or wrong client credentials.', {
     error: 'invalid_client',
     error_description: 'Client authentication failed.',
@@ -228,6 +228,20 @@ export class OAuthApps {
       ]);
     });
     return { userId: spent.user_id, clientId: spent.client_id, familyId: spent.family_id };
+  }
+
+  /**
+   * Whether an application's access token is still honoured: the user keeps the application
+   * linked, the operator keeps it enabled, and the token itself was not revoked (RFC 7009).
+   */
+  async isHonoured(userId: string, clientId: string, jti: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      `SELECT 1 FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id
+        WHERE g.user_id = $1 AND g.client_id = $2 AND c.disabled_at IS NULL
+          AND NOT EXISTS (SELECT 1 FROM oauth_revoked_access_tokens r WHERE r.jti = $3)`,
+      [userId, clientId, jti],
+    );
+    return rows.length > 0;
   }
 
   /** Whether tokens for (user, application) may still be issued: linked, and the application enabled. */

@@ -48,7 +48,7 @@ export class ListingImports {
     const id = newId();
     await this.db.transaction(async (tx) => {
       await tx.getRepository(ListingImport).insert({ id, sellerId, csv, status: 'PENDING' });
-      await requestWorkflowStart(tx, starts.listingImport(id));
+      await requestWorkflowStart(tx, starts.listingImport(id, sellerId));
     });
     return this.get(sellerId, id);
   }

@@ -58,7 +58,7 @@ export const listingInput = Joi.object<ListingInput>({
     )
     .max(10)
     .default([]),
-});
+}).meta({ component: 'ListingInput' });
 
 const OPTIONS: Joi.ValidationOptions = { abortEarly: false, convert: true, errors: { wrap: { label: '"' } } };
 

@@ -157,7 +157,10 @@ export class WebhookEndpoints {
         data: { sellerId, createdAt: new Date().toISOString() },
         dispatchedAt: new Date(),
       });
-      await requestWorkflowStart(tx, starts.webhookDelivery(eventId, id, this.options.deliveryPolicy, { replay: false }));
+      await requestWorkflowStart(
+        tx,
+        starts.webhookDelivery({ id: eventId, type: TEST_EVENT_TYPE, sellerId }, id, this.options.deliveryPolicy, { replay: false }),
+      );
     });
     return { eventId, type: TEST_EVENT_TYPE };
   }
@@ -175,7 +178,12 @@ export class WebhookEndpoints {
       throw conflict('webhook-delivery-in-progress', 'This delivery is still being attempted; replay it once it has finished.');
     }
     await this.db.transaction((tx) =>
-      requestWorkflowStart(tx, starts.webhookDelivery(delivery.eventId, endpointId, this.options.deliveryPolicy, { replay: true })),
+      requestWorkflowStart(
+        tx,
+        starts.webhookDelivery({ id: delivery.eventId, type: delivery.eventType, sellerId }, endpointId, this.options.deliveryPolicy, {
+          replay: true,
+        }),
+      ),
     );
     return { deliveryId, eventId: delivery.eventId };
   }

@@ -13,14 +13,14 @@ import type { StartFeeder } from '../workflow-starts/dispatcher';
 export function webhookFanOut(db: DataSource, policy: WebhookDeliveryPolicy, batchSize = 100): StartFeeder {
   return () =>
     db.transaction(async (tx) => {
-      const rows: Array<{ event_id: string; endpoint_id: string | null }> = await tx.query(
+      const rows: Array<{ event_id: string; seller_id: string; type: string; endpoint_id: string | null }> = await tx.query(
         `WITH batch AS (
            SELECT id, seller_id, type FROM outbox_events
             WHERE dispatched_at IS NULL
             ORDER BY created_at
             LIMIT $1
               FOR UPDATE SKIP LOCKED)
-         SELECT b.id AS event_id, e.id AS endpoint_id
+         SELECT b.id AS event_id, b.seller_id, b.type, e.id AS endpoint_id
            FROM batch b
            LEFT JOIN webhook_endpoints e ON e.seller_id = b.seller_id AND e.enabled AND b.type = ANY (e.subscriptions)`,
         [batchSize],
@@ -30,7 +30,9 @@ export function webhookFanOut(db: DataSource, policy: WebhookDeliveryPolicy, bat
         tx,
         rows
           .filter((r) => r.endpoint_id !== null)
-          .map((r) => starts.webhookDelivery(r.event_id, r.endpoint_id!, policy, { replay: false })),
+          .map((r) =>
+            starts.webhookDelivery({ id: r.event_id, type: r.type, sellerId: r.seller_id }, r.endpoint_id!, policy, { replay: false }),
+          ),
       );
       const eventIds = [...new Set(rows.map((r) => r.event_id))];
       await tx.query(`UPDATE outbox_events SET dispatched_at = now() WHERE id = ANY ($1::uuid[])`, [eventIds]);

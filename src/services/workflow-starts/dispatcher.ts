@@ -28,6 +28,8 @@ export interface StartDispatcherOptions {
   /** Longest wait before a failed start is retried; the wait doubles from 1 s up to this. */
   retryMaxMs: number;
   log: Logger;
+  /** Told of every start attempted, for the worker's metrics (`workflow_starts_total`). */
+  onStartSettled?: (workflowType: string, result: 'started' | 'existing' | 'failed') => void;
   /** Intents claimed per transaction. */
   batchSize?: number;
 }
@@ -146,15 +148,17 @@ export class StartDispatcher {
       for (const row of group) {
         if (error === undefined) {
           try {
-            await this.options.executor.execute({
+            const result = await this.options.executor.execute({
               workflowType: row.workflow_type,
               workflowId: row.workflow_id,
               requestKey: row.request_key,
               args: row.args,
               options: row.options,
             });
+            this.options.onStartSettled?.(row.workflow_type, result);
           } catch (err) {
             error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+            this.options.onStartSettled?.(row.workflow_type, 'failed');
           }
         }
         outcomes.push(error === undefined ? { id: row.id } : { id: row.id, error });

@@ -19,6 +19,11 @@ export interface WorkflowStartOptions {
   /** REJECT_DUPLICATE (the default): a repeated or late start never opens a second run. */
   reusePolicy?: 'REJECT_DUPLICATE' | 'ALLOW_DUPLICATE';
   searchAttributes?: StartSearchAttribute[];
+  /**
+   * The workflow's static summary (Web UI, `temporal workflow describe`): what it is and for
+   * whom, in ids. Encrypted like any payload (docs/operations.md, "Finding workflows").
+   */
+  summary?: string;
   /** Signal-with-start: the signal is delivered to the running workflow, or it starts with it. */
   signal?: { name: string; args: unknown[] };
 }

@@ -2,6 +2,8 @@ import { paymentSettledSignal } from '../../../workflows/contracts/checkout';
 import type { WebhookDeliveryPolicy, WorkflowInputs } from '../../../workflows/contracts/inputs';
 import { newMessageSignal, type ConversationNotifyInput } from '../../../workflows/contracts/conversation-notify';
 import { CASE_SEARCH_ATTRIBUTES } from '../../domain/cases/search-attributes';
+import { IMPORT_SEARCH_ATTRIBUTES } from '../../domain/imports/search-attributes';
+import { WEBHOOK_SEARCH_ATTRIBUTES } from '../../domain/webhooks/search-attributes';
 import { newId } from '../../ids';
 import { workflowIds } from '../../temporal/workflow-ids';
 import type { OpenedCase } from '../cases/case-opening';
@@ -27,6 +29,16 @@ function start<T extends keyof WorkflowInputs>(
   };
 }
 
+/** What a delivery's summary and search attributes name: the event, its type and its seller. */
+export interface WebhookEventRef {
+  id: string;
+  type: string;
+  sellerId: string;
+}
+
+const checkoutSummary = (sessionId: string, holdSeconds: number) =>
+  `Checkout session ${sessionId}: holds its listings for up to ${holdSeconds} s until paid`;
+
 const keyword = (key: { name: string }, value: string): StartSearchAttribute => ({ name: key.name, type: 'KEYWORD', value });
 
 /**
@@ -38,15 +50,23 @@ const keyword = (key: { name: string }, value: string): StartSearchAttribute => 
 export const starts = {
   /** One window per purchase, ever. */
   reviewWindow(purchaseId: string, completedAt: Date, windowSeconds: number): WorkflowStart {
-    return start('reviewWindowWorkflow', workflowIds.reviewWindow(purchaseId), {
-      purchaseId,
-      completedAt: completedAt.toISOString(),
-      windowSeconds,
-    });
+    return start(
+      'reviewWindowWorkflow',
+      workflowIds.reviewWindow(purchaseId),
+      { purchaseId, completedAt: completedAt.toISOString(), windowSeconds },
+      {
+        summary: `Review window of purchase ${purchaseId}, closing ${new Date(completedAt.getTime() + windowSeconds * 1000).toISOString()}`,
+      },
+    );
   },
 
   orderReceipt(orderId: string, afterSeconds: number): WorkflowStart {
-    return start('orderReceiptWorkflow', workflowIds.orderReceipt(orderId), { orderId, afterSeconds });
+    return start(
+      'orderReceiptWorkflow',
+      workflowIds.orderReceipt(orderId),
+      { orderId, afterSeconds },
+      { summary: `Automatic receipt of shipped order ${orderId} after ${afterSeconds} s` },
+    );
   },
 
   /** One release per order: its seller share moves pending → available after the hold period. */
@@ -60,7 +80,12 @@ export const starts = {
   },
 
   checkout(sessionId: string, holdSeconds: number): WorkflowStart {
-    return start('checkoutWorkflow', workflowIds.checkout(sessionId), { sessionId, holdSeconds });
+    return start(
+      'checkoutWorkflow',
+      workflowIds.checkout(sessionId),
+      { sessionId, holdSeconds },
+      { summary: checkoutSummary(sessionId, holdSeconds) },
+    );
   },
 
   /**
@@ -73,7 +98,8 @@ export const starts = {
       'checkoutWorkflow',
       workflowIds.checkout(sessionId),
       { sessionId, holdSeconds },
-      { signal: { name: paymentSettledSignal.name, args: [] } },
+      // The same summary as the plain start: whichever request starts the workflow sets it.
+      { signal: { name: paymentSettledSignal.name, args: [] }, summary: checkoutSummary(sessionId, holdSeconds) },
       paymentSettledSignal.name,
     );
   },
@@ -85,6 +111,7 @@ export const starts = {
       workflowIds.case(opened.caseId),
       { caseId: opened.caseId, outcomes: opened.outcomes, autoEscalateAfterMs: autoEscalateSeconds * 1000, indexed: true },
       {
+        summary: `Case ${opened.caseId} (${opened.reason}) on order ${opened.orderId}, seller ${opened.sellerId}`,
         searchAttributes: [
           keyword(CASE_SEARCH_ATTRIBUTES.status, 'OPEN'),
           keyword(CASE_SEARCH_ATTRIBUTES.reason, opened.reason),
@@ -95,8 +122,16 @@ export const starts = {
     );
   },
 
-  listingImport(importId: string): WorkflowStart {
-    return start('listingImportWorkflow', workflowIds.import(importId), { importId });
+  listingImport(importId: string, sellerId: string): WorkflowStart {
+    return start(
+      'listingImportWorkflow',
+      workflowIds.import(importId),
+      { importId },
+      {
+        summary: `CSV listing import ${importId} of seller ${sellerId}`,
+        searchAttributes: [keyword(IMPORT_SEARCH_ATTRIBUTES.sellerId, sellerId)],
+      },
+    );
   },
 
   /** The delivery of one message an action queued in the e-mail outbox. */
@@ -105,7 +140,12 @@ export const starts = {
   },
 
   emailChange(requestId: string): WorkflowStart {
-    return start('emailChangeWorkflow', workflowIds.emailChange(requestId), { requestId });
+    return start(
+      'emailChangeWorkflow',
+      workflowIds.emailChange(requestId),
+      { requestId },
+      { summary: `Verification code for e-mail change request ${requestId}` },
+    );
   },
 
   /**
@@ -113,12 +153,20 @@ export const starts = {
    * running delivery keeps the schedule it began with. A replay is a deliberate re-run of the
    * same id: it gets its own request key and allows the duplicate.
    */
-  webhookDelivery(eventId: string, endpointId: string, policy: WebhookDeliveryPolicy, options: { replay: boolean }): WorkflowStart {
+  webhookDelivery(event: WebhookEventRef, endpointId: string, policy: WebhookDeliveryPolicy, options: { replay: boolean }): WorkflowStart {
     return start(
       'webhookDeliveryWorkflow',
-      workflowIds.webhookDelivery(eventId, endpointId),
-      { eventId, endpointId, policy },
-      options.replay ? { reusePolicy: 'ALLOW_DUPLICATE' } : {},
+      workflowIds.webhookDelivery(event.id, endpointId),
+      { eventId: event.id, endpointId, policy },
+      {
+        ...(options.replay ? { reusePolicy: 'ALLOW_DUPLICATE' } : {}),
+        summary: `${options.replay ? 'Replay of webhook' : 'Webhook'} ${event.type} event ${event.id} to endpoint ${endpointId} of seller ${event.sellerId}`,
+        searchAttributes: [
+          keyword(WEBHOOK_SEARCH_ATTRIBUTES.endpointId, endpointId),
+          keyword(WEBHOOK_SEARCH_ATTRIBUTES.sellerId, event.sellerId),
+          keyword(WEBHOOK_SEARCH_ATTRIBUTES.eventType, event.type),
+        ],
+      },
       options.replay ? `replay:${newId()}` : undefined,
     );
   },

@@ -1,0 +1,22 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Client } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+
+export const HISTORIES_DIR = path.resolve(__dirname, '../replay/histories');
+
+/**
+ * With RECORD_REPLAY_HISTORIES=1, an end-to-end stack saves, when it stops, the history of
+ * every workflow it ran into test/replay/histories/<type>--<id>.json (payloads as the cluster
+ * stores them: encrypted with the public test key). test/replay/replay.test.ts replays them
+ * against the current workflow code, so a change that would break running workflows fails CI.
+ */
+export async function recordReplayHistories(client: Client): Promise<void> {
+  if (process.env.RECORD_REPLAY_HISTORIES !== '1') return;
+  mkdirSync(HISTORIES_DIR, { recursive: true });
+  for await (const execution of client.workflow.list()) {
+    const history = await client.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory();
+    const name = `${execution.type}--${execution.workflowId.replace(/[^A-Za-z0-9-]+/g, '_')}`.slice(0, 120);
+    writeFileSync(path.join(HISTORIES_DIR, `${name}.json`), historyToJSON(history));
+  }
+}
