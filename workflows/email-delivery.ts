@@ -1,10 +1,10 @@
-import { proxyActivities } from '@temporalio/workflow';
 import type { EmailActivities } from '../activities/email';
 import type { WorkflowInputs } from './contracts/inputs';
+import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 
-const { deliverEmail } = proxyActivities<EmailActivities>({
+const { deliverEmail } = boundedActivities<EmailActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  retry: BOUNDED_RETRY,
 });
 
 /** `email:{messageId}`: hands one message already in the e-mail outbox to the transport, retried. */

@@ -1,10 +1,11 @@
-import { proxyActivities, sleep } from '@temporalio/workflow';
+import { sleep } from '@temporalio/workflow';
 import type { MoneyActivities } from '../activities/money';
 import type { WorkflowInputs } from './contracts/inputs';
+import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 
-const { createPayout, markPayoutInTransit, settlePayout, requestPayoutRun } = proxyActivities<MoneyActivities>({
+const { createPayout, markPayoutInTransit, settlePayout, requestPayoutRun } = boundedActivities<MoneyActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  retry: BOUNDED_RETRY,
 });
 
 /**

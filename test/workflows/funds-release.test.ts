@@ -5,6 +5,7 @@ import { createWorker } from '../../worker/create-worker';
 import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { registerUser, startTestApi, type TestApi } from '../support/api';
 import { fillBasket, pay, sellerWithListings } from '../support/shop';
+import { recordReplayHistoriesOf } from '../support/replay-histories';
 import { timeSkippingEnv, workflowBundle } from '../support/temporal';
 
 /**
@@ -31,7 +32,9 @@ async function untilResult<T>(workflowId: string): Promise<T> {
     connection: env.nativeConnection,
     workflowBundle: await workflowBundle(),
   });
-  return worker.runUntil(env.client.workflow.getHandle(workflowId).result()) as Promise<T>;
+  const result = (await worker.runUntil(env.client.workflow.getHandle(workflowId).result())) as T;
+  await recordReplayHistoriesOf(env.client, [workflowId]);
+  return result;
 }
 
 describe('fundsReleaseWorkflow', () => {

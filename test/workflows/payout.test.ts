@@ -5,6 +5,7 @@ import { createWorker } from '../../worker/create-worker';
 import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { commitPaidCheckout } from '../support/purchases';
+import { recordReplayHistoriesOf } from '../support/replay-histories';
 import { timeSkippingEnv, workflowBundle } from '../support/temporal';
 
 /**
@@ -62,6 +63,7 @@ async function runPayouts(): Promise<Map<string, string>> {
     );
     const results = new Map<string, string>();
     for (const { workflow_id } of rows) results.set(workflow_id, await env.client.workflow.getHandle(workflow_id).result());
+    await recordReplayHistoriesOf(env.client, [runId, ...rows.map((r) => r.workflow_id)]);
     return results;
   });
 }
