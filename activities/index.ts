@@ -5,6 +5,7 @@ import { createEmailActivities, type EmailActivityDeps } from './email';
 import { createImportActivities, type ImportActivityDeps } from './imports';
 import { createOrderActivities, type OrderActivityDeps } from './orders';
 import { createReviewActivities, type ReviewActivityDeps } from './reviews';
+import { createTrackingActivities, type TrackingActivityDeps } from './tracking';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
 import { classifyFailures } from './failures';
 
@@ -15,7 +16,8 @@ export type ActivityDeps = EmailActivityDeps &
   OrderActivityDeps &
   ReviewActivityDeps &
   CaseActivityDeps &
-  ConversationActivityDeps;
+  ConversationActivityDeps &
+  TrackingActivityDeps;
 
 /**
  * All activities, built from their dependencies (no globals), for the worker and for tests;
@@ -31,5 +33,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createReviewActivities(deps),
     ...createCaseActivities(deps),
     ...createConversationActivities(deps),
+    ...createTrackingActivities(deps),
   });
 }

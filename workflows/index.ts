@@ -7,3 +7,4 @@ export { listingImportWorkflow } from './listing-import';
 export { orderReceiptWorkflow } from './order-receipt';
 export { reviewWindowWorkflow } from './review-window';
 export { conversationNotifyWorkflow } from './conversation-notify';
+export { shipmentTrackingWorkflow } from './shipment-tracking';

@@ -1,5 +1,6 @@
 import { paymentSettledSignal } from '../../../workflows/contracts/checkout';
-import type { WebhookDeliveryPolicy, WorkflowInputs } from '../../../workflows/contracts/inputs';
+import type { TrackingPolicy, WebhookDeliveryPolicy, WorkflowInputs } from '../../../workflows/contracts/inputs';
+import { orderDeliveredSignal, trackingNumberChangedSignal } from '../../../workflows/contracts/shipment-tracking';
 import { newMessageSignal, type ConversationNotifyInput } from '../../../workflows/contracts/conversation-notify';
 import { CASE_SEARCH_ATTRIBUTES } from '../../domain/cases/search-attributes';
 import { newId } from '../../ids';
@@ -47,6 +48,42 @@ export const starts = {
 
   orderReceipt(orderId: string, afterSeconds: number): WorkflowStart {
     return start('orderReceiptWorkflow', workflowIds.orderReceipt(orderId), { orderId, afterSeconds });
+  },
+
+  /**
+   * Every shipment of the order is delivered: a signal-with-start of `order-receipt:{orderId}`
+   * that brings the receipt forward to `deliveredReceiptSeconds` from now. Whichever of the
+   * shipping start and this the dispatcher reaches first, the timer ends at the earlier time;
+   * after the order was received (workflow closed) REJECT_DUPLICATE makes it a no-op.
+   */
+  orderDelivered(orderId: string, autoReceiptSeconds: number, deliveredReceiptSeconds: number): WorkflowStart {
+    return start(
+      'orderReceiptWorkflow',
+      workflowIds.orderReceipt(orderId),
+      { orderId, afterSeconds: autoReceiptSeconds },
+      { signal: { name: orderDeliveredSignal.name, args: [{ receiptSeconds: deliveredReceiptSeconds }] } },
+      orderDeliveredSignal.name,
+    );
+  },
+
+  /** `shipment-tracking:{shipmentId}`, started with its shipment. */
+  shipmentTracking(shipmentId: string, policy: TrackingPolicy): WorkflowStart {
+    return start('shipmentTrackingWorkflow', workflowIds.shipmentTracking(shipmentId), { shipmentId, policy });
+  },
+
+  /**
+   * The seller corrected the tracking number: a signal-with-start, so a running tracking polls
+   * the new number at once, and one that had ended (delivered or given up under the old number)
+   * runs again (ALLOW_DUPLICATE). Each correction is its own request.
+   */
+  shipmentTrackingChanged(shipmentId: string, policy: TrackingPolicy, correctionId: string): WorkflowStart {
+    return start(
+      'shipmentTrackingWorkflow',
+      workflowIds.shipmentTracking(shipmentId),
+      { shipmentId, policy },
+      { reusePolicy: 'ALLOW_DUPLICATE', signal: { name: trackingNumberChangedSignal.name, args: [] } },
+      `tracking-number:${correctionId}`,
+    );
   },
 
   checkout(sessionId: string, holdSeconds: number): WorkflowStart {
