@@ -92,6 +92,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   const caseUpdates = new CaseUpdates(temporal);
   const periods = {
     autoReceiptSeconds: config.orders.autoReceiptSeconds,
+    deliveredReceiptSeconds: config.orders.deliveredReceiptSeconds,
     autoEscalateSeconds: config.cases.autoEscalateSeconds,
     reviewWindowSeconds: config.reviews.windowSeconds,
   };

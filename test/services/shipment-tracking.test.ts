@@ -1,6 +1,7 @@
 import { createTrackingActivities } from '../../activities/tracking';
 import { SimulatorCarrier } from '../../src/integrations/carriers/simulator';
 import { OrderUpdates } from '../../src/services/orders/order-updates';
+import { SellerOrders } from '../../src/services/orders/seller-orders';
 import { ShipmentTracking } from '../../src/services/orders/shipment-tracking';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
@@ -92,6 +93,18 @@ describe('shipment tracking (activity and service on Postgres)', () => {
     expect(seen).toEqual(['IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERED']);
     expect(await orderUpdatedCount(orderId)).toBe(eventsBefore + 4);
 
+    // The order view's deadline follows the timer's rule: 3 days after the delivery, not 21 after shipping.
+    const periods = {
+      autoReceiptSeconds: 21 * DAY,
+      deliveredReceiptSeconds: 3 * DAY,
+      autoEscalateSeconds: 7 * DAY,
+      reviewWindowSeconds: 14 * DAY,
+    };
+    const view = await new SellerOrders(db(), periods).get(seller.id, orderId);
+    const [{ delivered_at }] = await db().query(`SELECT delivered_at FROM orders WHERE id = $1`, [orderId]);
+    expect(delivered_at).toBeInstanceOf(Date);
+    expect(view.deadlines.autoReceiptAt).toEqual(new Date(delivered_at.getTime() + 3 * DAY * 1000));
+
     const receipt = await startsFor(workflowIds.orderReceipt(orderId));
     expect(receipt).toEqual([
       expect.objectContaining({ request_key: '', args: [{ orderId, afterSeconds: 21 * DAY }] }),
@@ -119,6 +132,8 @@ describe('shipment tracking (activity and service on Postgres)', () => {
     const service = tracking();
     expect(await service.record(first, 'SIM-FIRST', { status: 'DELIVERED', detail: 'Delivered.' })).toBe(true);
     expect((await startsFor(workflowIds.orderReceipt(orderId))).map((s: { request_key: string }) => s.request_key)).toEqual(['']);
+    const [partial] = await db().query(`SELECT delivered_at FROM orders WHERE id = $1`, [orderId]);
+    expect(partial.delivered_at).toBeNull();
     expect(await service.record(second, 'SIM-SECOND', { status: 'DELIVERED', detail: 'Delivered.' })).toBe(true);
     expect((await startsFor(workflowIds.orderReceipt(orderId))).map((s: { request_key: string }) => s.request_key)).toEqual([
       '',

@@ -16,6 +16,7 @@ import { ItemMarket1733443700000 } from './1733443700000-item-market';
 import { DiscoverIndexes1733443700001 } from './1733443700001-discover-indexes';
 import { CatalogNames1733443700002 } from './1733443700002-catalog-names';
 import { SellersOperators1733443800000 } from './1733443800000-sellers-operators';
+import { OrderDeliveredAt1733444200000 } from './1733444200000-order-delivered-at';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -37,4 +38,5 @@ export const migrations = [
   DiscoverIndexes1733443700001,
   CatalogNames1733443700002,
   SellersOperators1733443800000,
+  OrderDeliveredAt1733444200000,
 ];

@@ -77,11 +77,14 @@ export class ShipmentTracking {
           `SELECT 1 FROM shipments WHERE order_id = $1 AND tracking_status <> 'DELIVERED' LIMIT 1`,
           [order.id],
         );
-        if (!undelivered)
+        if (!undelivered) {
+          // Kept from the first delivery: the receipt timer, once brought forward, stays so.
+          await tx.query(`UPDATE orders SET delivered_at = now() WHERE id = $1 AND delivered_at IS NULL`, [order.id]);
           await requestWorkflowStart(
             tx,
             starts.orderDelivered(order.id, this.settings.autoReceiptSeconds, this.settings.deliveredReceiptSeconds),
           );
+        }
       }
       return true;
     });
