@@ -6,6 +6,7 @@ import { createImportActivities, type ImportActivityDeps } from './imports';
 import { createOrderActivities, type OrderActivityDeps } from './orders';
 import { createRetentionActivities, type RetentionActivityDeps } from './retention';
 import { createReviewActivities, type ReviewActivityDeps } from './reviews';
+import { createTrackingActivities, type TrackingActivityDeps } from './tracking';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
 import { classifyFailures } from './failures';
 
@@ -17,7 +18,8 @@ export type ActivityDeps = EmailActivityDeps &
   ReviewActivityDeps &
   CaseActivityDeps &
   ConversationActivityDeps &
-  RetentionActivityDeps;
+  RetentionActivityDeps &
+  TrackingActivityDeps;
 
 /**
  * All activities, built from their dependencies (no globals), for the worker and for tests;
@@ -34,5 +36,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createRetentionActivities(deps),
     ...createCaseActivities(deps),
     ...createConversationActivities(deps),
+    ...createTrackingActivities(deps),
   });
 }

@@ -82,6 +82,17 @@ export interface Config {
   orders: {
     /** After shipping, an order counts as received automatically once this has passed. */
     autoReceiptSeconds: number;
+    /** Once every shipment of an order is delivered, it counts as received after this, if sooner. */
+    deliveredReceiptSeconds: number;
+  };
+  tracking: {
+    /** First wait between two polls of the carrier; it doubles up to `pollMaxSeconds`. */
+    pollSeconds: number;
+    pollMaxSeconds: number;
+    /** Tracking stops after this long without a delivery (the auto-receipt still runs). */
+    giveUpSeconds: number;
+    /** The simulator carrier's time in each status. */
+    simulatorStepSeconds: number;
   };
   reviews: {
     /** After a purchase completes, parties have this long to review before defaults are written. */
@@ -209,6 +220,20 @@ const schema = Joi.object({
     .integer()
     .min(1)
     .default(21 * 86_400),
+  ORDER_DELIVERED_RECEIPT_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .default(3 * 86_400),
+  TRACKING_POLL_SECONDS: Joi.number().integer().min(1).default(3_600),
+  TRACKING_POLL_MAX_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .default(6 * 3_600),
+  TRACKING_GIVE_UP_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .default(30 * 86_400),
+  CARRIER_SIMULATOR_STEP_SECONDS: Joi.number().integer().min(1).default(86_400),
   REVIEW_WINDOW_SECONDS: Joi.number()
     .integer()
     .min(1)
@@ -355,7 +380,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     search: { cacheTtlMs: value.SELLER_SEARCH_CACHE_MS },
     discover: { cacheTtlMs: value.DISCOVER_CACHE_MS },
     checkout: { holdSeconds: value.CHECKOUT_HOLD_SECONDS },
-    orders: { autoReceiptSeconds: value.ORDER_AUTO_RECEIPT_SECONDS },
+    orders: { autoReceiptSeconds: value.ORDER_AUTO_RECEIPT_SECONDS, deliveredReceiptSeconds: value.ORDER_DELIVERED_RECEIPT_SECONDS },
+    tracking: {
+      pollSeconds: value.TRACKING_POLL_SECONDS,
+      pollMaxSeconds: value.TRACKING_POLL_MAX_SECONDS,
+      giveUpSeconds: value.TRACKING_GIVE_UP_SECONDS,
+      simulatorStepSeconds: value.CARRIER_SIMULATOR_STEP_SECONDS,
+    },
     reviews: { windowSeconds: value.REVIEW_WINDOW_SECONDS },
     retention: { olderThanMs: parseDuration(value.RETENTION_AGE), everyMs: parseDuration(value.RETENTION_EVERY) },
     cases: { autoEscalateSeconds: value.CASE_AUTO_ESCALATE_SECONDS },

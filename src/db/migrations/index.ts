@@ -18,6 +18,7 @@ import { CatalogNames1733443700002 } from './1733443700002-catalog-names';
 import { SellersOperators1733443800000 } from './1733443800000-sellers-operators';
 import { OAuthRevocation1733444000000 } from './1733444000000-oauth-revocation';
 import { RetentionIndexes1733444100000 } from './1733444100000-retention-indexes';
+import { OrderDeliveredAt1733444200000 } from './1733444200000-order-delivered-at';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -41,4 +42,5 @@ export const migrations = [
   SellersOperators1733443800000,
   OAuthRevocation1733444000000,
   RetentionIndexes1733444100000,
+  OrderDeliveredAt1733444200000,
 ];

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { TrackingPolicy } from '../../../workflows/contracts/inputs';
 import { requestReviewWindow } from '../reviews/review-windows';
 import { requestWorkflowStart, starts } from '../workflow-starts';
 import { applyOrderAction, type Actor, type OrderAction, type OrderEffects } from './order-engine';
@@ -10,11 +11,13 @@ export interface OrderTimings {
   autoReceiptSeconds: number;
   /** A completed purchase's review window lasts this long. */
   reviewWindowSeconds: number;
+  /** How a new shipment's carrier is polled. */
+  tracking: TrackingPolicy;
 }
 
 /**
  * Runs an order action in its own transaction, together with the requests for the workflows it
- * calls for (a dispute's case, a shipment's receipt timer, a completed purchase's review window):
+ * calls for (a dispute's case, a shipment's tracking, a shipped order's receipt timer, a completed purchase's review window):
  * they start once the action commits, and Temporal being down delays them without refusing the
  * action.
  */
@@ -28,6 +31,7 @@ export class OrderUpdates {
     return this.db.transaction(async (tx) => {
       const effects = await applyOrderAction(tx, orderId, actor, action);
       if (effects?.openedCase) await requestWorkflowStart(tx, starts.case(effects.openedCase, this.timings.autoEscalateSeconds));
+      if (effects?.shipmentId) await requestWorkflowStart(tx, starts.shipmentTracking(effects.shipmentId, this.timings.tracking));
       if (effects?.shippedOrderId)
         await requestWorkflowStart(tx, starts.orderReceipt(effects.shippedOrderId, this.timings.autoReceiptSeconds));
       if (effects?.completedPurchaseId) await requestReviewWindow(tx, effects.completedPurchaseId, this.timings.reviewWindowSeconds);
