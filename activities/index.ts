@@ -7,6 +7,7 @@ import { createMoneyActivities, type MoneyActivityDeps } from './money';
 import { createOrderActivities, type OrderActivityDeps } from './orders';
 import { createRetentionActivities, type RetentionActivityDeps } from './retention';
 import { createReviewActivities, type ReviewActivityDeps } from './reviews';
+import { createTrackingActivities, type TrackingActivityDeps } from './tracking';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
 import { classifyFailures } from './failures';
 
@@ -19,7 +20,8 @@ export type ActivityDeps = EmailActivityDeps &
   ReviewActivityDeps &
   CaseActivityDeps &
   ConversationActivityDeps &
-  RetentionActivityDeps;
+  RetentionActivityDeps &
+  TrackingActivityDeps;
 
 /**
  * All activities, built from their dependencies (no globals), for the worker and for tests;
@@ -37,5 +39,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createRetentionActivities(deps),
     ...createCaseActivities(deps),
     ...createConversationActivities(deps),
+    ...createTrackingActivities(deps),
   });
 }

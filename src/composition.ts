@@ -31,7 +31,9 @@ import { BillingPortal } from './services/account/billing-portal';
 import { addressLookupProvider } from './integrations/address-lookup';
 import { Checkouts } from './services/checkout/checkouts';
 import { Invoices } from './services/orders/invoices';
-import { OrderUpdates } from './services/orders/order-updates';
+import { OrderUpdates, type OrderTimings } from './services/orders/order-updates';
+import { ShipmentTracking } from './services/orders/shipment-tracking';
+import { createCarrier } from './integrations/carriers';
 import { Purchases } from './services/orders/purchases';
 import { SellerMoney } from './services/money/seller-money';
 import { SellerOrders } from './services/orders/seller-orders';
@@ -53,6 +55,32 @@ import { priceHistory } from './services/catalog/price-history';
 import { EmailOutbox } from './services/email/outbox';
 
 /** The composition root: wires services from configuration, the database and Temporal. */
+/** The periods order actions start their timers with; the worker's activities use the same. */
+export function orderTimings(config: Config): OrderTimings {
+  return {
+    autoEscalateSeconds: config.cases.autoEscalateSeconds,
+    autoReceiptSeconds: config.orders.autoReceiptSeconds,
+    reviewWindowSeconds: config.reviews.windowSeconds,
+    fundsHoldSeconds: config.money.fundsHoldSeconds,
+    tracking: trackingPolicy(config),
+  };
+}
+
+const trackingPolicy = (config: Config) => ({
+  pollSeconds: config.tracking.pollSeconds,
+  pollMaxSeconds: config.tracking.pollMaxSeconds,
+  giveUpSeconds: config.tracking.giveUpSeconds,
+});
+
+/** Shipment tracking over the configured carrier: the API corrects numbers, the worker polls. */
+export function shipmentTracking(config: Config, db: DataSource): ShipmentTracking {
+  return new ShipmentTracking(db, createCarrier({ simulatorStepSeconds: config.tracking.simulatorStepSeconds }), {
+    autoReceiptSeconds: config.orders.autoReceiptSeconds,
+    deliveredReceiptSeconds: config.orders.deliveredReceiptSeconds,
+    tracking: trackingPolicy(config),
+  });
+}
+
 export function createServices(config: Config, db: DataSource, temporal: Client): Services {
   const accessTokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenTtlSeconds, config.publicBaseUrl);
   const oauthApps = new OAuthApps(db);
@@ -67,6 +95,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   const caseUpdates = new CaseUpdates(temporal);
   const periods = {
     autoReceiptSeconds: config.orders.autoReceiptSeconds,
+    deliveredReceiptSeconds: config.orders.deliveredReceiptSeconds,
     autoEscalateSeconds: config.cases.autoEscalateSeconds,
     reviewWindowSeconds: config.reviews.windowSeconds,
   };
@@ -75,12 +104,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     maxDelaySeconds: config.conversations.notifyMaxDelaySeconds,
     inactiveSeconds: config.conversations.inactiveSeconds,
   });
-  const orderUpdates = new OrderUpdates(db, {
-    autoEscalateSeconds: config.cases.autoEscalateSeconds,
-    autoReceiptSeconds: config.orders.autoReceiptSeconds,
-    reviewWindowSeconds: config.reviews.windowSeconds,
-    fundsHoldSeconds: config.money.fundsHoldSeconds,
-  });
+  const orderUpdates = new OrderUpdates(db, orderTimings(config));
   return {
     auth: new AuthService(db, accessTokens, oauthApps, signInThrottle, {
       refreshTokenTtlSeconds: config.auth.refreshTokenTtlSeconds,
@@ -129,6 +153,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       sellerFeeBps: config.money.sellerFeeBps,
     }),
     orderUpdates,
+    shipmentTracking: shipmentTracking(config, db),
     sellerOrders: new SellerOrders(db, periods),
     sellerMoney: new SellerMoney(db, config.money),
     purchases: new Purchases(db, orderUpdates, periods),

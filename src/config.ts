@@ -82,6 +82,17 @@ export interface Config {
   orders: {
     /** After shipping, an order counts as received automatically once this has passed. */
     autoReceiptSeconds: number;
+    /** Once every shipment of an order is delivered, it counts as received after this, if sooner. */
+    deliveredReceiptSeconds: number;
+  };
+  tracking: {
+    /** First wait between two polls of the carrier; it doubles up to `pollMaxSeconds`. */
+    pollSeconds: number;
+    pollMaxSeconds: number;
+    /** Tracking stops after this long without a delivery (the auto-receipt still runs). */
+    giveUpSeconds: number;
+    /** The simulator carrier's time in each status. */
+    simulatorStepSeconds: number;
   };
   money: {
     /** The platform's seller fee, in basis points of each order's total (500 = 5%), rounded down. */
@@ -229,6 +240,20 @@ const schema = Joi.object({
   PAYOUT_INTERVAL: Joi.string().pattern(DURATION).default('1d'),
   PAYOUT_ARRIVAL_DAYS: Joi.number().integer().min(0).max(30).default(2),
   PAYOUT_TRANSIT_SECONDS: Joi.number().integer().min(0).default(86_400),
+  ORDER_DELIVERED_RECEIPT_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .default(3 * 86_400),
+  TRACKING_POLL_SECONDS: Joi.number().integer().min(1).default(3_600),
+  TRACKING_POLL_MAX_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .default(6 * 3_600),
+  TRACKING_GIVE_UP_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .default(30 * 86_400),
+  CARRIER_SIMULATOR_STEP_SECONDS: Joi.number().integer().min(1).default(86_400),
   REVIEW_WINDOW_SECONDS: Joi.number()
     .integer()
     .min(1)
@@ -375,13 +400,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     search: { cacheTtlMs: value.SELLER_SEARCH_CACHE_MS },
     discover: { cacheTtlMs: value.DISCOVER_CACHE_MS },
     checkout: { holdSeconds: value.CHECKOUT_HOLD_SECONDS },
-    orders: { autoReceiptSeconds: value.ORDER_AUTO_RECEIPT_SECONDS },
+    orders: { autoReceiptSeconds: value.ORDER_AUTO_RECEIPT_SECONDS, deliveredReceiptSeconds: value.ORDER_DELIVERED_RECEIPT_SECONDS },
     money: {
       sellerFeeBps: value.SELLER_FEE_BPS,
       fundsHoldSeconds: value.FUNDS_HOLD_SECONDS,
       payoutIntervalMs: parseDuration(value.PAYOUT_INTERVAL),
       payoutArrivalDays: value.PAYOUT_ARRIVAL_DAYS,
       payoutTransitSeconds: value.PAYOUT_TRANSIT_SECONDS,
+    },
+    tracking: {
+      pollSeconds: value.TRACKING_POLL_SECONDS,
+      pollMaxSeconds: value.TRACKING_POLL_MAX_SECONDS,
+      giveUpSeconds: value.TRACKING_GIVE_UP_SECONDS,
+      simulatorStepSeconds: value.CARRIER_SIMULATOR_STEP_SECONDS,
     },
     reviews: { windowSeconds: value.REVIEW_WINDOW_SECONDS },
     retention: { olderThanMs: parseDuration(value.RETENTION_AGE), everyMs: parseDuration(value.RETENTION_EVERY) },

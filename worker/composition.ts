@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { createActivities, type ActivityDeps } from '../activities';
 import type { Config } from '../src/config';
+import { orderTimings, shipmentTracking } from '../src/composition';
 import { createMailTransport } from '../src/integrations/email/transport';
 import { EmailChangeCodes } from '../src/services/email/email-change-codes';
 import { EmailDelivery } from '../src/services/email/outbox';
@@ -21,12 +22,8 @@ function activityDependencies(config: Config, db: DataSource): ActivityDeps {
   return {
     db,
     reviewWindowSeconds: config.reviews.windowSeconds,
-    orderTimings: {
-      autoEscalateSeconds: config.cases.autoEscalateSeconds,
-      autoReceiptSeconds: config.orders.autoReceiptSeconds,
-      reviewWindowSeconds: config.reviews.windowSeconds,
-      fundsHoldSeconds: config.money.fundsHoldSeconds,
-    },
+    orderTimings: orderTimings(config),
+    shipmentTracking: shipmentTracking(config, db),
     emailChangeCodes: new EmailChangeCodes(db, { codeKey: config.auth.jwtSecret, codeTtlSeconds: config.emailChange.codeTtlSeconds }),
     emailDelivery: new EmailDelivery(db, createMailTransport(config.email.smtpUrl), config.email.from),
     webhookAttempts: new WebhookDeliveryAttempts(db, config.webhooks),

@@ -11,3 +11,4 @@ export { orderReceiptWorkflow } from './order-receipt';
 export { reviewWindowWorkflow } from './review-window';
 export { conversationNotifyWorkflow } from './conversation-notify';
 export { outboxRetentionWorkflow } from './retention';
+export { shipmentTrackingWorkflow } from './shipment-tracking';

@@ -1,6 +1,7 @@
-import { sleep } from '@temporalio/workflow';
+import { condition, setHandler } from '@temporalio/workflow';
 import type { OrderActivities } from '../activities/orders';
 import type { WorkflowInputs } from './contracts/inputs';
+import { orderDeliveredSignal } from './contracts/shipment-tracking';
 import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 
 const { autoReceiveOrder } = boundedActivities<OrderActivities>({
@@ -11,8 +12,16 @@ const { autoReceiveOrder } = boundedActivities<OrderActivities>({
 /**
  * `order-receipt:{orderId}`: started when an order ships. After the configured period the
  * order counts as received unless the buyer confirmed it first (the activity then does nothing).
+ * A delivery (every shipment DELIVERED) brings the receipt forward, never back.
  */
 export async function orderReceiptWorkflow(input: WorkflowInputs['orderReceiptWorkflow']): Promise<boolean> {
-  await sleep(input.afterSeconds * 1000);
+  let receiptAt = Date.now() + input.afterSeconds * 1000;
+  setHandler(orderDeliveredSignal, ({ receiptSeconds }) => {
+    receiptAt = Math.min(receiptAt, Date.now() + receiptSeconds * 1000);
+  });
+  for (let left = receiptAt - Date.now(); left > 0; left = receiptAt - Date.now()) {
+    const until = receiptAt;
+    await condition(() => receiptAt !== until, left);
+  }
   return autoReceiveOrder(input.orderId);
 }

@@ -7,6 +7,7 @@ import type { Checkouts } from '../services/checkout/checkouts';
 import type { Invoices } from '../services/orders/invoices';
 import type { OrderUpdates } from '../services/orders/order-updates';
 import type { Purchases } from '../services/orders/purchases';
+import type { ShipmentTracking } from '../services/orders/shipment-tracking';
 import type { SellerOrders } from '../services/orders/seller-orders';
 import type { SellerMoney } from '../services/money/seller-money';
 import type { AuthService } from '../services/auth/auth-service';
@@ -67,6 +68,7 @@ export interface Services {
   baskets: Baskets;
   checkouts: Checkouts;
   orderUpdates: OrderUpdates;
+  shipmentTracking: ShipmentTracking;
   sellerOrders: SellerOrders;
   sellerMoney: SellerMoney;
   purchases: Purchases;

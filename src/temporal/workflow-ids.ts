@@ -12,6 +12,7 @@ export const workflowIds = {
   checkout: (sessionId: string) => `checkout:${sessionId}`,
   import: (importId: string) => `import:${importId}`,
   orderReceipt: (orderId: string) => `order-receipt:${orderId}`,
+  shipmentTracking: (shipmentId: string) => `shipment-tracking:${shipmentId}`,
   conversationNotify: (conversationId: string, userId: string) => `conversation-notify:${conversationId}:${userId}`,
   fundsRelease: (orderId: string) => `funds-release:${orderId}`,
   payout: (sellerId: string, runDate: string) => `payout:${sellerId}:${runDate}`,

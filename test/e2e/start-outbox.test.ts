@@ -46,7 +46,7 @@ it('Temporal down delays workflow starts, never loses or doubles them', async ()
     const unpaid = await checkout(listingIds[0]!);
     const paid = await checkout(listingIds[1]!);
     const purchaseId = await pay(api, paid.url);
-    // Shipped (receipt timer), then received: the purchase completes (review window).
+    // Shipped (receipt timer, shipment tracking), then received: the purchase completes (review window).
     const [order] = (await api.http.get('/seller/orders').set(seller.bearer).expect(200)).body;
     const { items } = (await api.http.get(`/seller/orders/${order.id}`).set(seller.bearer).expect(200)).body;
     await api.http
@@ -58,6 +58,8 @@ it('Temporal down delays workflow starts, never loses or doubles them', async ()
         items: [{ id: items[0].id, quantity: items[0].quantity }],
       })
       .expect(204);
+    // The shipment is tracked from the moment it exists.
+    const [{ id: shipmentId }] = await database.db.query(`SELECT id FROM shipments WHERE order_id = $1`, [order.id]);
     await api.http.put(`/user/purchases/${purchaseId}`).set(paid.buyer.bearer).send({ action: 'receive', orderId: order.id }).expect(200);
     // A dispute (case workflow) and a CSV import.
     const disputed = await insertPaidOrder(database.db, paid.buyer.id, seller.id);
@@ -79,6 +81,7 @@ it('Temporal down delays workflow starts, never loses or doubles them', async ()
       `checkout:${paid.sessionId}`,
       `order-receipt:${order.id}`,
       `funds-release:${order.id}`,
+      `shipment-tracking:${shipmentId}`,
       `review-window:${purchaseId}`,
       `case:${caseId}`,
       `import:${imported.body.id}`,

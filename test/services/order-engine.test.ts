@@ -51,14 +51,20 @@ describe('applyOrderAction (on Postgres)', () => {
     await expect(apply(orderId, asBuyer(), { action: 'receive' })).rejects.toMatchObject({ code: 'order-not-shipped' });
     expect(await apply(orderId, { role: 'system' }, { action: 'receive' })).toBeNull();
 
-    expect(await apply(orderId, asSeller(), { action: 'ship', shipment, items: [{ id: itemIds[0]!, quantity: 1 }] })).toEqual({});
+    // Every shipment is tracked; only the one leaving nothing ACCEPTED starts the receipt timer.
+    expect(await apply(orderId, asSeller(), { action: 'ship', shipment, items: [{ id: itemIds[0]!, quantity: 1 }] })).toEqual({
+      shipmentId: expect.any(String),
+    });
     expect(await statusOf(orderId)).toEqual({ order: 'ACCEPTED', purchase: 'PAID', items: ['ACCEPTEDx1', 'ACCEPTEDx1', 'SHIPPEDx1'] });
 
     const rest = [
       { id: itemIds[0]!, quantity: 1 },
       { id: itemIds[1]!, quantity: 1 },
     ];
-    expect(await apply(orderId, asSeller(), { action: 'ship', shipment, items: rest })).toEqual({ shippedOrderId: orderId });
+    expect(await apply(orderId, asSeller(), { action: 'ship', shipment, items: rest })).toEqual({
+      shipmentId: expect.any(String),
+      shippedOrderId: orderId,
+    });
     expect(await statusOf(orderId)).toEqual({ order: 'SHIPPED', purchase: 'PAID', items: ['SHIPPEDx1', 'SHIPPEDx1', 'SHIPPEDx1'] });
 
     // Shipped items cannot be shipped again: one field error per item.

@@ -23,6 +23,16 @@ export interface WorkflowInputs {
   reviewWindowWorkflow: { purchaseId: string; completedAt: string; windowSeconds: number };
   webhookDeliveryWorkflow: WebhookDeliveryInput;
   conversationNotifyWorkflow: ConversationNotifyInput;
+  shipmentTrackingWorkflow: { shipmentId: string; policy: TrackingPolicy };
+}
+
+/** How a shipment's carrier is polled (config `tracking`), frozen into the workflow's input. */
+export interface TrackingPolicy {
+  /** First wait between polls; each poll without a change doubles it, up to `pollMaxSeconds`. */
+  pollSeconds: number;
+  pollMaxSeconds: number;
+  /** Polling stops this long after the last (re)start without a delivery. */
+  giveUpSeconds: number;
 }
 
 export interface CaseWorkflowInput {

@@ -48,6 +48,15 @@ const orderFilters = pagedQuery.keys({
   hasOpenCase: Joi.boolean().description('true: only orders with a case not CLOSED; false: only orders without one.'),
 });
 
+const trackingCorrection = Joi.object({
+  trackingNumber: Joi.string().trim().min(1).max(100).required(),
+  carrier: Joi.string().trim().min(1).max(100).description('Unchanged when absent.'),
+  trackingUrl: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .max(2000)
+    .description("The new number's tracking page; the old URL is dropped when absent."),
+});
+
 type SellerOrderAction =
   | { action: 'ship'; shipment: { carrier: string; trackingNumber: string; trackingUrl?: string }; items: ItemQuantity[] }
   | ({ action: 'dispute'; reason: CaseReason } & CaseRequest)
@@ -125,6 +134,30 @@ export const sellerOrderRoutes = (s: Services) => [
     },
     handler: async ({ principal, params, body }) => {
       await s.orderUpdates.apply(params.id, { role: 'seller', userId: principal.userId }, body);
+      return { status: 204 };
+    },
+  }),
+
+  defineRoute<{ id: string; shipmentId: string }, None, { trackingNumber: string; carrier?: string; trackingUrl?: string }, 'seller'>({
+    operationId: 'correctSellerShipmentTracking',
+    method: 'put',
+    path: '/seller/orders/{id}/shipments/{shipmentId}/tracking',
+    tag: 'Seller orders',
+    summary: "Correct a shipment's tracking number",
+    description:
+      'Replaces the tracking number (and optionally carrier and URL) of a shipment of an order not yet received: `trackingStatus` starts over at PRE_TRANSIT with an empty detail and tracking restarts for the new number. The same values again change nothing. Emits ORDER_UPDATED.',
+    auth: 'seller',
+    request: {
+      params: Joi.object({ id: Joi.string().uuid().required(), shipmentId: Joi.string().uuid().required() }),
+      body: trackingCorrection,
+    },
+    responses: {
+      204: { description: 'Corrected (or already so).' },
+      404: { description: "Order not found or not the caller's, or not a shipment of it." },
+      409: { description: '`order-already-received`: the tracking of a received order is final.' },
+    },
+    handler: async ({ principal, params, body }) => {
+      await s.shipmentTracking.correct(principal.userId, params.id, params.shipmentId, body);
       return { status: 204 };
     },
   }),

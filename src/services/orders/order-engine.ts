@@ -39,6 +39,8 @@ export type OrderAction =
 export interface OrderEffects {
   /** A dispute opened this case: start its workflow. */
   openedCase?: OpenedCase;
+  /** A shipment was created: start its tracking. */
+  shipmentId?: string;
   /** The order has just shipped in full: start its automatic-receipt timer. */
   shippedOrderId?: string;
   /** The order has just been received: its seller share is released after the hold period. */
@@ -183,7 +185,7 @@ async function ship(
       WHERE id = $1 AND status = ANY($3) AND NOT EXISTS (SELECT 1 FROM order_items WHERE order_id = $1 AND status = ANY($4)) RETURNING id`,
     [order.id, ORDER_TRANSITIONS.ship.to, ORDER_TRANSITIONS.ship.from, ORDER_ITEM_TRANSITIONS.ship.from],
   );
-  return shipped ? { shippedOrderId: order.id } : {};
+  return shipped ? { shipmentId, shippedOrderId: order.id } : { shipmentId };
 }
 
 async function dispute(
@@ -303,7 +305,8 @@ export async function completePurchaseIfSettled(tx: EntityManager, purchaseId: s
   return rows.length > 0;
 }
 
-async function emitOrderUpdated(tx: EntityManager, order: OrderRow): Promise<void> {
+/** ORDER_UPDATED with the order's current items; also emitted by tracking changes (shipment-tracking.ts). */
+export async function emitOrderUpdated(tx: EntityManager, order: { id: string; seller_id: string }): Promise<void> {
   const items: ItemRow[] = await tx.query(
     `SELECT listing_id, urn, price, quantity FROM order_items WHERE order_id = $1 ORDER BY created_at, id`,
     [order.id],

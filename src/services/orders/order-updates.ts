@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { scheduleFundsRelease } from '../money/transfers';
+import type { TrackingPolicy } from '../../../workflows/contracts/inputs';
 import { requestReviewWindow } from '../reviews/review-windows';
 import { requestWorkflowStart, starts } from '../workflow-starts';
 import { applyOrderAction, type Actor, type OrderAction, type OrderEffects } from './order-engine';
@@ -13,12 +14,14 @@ export interface OrderTimings {
   reviewWindowSeconds: number;
   /** A received order's seller share becomes available after this long. */
   fundsHoldSeconds: number;
+  /** How a new shipment's carrier is polled. */
+  tracking: TrackingPolicy;
 }
 
 /**
  * Runs an order action in its own transaction, together with the requests for the workflows it
- * calls for (a dispute's case, a shipment's receipt timer, a receipt's funds release, the delivery
- * of a cancellation's e-mails, a completed purchase's review window):
+ * calls for (a dispute's case, a shipment's tracking, a shipped order's receipt timer, a receipt's
+ * funds release, the delivery of a cancellation's e-mails, a completed purchase's review window):
  * they start once the action commits, and Temporal being down delays them without refusing the
  * action.
  */
@@ -32,6 +35,7 @@ export class OrderUpdates {
     return this.db.transaction(async (tx) => {
       const effects = await applyOrderAction(tx, orderId, actor, action);
       if (effects?.openedCase) await requestWorkflowStart(tx, starts.case(effects.openedCase, this.timings.autoEscalateSeconds));
+      if (effects?.shipmentId) await requestWorkflowStart(tx, starts.shipmentTracking(effects.shipmentId, this.timings.tracking));
       if (effects?.shippedOrderId)
         await requestWorkflowStart(tx, starts.orderReceipt(effects.shippedOrderId, this.timings.autoReceiptSeconds));
       if (effects?.receivedOrderId) await scheduleFundsRelease(tx, effects.receivedOrderId, this.timings.fundsHoldSeconds);

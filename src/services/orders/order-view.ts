@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Party } from '../../domain/cases/machine';
-import { deadline, type Periods } from '../../domain/deadlines';
+import { deadline, earliest, type Periods } from '../../domain/deadlines';
 import { nextActions, type OrderStatus } from '../../domain/orders/order-machine';
 import { loadCaseViews, type CaseView } from '../cases/case-view';
 import type { DeliveryAddress } from '../basket/pricing';
@@ -84,6 +84,7 @@ interface OrderRow {
   createdAt: Date;
   updatedAt: Date;
   shippedAt: Date | null;
+  deliveredAt: Date | null;
   deliveryAddress: DeliveryAddress;
 }
 
@@ -109,7 +110,7 @@ export async function loadOrderViews(
   const orders: OrderRow[] = await db.query(
     `SELECT o.id, o.seller_id AS "sellerId", o.purchase_id AS "purchaseId", o.buyer_id AS "buyerId", o.status,
             o.delivery_charge AS "deliveryCharge", o.subtotal, o.total, o.created_at AS "createdAt", o.updated_at AS "updatedAt",
-            o.shipped_at AS "shippedAt", p.delivery_address AS "deliveryAddress"
+            o.shipped_at AS "shippedAt", o.delivered_at AS "deliveredAt", p.delivery_address AS "deliveryAddress"
        FROM orders o JOIN purchases p ON p.id = o.purchase_id WHERE o.id = ANY($1)`,
     [orderIds],
   );
@@ -178,7 +179,13 @@ export async function loadOrderViews(
       transfers: transfers.get(o.id) ?? [],
       reviews: Object.fromEntries((reviewsOf.get(o.id) ?? []).map((r) => [r.reviewerId, r.rating])),
       actions: nextActions(o.status, viewer === 'SELLER' ? 'seller' : 'buyer'),
-      deadlines: { autoReceiptAt: o.status === 'SHIPPED' ? deadline(o.shippedAt, periods.autoReceiptSeconds) : null },
+      // The receipt timer's rule: the earlier of shipping + 21 days and delivery + 3 days.
+      deadlines: {
+        autoReceiptAt:
+          o.status === 'SHIPPED'
+            ? earliest(deadline(o.shippedAt, periods.autoReceiptSeconds), deadline(o.deliveredAt, periods.deliveredReceiptSeconds))
+            : null,
+      },
     }));
 }
 

@@ -1,5 +1,6 @@
 import { paymentSettledSignal } from '../../../workflows/contracts/checkout';
-import type { WebhookDeliveryPolicy, WorkflowInputs } from '../../../workflows/contracts/inputs';
+import type { TrackingPolicy, WebhookDeliveryPolicy, WorkflowInputs } from '../../../workflows/contracts/inputs';
+import { orderDeliveredSignal, trackingNumberChangedSignal } from '../../../workflows/contracts/shipment-tracking';
 import { newMessageSignal, type ConversationNotifyInput } from '../../../workflows/contracts/conversation-notify';
 import { CASE_SEARCH_ATTRIBUTES } from '../../domain/cases/search-attributes';
 import { IMPORT_SEARCH_ATTRIBUTES } from '../../domain/imports/search-attributes';
@@ -71,12 +72,71 @@ export const starts = {
 
   /** One release per order: its seller share moves pending → available after the hold period. */
   fundsRelease(orderId: string, afterSeconds: number): WorkflowStart {
-    return start('fundsReleaseWorkflow', workflowIds.fundsRelease(orderId), { orderId, afterSeconds });
+    return start(
+      'fundsReleaseWorkflow',
+      workflowIds.fundsRelease(orderId),
+      { orderId, afterSeconds },
+      { summary: `Release of order ${orderId}'s seller share after ${afterSeconds} s` },
+    );
   },
 
   /** `payout:{sellerId}:{runDate}`: one per seller per run date, ever. */
   payout(sellerId: string, runDate: string, transitSeconds: number): WorkflowStart {
-    return start('payoutWorkflow', workflowIds.payout(sellerId, runDate), { sellerId, runDate, transitSeconds });
+    return start(
+      'payoutWorkflow',
+      workflowIds.payout(sellerId, runDate),
+      { sellerId, runDate, transitSeconds },
+      { summary: `Payout of seller ${sellerId} for ${runDate}` },
+    );
+  },
+
+  /**
+   * Every shipment of the order is delivered: a signal-with-start of `order-receipt:{orderId}`
+   * that brings the receipt forward to `deliveredReceiptSeconds` from now. Whichever of the
+   * shipping start and this the dispatcher reaches first, the timer ends at the earlier time;
+   * after the order was received (workflow closed) REJECT_DUPLICATE makes it a no-op.
+   */
+  orderDelivered(orderId: string, autoReceiptSeconds: number, deliveredReceiptSeconds: number): WorkflowStart {
+    return start(
+      'orderReceiptWorkflow',
+      workflowIds.orderReceipt(orderId),
+      { orderId, afterSeconds: autoReceiptSeconds },
+      {
+        signal: { name: orderDeliveredSignal.name, args: [{ receiptSeconds: deliveredReceiptSeconds }] },
+        // The same summary as the plain start: whichever request starts the workflow sets it.
+        summary: `Automatic receipt of shipped order ${orderId} after ${autoReceiptSeconds} s`,
+      },
+      orderDeliveredSignal.name,
+    );
+  },
+
+  /** `shipment-tracking:{shipmentId}`, started with its shipment. */
+  shipmentTracking(shipmentId: string, policy: TrackingPolicy): WorkflowStart {
+    return start(
+      'shipmentTrackingWorkflow',
+      workflowIds.shipmentTracking(shipmentId),
+      { shipmentId, policy },
+      { summary: `Carrier tracking of shipment ${shipmentId}` },
+    );
+  },
+
+  /**
+   * The seller corrected the tracking number: a signal-with-start, so a running tracking polls
+   * the new number at once, and one that had ended (delivered or given up under the old number)
+   * runs again (ALLOW_DUPLICATE). Each correction is its own request.
+   */
+  shipmentTrackingChanged(shipmentId: string, policy: TrackingPolicy, correctionId: string): WorkflowStart {
+    return start(
+      'shipmentTrackingWorkflow',
+      workflowIds.shipmentTracking(shipmentId),
+      { shipmentId, policy },
+      {
+        reusePolicy: 'ALLOW_DUPLICATE',
+        signal: { name: trackingNumberChangedSignal.name, args: [] },
+        summary: `Carrier tracking of shipment ${shipmentId}`,
+      },
+      `tracking-number:${correctionId}`,
+    );
   },
 
   checkout(sessionId: string, holdSeconds: number): WorkflowStart {
@@ -136,7 +196,12 @@ export const starts = {
 
   /** The delivery of one message an action queued in the e-mail outbox. */
   emailDelivery(messageId: string): WorkflowStart {
-    return start('emailDeliveryWorkflow', workflowIds.emailDelivery(messageId), { messageId });
+    return start(
+      'emailDeliveryWorkflow',
+      workflowIds.emailDelivery(messageId),
+      { messageId },
+      { summary: `Delivery of e-mail ${messageId}` },
+    );
   },
 
   emailChange(requestId: string): WorkflowStart {

@@ -1,0 +1,173 @@
+import { createTrackingActivities } from '../../activities/tracking';
+import { SimulatorCarrier } from '../../src/integrations/carriers/simulator';
+import { OrderUpdates } from '../../src/services/orders/order-updates';
+import { SellerOrders } from '../../src/services/orders/seller-orders';
+import { ShipmentTracking } from '../../src/services/orders/shipment-tracking';
+import { workflowIds } from '../../src/temporal/workflow-ids';
+import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
+import { insertPaidOrder } from '../support/cases';
+
+const DAY = 86_400;
+const policy = { pollSeconds: 3_600, pollMaxSeconds: 21_600, giveUpSeconds: 30 * DAY };
+
+let api: TestApi;
+let buyer: TestUser;
+let seller: TestUser;
+beforeAll(async () => {
+  api = await startTestApi();
+  [buyer, seller] = await Promise.all([registerUser(api), registerSeller(api)]);
+});
+afterAll(() => api.close());
+
+const db = () => api.database.db;
+let now = 0;
+const tracking = () =>
+  new ShipmentTracking(db(), new SimulatorCarrier({ stepSeconds: 60, now: () => now }), {
+    autoReceiptSeconds: 21 * DAY,
+    deliveredReceiptSeconds: 3 * DAY,
+    tracking: policy,
+  });
+const updates = () =>
+  new OrderUpdates(db(), {
+    autoEscalateSeconds: 7 * DAY,
+    autoReceiptSeconds: 21 * DAY,
+    reviewWindowSeconds: 14 * DAY,
+    fundsHoldSeconds: 3 * DAY,
+    tracking: policy,
+  });
+
+/** An order of one item shipped in full with `trackingNumber`, through the order engine. */
+async function shippedOrder(trackingNumber: string) {
+  const { orderId, itemIds } = await insertPaidOrder(db(), buyer.id, seller.id, [1]);
+  await db().query(`UPDATE orders SET status = 'ACCEPTED' WHERE id = $1`, [orderId]);
+  await db().query(`UPDATE order_items SET status = 'ACCEPTED' WHERE order_id = $1`, [orderId]);
+  const effects = await updates().apply(
+    orderId,
+    { role: 'seller', userId: seller.id },
+    { action: 'ship', shipment: { carrier: 'Simulated Post', trackingNumber }, items: [{ id: itemIds[0]!, quantity: 1 }] },
+  );
+  return { orderId, shipmentId: effects!.shipmentId! };
+}
+
+const shipmentOf = async (shipmentId: string) =>
+  (await db().query(`SELECT tracking_number, tracking_status, tracking_status_detail FROM shipments WHERE id = $1`, [shipmentId]))[0];
+const orderUpdatedCount = async (orderId: string) =>
+  Number(
+    (await db().query(`SELECT count(*) AS n FROM outbox_events WHERE type = 'ORDER_UPDATED' AND data->>'orderId' = $1`, [orderId]))[0].n,
+  );
+const startsFor = (workflowId: string) =>
+  db().query(`SELECT workflow_type, request_key, args, options FROM workflow_starts WHERE workflow_id = $1 ORDER BY id`, [workflowId]);
+
+describe('shipment tracking (activity and service on Postgres)', () => {
+  it('starts tracking with the shipment, in the shipping transaction', async () => {
+    const { shipmentId } = await shippedOrder('SIM-START');
+    expect(await startsFor(workflowIds.shipmentTracking(shipmentId))).toEqual([
+      {
+        workflow_type: 'shipmentTrackingWorkflow',
+        request_key: '',
+        args: [{ shipmentId, policy }],
+        options: { reusePolicy: 'REJECT_DUPLICATE', summary: `Carrier tracking of shipment ${shipmentId}` },
+      },
+    ]);
+  });
+
+  it('writes each new status with its detail and one ORDER_UPDATED per change, and brings the receipt forward at DELIVERED', async () => {
+    const { orderId, shipmentId } = await shippedOrder('SIM-WALK');
+    const poll = createTrackingActivities({ shipmentTracking: tracking() }).pollShipmentTracking;
+    const eventsBefore = await orderUpdatedCount(orderId);
+
+    now = 1_000_000;
+    expect(await poll(shipmentId)).toBe('PRE_TRANSIT');
+    // PRE_TRANSIT with the carrier's detail differs from the column default's empty detail: one change.
+    expect(await shipmentOf(shipmentId)).toEqual({
+      tracking_number: 'SIM-WALK',
+      tracking_status: 'PRE_TRANSIT',
+      tracking_status_detail: expect.stringMatching(/label created/i),
+    });
+    expect(await orderUpdatedCount(orderId)).toBe(eventsBefore + 1);
+    expect(await poll(shipmentId)).toBe('PRE_TRANSIT');
+    expect(await orderUpdatedCount(orderId)).toBe(eventsBefore + 1); // unchanged: no event
+
+    const seen: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      now += 60_000;
+      seen.push(await poll(shipmentId));
+      const row = await shipmentOf(shipmentId);
+      expect(row.tracking_status).toBe(seen[i]);
+      expect(row.tracking_status_detail).not.toBe('');
+    }
+    expect(seen).toEqual(['IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERED']);
+    expect(await orderUpdatedCount(orderId)).toBe(eventsBefore + 4);
+
+    // The order view's deadline follows the timer's rule: 3 days after the delivery, not 21 after shipping.
+    const periods = {
+      autoReceiptSeconds: 21 * DAY,
+      deliveredReceiptSeconds: 3 * DAY,
+      autoEscalateSeconds: 7 * DAY,
+      reviewWindowSeconds: 14 * DAY,
+    };
+    const view = await new SellerOrders(db(), periods).get(seller.id, orderId);
+    const [{ delivered_at }] = await db().query(`SELECT delivered_at FROM orders WHERE id = $1`, [orderId]);
+    expect(delivered_at).toBeInstanceOf(Date);
+    expect(view.deadlines.autoReceiptAt).toEqual(new Date(delivered_at.getTime() + 3 * DAY * 1000));
+
+    const receipt = await startsFor(workflowIds.orderReceipt(orderId));
+    expect(receipt).toEqual([
+      expect.objectContaining({ request_key: '', args: [{ orderId, afterSeconds: 21 * DAY }] }),
+      {
+        workflow_type: 'orderReceiptWorkflow',
+        request_key: 'orderDelivered',
+        args: [{ orderId, afterSeconds: 21 * DAY }],
+        options: {
+          reusePolicy: 'REJECT_DUPLICATE',
+          signal: { name: 'orderDelivered', args: [{ receiptSeconds: 3 * DAY }] },
+          summary: `Automatic receipt of shipped order ${orderId} after ${21 * DAY} s`,
+        },
+      },
+    ]);
+  });
+
+  it('does not bring the receipt forward while another shipment of the order is on its way', async () => {
+    const { orderId, itemIds } = await insertPaidOrder(db(), buyer.id, seller.id, [1, 1]);
+    await db().query(`UPDATE orders SET status = 'ACCEPTED' WHERE id = $1`, [orderId]);
+    await db().query(`UPDATE order_items SET status = 'ACCEPTED' WHERE order_id = $1`, [orderId]);
+    const ship = (trackingNumber: string, id: string) =>
+      updates().apply(
+        orderId,
+        { role: 'seller', userId: seller.id },
+        { action: 'ship', shipment: { carrier: 'Simulated Post', trackingNumber }, items: [{ id, quantity: 1 }] },
+      );
+    const first = (await ship('SIM-FIRST', itemIds[0]!))!.shipmentId!;
+    const second = (await ship('SIM-SECOND', itemIds[1]!))!.shipmentId!;
+    const service = tracking();
+    expect(await service.record(first, 'SIM-FIRST', { status: 'DELIVERED', detail: 'Delivered.' })).toBe(true);
+    expect((await startsFor(workflowIds.orderReceipt(orderId))).map((s: { request_key: string }) => s.request_key)).toEqual(['']);
+    const [partial] = await db().query(`SELECT delivered_at FROM orders WHERE id = $1`, [orderId]);
+    expect(partial.delivered_at).toBeNull();
+    expect(await service.record(second, 'SIM-SECOND', { status: 'DELIVERED', detail: 'Delivered.' })).toBe(true);
+    expect((await startsFor(workflowIds.orderReceipt(orderId))).map((s: { request_key: string }) => s.request_key)).toEqual([
+      '',
+      'orderDelivered',
+    ]);
+  });
+
+  it('answers UNKNOWN_NUMBER for a number the carrier does not know, and SHIPMENT_GONE for a missing shipment', async () => {
+    const { shipmentId } = await shippedOrder('RM123456789GB');
+    const service = tracking();
+    expect(await service.poll(shipmentId)).toBe('UNKNOWN_NUMBER');
+    expect((await shipmentOf(shipmentId)).tracking_status_detail).toBe('');
+    expect(await service.poll('00000000-0000-4000-8000-000000000000')).toBe('SHIPMENT_GONE');
+  });
+
+  it('ignores a report made for a number the seller has since corrected', async () => {
+    const { orderId, shipmentId } = await shippedOrder('SIM-OLD');
+    const service = tracking();
+    await service.correct(seller.id, orderId, shipmentId, { trackingNumber: 'SIM-NEW' });
+    expect(await service.record(shipmentId, 'SIM-OLD', { status: 'DELIVERED', detail: 'Delivered.' })).toBe(false);
+    expect(await shipmentOf(shipmentId)).toEqual({
+      tracking_number: 'SIM-NEW',
+      tracking_status: 'PRE_TRANSIT',
+      tracking_status_detail: '',
+    });
+  });
+});

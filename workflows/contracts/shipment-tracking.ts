@@ -1,0 +1,12 @@
+import { defineSignal } from '@temporalio/workflow';
+
+/**
+ * The contracts of `shipment-tracking:{shipmentId}` and of the delivery's effect on
+ * `order-receipt:{orderId}`, shared by the workflows and the services that signal them. No I/O.
+ */
+
+/** The seller corrected the shipment's tracking number: poll the new one now, backoff reset. */
+export const trackingNumberChangedSignal = defineSignal('trackingNumberChanged');
+
+/** Every shipment of the order is delivered: receipt comes `receiptSeconds` from now, if sooner. */
+export const orderDeliveredSignal = defineSignal<[{ receiptSeconds: number }]>('orderDelivered');
