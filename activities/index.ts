@@ -3,6 +3,7 @@ import { createCheckoutActivities, type CheckoutActivityDeps } from './checkout'
 import { createConversationActivities, type ConversationActivityDeps } from './conversations';
 import { createEmailActivities, type EmailActivityDeps } from './email';
 import { createImportActivities, type ImportActivityDeps } from './imports';
+import { createMoneyActivities, type MoneyActivityDeps } from './money';
 import { createOrderActivities, type OrderActivityDeps } from './orders';
 import { createRetentionActivities, type RetentionActivityDeps } from './retention';
 import { createReviewActivities, type ReviewActivityDeps } from './reviews';
@@ -15,6 +16,7 @@ export type ActivityDeps = EmailActivityDeps &
   ImportActivityDeps &
   CheckoutActivityDeps &
   OrderActivityDeps &
+  MoneyActivityDeps &
   ReviewActivityDeps &
   CaseActivityDeps &
   ConversationActivityDeps &
@@ -32,6 +34,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createImportActivities(deps),
     ...createCheckoutActivities(deps),
     ...createOrderActivities(deps),
+    ...createMoneyActivities(deps),
     ...createReviewActivities(deps),
     ...createRetentionActivities(deps),
     ...createCaseActivities(deps),

@@ -35,6 +35,7 @@ import { OrderUpdates, type OrderTimings } from './services/orders/order-updates
 import { ShipmentTracking } from './services/orders/shipment-tracking';
 import { createCarrier } from './integrations/carriers';
 import { Purchases } from './services/orders/purchases';
+import { SellerMoney } from './services/money/seller-money';
 import { SellerOrders } from './services/orders/seller-orders';
 import { Reviews } from './services/reviews/reviews';
 import { Cases } from './services/cases/cases';
@@ -60,6 +61,7 @@ export function orderTimings(config: Config): OrderTimings {
     autoEscalateSeconds: config.cases.autoEscalateSeconds,
     autoReceiptSeconds: config.orders.autoReceiptSeconds,
     reviewWindowSeconds: config.reviews.windowSeconds,
+    fundsHoldSeconds: config.money.fundsHoldSeconds,
     tracking: trackingPolicy(config),
   };
 }
@@ -145,10 +147,15 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       retrieveTtlSeconds: config.addressLookup.retrieveTtlSeconds,
     }),
     baskets,
-    checkouts: new Checkouts(db, baskets, { holdSeconds: config.checkout.holdSeconds, publicBaseUrl: config.publicBaseUrl }),
+    checkouts: new Checkouts(db, baskets, {
+      holdSeconds: config.checkout.holdSeconds,
+      publicBaseUrl: config.publicBaseUrl,
+      sellerFeeBps: config.money.sellerFeeBps,
+    }),
     orderUpdates,
     shipmentTracking: shipmentTracking(config, db),
     sellerOrders: new SellerOrders(db, periods),
+    sellerMoney: new SellerMoney(db, config.money),
     purchases: new Purchases(db, orderUpdates, periods),
     invoices: new Invoices(db),
     reviews: new Reviews(db),

@@ -94,6 +94,18 @@ export interface Config {
     /** The simulator carrier's time in each status. */
     simulatorStepSeconds: number;
   };
+  money: {
+    /** The platform's seller fee, in basis points of each order's total (500 = 5%), rounded down. */
+    sellerFeeBps: number;
+    /** After an order is received, its seller share waits this long before it becomes available. */
+    fundsHoldSeconds: number;
+    /** How often the payout Schedule runs (aligned to the Unix epoch: daily = at 00:00 UTC). */
+    payoutIntervalMs: number;
+    /** Days from a payout's creation to its expected arrival. */
+    payoutArrivalDays: number;
+    /** How long a payout stays in transit before the bank (simulator) answers. */
+    payoutTransitSeconds: number;
+  };
   reviews: {
     /** After a purchase completes, parties have this long to review before defaults are written. */
     windowSeconds: number;
@@ -220,6 +232,14 @@ const schema = Joi.object({
     .integer()
     .min(1)
     .default(21 * 86_400),
+  SELLER_FEE_BPS: Joi.number().integer().min(0).max(10_000).default(500),
+  FUNDS_HOLD_SECONDS: Joi.number()
+    .integer()
+    .min(0)
+    .default(3 * 86_400),
+  PAYOUT_INTERVAL: Joi.string().pattern(DURATION).default('1d'),
+  PAYOUT_ARRIVAL_DAYS: Joi.number().integer().min(0).max(30).default(2),
+  PAYOUT_TRANSIT_SECONDS: Joi.number().integer().min(0).default(86_400),
   ORDER_DELIVERED_RECEIPT_SECONDS: Joi.number()
     .integer()
     .min(1)
@@ -381,6 +401,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     discover: { cacheTtlMs: value.DISCOVER_CACHE_MS },
     checkout: { holdSeconds: value.CHECKOUT_HOLD_SECONDS },
     orders: { autoReceiptSeconds: value.ORDER_AUTO_RECEIPT_SECONDS, deliveredReceiptSeconds: value.ORDER_DELIVERED_RECEIPT_SECONDS },
+    money: {
+      sellerFeeBps: value.SELLER_FEE_BPS,
+      fundsHoldSeconds: value.FUNDS_HOLD_SECONDS,
+      payoutIntervalMs: parseDuration(value.PAYOUT_INTERVAL),
+      payoutArrivalDays: value.PAYOUT_ARRIVAL_DAYS,
+      payoutTransitSeconds: value.PAYOUT_TRANSIT_SECONDS,
+    },
     tracking: {
       pollSeconds: value.TRACKING_POLL_SECONDS,
       pollMaxSeconds: value.TRACKING_POLL_MAX_SECONDS,

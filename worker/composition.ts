@@ -6,6 +6,7 @@ import { createMailTransport } from '../src/integrations/email/transport';
 import { EmailChangeCodes } from '../src/services/email/email-change-codes';
 import { EmailDelivery } from '../src/services/email/outbox';
 import { ListingImportRuns } from '../src/services/imports/import-runs';
+import { SellerMoney } from '../src/services/money/seller-money';
 import { OutboxRetention } from '../src/services/retention/outbox-retention';
 import { WebhookDeliveryAttempts } from '../src/services/webhooks/delivery-attempts';
 
@@ -27,6 +28,7 @@ function activityDependencies(config: Config, db: DataSource): ActivityDeps {
     emailDelivery: new EmailDelivery(db, createMailTransport(config.email.smtpUrl), config.email.from),
     webhookAttempts: new WebhookDeliveryAttempts(db, config.webhooks),
     importRuns: new ListingImportRuns(db, config.imports.batchSize),
+    sellerMoney: new SellerMoney(db, config.money),
     outboxRetention: new OutboxRetention(db),
   };
 }

@@ -6,6 +6,7 @@ import { createLogger, type Logger } from '../src/logger';
 import { startMetricsServer } from '../src/observability/metrics-server';
 import { createWorkerMetrics, sdkMetrics } from '../src/observability/worker-metrics';
 import { connectTemporalClient } from '../src/temporal/client';
+import { ensurePayoutSchedule } from '../src/temporal/payout-schedule';
 import { startCodecServer } from '../src/temporal/codec-server';
 import { AesGcmPayloadCodec } from '../src/temporal/payload-codec';
 import { ensureRetentionSchedule } from '../src/temporal/retention-schedule';
@@ -40,6 +41,8 @@ async function main(): Promise<void> {
   const worker = await createWorker({ config, db, connection, metrics });
   // The workflow-start dispatcher runs beside the worker (any number of replicas may).
   const temporal = await connectTemporalClient(config.temporal);
+  const created = await ensurePayoutSchedule(temporal, { intervalMs: config.money.payoutIntervalMs, taskQueue: config.temporal.taskQueue });
+  log.info({ created, intervalMs: config.money.payoutIntervalMs }, 'payout schedule ensured');
   const dispatcher = createStartDispatcher(config, db, temporal, log.child({ component: 'start-dispatcher' }), metrics);
   dispatcher.start();
   keepRetentionSchedule(temporal, config, log);

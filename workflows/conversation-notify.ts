@@ -1,15 +1,12 @@
-import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, setHandler } from '@temporalio/workflow';
 import type { ConversationActivities } from '../activities/conversations';
 import type { EmailActivities } from '../activities/email';
+import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 import { newMessageSignal, type ConversationNotifyInput } from './contracts/conversation-notify';
 
-const { queueUnreadNotification } = proxyActivities<ConversationActivities>({
+const { queueUnreadNotification, deliverEmail } = boundedActivities<ConversationActivities & EmailActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
-const { deliverEmail } = proxyActivities<EmailActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  retry: BOUNDED_RETRY,
 });
 
 /**

@@ -2,6 +2,9 @@
 export { caseWorkflow } from './case';
 export { checkoutWorkflow } from './checkout';
 export { emailChangeWorkflow } from './email-change';
+export { emailDeliveryWorkflow } from './email-delivery';
+export { fundsReleaseWorkflow } from './funds-release';
+export { payoutWorkflow, payoutRunWorkflow } from './payout';
 export { webhookDeliveryWorkflow } from './webhook-delivery';
 export { listingImportWorkflow } from './listing-import';
 export { orderReceiptWorkflow } from './order-receipt';

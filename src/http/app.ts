@@ -33,6 +33,7 @@ import { uploadRoutes } from './routes/uploads';
 import { sellerImportRoutes } from './routes/seller-imports';
 import { purchaseRoutes } from './routes/purchases';
 import { sellerOrderRoutes } from './routes/seller-orders';
+import { sellerMoneyRoutes } from './routes/seller-money';
 import { reviewRoutes } from './routes/reviews';
 import { systemRoutes } from './routes/system';
 import { webhookRoutes } from './routes/webhooks';
@@ -67,6 +68,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...purchaseRoutes(services),
     ...invoiceRoutes(services),
     ...sellerOrderRoutes(services),
+    ...sellerMoneyRoutes(services),
     ...reviewRoutes(services),
     ...userCaseRoutes(services),
     ...sellerCaseRoutes(services),

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { NO_TRAILING_SLASH, URN_MAX_LENGTH, URN_SHAPE } from '../services/catalog/urn';
+import { ORDER_ACTIONS, ORDER_STATUSES } from '../domain/orders/order-machine';
 
 /** Shared field schemas, so one rule (e.g. what a username is) is written once. */
 export const email = Joi.string().trim().email({ tlds: false }).max(254);
@@ -61,6 +62,33 @@ export const userSummary = Joi.object({
 
 /** An amount in integer pence. */
 export const pence = Joi.number().integer().min(0);
+
+/** A refund on the order: an accepted REFUND outcome or its cancellation (docs/money.md). */
+export const adjustment = Joi.object({
+  id: Joi.string().required(),
+  orderId: Joi.string().required(),
+  caseId: Joi.string().allow(null).required(),
+  reason: Joi.string().valid('CASE', 'CANCELLATION').required(),
+  type: Joi.string().valid('REFUND').required(),
+  kind: Joi.string().valid('FULL', 'PARTIAL', 'DELIVERY').required(),
+  amount: pence.required(),
+  currency: Joi.string().length(3).required(),
+  refundId: Joi.string().required(),
+  createdAt: Joi.date().iso().required(),
+});
+
+/** A seller share released to available (TRANSFER) or taken back for a refund (REVERSAL); docs/money.md. */
+export const transfer = Joi.object({
+  id: Joi.string().required(),
+  orderId: Joi.string().required(),
+  type: Joi.string().valid('TRANSFER', 'REVERSAL').required(),
+  status: Joi.string().valid('PENDING', 'COMPLETED').required(),
+  amount: pence.required(),
+  currency: Joi.string().length(3).required(),
+  availableOn: Joi.date().iso().required(),
+  createdAt: Joi.date().iso().required(),
+  updatedAt: Joi.date().iso().required(),
+});
 
 export const item = Joi.object({
   urn: Joi.string().required(),
@@ -194,7 +222,9 @@ export const orderView = Joi.object({
   id: Joi.string().required(),
   sellerId: Joi.string().required(),
   purchaseId: Joi.string().required(),
-  status: Joi.string().valid('ACCEPTED', 'SHIPPED', 'RECEIVED').required(),
+  status: Joi.string()
+    .valid(...ORDER_STATUSES)
+    .required(),
   deliveryCharge: pence.required(),
   subtotal: pence.required(),
   total: pence.required(),
@@ -214,7 +244,9 @@ export const orderView = Joi.object({
         createdAt: timestamp.required(),
         updatedAt: timestamp.required(),
         item: orderItemItem.allow(null).required(),
-        status: Joi.string().valid('ACCEPTED', 'SHIPPED', 'RECEIVED').required(),
+        status: Joi.string()
+          .valid(...ORDER_STATUSES)
+          .required(),
         variants: Joi.array().required(),
         comment: Joi.string().allow('').required(),
         shipmentId: Joi.string().allow(null).required(),
@@ -259,11 +291,11 @@ export const orderView = Joi.object({
       }),
     )
     .required(),
-  adjustments: Joi.array().required(),
-  transfers: Joi.array().required(),
+  adjustments: Joi.array().items(adjustment).required(),
+  transfers: Joi.array().items(transfer).required(),
   reviews: Joi.object().pattern(Joi.string(), Joi.number().integer().min(1).max(5)).required(),
   actions: Joi.array()
-    .items(Joi.string().valid('ship', 'receive', 'dispute'))
+    .items(Joi.string().valid(...ORDER_ACTIONS))
     .required()
     .description('What the caller may do with the order now (from the order status table); anything else is refused.'),
   deadlines: Joi.object({

@@ -9,6 +9,7 @@ import type { OrderUpdates } from '../services/orders/order-updates';
 import type { Purchases } from '../services/orders/purchases';
 import type { ShipmentTracking } from '../services/orders/shipment-tracking';
 import type { SellerOrders } from '../services/orders/seller-orders';
+import type { SellerMoney } from '../services/money/seller-money';
 import type { AuthService } from '../services/auth/auth-service';
 import type { Authenticator } from '../services/auth/authenticator';
 import type { OAuthApps } from '../services/auth/oauth-apps';
@@ -69,6 +70,7 @@ export interface Services {
   orderUpdates: OrderUpdates;
   shipmentTracking: ShipmentTracking;
   sellerOrders: SellerOrders;
+  sellerMoney: SellerMoney;
   purchases: Purchases;
   invoices: Invoices;
   reviews: Reviews;

@@ -15,6 +15,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'Seller imports': 'Bulk listing import from a CSV upload, processed in the background.',
   'Seller orders': 'Orders sold: shipping, cancelling, disputes from the seller side.',
   'Seller cases': 'Cases (disputes) on orders the seller sold.',
+  'Seller finance': "The seller's money: balance, transfers (releases and reversals) and payouts. See docs/money.md.",
   Uploads: 'Image uploads: create an upload, PUT the bytes, then attach it by id.',
   Discover: 'Public catalog browsing: search, item pages, listing search, price history, profiles.',
   Conversations: 'Buyer–seller messaging about a listing or an order: inbox, unread counts, attachments. See docs/conversations.md.',

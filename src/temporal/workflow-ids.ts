@@ -5,6 +5,7 @@
  */
 export const workflowIds = {
   emailChange: (requestId: string) => `email-change:${requestId}`,
+  emailDelivery: (messageId: string) => `email:${messageId}`,
   case: (caseId: string) => `case:${caseId}`,
   reviewWindow: (purchaseId: string) => `review-window:${purchaseId}`,
   webhookDelivery: (eventId: string, endpointId: string) => `webhook:${eventId}:${endpointId}`,
@@ -13,4 +14,8 @@ export const workflowIds = {
   orderReceipt: (orderId: string) => `order-receipt:${orderId}`,
   shipmentTracking: (shipmentId: string) => `shipment-tracking:${shipmentId}`,
   conversationNotify: (conversationId: string, userId: string) => `conversation-notify:${conversationId}:${userId}`,
+  fundsRelease: (orderId: string) => `funds-release:${orderId}`,
+  payout: (sellerId: string, runDate: string) => `payout:${sellerId}:${runDate}`,
+  /** The Temporal Schedule that starts the payout runs, and its workflows' id prefix. */
+  payoutRunSchedule: 'payout-run',
 };

@@ -51,9 +51,9 @@ describe('next actions and deadlines', () => {
     const accepted = await sellerOrder();
     itemId = accepted.items[0].id;
 
-    // ACCEPTED
-    expect(accepted).toMatchObject({ status: 'ACCEPTED', actions: ['ship', 'dispute'], deadlines: { autoReceiptAt: null } });
-    expect(await buyerOrder()).toMatchObject({ actions: ['dispute'], deadlines: { autoReceiptAt: null } });
+    // ACCEPTED: before shipment the seller may cancel and the buyer ask to.
+    expect(accepted).toMatchObject({ status: 'ACCEPTED', actions: ['ship', 'dispute', 'cancel'], deadlines: { autoReceiptAt: null } });
+    expect(await buyerOrder()).toMatchObject({ actions: ['dispute', 'request-cancel'], deadlines: { autoReceiptAt: null } });
     refused(await buyerAct({ action: 'receive' })); // not listed for the buyer
     refused(await sellerAct({ action: 'receive' })); // never the seller's
 

@@ -52,7 +52,7 @@ it('a purchase completes → its review-window workflow writes the default revie
   expect(received.body.status).toBe('COMPLETED');
 
   // The window is a workflow an operator finds in the Web UI by the purchase id. It starts from
-  // the start outbox just after the receipt commits, so it may not exist at the answer yet.
+  // the start outbox just after the receipt commits (with the order's funds release beside it).
   const handle = stack.env.client.workflow.getHandle(`review-window:${purchaseId}`);
   const described = await eventually(() => handle.describe().catch(() => null));
   expect(described.type).toBe('reviewWindowWorkflow');

@@ -80,6 +80,7 @@ it('Temporal down delays workflow starts, never loses or doubles them', async ()
       `checkout:${unpaid.sessionId}`,
       `checkout:${paid.sessionId}`,
       `order-receipt:${order.id}`,
+      `funds-release:${order.id}`,
       `shipment-tracking:${shipmentId}`,
       `review-window:${purchaseId}`,
       `case:${caseId}`,

@@ -76,7 +76,7 @@ describe('applyOrderAction (on Postgres)', () => {
 
   it('receives a shipped order once, completing its purchase', async () => {
     const { orderId, purchaseId } = await insertPaidOrder(api.database.db, buyer.id, seller.id, [1]);
-    expect(await apply(orderId, asBuyer(), { action: 'receive' })).toEqual({ completedPurchaseId: purchaseId });
+    expect(await apply(orderId, asBuyer(), { action: 'receive' })).toEqual({ receivedOrderId: orderId, completedPurchaseId: purchaseId });
     expect(await statusOf(orderId)).toEqual({ order: 'RECEIVED', purchase: 'COMPLETED', items: ['RECEIVEDx1'] });
 
     await expect(apply(orderId, asBuyer(), { action: 'receive' })).rejects.toMatchObject({ code: 'order-already-received' });

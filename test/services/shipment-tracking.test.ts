@@ -28,7 +28,13 @@ const tracking = () =>
     tracking: policy,
   });
 const updates = () =>
-  new OrderUpdates(db(), { autoEscalateSeconds: 7 * DAY, autoReceiptSeconds: 21 * DAY, reviewWindowSeconds: 14 * DAY, tracking: policy });
+  new OrderUpdates(db(), {
+    autoEscalateSeconds: 7 * DAY,
+    autoReceiptSeconds: 21 * DAY,
+    reviewWindowSeconds: 14 * DAY,
+    fundsHoldSeconds: 3 * DAY,
+    tracking: policy,
+  });
 
 /** An order of one item shipped in full with `trackingNumber`, through the order engine. */
 async function shippedOrder(trackingNumber: string) {

@@ -23,20 +23,24 @@ export async function commitPaidCheckout(
     [sessionId, basketId, buyerId, total, JSON.stringify(ADDRESS)],
   );
   const purchaseId = await db.transaction((tx) =>
-    commitCheckout(tx, {
-      id: sessionId,
-      basketId,
-      buyerId,
-      lines: [],
-      sellers: [
-        { sellerId, subtotal: total, deliveryOption: { id: newId(), name: 'Post', price: 0, tracked: false }, deliveryCharge: 0, total },
-      ],
-      subtotal: total,
-      delivery: 0,
-      fee: 0,
-      total,
-      deliveryAddress: ADDRESS,
-    }),
+    commitCheckout(
+      tx,
+      {
+        id: sessionId,
+        basketId,
+        buyerId,
+        lines: [],
+        sellers: [
+          { sellerId, subtotal: total, deliveryOption: { id: newId(), name: 'Post', price: 0, tracked: false }, deliveryCharge: 0, total },
+        ],
+        subtotal: total,
+        delivery: 0,
+        fee: 0,
+        total,
+        deliveryAddress: ADDRESS,
+      },
+      { sellerFeeBps: 500 },
+    ),
   );
   const [order] = await db.query(`SELECT id FROM orders WHERE purchase_id = $1`, [purchaseId]);
   return { purchaseId, orderId: order.id };

@@ -31,9 +31,13 @@ import {
 type Expected<S extends string, A extends string, R extends string> = Record<S, Partial<Record<R, Partial<Record<A, S>>>>>;
 
 const ORDERS: Expected<OrderStatus, OrderActionName, OrderActor> = {
-  ACCEPTED: { seller: { ship: 'SHIPPED', dispute: 'ACCEPTED' }, buyer: { dispute: 'ACCEPTED' } },
+  ACCEPTED: {
+    seller: { ship: 'SHIPPED', dispute: 'ACCEPTED', cancel: 'CANCELLED' },
+    buyer: { dispute: 'ACCEPTED', 'request-cancel': 'ACCEPTED' },
+  },
   SHIPPED: { seller: { dispute: 'SHIPPED' }, buyer: { receive: 'RECEIVED', dispute: 'SHIPPED' }, system: { receive: 'RECEIVED' } },
   RECEIVED: { seller: { dispute: 'RECEIVED' }, buyer: { dispute: 'RECEIVED' } },
+  CANCELLED: {},
 };
 
 const CHECKOUTS: Expected<CheckoutStatus, keyof typeof CHECKOUT_TRANSITIONS, CheckoutActor> = {
@@ -108,7 +112,9 @@ describe('nextActions', () => {
   });
 
   it('gives each party its own actions at each step of an order', () => {
-    expect(nextActions('ACCEPTED', 'seller')).toEqual(['ship', 'dispute']);
+    expect(nextActions('ACCEPTED', 'seller')).toEqual(['ship', 'dispute', 'cancel']);
+    expect(nextActions('ACCEPTED', 'buyer')).toEqual(['dispute', 'request-cancel']);
+    expect(nextActions('CANCELLED', 'buyer')).toEqual([]);
     expect(nextActions('SHIPPED', 'buyer')).toEqual(['receive', 'dispute']);
     expect(nextActions('SHIPPED', 'seller')).toEqual(['dispute']);
     expect(nextActions('RECEIVED', 'system')).toEqual([]);

@@ -10,6 +10,13 @@ export interface WorkflowInputs {
   caseWorkflow: CaseWorkflowInput;
   checkoutWorkflow: { sessionId: string; holdSeconds: number };
   emailChangeWorkflow: { requestId: string };
+  emailDeliveryWorkflow: { messageId: string };
+  /** One seller's payout of one run date (YYYY-MM-DD); `transitSeconds` from in transit to the bank's answer. */
+  payoutWorkflow: { sellerId: string; runDate: string; transitSeconds: number };
+  /** Started by the payout Schedule; no input. */
+  payoutRunWorkflow: Record<string, never>;
+  /** Started at an order's receipt: its seller share becomes available `afterSeconds` later. */
+  fundsReleaseWorkflow: { orderId: string; afterSeconds: number };
   listingImportWorkflow: { importId: string };
   orderReceiptWorkflow: { orderId: string; afterSeconds: number };
   /** `completedAt` is ISO 8601: the window closes `windowSeconds` after it. */

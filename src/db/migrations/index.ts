@@ -16,6 +16,10 @@ import { ItemMarket1733443700000 } from './1733443700000-item-market';
 import { DiscoverIndexes1733443700001 } from './1733443700001-discover-indexes';
 import { CatalogNames1733443700002 } from './1733443700002-catalog-names';
 import { SellersOperators1733443800000 } from './1733443800000-sellers-operators';
+import { MoneyLedger1733443900000 } from './1733443900000-money-ledger';
+import { RefundAdjustments1733443900100 } from './1733443900100-refund-adjustments';
+import { OrderCancellation1733443900200 } from './1733443900200-order-cancellation';
+import { Payouts1733443900300 } from './1733443900300-payouts';
 import { OAuthRevocation1733444000000 } from './1733444000000-oauth-revocation';
 import { RetentionIndexes1733444100000 } from './1733444100000-retention-indexes';
 import { OrderDeliveredAt1733444200000 } from './1733444200000-order-delivered-at';
@@ -40,6 +44,10 @@ export const migrations = [
   DiscoverIndexes1733443700001,
   CatalogNames1733443700002,
   SellersOperators1733443800000,
+  MoneyLedger1733443900000,
+  RefundAdjustments1733443900100,
+  OrderCancellation1733443900200,
+  Payouts1733443900300,
   OAuthRevocation1733444000000,
   RetentionIndexes1733444100000,
   OrderDeliveredAt1733444200000,

@@ -35,7 +35,7 @@ export const PURCHASE_TRANSITIONS = {
   complete: { actors: ['system'], from: ['PAID'], to: 'COMPLETED' },
 } as const satisfies StateTable<PurchaseStatus, PurchaseAction, PurchaseActor>;
 
-export const ORDER_STATUSES = ['ACCEPTED', 'SHIPPED', 'RECEIVED'] as const;
+export const ORDER_STATUSES = ['ACCEPTED', 'SHIPPED', 'RECEIVED', 'CANCELLED'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /** Orders and their items are created ACCEPTED with the purchase. */
 export const ORDER_INITIAL_STATUS: OrderStatus = 'ACCEPTED';
@@ -44,25 +44,32 @@ export type OrderItemStatus = OrderStatus;
 /** `system`: the automatic-receipt timer. */
 export const ORDER_ACTORS = ['seller', 'buyer', 'system'] as const;
 export type OrderActor = (typeof ORDER_ACTORS)[number];
-export const ORDER_ACTIONS = ['ship', 'receive', 'dispute'] as const;
+export const ORDER_ACTIONS = ['ship', 'receive', 'dispute', 'request-cancel', 'cancel'] as const;
 export type OrderActionName = (typeof ORDER_ACTIONS)[number];
 
 /**
  * Orders. `ship` may be repeated while items are left ACCEPTED; the order becomes SHIPPED with
  * the shipment that leaves none (ORDER_ITEM_TRANSITIONS.ship moves the items). `dispute` opens a
- * case and changes no status.
+ * case and changes no status. Before shipment the buyer may `request-cancel` (the seller is told;
+ * no status changes) and the seller may `cancel` (with or without a request): the order and
+ * its items are CANCELLED and refunded in full (docs/money.md). A cancelled order has no actions.
  */
+const LIVE_ORDER_STATUSES = ['ACCEPTED', 'SHIPPED', 'RECEIVED'] as const;
 export const ORDER_TRANSITIONS = {
   ship: { actors: ['seller'], from: ['ACCEPTED'], to: 'SHIPPED' },
   receive: { actors: ['buyer', 'system'], from: ['SHIPPED'], to: 'RECEIVED' },
-  dispute: { actors: ['seller', 'buyer'], from: ORDER_STATUSES, to: null },
+  dispute: { actors: ['seller', 'buyer'], from: LIVE_ORDER_STATUSES, to: null },
+  'request-cancel': { actors: ['buyer'], from: ['ACCEPTED'], to: null },
+  cancel: { actors: ['seller'], from: ['ACCEPTED'], to: 'CANCELLED' },
 } as const satisfies StateTable<OrderStatus, OrderActionName, OrderActor>;
 
 /** Order items: the items a `ship` or `dispute` may name, and where `ship` and `receive` move them. */
 export const ORDER_ITEM_TRANSITIONS = {
   ship: { actors: ['seller'], from: ['ACCEPTED'], to: 'SHIPPED' },
   receive: { actors: ['buyer', 'system'], from: ['SHIPPED'], to: 'RECEIVED' },
-  dispute: { actors: ['seller', 'buyer'], from: ORDER_STATUSES, to: null },
+  dispute: { actors: ['seller', 'buyer'], from: LIVE_ORDER_STATUSES, to: null },
+  'request-cancel': { actors: ['buyer'], from: ['ACCEPTED'], to: null },
+  cancel: { actors: ['seller'], from: ['ACCEPTED'], to: 'CANCELLED' },
 } as const satisfies StateTable<OrderItemStatus, OrderActionName, OrderActor>;
 
 /** Whether `actor` may ever take `action` on an order (in some status). */

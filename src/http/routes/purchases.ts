@@ -49,7 +49,7 @@ const purchaseFilters = pagedQuery.keys({
 });
 
 const purchaseAction = Joi.object({
-  action: Joi.string().valid('receive', 'dispute').required(),
+  action: Joi.string().valid('receive', 'dispute', 'request-cancel').required(),
   orderId: Joi.string().uuid().required(),
   reason: Joi.when('action', {
     is: 'dispute',
@@ -94,16 +94,20 @@ export const purchaseRoutes = (s: Services) => [
     method: 'put',
     path: '/user/purchases/{id}',
     tag: 'Purchases',
-    summary: 'Confirm receipt of an order (`receive`) or open a case on its items (`dispute`)',
+    summary:
+      'Confirm receipt of an order (`receive`), open a case on its items (`dispute`) or ask its seller to cancel it (`request-cancel`)',
     description:
-      'The purchase is COMPLETED when every order is received and no case is open. Shipped orders are received automatically after `ORDER_AUTO_RECEIPT_SECONDS`.',
+      '`request-cancel` (before shipment) tells the seller, who may cancel the order, refunding it in full. The purchase is COMPLETED when every order is received or cancelled (at least one received) and no case is open. Shipped orders are received automatically after `ORDER_AUTO_RECEIPT_SECONDS`.',
     auth: 'user',
     request: { params: idParams, body: purchaseAction },
     responses: {
       200: { description: 'The purchase after the action.', schema: purchaseView },
       400: { description: '`invalid-items`.' },
       404: { description: "Purchase or order not found, or not the caller's." },
-      409: { description: '`order-not-shipped`, `order-already-received` or `item-already-disputed`.' },
+      409: {
+        description:
+          '`order-not-shipped`, `order-already-received`, `item-already-disputed`, `order-already-shipped` or `order-cancelled`.',
+      },
     },
     handler: async ({ principal, params, body }) => ({ status: 200, body: await s.purchases.act(principal.userId, params.id, body) }),
   }),

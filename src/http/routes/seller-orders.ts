@@ -59,10 +59,11 @@ const trackingCorrection = Joi.object({
 
 type SellerOrderAction =
   | { action: 'ship'; shipment: { carrier: string; trackingNumber: string; trackingUrl?: string }; items: ItemQuantity[] }
-  | ({ action: 'dispute'; reason: CaseReason } & CaseRequest);
+  | ({ action: 'dispute'; reason: CaseReason } & CaseRequest)
+  | { action: 'cancel' };
 
 const sellerOrderAction = Joi.object({
-  action: Joi.string().valid('ship', 'dispute').required(),
+  action: Joi.string().valid('ship', 'dispute', 'cancel').required(),
   shipment: Joi.when('action', {
     is: 'ship',
     then: Joi.object({
@@ -74,7 +75,7 @@ const sellerOrderAction = Joi.object({
     }).required(),
     otherwise: Joi.forbidden(),
   }),
-  items: itemQuantities.required(),
+  items: Joi.when('action', { is: 'cancel', then: Joi.forbidden(), otherwise: itemQuantities.required() }),
   reason: Joi.when('action', {
     is: 'dispute',
     then: Joi.string()
@@ -119,14 +120,17 @@ export const sellerOrderRoutes = (s: Services) => [
     tag: 'Seller orders',
     summary: 'Ship items (a shipment with carrier and tracking) or open a dispute on items',
     description:
-      "`ship` ships the named accepted items (a quantity below the item's splits it); the order is SHIPPED when no item is left accepted. `dispute` opens a case (`reason`, `comment`, optional initial `outcomes`) on the named items and quantities. Emits ORDER_UPDATED.",
+      "`ship` ships the named accepted items (a quantity below the item's splits it); the order is SHIPPED when no item is left accepted. `dispute` opens a case (`reason`, `comment`, optional initial `outcomes`) on the named items and quantities. `cancel` (before anything shipped, on the buyer's request or not) cancels the order: stock restored, the buyer refunded in full, ORDER_CANCELLED. Emits ORDER_UPDATED.",
     auth: 'seller',
     request: { params: idParams, body: sellerOrderAction },
     responses: {
       204: { description: 'Applied.' },
       400: { description: '`invalid-items`: every bad item is listed in `errors`.' },
       404: { description: "Not found or not the caller's." },
-      409: { description: '`item-already-disputed`: an item is in an unclosed case.' },
+      409: {
+        description:
+          '`item-already-disputed`: an item is in an unclosed case; `order-already-shipped` / `order-cancelled`: too late to cancel.',
+      },
     },
     handler: async ({ principal, params, body }) => {
       await s.orderUpdates.apply(params.id, { role: 'seller', userId: principal.userId }, body);

@@ -77,7 +77,7 @@ export class Checkouts {
   constructor(
     private readonly db: DataSource,
     private readonly baskets: Baskets,
-    private readonly options: { holdSeconds: number; publicBaseUrl: string },
+    private readonly options: { holdSeconds: number; publicBaseUrl: string; sellerFeeBps: number },
   ) {}
 
   async start(userId: string, basketId: string, successUrl: string): Promise<{ url: string }> {
@@ -179,7 +179,7 @@ export class Checkouts {
       [sessionId, CHECKOUT_TRANSITIONS.pay.to, CHECKOUT_TRANSITIONS.pay.from],
     );
     if (!session) return null;
-    const purchaseId = await commitCheckout(tx, session);
+    const purchaseId = await commitCheckout(tx, session, { sellerFeeBps: this.options.sellerFeeBps });
     return { outcome: 'paid', redirect: await this.redirectOf(tx, sessionId, purchaseId) };
   }
 

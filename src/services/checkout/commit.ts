@@ -4,6 +4,7 @@ import type { DeliveryAddress, DeliveryChoice, PricedLine } from '../basket/pric
 import { recordSales } from '../catalog/sales-ledger';
 import { DomainError } from '../errors';
 import { emitEvents, type OrderEventData } from '../events/outbox';
+import { postPayment } from '../money/postings';
 import { touchSellerStats } from '../sellers/stats-version';
 import { commitHolds } from './holds';
 import { ORDER_INITIAL_STATUS, PURCHASE_INITIAL_STATUS } from '../../domain/orders/order-machine';
@@ -26,9 +27,10 @@ export interface SessionSnapshot {
  * Turns a paid checkout into a purchase with one seller order per seller. Runs inside the
  * transaction that moved the session OPEN → PAID, which is the single gate making it happen
  * exactly once: stock is decremented from the holds, holds are released, the sale is entered
- * in the ledger, the invoice is issued and one ORDER_CREATED per order goes to the outbox.
+ * in the sales ledger, the payment is posted to the money ledger, the invoice is issued and one
+ * ORDER_CREATED per order goes to the outbox.
  */
-export async function commitCheckout(tx: EntityManager, session: SessionSnapshot): Promise<string> {
+export async function commitCheckout(tx: EntityManager, session: SessionSnapshot, options: { sellerFeeBps: number }): Promise<string> {
   // A seller suspended after this checkout was priced: its payment is refused (docs/sellers-operators.md).
   const suspended: Array<{ id: string }> = await tx.query(
     `SELECT user_id AS id FROM seller_accounts WHERE user_id = ANY($1) AND status <> 'ACTIVE'`,
@@ -58,6 +60,7 @@ export async function commitCheckout(tx: EntityManager, session: SessionSnapshot
   );
 
   const events: OrderEventData[] = [];
+  const paidOrders: Array<{ orderId: string; sellerId: string; total: number }> = [];
   const sales: Parameters<typeof recordSales>[1] = [];
   for (const seller of session.sellers) {
     const orderId = newId();
@@ -77,6 +80,7 @@ export async function commitCheckout(tx: EntityManager, session: SessionSnapshot
         ORDER_INITIAL_STATUS,
       ],
     );
+    paidOrders.push({ orderId, sellerId: seller.sellerId, total: seller.total });
     const lines = session.lines.filter((l) => l.sellerId === seller.sellerId);
     for (const line of lines) {
       await tx.query(
@@ -109,6 +113,7 @@ export async function commitCheckout(tx: EntityManager, session: SessionSnapshot
 
   await commitHolds(tx, session.id);
   await recordSales(tx, sales);
+  await postPayment(tx, { purchaseId, fee: session.fee, total: session.total, orders: paidOrders }, options.sellerFeeBps);
   await tx.query(
     `INSERT INTO invoices (id, purchase_id, buyer_id, number, total, created_at)
      VALUES ($1, $2, $3, 'INV-' || lpad(nextval('invoice_number_seq')::text, 8, '0'), $4, $5)`,

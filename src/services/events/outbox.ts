@@ -9,8 +9,12 @@ export const EVENT_TYPES = [
   'LISTING_DELETED',
   'ORDER_CREATED',
   'ORDER_UPDATED',
+  'ORDER_CANCELLED',
   'CASE_OPENED',
   'CASE_UPDATED',
+  'PAYOUT_PAID',
+  'PAYOUT_FAILED',
+  'REFUND_CREATED',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -44,11 +48,34 @@ export type CaseEventData = {
   change?: string;
 };
 
-export type EventData<T extends EventType> = T extends 'ORDER_CREATED' | 'ORDER_UPDATED'
+export type PayoutEventData = {
+  sellerId: string;
+  createdAt: string;
+  payoutId: string;
+  amount: number;
+  currency: string;
+  status: string;
+};
+
+export type RefundEventData = {
+  sellerId: string;
+  createdAt: string;
+  orderId: string;
+  adjustmentId: string;
+  reason: string;
+  amount: number;
+  currency: string;
+};
+
+export type EventData<T extends EventType> = T extends 'ORDER_CREATED' | 'ORDER_UPDATED' | 'ORDER_CANCELLED'
   ? OrderEventData
   : T extends 'CASE_OPENED' | 'CASE_UPDATED'
     ? CaseEventData
-    : ListingEventData;
+    : T extends 'PAYOUT_PAID' | 'PAYOUT_FAILED'
+      ? PayoutEventData
+      : T extends 'REFUND_CREATED'
+        ? RefundEventData
+        : ListingEventData;
 
 /**
  * Records events in the caller's transaction: they exist exactly when the change that caused

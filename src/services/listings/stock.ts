@@ -33,3 +33,9 @@ export async function commitStock(tx: EntityManager, listingId: string, n: numbe
   );
   return rows.length === 1;
 }
+
+/** Puts `n` sold units back on sale (their order was cancelled before shipment). */
+export async function restoreStock(tx: EntityManager, listingId: string, n: number): Promise<boolean> {
+  const [rows] = await tx.query(`UPDATE listings SET quantity = quantity + $2 WHERE id = $1 RETURNING id`, [listingId, n]);
+  return rows.length === 1;
+}

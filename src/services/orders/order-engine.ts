@@ -3,8 +3,11 @@ import type { EntityManager } from 'typeorm';
 import { newId } from '../../ids';
 import { conflict, invalid, notFound, type FieldError } from '../errors';
 import { emitEvents } from '../events/outbox';
-import { openCase, type CaseRequest, type OpenedCase } from '../cases/case-opening';
+import { enqueueEmail } from '../../integrations/email/outbox';
+import { restoreStock } from '../listings/stock';
+import { refundOrder } from '../money/refunds';
 import { touchSellerStats } from '../sellers/stats-version';
+import { openCase, type CaseRequest, type OpenedCase } from '../cases/case-opening';
 import {
   ORDER_ITEM_TRANSITIONS,
   ORDER_TRANSITIONS,
@@ -28,7 +31,9 @@ export interface ItemQuantity {
 export type OrderAction =
   | { action: 'ship'; shipment: { carrier: string; trackingNumber: string; trackingUrl?: string }; items: ItemQuantity[] }
   | ({ action: 'dispute'; reason: CaseReason } & CaseRequest)
-  | { action: 'receive' };
+  | { action: 'receive' }
+  | { action: 'request-cancel' }
+  | { action: 'cancel' };
 
 /** Work to start once the transaction has committed (workflows must never see rolled-back rows). */
 export interface OrderEffects {
@@ -38,8 +43,12 @@ export interface OrderEffects {
   shipmentId?: string;
   /** The order has just shipped in full: start its automatic-receipt timer. */
   shippedOrderId?: string;
+  /** The order has just been received: its seller share is released after the hold period. */
+  receivedOrderId?: string;
   /** The purchase has just completed. */
   completedPurchaseId?: string;
+  /** E-mails queued in the outbox by this action, to deliver once it commits. */
+  messageIds?: string[];
 }
 
 interface OrderRow {
@@ -94,6 +103,12 @@ export async function applyOrderAction(
       break;
     case 'receive':
       effects = await receive(tx, order, actor);
+      break;
+    case 'request-cancel':
+      effects = await requestCancel(tx, order);
+      break;
+    case 'cancel':
+      effects = await cancel(tx, order, items);
       break;
   }
   if (effects === null) return null;
@@ -197,21 +212,94 @@ async function receive(tx: EntityManager, order: OrderRow, actor: Actor): Promis
     ORDER_ITEM_TRANSITIONS.receive.from,
   ]);
   await tx.query(`UPDATE orders SET status = $2, received_at = now() WHERE id = $1 AND status = ANY($3)`, [order.id, to, from]);
-  return (await completePurchaseIfSettled(tx, order.purchase_id)) ? { completedPurchaseId: order.purchase_id } : {};
+  const completed = await completePurchaseIfSettled(tx, order.purchase_id);
+  return { receivedOrderId: order.id, ...(completed ? { completedPurchaseId: order.purchase_id } : {}) };
+}
+
+/** The buyer asks to cancel before shipment: nothing changes but the request, and the seller is told. */
+async function requestCancel(tx: EntityManager, order: OrderRow): Promise<OrderEffects | null> {
+  refuseAfterShipment(order, 'request-cancel');
+  await tx.query(`UPDATE orders SET cancellation_requested_at = now() WHERE id = $1`, [order.id]);
+  return {
+    messageIds: [
+      await notify(
+        tx,
+        order.seller_id,
+        order.id,
+        'The buyer asks you to cancel this order before it ships. Cancel it to refund the buyer in full.',
+      ),
+    ],
+  };
 }
 
 /**
- * The purchase lifecycle's one completion rule: COMPLETED when every order is received and no
- * case is open. Called after a receipt and when a case closes (src/services/cases/case-changes.ts).
+ * The seller cancels before anything shipped (on the buyer's request or not): the order and its
+ * items are CANCELLED, their units go back to their listings, the buyer is refunded the whole
+ * order (docs/money.md), ORDER_CANCELLED is emitted and the buyer is told. A cancelled order
+ * counts as settled for the purchase.
+ */
+async function cancel(tx: EntityManager, order: OrderRow, items: ItemRow[]): Promise<OrderEffects> {
+  refuseAfterShipment(order, 'cancel');
+  const { from, to } = ORDER_TRANSITIONS.cancel;
+  // A partly shipped order is still ACCEPTED; the shipped units are on their way, so it is too late.
+  if (items.some((i) => !(ORDER_ITEM_TRANSITIONS.cancel.from as readonly OrderItemStatus[]).includes(i.status))) {
+    throw conflict('order-already-shipped', 'Part of the order has shipped; it can no longer be cancelled.');
+  }
+  await tx.query(`UPDATE order_items SET status = $2, updated_at = now() WHERE order_id = $1`, [
+    order.id,
+    ORDER_ITEM_TRANSITIONS.cancel.to,
+  ]);
+  await tx.query(`UPDATE orders SET status = $2, cancelled_at = now() WHERE id = $1 AND status = ANY($3)`, [order.id, to, from]);
+  for (const item of [...items].sort((a, b) => a.listing_id.localeCompare(b.listing_id))) {
+    await restoreStock(tx, item.listing_id, item.quantity);
+  }
+  const [row]: Array<{ total: number }> = await tx.query(`SELECT total FROM orders WHERE id = $1`, [order.id]);
+  await refundOrder(tx, { orderId: order.id, cancellation: true }, row!.total);
+  await emitEvents(tx, 'ORDER_CANCELLED', [
+    {
+      sellerId: order.seller_id,
+      createdAt: new Date().toISOString(),
+      orderId: order.id,
+      listings: items.map((i) => ({ urn: i.urn, listingId: i.listing_id, quantity: i.quantity, price: i.price })),
+    },
+  ]);
+  await touchSellerStats(tx, order.seller_id);
+  await touchAccountStats(tx, order.buyer_id);
+  const messageIds = [await notify(tx, order.buyer_id, order.id, 'The seller cancelled this order. You have been refunded in full.')];
+  const completed = await completePurchaseIfSettled(tx, order.purchase_id);
+  return { messageIds, ...(completed ? { completedPurchaseId: order.purchase_id } : {}) };
+}
+
+function refuseAfterShipment(order: OrderRow, action: 'cancel' | 'request-cancel'): void {
+  if (orderAllows(order.status, action === 'cancel' ? 'seller' : 'buyer', action)) return;
+  throw conflict(order.status === 'CANCELLED' ? 'order-cancelled' : 'order-already-shipped', `The order is ${order.status.toLowerCase()}.`);
+}
+
+async function notify(tx: EntityManager, userId: string, orderId: string, text: string): Promise<string> {
+  const [user]: Array<{ email: string }> = await tx.query(`SELECT email FROM users WHERE id = $1`, [userId]);
+  return enqueueEmail(tx, { to: user!.email, kind: 'order-cancellation', subject: `Order ${orderId}: cancellation`, text });
+}
+
+/**
+ * The purchase lifecycle's one completion rule: COMPLETED when every order is received or
+ * cancelled, at least one was received, and no case is open. Called after a receipt, a
+ * cancellation and when a case closes (src/services/cases/case-changes.ts).
  */
 export async function completePurchaseIfSettled(tx: EntityManager, purchaseId: string): Promise<boolean> {
   const [rows]: [Array<{ buyer_id: string }>] = await tx.query(
     `UPDATE purchases SET status = $2, completed_at = now(), updated_at = now()
       WHERE id = $1 AND status = ANY($3)
-        AND NOT EXISTS (SELECT 1 FROM orders WHERE purchase_id = $1 AND status <> $4)
+        AND NOT EXISTS (SELECT 1 FROM orders WHERE purchase_id = $1 AND status <> ALL($4))
+        AND EXISTS (SELECT 1 FROM orders WHERE purchase_id = $1 AND status = $5)
         AND NOT EXISTS (SELECT 1 FROM cases WHERE purchase_id = $1 AND status <> 'CLOSED')
       RETURNING buyer_id`,
-    [purchaseId, PURCHASE_TRANSITIONS.complete.to, PURCHASE_TRANSITIONS.complete.from, ORDER_TRANSITIONS.receive.to],
+    [
+      purchaseId,
+      PURCHASE_TRANSITIONS.complete.to,
+      PURCHASE_TRANSITIONS.complete.from,
+      [ORDER_TRANSITIONS.receive.to, ORDER_TRANSITIONS.cancel.to],
+      ORDER_TRANSITIONS.receive.to,
+    ],
   );
   if (rows[0]) await touchAccountStats(tx, rows[0].buyer_id);
   return rows.length > 0;

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { scheduleFundsRelease } from '../money/transfers';
 import type { TrackingPolicy } from '../../../workflows/contracts/inputs';
 import { requestReviewWindow } from '../reviews/review-windows';
 import { requestWorkflowStart, starts } from '../workflow-starts';
@@ -11,13 +12,16 @@ export interface OrderTimings {
   autoReceiptSeconds: number;
   /** A completed purchase's review window lasts this long. */
   reviewWindowSeconds: number;
+  /** A received order's seller share becomes available after this long. */
+  fundsHoldSeconds: number;
   /** How a new shipment's carrier is polled. */
   tracking: TrackingPolicy;
 }
 
 /**
  * Runs an order action in its own transaction, together with the requests for the workflows it
- * calls for (a dispute's case, a shipment's tracking, a shipped order's receipt timer, a completed purchase's review window):
+ * calls for (a dispute's case, a shipment's tracking, a shipped order's receipt timer, a receipt's
+ * funds release, the delivery of a cancellation's e-mails, a completed purchase's review window):
  * they start once the action commits, and Temporal being down delays them without refusing the
  * action.
  */
@@ -34,6 +38,8 @@ export class OrderUpdates {
       if (effects?.shipmentId) await requestWorkflowStart(tx, starts.shipmentTracking(effects.shipmentId, this.timings.tracking));
       if (effects?.shippedOrderId)
         await requestWorkflowStart(tx, starts.orderReceipt(effects.shippedOrderId, this.timings.autoReceiptSeconds));
+      if (effects?.receivedOrderId) await scheduleFundsRelease(tx, effects.receivedOrderId, this.timings.fundsHoldSeconds);
+      for (const messageId of effects?.messageIds ?? []) await requestWorkflowStart(tx, starts.emailDelivery(messageId));
       if (effects?.completedPurchaseId) await requestReviewWindow(tx, effects.completedPurchaseId, this.timings.reviewWindowSeconds);
       return effects;
     });

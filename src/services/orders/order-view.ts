@@ -5,6 +5,8 @@ import { nextActions, type OrderStatus } from '../../domain/orders/order-machine
 import { loadCaseViews, type CaseView } from '../cases/case-view';
 import type { DeliveryAddress } from '../basket/pricing';
 import { loadItems, type ItemView } from '../catalog/item-view';
+import { adjustmentsOfOrders, type AdjustmentView } from '../money/refunds';
+import { transfersOfOrders, type TransferView } from '../money/transfers';
 import { loadUserSummaries, type UserSummary } from '../users/user-summary';
 
 /** Inside an order item the embedded item carries the Item fields up to `available` only (spec). */
@@ -56,10 +58,10 @@ export interface OrderView {
   shipments: ShipmentView[];
   purchase: { deliveryAddress: DeliveryAddress; user: UserSummary | null };
   cases: CaseView[];
-  /** Order-level adjustments (delivery refunds); nothing settles refunds, so always empty. */
-  adjustments: unknown[];
-  /** Payouts and reversals; there are no payouts, so always empty. */
-  transfers: unknown[];
+  /** Refunds of accepted REFUND outcomes (docs/money.md). */
+  adjustments: AdjustmentView[];
+  /** The seller share's release to available and any reversal of it (docs/money.md). */
+  transfers: TransferView[];
   /** Reviewer user id → that reviewer's rating. */
   reviews: Record<string, number>;
   /** What the viewer may do with the order now, from the order status table (`nextActions`). */
@@ -139,7 +141,7 @@ export async function loadOrderViews(
       [orderIds],
     ) as Promise<Array<{ orderId: string; reviewerId: string; rating: number }>>,
   ]);
-  const [catalog, buyers] = await Promise.all([
+  const [catalog, buyers, transfers, adjustments] = await Promise.all([
     loadItems(
       db,
       items.map((i) => i.urn),
@@ -148,6 +150,8 @@ export async function loadOrderViews(
       db,
       orders.map((o) => o.buyerId),
     ),
+    transfersOfOrders(db, orderIds),
+    adjustmentsOfOrders(db, orderIds),
   ]);
   const itemsOf = group(items, 'orderId');
   const shipmentsOf = group(shipments, 'orderId');
@@ -171,8 +175,8 @@ export async function loadOrderViews(
       shipments: shipmentsOf.get(o.id) ?? [],
       purchase: { deliveryAddress: o.deliveryAddress, user: buyers.get(o.buyerId) ?? null },
       cases: casesOf.get(o.id) ?? [],
-      adjustments: [],
-      transfers: [],
+      adjustments: adjustments.get(o.id) ?? [],
+      transfers: transfers.get(o.id) ?? [],
       reviews: Object.fromEntries((reviewsOf.get(o.id) ?? []).map((r) => [r.reviewerId, r.rating])),
       actions: nextActions(o.status, viewer === 'SELLER' ? 'seller' : 'buyer'),
       // The receipt timer's rule: the earlier of shipping + 21 days and delivery + 3 days.

@@ -30,7 +30,9 @@ export type PurchaseView = PurchaseSummary & {
 };
 
 export type PurchaseAction =
-  { action: 'receive'; orderId: string } | ({ action: 'dispute'; orderId: string; reason: CaseReason } & CaseRequest);
+  | { action: 'receive'; orderId: string }
+  | { action: 'request-cancel'; orderId: string }
+  | ({ action: 'dispute'; orderId: string; reason: CaseReason } & CaseRequest);
 
 const COLUMNS = `id, status, subtotal, delivery, fee, total, delivery_address AS "deliveryAddress", completed_at AS "completedAt",
   created_at AS "createdAt", updated_at AS "updatedAt"`;
@@ -96,7 +98,7 @@ export class Purchases {
     };
   }
 
-  /** Receipt or dispute of one order of the purchase, through the shared order update engine. */
+  /** Receipt, dispute or cancellation request of one order of the purchase, through the shared order update engine. */
   async act(buyerId: string, purchaseId: string, action: PurchaseAction): Promise<PurchaseView> {
     const [order] = await this.db.query(`SELECT id FROM orders WHERE id = $1 AND purchase_id = $2 AND buyer_id = $3`, [
       action.orderId,
@@ -105,7 +107,8 @@ export class Purchases {
     ]);
     if (!order) throw notFound('Order of this purchase');
     const actor = { role: 'buyer' as const, userId: buyerId };
-    if (action.action === 'receive') await this.orderUpdates.apply(action.orderId, actor, { action: 'receive' });
+    if (action.action === 'receive' || action.action === 'request-cancel')
+      await this.orderUpdates.apply(action.orderId, actor, { action: action.action });
     else {
       const { orderId: _orderId, ...dispute } = action;
       await this.orderUpdates.apply(action.orderId, actor, dispute);

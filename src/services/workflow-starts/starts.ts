@@ -70,6 +70,26 @@ export const starts = {
     );
   },
 
+  /** One release per order: its seller share moves pending → available after the hold period. */
+  fundsRelease(orderId: string, afterSeconds: number): WorkflowStart {
+    return start(
+      'fundsReleaseWorkflow',
+      workflowIds.fundsRelease(orderId),
+      { orderId, afterSeconds },
+      { summary: `Release of order ${orderId}'s seller share after ${afterSeconds} s` },
+    );
+  },
+
+  /** `payout:{sellerId}:{runDate}`: one per seller per run date, ever. */
+  payout(sellerId: string, runDate: string, transitSeconds: number): WorkflowStart {
+    return start(
+      'payoutWorkflow',
+      workflowIds.payout(sellerId, runDate),
+      { sellerId, runDate, transitSeconds },
+      { summary: `Payout of seller ${sellerId} for ${runDate}` },
+    );
+  },
+
   /**
    * Every shipment of the order is delivered: a signal-with-start of `order-receipt:{orderId}`
    * that brings the receipt forward to `deliveredReceiptSeconds` from now. Whichever of the
@@ -171,6 +191,16 @@ export const starts = {
         summary: `CSV listing import ${importId} of seller ${sellerId}`,
         searchAttributes: [keyword(IMPORT_SEARCH_ATTRIBUTES.sellerId, sellerId)],
       },
+    );
+  },
+
+  /** The delivery of one message an action queued in the e-mail outbox. */
+  emailDelivery(messageId: string): WorkflowStart {
+    return start(
+      'emailDeliveryWorkflow',
+      workflowIds.emailDelivery(messageId),
+      { messageId },
+      { summary: `Delivery of e-mail ${messageId}` },
     );
   },
 

@@ -1,0 +1,28 @@
+import type { PayoutStatus } from '../src/services/money/payouts';
+import type { SellerMoney } from '../src/services/money/seller-money';
+
+export interface MoneyActivityDeps {
+  sellerMoney: SellerMoney;
+}
+
+export interface MoneyActivities {
+  /** Moves a received order's seller share pending → available; false when already done. */
+  releaseOrderFunds(orderId: string): Promise<boolean>;
+  /** Requests one payout workflow per seller with money available; how many. */
+  requestPayoutRun(runDate: string): Promise<number>;
+  /** The seller's payout of the date (created once); null when nothing is available. */
+  createPayout(sellerId: string, runDate: string): Promise<string | null>;
+  markPayoutInTransit(payoutId: string): Promise<void>;
+  /** The bank's answer: PAID, or FAILED with the money back in available. */
+  settlePayout(payoutId: string): Promise<PayoutStatus>;
+}
+
+export function createMoneyActivities({ sellerMoney }: MoneyActivityDeps): MoneyActivities {
+  return {
+    releaseOrderFunds: (orderId) => sellerMoney.releaseOrderFunds(orderId),
+    requestPayoutRun: (runDate) => sellerMoney.requestPayoutRun(runDate),
+    createPayout: (sellerId, runDate) => sellerMoney.createPayout(sellerId, runDate),
+    markPayoutInTransit: (payoutId) => sellerMoney.markPayoutInTransit(payoutId),
+    settlePayout: (payoutId) => sellerMoney.settlePayout(payoutId),
+  };
+}

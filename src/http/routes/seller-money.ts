@@ -1,0 +1,88 @@
+import Joi from 'joi';
+import { defineRoute } from '../route';
+import { pence, transfer } from '../schemas';
+import type { Services } from '../services';
+
+type None = Record<string, never>;
+
+const cursorQuery = Joi.object({
+  cursor: Joi.string().uuid(),
+  size: Joi.number().integer().min(1).max(50).default(20),
+});
+
+export const sellerMoneyRoutes = (s: Services) => [
+  defineRoute<None, { cursor?: string; size: number }, undefined, 'seller'>({
+    operationId: 'listSellerTransfers',
+    method: 'get',
+    path: '/seller/transfers',
+    tag: 'Seller finance',
+    summary: "The caller's transfers (order shares released to available, and reversals), newest first",
+    description:
+      'Cursor paging: pass the `cursor` of a page to get the next; it is null on the last page. A cursor that this list did not return is a 400 `invalid-cursor`.',
+    auth: 'seller',
+    request: { query: cursorQuery },
+    responses: {
+      200: {
+        description: 'A page of transfers.',
+        schema: Joi.object({ transfers: Joi.array().items(transfer).required(), cursor: Joi.string().allow(null).required() }),
+      },
+      400: { description: '`invalid-cursor`, or `validation-failed`.' },
+    },
+    handler: async ({ principal, query }) => ({ status: 200, body: await s.sellerMoney.transfers(principal.userId, query) }),
+  }),
+
+  defineRoute<None, None, undefined, 'seller'>({
+    operationId: 'sellerBalance',
+    method: 'get',
+    path: '/seller/balance',
+    tag: 'Seller finance',
+    summary:
+      "The caller's balance: `pending` (paid orders not yet released), `available` (released, not yet paid out) and when the next payout run starts",
+    auth: 'seller',
+    responses: {
+      200: {
+        description: 'The balance, in pence, read from the ledger.',
+        schema: Joi.object({
+          available: pence.required(),
+          pending: pence.required(),
+          currency: Joi.string().length(3).required(),
+          nextPayoutDate: Joi.date().iso().required(),
+        }),
+      },
+    },
+    handler: async ({ principal }) => ({ status: 200, body: await s.sellerMoney.balance(principal.userId) }),
+  }),
+
+  defineRoute<None, { cursor?: string; size: number }, undefined, 'seller'>({
+    operationId: 'listSellerPayouts',
+    method: 'get',
+    path: '/seller/payouts',
+    tag: 'Seller finance',
+    summary: "The caller's payouts (the payment provider's payouts, here the simulator's), newest first",
+    description:
+      "Cursor paging as on `/seller/transfers`: `cursor` is the payout id to continue after; a cursor not among the caller's payouts is 400 `invalid-cursor`.",
+    auth: 'seller',
+    request: { query: cursorQuery },
+    responses: {
+      200: {
+        description: 'A page of payouts.',
+        schema: Joi.object({
+          payouts: Joi.array()
+            .items(
+              Joi.object({
+                id: Joi.string().required(),
+                amount: pence.required(),
+                currency: Joi.string().length(3).required(),
+                arrivalDate: Joi.string().isoDate().required(),
+                status: Joi.string().valid('CREATED', 'IN_TRANSIT', 'PAID', 'FAILED').required(),
+              }),
+            )
+            .required(),
+          cursor: Joi.string().allow(null).required(),
+        }),
+      },
+      400: { description: '`invalid-cursor`, or `validation-failed`.' },
+    },
+    handler: async ({ principal, query }) => ({ status: 200, body: await s.sellerMoney.payouts(principal.userId, query) }),
+  }),
+];

@@ -1,0 +1,149 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { newId } from '../../ids';
+import { invalid } from '../errors';
+import { emitEvents } from '../events/outbox';
+import { requestWorkflowStarts, starts } from '../workflow-starts';
+import { CURRENCY, lockSellerMoney, postLedger, sellerBalances } from './ledger';
+
+export type PayoutStatus = 'CREATED' | 'IN_TRANSIT' | 'PAID' | 'FAILED';
+
+/** The spec's Payout as `GET /seller/payouts` shows it. */
+export interface PayoutView {
+  id: string;
+  amount: number;
+  currency: string;
+  /** YYYY-MM-DD: when the money is expected in the seller's bank account. */
+  arrivalDate: string;
+  status: PayoutStatus;
+}
+
+export interface PayoutOptions {
+  /** Days between a payout's creation and its expected arrival. */
+  arrivalDays: number;
+  /** How the payout run repeats (ms, aligned to the Unix epoch like a Temporal interval schedule). */
+  runIntervalMs: number;
+}
+
+const PAYOUT_COLUMNS = `id, amount::int AS amount, currency, to_char(arrival_date, 'YYYY-MM-DD') AS "arrivalDate", status`;
+
+/**
+ * The payout run of `runDate`: in one transaction, requests `payout:{sellerId}:{runDate}` through
+ * the start outbox for every seller with money available. Run twice for a date, it requests
+ * nothing new (the outbox drops repeats). Returns how many payouts it requested.
+ */
+export async function requestPayoutRun(db: DataSource, runDate: string, options: { transitSeconds: number }): Promise<number> {
+  return db.transaction(async (tx) => {
+    const sellers: Array<{ seller_id: string }> = await tx.query(
+      `SELECT seller_id FROM ledger_entries WHERE account = 'seller_available' GROUP BY seller_id HAVING sum(amount) > 0 ORDER BY seller_id`,
+    );
+    await requestWorkflowStarts(
+      tx,
+      sellers.map((s) => starts.payout(s.seller_id, runDate, options.transitSeconds)),
+    );
+    return sellers.length;
+  });
+}
+
+/**
+ * Creates the seller's payout of `runDate` for everything available: the money moves from
+ * available to in transit. Idempotent per seller and date; null when nothing is available.
+ */
+export async function createPayout(db: DataSource, sellerId: string, runDate: string, arrivalDays: number): Promise<string | null> {
+  return db.transaction(async (tx) => {
+    await lockSellerMoney(tx, sellerId);
+    const [existing]: Array<{ id: string }> = await tx.query(`SELECT id FROM payouts WHERE seller_id = $1 AND run_date = $2`, [
+      sellerId,
+      runDate,
+    ]);
+    if (existing) return existing.id;
+    const { available } = await sellerBalances(tx, sellerId);
+    if (available <= 0) return null;
+    const id = newId();
+    await tx.query(
+      `INSERT INTO payouts (id, seller_id, run_date, amount, currency, status, arrival_date)
+       VALUES ($1, $2, $3, $4, $5, 'CREATED', $3::date + $6::int)`,
+      [id, sellerId, runDate, available, CURRENCY, arrivalDays],
+    );
+    await postLedger(tx, {
+      event: 'PAYOUT_CREATED',
+      idempotencyKey: `payout-created:${id}`,
+      entries: [
+        { account: 'seller_available', amount: -available, sellerId },
+        { account: 'payouts_in_transit', amount: available, sellerId },
+      ],
+    });
+    return id;
+  });
+}
+
+/** CREATED → IN_TRANSIT: handed to the bank. No money moves (it left available at creation). */
+export async function markPayoutInTransit(db: DataSource, payoutId: string): Promise<void> {
+  await db.query(`UPDATE payouts SET status = 'IN_TRANSIT', updated_at = now() WHERE id = $1 AND status = 'CREATED'`, [payoutId]);
+}
+
+/**
+ * The bank's answer for a payout in transit (the embedded simulator: a seller's simulated bank
+ * account marked to fail refuses it). PAID: the money leaves the platform. FAILED: it returns to
+ * the seller's available balance. Either way PAYOUT_PAID / PAYOUT_FAILED goes to the webhook
+ * outbox in the same transaction. Idempotent: a settled payout answers its status.
+ */
+export async function settlePayout(db: DataSource, payoutId: string): Promise<PayoutStatus> {
+  return db.transaction(async (tx) => {
+    const [p]: Array<{ seller_id: string; amount: number; status: PayoutStatus }> = await tx.query(
+      `SELECT seller_id, amount::int AS amount, status FROM payouts WHERE id = $1 FOR UPDATE`,
+      [payoutId],
+    );
+    if (!p) throw new Error(`payout ${payoutId} does not exist`);
+    if (p.status === 'PAID' || p.status === 'FAILED') return p.status;
+    await lockSellerMoney(tx, p.seller_id);
+    const [bank]: Array<{ fails: boolean }> = await tx.query(`SELECT fails FROM simulator_bank_accounts WHERE seller_id = $1`, [
+      p.seller_id,
+    ]);
+    const status: PayoutStatus = bank?.fails ? 'FAILED' : 'PAID';
+    await tx.query(`UPDATE payouts SET status = $2, failure_reason = $3, updated_at = now() WHERE id = $1`, [
+      payoutId,
+      status,
+      status === 'FAILED' ? 'account_closed' : null,
+    ]);
+    await postLedger(tx, {
+      event: status === 'PAID' ? 'PAYOUT_PAID' : 'PAYOUT_FAILED',
+      idempotencyKey: `payout-settled:${payoutId}`,
+      entries: [
+        { account: 'payouts_in_transit', amount: -p.amount, sellerId: p.seller_id },
+        status === 'PAID'
+          ? { account: 'payouts', amount: p.amount }
+          : { account: 'seller_available', amount: p.amount, sellerId: p.seller_id },
+      ],
+    });
+    await emitEvents(tx, status === 'PAID' ? 'PAYOUT_PAID' : 'PAYOUT_FAILED', [
+      { sellerId: p.seller_id, createdAt: new Date().toISOString(), payoutId, amount: p.amount, currency: CURRENCY, status },
+    ]);
+    return status;
+  });
+}
+
+/** A seller's payouts, newest first, by cursor (the payout id to continue after); see transfers. */
+export async function listSellerPayouts(
+  db: DataSource | EntityManager,
+  sellerId: string,
+  page: { cursor?: string; size: number },
+): Promise<{ payouts: PayoutView[]; cursor: string | null }> {
+  if (page.cursor) {
+    const [known] = await db.query(`SELECT 1 FROM payouts WHERE id = $1 AND seller_id = $2`, [page.cursor, sellerId]);
+    if (!known)
+      throw invalid('invalid-cursor', 'The cursor is not one this list returned.', [
+        { in: 'query', field: 'cursor', message: 'Unknown cursor.' },
+      ]);
+  }
+  const rows: PayoutView[] = await db.query(
+    `SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE seller_id = $1 AND ($2::uuid IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`,
+    [sellerId, page.cursor ?? null, page.size + 1],
+  );
+  const payouts = rows.slice(0, page.size);
+  return { payouts, cursor: rows.length > page.size ? payouts[payouts.length - 1]!.id : null };
+}
+
+/** When the next payout run starts: interval schedules fire at whole multiples of the interval since the epoch. */
+export function nextPayoutRun(now: Date, intervalMs: number): Date {
+  return new Date((Math.floor(now.getTime() / intervalMs) + 1) * intervalMs);
+}

@@ -1,0 +1,61 @@
+import type { DataSource } from 'typeorm';
+import { CURRENCY, sellerBalances } from './ledger';
+import {
+  createPayout,
+  listSellerPayouts,
+  markPayoutInTransit,
+  nextPayoutRun,
+  requestPayoutRun,
+  settlePayout,
+  type PayoutStatus,
+  type PayoutView,
+} from './payouts';
+import { listSellerTransfers, releaseOrderFunds, type TransferPage } from './transfers';
+
+export interface MoneyOptions {
+  payoutIntervalMs: number;
+  payoutArrivalDays: number;
+  payoutTransitSeconds: number;
+}
+
+/** A seller's money as the seller routes and the worker see it (docs/money.md). */
+export class SellerMoney {
+  constructor(
+    private readonly db: DataSource,
+    private readonly options: MoneyOptions,
+  ) {}
+
+  async balance(sellerId: string): Promise<{ available: number; pending: number; currency: string; nextPayoutDate: string }> {
+    const next = nextPayoutRun(new Date(), this.options.payoutIntervalMs);
+    return { ...(await sellerBalances(this.db.manager, sellerId)), currency: CURRENCY, nextPayoutDate: next.toISOString() };
+  }
+
+  transfers(sellerId: string, page: { cursor?: string; size: number }): Promise<TransferPage> {
+    return listSellerTransfers(this.db, sellerId, page);
+  }
+
+  payouts(sellerId: string, page: { cursor?: string; size: number }): Promise<{ payouts: PayoutView[]; cursor: string | null }> {
+    return listSellerPayouts(this.db, sellerId, page);
+  }
+
+  /** The end of a received order's hold period; false when there was nothing left to release. */
+  releaseOrderFunds(orderId: string): Promise<boolean> {
+    return releaseOrderFunds(this.db, orderId);
+  }
+
+  requestPayoutRun(runDate: string): Promise<number> {
+    return requestPayoutRun(this.db, runDate, { transitSeconds: this.options.payoutTransitSeconds });
+  }
+
+  createPayout(sellerId: string, runDate: string): Promise<string | null> {
+    return createPayout(this.db, sellerId, runDate, this.options.payoutArrivalDays);
+  }
+
+  markPayoutInTransit(payoutId: string): Promise<void> {
+    return markPayoutInTransit(this.db, payoutId);
+  }
+
+  settlePayout(payoutId: string): Promise<PayoutStatus> {
+    return settlePayout(this.db, payoutId);
+  }
+}

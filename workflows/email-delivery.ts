@@ -1,0 +1,13 @@
+import type { EmailActivities } from '../activities/email';
+import type { WorkflowInputs } from './contracts/inputs';
+import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
+
+const { deliverEmail } = boundedActivities<EmailActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: BOUNDED_RETRY,
+});
+
+/** `email:{messageId}`: hands one message already in the e-mail outbox to the transport, retried. */
+export async function emailDeliveryWorkflow(input: WorkflowInputs['emailDeliveryWorkflow']): Promise<void> {
+  await deliverEmail(input.messageId);
+}
