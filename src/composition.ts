@@ -137,7 +137,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     listingSearch: new ListingSearch(db, config.discover.cacheTtlMs),
     profiles: new Profiles(db),
     accounts: new Accounts(db, uploads, { scryptLogN: config.auth.scryptLogN }),
-    accountStats: new AccountStatsService(db),
+    accountStats: new AccountStatsService(db, (userId) => conversations.unreadTotal(userId)),
     billingPortal: new BillingPortal(db, {
       key: config.auth.jwtSecret,
       publicBaseUrl: config.publicBaseUrl,

@@ -3,6 +3,8 @@ import sharp from 'sharp';
 import { recordCaseChange } from '../../src/services/cases/case-changes';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { insertCase } from '../support/cases';
+import { seedCatalog } from '../support/fixtures';
+import { createListing } from '../support/listings';
 import { commitPaidCheckout } from '../support/purchases';
 
 let api: TestApi;
@@ -102,6 +104,8 @@ describe('account stats', () => {
     // A user's first authenticated request also stamps last_active_at (at most once a minute);
     // made here, so the statements counted below are the stats' own.
     await api.http.get('/user/account').set(buyer.bearer).expect(200);
+    // Likewise the unread total's own cache (the conversations'), read beside the stats entry.
+    await api.http.get('/conversations/unread').set(buyer.bearer).expect(200);
     const queries = jest.spyOn(api.database.db, 'query');
     const countQueries = async () => {
       queries.mockClear();
@@ -115,6 +119,7 @@ describe('account stats', () => {
       spent: 0,
       cases: { open: 0 },
       reviews: { written: 0, received: 0 },
+      unread: { messages: 0, conversations: 0 },
     });
     const hit = await countQueries();
     expect(hit.body).toEqual(first.body);
@@ -160,5 +165,26 @@ describe('account stats', () => {
       .expect(201);
     expect((await stats()).body.reviews).toEqual({ written: 1, received: 1 });
     queries.mockRestore();
+  });
+
+  it('shows unread messages from the conversations, fresh after a message and after reading', async () => {
+    const seller = await registerSeller(api);
+    const asker = await registerUser(api);
+    const { items } = await seedCatalog(api.database.db);
+    const { data } = await createListing(api.database.db, seller.id, { urn: items[0]!.urn });
+    const unread = async (user: TestUser) => (await api.http.get('/user/account/stats').set(user.bearer).expect(200)).body.unread;
+
+    expect(await unread(seller)).toEqual({ messages: 0, conversations: 0 });
+    const opened = await api.http
+      .post('/conversations')
+      .set(asker.bearer)
+      .send({ source: { type: 'LISTING', id: data.listingId }, recipientId: seller.id, body: 'Is the corner bent?' })
+      .expect(201);
+    await api.http.post(`/conversations/${opened.body.id}/messages`).set(asker.bearer).send({ body: 'And the back?' }).expect(201);
+    expect(await unread(seller)).toEqual({ messages: 2, conversations: 1 });
+    expect(await unread(asker)).toEqual({ messages: 0, conversations: 0 });
+
+    await api.http.get(`/conversations/${opened.body.id}/messages`).set(seller.bearer).expect(200);
+    expect(await unread(seller)).toEqual({ messages: 0, conversations: 0 });
   });
 });

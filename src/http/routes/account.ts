@@ -28,6 +28,10 @@ const accountStats = Joi.object({
   spent: Joi.number().integer().min(0).required(),
   cases: Joi.object({ open: Joi.number().integer().required() }).required(),
   reviews: Joi.object({ written: Joi.number().integer().required(), received: Joi.number().integer().required() }).required(),
+  unread: Joi.object({
+    messages: Joi.number().integer().min(0).required().description('Unread messages across all conversations.'),
+    conversations: Joi.number().integer().min(0).required().description('Conversations with at least one unread message.'),
+  }).required(),
 });
 
 export const accountRoutes = (s: Services) => [

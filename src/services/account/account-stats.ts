@@ -9,7 +9,12 @@ export interface AccountStats {
   /** Cases the user opened that are not CLOSED. */
   cases: { open: number };
   reviews: { written: number; received: number };
+  /** Unread messages and the conversations holding them (the conversations' own cached total). */
+  unread: { messages: number; conversations: number };
 }
+
+/** The user's unread-message total, kept and cached by the conversations area. */
+export type UnreadTotalOf = (userId: string) => Promise<{ messages: number; conversations: number }>;
 
 /** Bounds the per-process cache; the oldest user's entry goes first. */
 const MAX_CACHED_USERS = 10_000;
@@ -18,14 +23,24 @@ const MAX_CACHED_USERS = 10_000;
  * Account stats with a per-process cache keyed by (user, `users.account_stats_version`). Every
  * write that changes a count bumps the version in its own transaction (`touchAccountStats`:
  * checkout commit, purchase completion, review create/delete and default reviews, case open
- * and close), so a hit costs one primary-key read and a stale entry is never served.
+ * and close), so a hit costs one primary-key read and a stale entry is never served. Unread
+ * messages change far more often than the rest, so they are not part of this entry: they come
+ * from the conversations' own total, cached per inbox version in the same way.
  */
 export class AccountStatsService {
-  private readonly cache = new Map<string, { version: string; stats: AccountStats }>();
+  private readonly cache = new Map<string, { version: string; stats: Omit<AccountStats, 'unread'> }>();
 
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly unreadTotal: UnreadTotalOf,
+  ) {}
 
   async get(userId: string): Promise<AccountStats> {
+    const [stats, { messages, conversations }] = await Promise.all([this.counted(userId), this.unreadTotal(userId)]);
+    return { ...stats, unread: { messages, conversations } };
+  }
+
+  private async counted(userId: string): Promise<Omit<AccountStats, 'unread'>> {
     // Read before counting: a change committed meanwhile bumps the version past the cached one.
     const version = await readAccountStatsVersion(this.db, userId);
     const cached = this.cache.get(userId);
@@ -41,7 +56,7 @@ export class AccountStatsService {
          (SELECT count(*)::int FROM reviews WHERE reviewed_user_id = $1 AND deleted_at IS NULL) AS reviews_received`,
       [userId],
     );
-    const stats: AccountStats = {
+    const stats = {
       purchases: { total: row.purchases_total, paid: row.purchases_paid, completed: row.purchases_completed },
       spent: Number(row.spent),
       cases: { open: row.cases_open },
