@@ -38,6 +38,8 @@ class DocumentBuilder {
     const errors: Record<string, unknown> = {};
     if (route.request?.rawBody) errors['415'] = this.errorResponse(route, 415, 'The body is not in one of the accepted media types.');
     if (route.request) errors['400'] = this.errorResponse(route, 400, 'The request is invalid; `errors` lists each failing field.');
+    // The OAuth endpoints answer a body too large to read in their own format too (src/http/oauth.ts).
+    if (route.errors === 'oauth' && route.request) errors['413'] = this.errorResponse(route, 413, 'The request body is too large to read.');
     if (route.auth !== 'public') errors['401'] = this.errorResponse(route, 401, 'Missing or invalid credentials.');
     if (route.auth === 'seller') errors['403'] = this.errorResponse(route, 403, 'The caller has no active seller account.');
     if (route.auth === 'bearer')
