@@ -2,12 +2,18 @@
 //   PostgreSQL  DATABASE_URL, else an embedded server with its data under .data/postgres
 //   Temporal    TEMPORAL_ADDRESS, else the Temporal CLI dev server (SQLite under .data/, Web UI)
 //   then migrations, the API and the worker. Ctrl-C stops everything this script started.
+// API_REPLICAS=N (default 1) runs N API processes on PORT+1 … PORT+N behind a round-robin proxy
+// on PORT (scripts/round-robin-proxy.ts); WORKER_REPLICAS=M (default 1) runs M workers. Replica i
+// (from 0) has its metrics listeners 10·i ports above the defaults; only worker 0 serves the codec
+// endpoint (docs/operations.md, "Several replicas").
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { DATA_DIR, ensureTemporalBinaries, log, portOpen, run, startEmbeddedPostgres, stopChildren, waitForPort } from './lib.mjs';
 
 const env = { NODE_ENV: 'development', ...process.env };
 const apiPort = Number(env.PORT ?? 3000);
+const apiReplicas = replicas('API_REPLICAS');
+const workerReplicas = replicas('WORKER_REPLICAS');
 const stops = [];
 let stopping = false;
 
@@ -90,6 +96,53 @@ function tsNode(entry) {
   return [process.execPath, ['-r', 'ts-node/register', entry]];
 }
 
+function replicas(name) {
+  const n = Number(env[name] ?? 1);
+  if (!Number.isInteger(n) || n < 1 || n > 9) throw new Error(`${name} must be a whole number from 1 to 9`);
+  return n;
+}
+
+/** Replica i's port for a listener whose default (replica 0) is `base`: 10·i above it; 0 (off) stays off. */
+const offset = (base, i) => (Number(base) === 0 ? 0 : Number(base) + 10 * i);
+
+/** Runs one process of the service; its exit (unless we are stopping) stops everything. */
+function spawnEntry(entry, name, replicaEnv) {
+  const child = run(...tsNode(entry), { env: { ...env, ...replicaEnv } });
+  child.once('exit', (code) => !stopping && (log(`${name} exited (${code})`), shutdown(1)));
+}
+
+async function startApis() {
+  if (apiReplicas === 1) return spawnEntry('src/main.ts', 'API', {});
+  // Every replica names the proxy as its public address (OAuth issuer, hosted payment pages).
+  env.PUBLIC_BASE_URL ??= `http://127.0.0.1:${apiPort}`;
+  const ports = [];
+  for (let i = 0; i < apiReplicas; i += 1) {
+    const port = apiPort + 1 + i;
+    if (await portOpen(port))
+      throw new Error(`port ${port} is taken; API_REPLICAS=${apiReplicas} uses ports ${apiPort} to ${apiPort + apiReplicas}`);
+    ports.push(port);
+    spawnEntry('src/main.ts', `API ${i + 1} (port ${port})`, {
+      PORT: String(port),
+      METRICS_PORT: String(offset(env.METRICS_PORT ?? 9464, i)),
+    });
+  }
+  const host = env.HOST ?? '127.0.0.1';
+  const targets = ports.map((port) => `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).join(',');
+  spawnEntry('scripts/round-robin-proxy.ts', 'round-robin proxy', { PORT: String(apiPort), PROXY_TARGETS: targets });
+  return ports;
+}
+
+function startWorkers() {
+  for (let i = 0; i < workerReplicas; i += 1) {
+    spawnEntry('worker/main.ts', workerReplicas === 1 ? 'worker' : `worker ${i + 1}`, {
+      WORKER_METRICS_PORT: String(offset(env.WORKER_METRICS_PORT ?? 9465, i)),
+      TEMPORAL_SDK_METRICS_PORT: String(offset(env.TEMPORAL_SDK_METRICS_PORT ?? 9466, i)),
+      // The Web UI reads payloads through one codec endpoint: the first worker's.
+      ...(i === 0 ? {} : { CODEC_PORT: '0' }),
+    });
+  }
+}
+
 try {
   await postgres();
   await temporal();
@@ -99,13 +152,14 @@ try {
   const [, seedArgs] = tsNode('scripts/catalog-import.ts');
   const seed = ['--if-empty', 'data/catalog/items.ndjson', 'data/catalog/sets.ndjson'];
   if (spawnSync(node, [...seedArgs, ...seed], { stdio: 'inherit', env }).status !== 0) throw new Error('loading the demo catalog failed');
-  for (const entry of ['src/main.ts', 'worker/main.ts']) {
-    const child = run(...tsNode(entry), { env });
-    child.once('exit', (code) => !stopping && (log(`${entry} exited (${code})`), shutdown(1)));
-  }
-  await waitForPort(apiPort, 'API');
+  const replicaPorts = await startApis();
+  startWorkers();
+  for (const port of replicaPorts ?? []) await waitForPort(port, `API replica on port ${port}`, 120_000);
+  await waitForPort(apiPort, 'API', 120_000);
   const base = env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${apiPort}`;
   log(`API          ${base}`);
+  if (replicaPorts) log(`             round robin over ${apiReplicas} API processes on ports ${replicaPorts.join(', ')}`);
+  if (workerReplicas > 1) log(`Workers      ${workerReplicas} on task queue ${env.TEMPORAL_TASK_QUEUE ?? 'marketplace'}`);
   log(`API docs     ${base}/docs`);
   log(`OpenAPI      ${base}/openapi.json`);
   if (env.TEMPORAL_UI_URL) log(`Temporal UI  ${env.TEMPORAL_UI_URL}`);
