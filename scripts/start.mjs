@@ -7,6 +7,7 @@
 // (from 0) has its metrics listeners 10·i ports above the defaults; only worker 0 serves the codec
 // endpoint (docs/operations.md, "Several replicas").
 import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DATA_DIR, ensureTemporalBinaries, log, portOpen, run, startEmbeddedPostgres, stopChildren, waitForPort } from './lib.mjs';
 
@@ -53,6 +54,8 @@ async function temporal() {
   env.TEMPORAL_ADDRESS = `127.0.0.1:${port}`;
   if (await portOpen(port)) return log(`Temporal: reusing the server already on port ${port}`);
   const { cli } = ensureTemporalBinaries();
+  // With DATABASE_URL set nothing else has created .data/ yet.
+  mkdirSync(DATA_DIR, { recursive: true });
   const server = run(
     cli,
     [
