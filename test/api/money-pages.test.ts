@@ -5,8 +5,8 @@ import type { Browser, Page } from 'puppeteer-core';
 import { formatPence } from '../../src/services/orders/documents';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { launchBrowser } from '../support/browser';
-import { acceptRefund, buy, shipAndReceive } from '../support/money';
-import { sellerWithListings } from '../support/shop';
+import { acceptRefund, shipAndReceive } from '../support/money';
+import { buy, sellerWithListings } from '../support/shop';
 
 /**
  * The payment simulator's seller pages behind `GET /seller/dashboard`: opened only by their

@@ -1,8 +1,8 @@
 import { ensurePayoutSchedule } from '../../src/temporal/payout-schedule';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { registerUser, type TestUser } from '../support/api';
-import { buy, shipAndReceive } from '../support/money';
-import { sellerWithListings } from '../support/shop';
+import { shipAndReceive } from '../support/money';
+import { buy, sellerWithListings } from '../support/shop';
 import { eventually, startStack, type TestStack } from '../support/stack';
 
 /**

@@ -2,27 +2,6 @@ import { newId } from '../../src/ids';
 import { recordCaseChange } from '../../src/services/cases/case-changes';
 import type { TestApi, TestUser } from './api';
 import { insertCase } from './cases';
-import { fillBasket, pay } from './shop';
-
-/** A real purchase of the listings (one unit each) through basket, checkout and the payment simulator; returns the purchase. */
-export async function buy(
-  api: TestApi,
-  buyer: TestUser,
-  listingIds: string[],
-): Promise<{ id: string; orders: Array<{ id: string; sellerId: string; total: number }> }> {
-  const basketId = await fillBasket(
-    api,
-    buyer,
-    listingIds.map((listingId) => ({ listingId })),
-  );
-  const checkout = await api.http
-    .post(`/basket/${basketId}/checkout`)
-    .set(buyer.bearer)
-    .send({ successUrl: 'https://shop.example/thanks' })
-    .expect(201);
-  const purchaseId = await pay(api, checkout.body.url);
-  return (await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200)).body;
-}
 
 /** The seller ships every item of the order and the buyer confirms receipt, over HTTP. */
 export async function shipAndReceive(api: TestApi, seller: TestUser, buyer: TestUser, purchaseId: string, orderId: string): Promise<void> {
