@@ -145,8 +145,8 @@ describe('REPLACEMENT outcome', () => {
     expect((await accountStats(o.buyer)).spent).toBe(before.spent);
     expect(await q(`SELECT 1 FROM payment_refunds WHERE purchase_id = $1`, [o.purchaseId])).toEqual([]);
     // The stock change is in the seller's cached listing figures: their stats version moved with it.
-    const [{ v }] = await q<{ v: string }>(`SELECT stats_version::text AS v FROM seller_accounts WHERE user_id = $1`, [o.seller.id]);
-    expect(BigInt(v)).toBeGreaterThan(BigInt(versionBefore));
+    const [after] = await q<{ v: string }>(`SELECT stats_version::text AS v FROM seller_accounts WHERE user_id = $1`, [o.seller.id]);
+    expect(BigInt(after!.v)).toBeGreaterThan(BigInt(versionBefore));
 
     await decide(caseId, outcome, 'accept', 'CLOSED'); // retried: nothing twice
     expect(await quantity(o.listingIds[1]!)).toBe(1);
