@@ -81,6 +81,36 @@ const quantity = async (listingId: string) =>
 const balance = async (seller: TestUser) => (await api.http.get('/seller/balance').set(seller.bearer).expect(200)).body;
 const accountStats = async (buyer: TestUser) => (await api.http.get('/user/account/stats').set(buyer.bearer).expect(200)).body;
 
+describe('REFUND outcome', () => {
+  it("refunds its amount and the buyer's cached spent and the seller's cached case count follow", async () => {
+    const o = await receivedOrder();
+    await api.http
+      .put(`/user/purchases/${o.purchaseId}`)
+      .set(o.buyer.bearer)
+      .send({
+        action: 'dispute',
+        orderId: o.orderId,
+        reason: 'DAMAGED',
+        items: [{ id: o.itemIds[0], quantity: 1 }],
+        outcomes: [{ type: 'REFUND', amount: 700 }],
+      })
+      .expect(200);
+    const [c] = await q<{ case_id: string; outcome_id: string }>(
+      `SELECT c.id AS case_id, o.id AS outcome_id FROM cases c JOIN case_outcomes o ON o.case_id = c.id WHERE c.order_id = $1`,
+      [o.orderId],
+    );
+    // Both read (and cached) before the refund.
+    const spent = (await accountStats(o.buyer)).spent;
+    expect((await api.http.get('/seller/stats').set(o.seller.bearer).expect(200)).body.cases).toEqual({ open: 1 });
+
+    await decide(c!.case_id, { id: c!.outcome_id, type: 'REFUND', party: 'BUYER', status: 'ACCEPTED' }, 'accept', 'CLOSED');
+
+    expect((await accountStats(o.buyer)).spent).toBe(spent - 700);
+    expect((await api.http.get('/seller/stats').set(o.seller.bearer).expect(200)).body.cases).toEqual({ open: 0 });
+    expect(await quantity(o.listingIds[0]!)).toBe(1); // a refund alone moves no stock
+  });
+});
+
 describe('RETURN outcome', () => {
   it('moves nothing when accepted; when the seller resolves it the units go back on sale and their value is refunded', async () => {
     const o = await receivedOrder();
