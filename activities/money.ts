@@ -1,3 +1,4 @@
+import type { FundsRelease } from '../workflows/contracts/funds-release';
 import type { PayoutStatus } from '../src/services/money/payouts';
 import type { SellerMoney } from '../src/services/money/seller-money';
 
@@ -6,8 +7,8 @@ export interface MoneyActivityDeps {
 }
 
 export interface MoneyActivities {
-  /** Moves a received order's seller share pending → available; false when already done. */
-  releaseOrderFunds(orderId: string): Promise<boolean>;
+  /** Moves a received order's seller share pending → available, unless already done or a case on the order is open. */
+  releaseOrderFunds(orderId: string): Promise<FundsRelease>;
   /** Requests one payout workflow per seller with money available; how many. */
   requestPayoutRun(runDate: string): Promise<number>;
   /** The seller's payout of the date (created once); null when nothing is available. */

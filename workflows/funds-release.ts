@@ -1,6 +1,7 @@
-import { sleep } from '@temporalio/workflow';
+import { condition, setHandler, sleep } from '@temporalio/workflow';
 import type { MoneyActivities } from '../activities/money';
 import type { WorkflowInputs } from './contracts/inputs';
+import { orderCaseClosedSignal } from './contracts/funds-release';
 import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 
 const { releaseOrderFunds } = boundedActivities<MoneyActivities>({
@@ -9,11 +10,30 @@ const { releaseOrderFunds } = boundedActivities<MoneyActivities>({
 });
 
 /**
+ * A safety net under the case-closed signal: a release held by an open case also checks again
+ * this long after its last check (a durable timer, one per day at most, never a tight loop).
+ */
+const HELD_RECHECK = '1 day';
+
+/**
  * `funds-release:{orderId}`: started when an order is received. After the hold period, the
  * seller's share of the order moves from pending to available (the activity does nothing when
- * it was released already).
+ * it was released already). While a case on the order is open the release is held back: the
+ * workflow waits until a case on the order closes (`orderCaseClosed`, signalled through the
+ * start outbox by the case change) and tries again, so what is released is what is left after
+ * any refund the case made.
  */
 export async function fundsReleaseWorkflow(input: WorkflowInputs['fundsReleaseWorkflow']): Promise<boolean> {
+  let casesClosed = 0;
+  setHandler(orderCaseClosedSignal, () => {
+    casesClosed += 1;
+  });
   await sleep(input.afterSeconds * 1000);
-  return releaseOrderFunds(input.orderId);
+  for (;;) {
+    // Counted before the check: a case closing while the activity runs is not missed.
+    const seen = casesClosed;
+    const result = await releaseOrderFunds(input.orderId);
+    if (result !== 'held-by-case') return result === 'released';
+    await condition(() => casesClosed > seen, HELD_RECHECK);
+  }
 }

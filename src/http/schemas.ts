@@ -67,25 +67,28 @@ export const userSummary = Joi.object({
 /** An amount in integer pence. */
 export const pence = Joi.number().integer().min(0);
 
-/** A refund on the order: an accepted REFUND outcome or its cancellation (docs/money.md). */
+/** A refund on the order (an accepted REFUND outcome, a resolved RETURN, its cancellation) or a replacement sent (docs/money.md). */
 export const adjustment = Joi.object({
   id: Joi.string().required(),
   orderId: Joi.string().required(),
   caseId: Joi.string().allow(null).required(),
   reason: Joi.string().valid('CASE', 'CANCELLATION').required(),
-  type: Joi.string().valid('REFUND').required(),
+  type: Joi.string().valid('REFUND', 'REPLACEMENT').required(),
   kind: Joi.string().valid('FULL', 'PARTIAL', 'DELIVERY').required(),
   amount: pence.required(),
   currency: Joi.string().length(3).required(),
-  refundId: Joi.string().required(),
+  refundId: Joi.string().allow(null).required(),
   createdAt: Joi.date().iso().required(),
 });
 
-/** A seller share released to available (TRANSFER) or taken back for a refund (REVERSAL); docs/money.md. */
+/**
+ * A seller share released to available (TRANSFER), taken back for a refund (REVERSAL), or taken
+ * from available to repay a refund loss the platform covered on the order (RECOVERY); docs/money.md.
+ */
 export const transfer = Joi.object({
   id: Joi.string().required(),
   orderId: Joi.string().required(),
-  type: Joi.string().valid('TRANSFER', 'REVERSAL').required(),
+  type: Joi.string().valid('TRANSFER', 'REVERSAL', 'RECOVERY').required(),
   status: Joi.string().valid('PENDING', 'COMPLETED').required(),
   amount: pence.required(),
   currency: Joi.string().length(3).required(),

@@ -117,7 +117,7 @@ describe('the payouts and billing pages in a real browser', () => {
     // Order 1: 2000 + 150 delivery = 2150, fee 107 → 2043, released and paid out.
     const first = await buy(api, buyer, [listingIds[0]!]);
     await shipAndReceive(api, seller, buyer, first.id, first.orders[0]!.id);
-    expect(await api.services.sellerMoney.releaseOrderFunds(first.orders[0]!.id)).toBe(true);
+    expect(await api.services.sellerMoney.releaseOrderFunds(first.orders[0]!.id)).toBe('released');
     const payoutId = (await api.services.sellerMoney.createPayout(seller.id, '2026-11-20'))!;
     await api.services.sellerMoney.markPayoutInTransit(payoutId);
     expect(await api.services.sellerMoney.settlePayout(payoutId)).toBe('PAID');
@@ -125,7 +125,7 @@ describe('the payouts and billing pages in a real browser', () => {
     const second = await buy(api, buyer, [listingIds[1]!]);
     const secondOrder = second.orders[0]!.id;
     await shipAndReceive(api, seller, buyer, second.id, secondOrder);
-    expect(await api.services.sellerMoney.releaseOrderFunds(secondOrder)).toBe(true);
+    expect(await api.services.sellerMoney.releaseOrderFunds(secondOrder)).toBe('released');
     await acceptRefund(api, secondOrder, 500);
     // Order 3: paid, still pending (1093).
     await buy(api, buyer, [listingIds[2]!]);

@@ -95,7 +95,7 @@ describe('fundsReleaseWorkflow', () => {
     expect(events).toEqual(['PAYMENT', 'FUNDS_RELEASED']);
 
     // The timer firing again (a retry, a replay) releases nothing twice.
-    expect(await releaseOrderFunds(api.database.db, order.id)).toBe(false);
+    expect(await releaseOrderFunds(api.database.db, order.id)).toBe('nothing-pending');
     expect((await api.http.get('/seller/balance').set(seller.bearer)).body.available).toBe(share);
   });
 });

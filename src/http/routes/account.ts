@@ -84,7 +84,7 @@ export const accountRoutes = (s: Services) => [
     method: 'get',
     path: '/user/account/stats',
     tag: 'Account',
-    summary: "The caller's account stats: purchases by status, money spent, open cases, reviews written and received",
+    summary: "The caller's account stats: purchases by status, money spent (net of refunds), open cases, reviews written and received",
     description: 'Cached per user and invalidated in the same transaction as every change that moves a count (docs/account.md).',
     auth: 'user',
     responses: { 200: { description: 'Account stats.', schema: accountStats } },

@@ -245,7 +245,7 @@ export const sellerCaseRoutes = (s: Services) => [
     tag: 'Seller cases',
     summary: 'Act on a case as the seller: `escalate`, `propose`, `accept`, `reject` or `resolve`',
     description:
-      '`resolve` confirms that the returned items of an accepted RETURN arrived: SETTLED → CLOSED. Answers the refreshed case (with `orderId`).',
+      '`resolve` confirms that the returned items of an accepted RETURN arrived: SETTLED → CLOSED; their units go back on sale and their value is refunded to the buyer. Accepting a REFUND refunds its amount; accepting a REPLACEMENT takes the units off sale and adds a REPLACEMENT adjustment to the order. Answers the refreshed case (with `orderId`).',
     auth: 'seller',
     request: { params: idParams, body: caseAction(['escalate', 'propose', 'accept', 'reject', 'resolve']) },
     responses: { 200: { description: 'The case after the action.', schema: caseView }, ...ACTION_RESPONSES },

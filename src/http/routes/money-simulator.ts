@@ -54,7 +54,8 @@ ${table(
       lower(t.type),
       lower(t.status),
       day(t.availableOn),
-      t.type === 'REVERSAL' ? signedPence(-t.amount) : formatPence(t.amount),
+      // A reversal or a recovery takes money out of available.
+      t.type === 'TRANSFER' ? formatPence(t.amount) : signedPence(-t.amount),
     ],
   })),
   'No transfers yet.',

@@ -16,7 +16,7 @@ export const sellerMoneyRoutes = (s: Services) => [
     method: 'get',
     path: '/seller/transfers',
     tag: 'Seller finance',
-    summary: "The caller's transfers (order shares released to available, and reversals), newest first",
+    summary: "The caller's transfers (order shares released to available, reversals, and recoveries of refund losses), newest first",
     description:
       'Cursor paging: pass the `cursor` of a page to get the next; it is null on the last page. A cursor that this list did not return is a 400 `invalid-cursor`.',
     auth: 'seller',

@@ -4,7 +4,7 @@ import { readAccountStatsVersion } from './stats-version';
 /** A buyer-side summary of the account (docs/account.md). Money in pence. */
 export interface AccountStats {
   purchases: { total: number; paid: number; completed: number };
-  /** Sum of the totals of every purchase paid for. */
+  /** Sum of the totals of every purchase paid for, less what was refunded (docs/money.md). */
   spent: number;
   /** Cases the user opened that are not CLOSED. */
   cases: { open: number };
@@ -23,7 +23,7 @@ const MAX_CACHED_USERS = 10_000;
  * Account stats with a per-process cache keyed by (user, `users.account_stats_version`). Every
  * write that changes a count bumps the version in its own transaction (`touchAccountStats`:
  * checkout commit, purchase completion, review create/delete and default reviews, case open
- * and close), so a hit costs one primary-key read and a stale entry is never served. Unread
+ * and close, every refund), so a hit costs one primary-key read and a stale entry is never served. Unread
  * messages change far more often than the rest, so they are not part of this entry: they come
  * from the conversations' own total, cached per inbox version in the same way.
  */
@@ -50,7 +50,9 @@ export class AccountStatsService {
          (SELECT count(*)::int FROM purchases WHERE buyer_id = $1) AS purchases_total,
          (SELECT count(*) FILTER (WHERE status = 'PAID')::int FROM purchases WHERE buyer_id = $1) AS purchases_paid,
          (SELECT count(*) FILTER (WHERE status = 'COMPLETED')::int FROM purchases WHERE buyer_id = $1) AS purchases_completed,
-         (SELECT coalesce(sum(total), 0)::bigint::text FROM purchases WHERE buyer_id = $1) AS spent,
+         ((SELECT coalesce(sum(total), 0) FROM purchases WHERE buyer_id = $1)
+           - (SELECT coalesce(sum(r.amount), 0) FROM payment_refunds r JOIN purchases p ON p.id = r.purchase_id
+               WHERE p.buyer_id = $1 AND r.status = 'SUCCEEDED'))::bigint::text AS spent,
          (SELECT count(*)::int FROM cases WHERE buyer_id = $1 AND status <> 'CLOSED') AS cases_open,
          (SELECT count(*)::int FROM reviews WHERE reviewer_id = $1 AND deleted_at IS NULL) AS reviews_written,
          (SELECT count(*)::int FROM reviews WHERE reviewed_user_id = $1 AND deleted_at IS NULL) AS reviews_received`,

@@ -1,12 +1,13 @@
 import { touchAccountStats } from '../account/stats-version';
 import type { DataSource } from 'typeorm';
 import type { CaseStatus, OutcomeProposal, OutcomeState, Party } from '../../domain/cases/machine';
-import { refundOrder } from '../money/refunds';
+import { requestReleaseAfterCase } from '../money/transfers';
 import { completePurchaseIfSettled } from '../orders/order-engine';
 import { requestReviewWindow } from '../reviews/review-windows';
 import { emitEvents } from '../events/outbox';
 import { touchSellerStats } from '../sellers/stats-version';
 import { queueCaseNotifications } from './case-notifications';
+import { applyOutcomeEffects } from './outcome-effects';
 
 /** One state change decided by `case:{caseId}`, written by the `recordCaseChange` activity. */
 export interface CaseChange {
@@ -33,8 +34,9 @@ export interface RecordedChange {
 /**
  * Writes a workflow's case change in one transaction: the proposed outcome, outcome statuses,
  * the case status (with escalation/closing times), the purchase completion rule when the case
- * closes (with the review window that completion opens), the refund of an accepted REFUND
- * outcome (docs/money.md), and the notifications. Idempotent: a
+ * closes (with the review window that completion opens), the money and stock an accepted outcome
+ * moves (`applyOutcomeEffects`, docs/money.md), the held funds release told when the case closes,
+ * and the notifications. Idempotent: a
  * retried change is recognised by its id and answers what the first write queued. Null when the
  * case does not exist.
  */
@@ -73,11 +75,9 @@ export async function recordCaseChange(
         WHERE id = $1`,
       [c.caseId, c.status],
     );
-    const refund = c.kind === 'accept' ? c.outcomes.find((o) => o.status === 'ACCEPTED' && o.type === 'REFUND') : undefined;
-    if (refund) {
-      const [outcome]: Array<{ amount: number }> = await tx.query(`SELECT amount FROM case_outcomes WHERE id = $1`, [refund.id]);
-      await refundOrder(tx, { orderId: row.order_id, caseId: c.caseId, outcomeId: refund.id }, outcome!.amount);
-    }
+    await applyOutcomeEffects(tx, { caseId: c.caseId, orderId: row.order_id, kind: c.kind, outcomes: c.outcomes });
+    // The order's funds release waits while a case is open (docs/money.md): tell it this one closed.
+    if (c.status === 'CLOSED') await requestReleaseAfterCase(tx, row.order_id, c.caseId);
     await touchSellerStats(tx, row.seller_id); // any change can move `cases.open` or `orders.open`/`waiting`
     await emitEvents(tx, 'CASE_UPDATED', [
       {

@@ -34,8 +34,20 @@ export async function commitStock(tx: EntityManager, listingId: string, n: numbe
   return rows.length === 1;
 }
 
-/** Puts `n` sold units back on sale (their order was cancelled before shipment). */
+/** Puts `n` sold units back on sale (their order was cancelled before shipment, or they were returned). */
 export async function restoreStock(tx: EntityManager, listingId: string, n: number): Promise<boolean> {
   const [rows] = await tx.query(`UPDATE listings SET quantity = quantity + $2 WHERE id = $1 RETURNING id`, [listingId, n]);
+  return rows.length === 1;
+}
+
+/**
+ * Takes `n` units off sale for a replacement the seller sends: only when `n` are on sale
+ * (quantity − reserved), so a replacement never oversells or eats a checkout's hold.
+ */
+export async function takeStock(tx: EntityManager, listingId: string, n: number): Promise<boolean> {
+  const [rows] = await tx.query(
+    `UPDATE listings SET quantity = quantity - $2 WHERE id = $1 AND deleted_at IS NULL AND quantity - reserved >= $2 RETURNING id`,
+    [listingId, n],
+  );
   return rows.length === 1;
 }

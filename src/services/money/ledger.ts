@@ -18,7 +18,7 @@ export type LedgerAccount =
   | 'refunds'
   | 'payouts';
 
-export type LedgerEvent = 'PAYMENT' | 'FUNDS_RELEASED' | 'REFUND' | 'PAYOUT_CREATED' | 'PAYOUT_PAID' | 'PAYOUT_FAILED';
+export type LedgerEvent = 'PAYMENT' | 'FUNDS_RELEASED' | 'REFUND' | 'LOSS_RECOVERED' | 'PAYOUT_CREATED' | 'PAYOUT_PAID' | 'PAYOUT_FAILED';
 
 export interface LedgerEntry {
   account: LedgerAccount;

@@ -71,7 +71,7 @@ export class SellerMoneyPages {
       this.db.query(
         `SELECT a.order_id AS "orderId", a.reason, a.kind, a.amount::int AS amount, a.created_at AS "createdAt"
            FROM orders o JOIN adjustments a ON a.order_id = o.id
-          WHERE o.seller_id = $1 ORDER BY a.created_at DESC, a.id DESC LIMIT $2`,
+          WHERE o.seller_id = $1 AND a.type = 'REFUND' ORDER BY a.created_at DESC, a.id DESC LIMIT $2`,
         [sellerId, limit],
       ),
       this.db.query(

@@ -4,6 +4,7 @@ import { invalid } from '../errors';
 import { emitEvents } from '../events/outbox';
 import { requestWorkflowStarts, starts } from '../workflow-starts';
 import { CURRENCY, lockSellerMoney, postLedger, sellerBalances } from './ledger';
+import { recoverRefundLosses } from './recoveries';
 
 export type PayoutStatus = 'CREATED' | 'IN_TRANSIT' | 'PAID' | 'FAILED';
 
@@ -84,7 +85,7 @@ export async function markPayoutInTransit(db: DataSource, payoutId: string): Pro
 /**
  * The bank's answer for a payout in transit (the embedded simulator: a seller's simulated bank
  * account marked to fail refuses it). PAID: the money leaves the platform. FAILED: it returns to
- * the seller's available balance. Either way PAYOUT_PAID / PAYOUT_FAILED goes to the webhook
+ * the seller's available balance (repaying a refund loss the platform carries for them first). Either way PAYOUT_PAID / PAYOUT_FAILED goes to the webhook
  * outbox in the same transaction. Idempotent: a settled payout answers its status.
  */
 export async function settlePayout(db: DataSource, payoutId: string): Promise<PayoutStatus> {
@@ -115,6 +116,8 @@ export async function settlePayout(db: DataSource, payoutId: string): Promise<Pa
           : { account: 'seller_available', amount: p.amount, sellerId: p.seller_id },
       ],
     });
+    // Money back in available repays a refund loss the platform carries for the seller first.
+    if (status === 'FAILED') await recoverRefundLosses(tx, p.seller_id, `payout-failed:${payoutId}`);
     await emitEvents(tx, status === 'PAID' ? 'PAYOUT_PAID' : 'PAYOUT_FAILED', [
       { sellerId: p.seller_id, createdAt: new Date().toISOString(), payoutId, amount: p.amount, currency: CURRENCY, status },
     ]);

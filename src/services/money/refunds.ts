@@ -1,6 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import { newId } from '../../ids';
+import { touchAccountStats } from '../account/stats-version';
 import { emitEvents } from '../events/outbox';
+import { touchSellerStats } from '../sellers/stats-version';
 import { CURRENCY, lockSellerMoney, orderPending, postLedger, sellerBalances } from './ledger';
 
 /** An order adjustment as order views show it (docs/money.md). */
@@ -8,18 +10,21 @@ export interface AdjustmentView {
   id: string;
   orderId: string;
   caseId: string | null;
-  /** What refunded: an accepted REFUND outcome of a case, or the order's cancellation. */
+  /** What caused it: an accepted outcome of a case (REFUND, RETURN, REPLACEMENT), or the order's cancellation. */
   reason: 'CASE' | 'CANCELLATION';
-  type: 'REFUND';
+  /** REFUND: money back to the buyer. REPLACEMENT: goods sent again; amount 0, no refund. */
+  type: 'REFUND' | 'REPLACEMENT';
   kind: 'FULL' | 'PARTIAL' | 'DELIVERY';
   amount: number;
   currency: string;
-  refundId: string;
+  /** The payment simulator's refund; null on a REPLACEMENT. */
+  refundId: string | null;
   createdAt: Date;
 }
 
 interface OrderMoney {
   seller_id: string;
+  buyer_id: string;
   purchase_id: string;
   delivery_charge: number;
   /** What the buyer paid for this order, per the ledger (seller share + seller fee). */
@@ -35,8 +40,9 @@ interface OrderMoney {
  * ledger posting, and REFUND_CREATED to the webhook outbox. Never more than what is left of what the buyer paid for the order. The platform
  * gives back its seller fee in proportion (all of it once the whole order is refunded); the
  * seller bears the rest, from what is still pending for the order first, then from available
- * (a REVERSAL transfer). Idempotent per outcome, and per order for a cancellation. Returns the adjustment, or null when nothing was
- * refunded (nothing left, or an amount of 0).
+ * (a REVERSAL transfer). The buyer's account stats (`spent` is net of refunds) and the seller's
+ * stats are marked stale with it. Idempotent per outcome, and per order for a cancellation.
+ * Returns the adjustment, or null when nothing was refunded (nothing left, or an amount of 0).
  */
 export async function refundOrder(
   tx: EntityManager,
@@ -55,7 +61,7 @@ export async function refundOrder(
   );
   if (done) return null;
   const [m]: OrderMoney[] = await tx.query(
-    `SELECT o.seller_id, o.purchase_id, o.delivery_charge,
+    `SELECT o.seller_id, o.buyer_id, o.purchase_id, o.delivery_charge,
             COALESCE((SELECT sum(e.amount) FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id
                        WHERE t.event = 'PAYMENT' AND e.order_id = o.id), 0)::int AS paid,
             COALESCE((SELECT sum(e.amount) FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id
@@ -110,6 +116,8 @@ export async function refundOrder(
       { account: 'platform_refund_losses', amount: -loss, orderId: order.orderId },
     ],
   });
+  await touchAccountStats(tx, m.buyer_id);
+  await touchSellerStats(tx, m.seller_id);
   await emitEvents(tx, 'REFUND_CREATED', [
     {
       sellerId: m.seller_id,
@@ -122,6 +130,23 @@ export async function refundOrder(
     },
   ]);
   return adjustment!;
+}
+
+/**
+ * Records on the order that the seller sends the goods of an accepted REPLACEMENT outcome again:
+ * an adjustment of type REPLACEMENT, amount 0 and no refund, FULL when every unit of the order is
+ * replaced. Once per outcome (the outcome's unique adjustment).
+ */
+export async function recordReplacement(
+  tx: EntityManager,
+  order: { orderId: string; caseId: string; outcomeId: string },
+  kind: 'FULL' | 'PARTIAL',
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO adjustments (id, order_id, case_id, outcome_id, reason, type, kind, amount, currency, refund_id)
+     VALUES ($1, $2, $3, $4, 'CASE', 'REPLACEMENT', $5, 0, $6, NULL) ON CONFLICT (outcome_id) DO NOTHING`,
+    [newId(), order.orderId, order.caseId, order.outcomeId, kind, CURRENCY],
+  );
 }
 
 const ADJUSTMENT_COLUMNS = `id, order_id AS "orderId", case_id AS "caseId", reason, type, kind, amount::int AS amount, currency, refund_id AS "refundId",

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { FundsRelease } from '../../../workflows/contracts/funds-release';
 import { CURRENCY, sellerBalances } from './ledger';
 import {
   createPayout,
@@ -38,8 +39,8 @@ export class SellerMoney {
     return listSellerPayouts(this.db, sellerId, page);
   }
 
-  /** The end of a received order's hold period; false when there was nothing left to release. */
-  releaseOrderFunds(orderId: string): Promise<boolean> {
+  /** The end of a received order's hold period (docs/money.md): released, nothing pending, or held by an open case. */
+  releaseOrderFunds(orderId: string): Promise<FundsRelease> {
     return releaseOrderFunds(this.db, orderId);
   }
 

@@ -1,14 +1,16 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { FundsRelease } from '../../../workflows/contracts/funds-release';
 import { newId } from '../../ids';
 import { invalid } from '../errors';
 import { requestWorkflowStart, starts } from '../workflow-starts';
 import { CURRENCY, lockSellerMoney, orderPending, postLedger } from './ledger';
+import { recoverRefundLosses } from './recoveries';
 
 /** A transfer as the seller routes show it (docs/money.md). */
 export interface TransferView {
   id: string;
   orderId: string;
-  type: 'TRANSFER' | 'REVERSAL';
+  type: 'TRANSFER' | 'REVERSAL' | 'RECOVERY';
   status: 'PENDING' | 'COMPLETED';
   amount: number;
   currency: string;
@@ -40,16 +42,24 @@ export async function scheduleFundsRelease(tx: EntityManager, orderId: string, h
 
 /**
  * The hold period of a received order has passed: what its seller still has pending for it
- * (their share, less any refund made meanwhile) moves to available, and the transfer completes.
- * Idempotent: false when there is no pending transfer (already released, or never scheduled).
+ * (their share, less any refund made meanwhile) moves to available, and the transfer completes;
+ * a refund loss the platform carries for the seller is then repaid from it first (a RECOVERY).
+ * While a case on the order is open nothing moves: `held-by-case`, and the workflow waits for
+ * the case to close. Idempotent: `nothing-pending` when there is no pending transfer (already
+ * released, or never scheduled).
  */
-export async function releaseOrderFunds(db: DataSource, orderId: string): Promise<boolean> {
+export async function releaseOrderFunds(db: DataSource, orderId: string): Promise<FundsRelease> {
   return db.transaction(async (tx) => {
+    // The order row first, as a case opening does: a case opened concurrently is either seen
+    // here, or opens after the release (and a refund then reverses from available).
+    await tx.query(`SELECT 1 FROM orders WHERE id = $1 FOR UPDATE`, [orderId]);
     const [transfer]: Array<{ id: string; seller_id: string }> = await tx.query(
       `SELECT id, seller_id FROM transfers WHERE order_id = $1 AND type = 'TRANSFER' AND status = 'PENDING' FOR UPDATE`,
       [orderId],
     );
-    if (!transfer) return false;
+    if (!transfer) return 'nothing-pending';
+    const open: unknown[] = await tx.query(`SELECT 1 FROM cases WHERE order_id = $1 AND status <> 'CLOSED' LIMIT 1`, [orderId]);
+    if (open.length > 0) return 'held-by-case';
     await lockSellerMoney(tx, transfer.seller_id);
     const amount = Math.max(0, await orderPending(tx, orderId));
     await postLedger(tx, {
@@ -62,8 +72,23 @@ export async function releaseOrderFunds(db: DataSource, orderId: string): Promis
       ],
     });
     await tx.query(`UPDATE transfers SET status = 'COMPLETED', amount = $2, updated_at = now() WHERE id = $1`, [transfer.id, amount]);
-    return true;
+    await recoverRefundLosses(tx, transfer.seller_id, `release:${orderId}`);
+    return 'released';
   });
+}
+
+/**
+ * A case on the order closed, in that change's transaction: when the order's release is still
+ * pending, `funds-release:{orderId}` is signalled (signal-with-start through the start outbox), so
+ * a release held back by the case runs now. Nothing when the order has no pending release.
+ */
+export async function requestReleaseAfterCase(tx: EntityManager, orderId: string, caseId: string): Promise<void> {
+  const [pending]: Array<{ seconds: number }> = await tx.query(
+    `SELECT GREATEST(0, ceil(extract(epoch FROM available_on - now())))::int AS seconds
+       FROM transfers WHERE order_id = $1 AND type = 'TRANSFER' AND status = 'PENDING'`,
+    [orderId],
+  );
+  if (pending) await requestWorkflowStart(tx, starts.fundsReleaseCaseClosed(orderId, pending.seconds, caseId));
 }
 
 /** The transfers of the given orders, oldest first, grouped by order (for order views). */

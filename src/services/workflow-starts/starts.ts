@@ -1,4 +1,5 @@
 import { paymentSettledSignal } from '../../../workflows/contracts/checkout';
+import { orderCaseClosedSignal } from '../../../workflows/contracts/funds-release';
 import type { TrackingPolicy, WebhookDeliveryPolicy, WorkflowInputs } from '../../../workflows/contracts/inputs';
 import { orderDeliveredSignal, trackingNumberChangedSignal } from '../../../workflows/contracts/shipment-tracking';
 import { newMessageSignal, type ConversationNotifyInput } from '../../../workflows/contracts/conversation-notify';
@@ -77,6 +78,26 @@ export const starts = {
       workflowIds.fundsRelease(orderId),
       { orderId, afterSeconds },
       { summary: `Release of order ${orderId}'s seller share after ${afterSeconds} s` },
+    );
+  },
+
+  /**
+   * A case on the order closed while its release is pending: a signal-with-start of
+   * `funds-release:{orderId}` (after the receipt's start, in outbox order), so a release held
+   * back by an open case checks again. Once the release has ended, REJECT_DUPLICATE makes it a
+   * no-op. One request per case.
+   */
+  fundsReleaseCaseClosed(orderId: string, afterSeconds: number, caseId: string): WorkflowStart {
+    return start(
+      'fundsReleaseWorkflow',
+      workflowIds.fundsRelease(orderId),
+      { orderId, afterSeconds },
+      {
+        signal: { name: orderCaseClosedSignal.name, args: [] },
+        // Worded as the plain start's summary: whichever request starts the workflow sets it.
+        summary: `Release of order ${orderId}'s seller share after ${afterSeconds} s`,
+      },
+      `case-closed:${caseId}`,
     );
   },
 
