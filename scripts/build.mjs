@@ -20,19 +20,15 @@ execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', pat
 // src/integrations/address-lookup) sit at the same relative place under dist/.
 cpSync(path.join(ROOT, 'data', 'address-lookup'), path.join(DIST, 'data', 'address-lookup'), { recursive: true });
 
-// Bundled from the compiled workflows, i.e. exactly the code tsc emitted, twice: as is, and with
-// the tracing interceptors the worker loads instead when tracing is on. Paths and interceptor
-// modules come from the compiled worker/workflow-bundles.js, which the worker resolves them by.
+// Bundled from the compiled workflows, i.e. exactly the code tsc emitted, with the workflow
+// interceptors every bundle has; paths and modules come from the compiled
+// worker/workflow-bundles.js, which the worker resolves them by.
 const bundles = require(path.join(DIST, 'worker', 'workflow-bundles.js'));
 const noop = () => undefined;
-const logger = { trace: noop, debug: noop, info: noop, warn: console.warn, error: console.error, log: noop };
-const sizes = [];
-for (const [file, workflowInterceptorModules] of [
-  [bundles.PREBUILT_WORKFLOW_BUNDLE, []],
-  [bundles.PREBUILT_TRACED_WORKFLOW_BUNDLE, bundles.TRACING_WORKFLOW_INTERCEPTOR_MODULES],
-]) {
-  const { code } = await bundleWorkflowCode({ workflowsPath: bundles.WORKFLOWS_PATH, workflowInterceptorModules, logger });
-  writeFileSync(file, code);
-  sizes.push(`${path.basename(file)} ${(Buffer.byteLength(code) / 1024).toFixed(0)} KiB`);
-}
-console.log(`dist/ built; workflow bundles: ${sizes.join(', ')}`);
+const { code } = await bundleWorkflowCode({
+  workflowsPath: bundles.WORKFLOWS_PATH,
+  workflowInterceptorModules: bundles.WORKFLOW_INTERCEPTOR_MODULES,
+  logger: { trace: noop, debug: noop, info: noop, warn: console.warn, error: console.error, log: noop },
+});
+writeFileSync(bundles.PREBUILT_WORKFLOW_BUNDLE, code);
+console.log(`dist/ built; workflow bundle ${(Buffer.byteLength(code) / 1024).toFixed(0)} KiB`);

@@ -2,16 +2,11 @@ import { existsSync } from 'node:fs';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../src/config';
-import type { Tracing } from '../src/observability/tracing';
+import { DROP_WORKFLOW_SPANS, type Tracing } from '../src/observability/tracing';
 import type { WorkerMetrics } from '../src/observability/worker-metrics';
 import { temporalDataConverter } from '../src/temporal/data-converter';
 import { createWorkerActivities } from './composition';
-import {
-  PREBUILT_TRACED_WORKFLOW_BUNDLE,
-  PREBUILT_WORKFLOW_BUNDLE,
-  TRACING_WORKFLOW_INTERCEPTOR_MODULES,
-  WORKFLOWS_PATH,
-} from './workflow-bundles';
+import { PREBUILT_WORKFLOW_BUNDLE, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from './workflow-bundles';
 
 export interface CreateWorkerOptions {
   config: Config;
@@ -21,18 +16,23 @@ export interface CreateWorkerOptions {
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Instruments the worker's activities report to (worker/main.ts serves them on /metrics). */
   metrics?: WorkerMetrics;
-  /** When on: activity spans, workflow spans through the sink, and the traced workflow bundle. */
+  /** When on: activity spans, and workflow spans exported through the worker's sink. */
   tracing?: Tracing;
 }
 
 /** The worker with every workflow and activity registered; shared by `worker/main.ts` and tests. */
 export function createWorker({ config, db, connection, workflowBundle, metrics, tracing }: CreateWorkerOptions): Promise<Worker> {
   const activities = createWorkerActivities(config, db);
+  const code = workflowCode(workflowBundle);
   return Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    ...workflowCode(workflowBundle, tracing),
+    ...code,
+    interceptors: { ...tracing?.worker?.interceptors, ...(code.workflowsPath ? { workflowModules: WORKFLOW_INTERCEPTOR_MODULES } : {}) },
+    // Always there: a run started with a trace keeps making workflow spans after tracing is
+    // turned off (they are dropped then), and a missing sink is logged as an error.
+    sinks: tracing?.worker?.sinks ?? DROP_WORKFLOW_SPANS,
     activities: metrics ? countedActivities(activities, metrics) : activities,
     dataConverter: temporalDataConverter(config.temporal),
     // On SIGTERM running activities finish within the grace period instead of being cancelled.
@@ -57,23 +57,11 @@ function countedActivities<A extends { attemptWebhookDelivery: (...args: never[]
 }
 
 /**
- * Production loads the bundle prebuilt by `npm run build` (the traced one when tracing is on);
- * from source the worker bundles at start, adding the tracing interceptors when it is on. A
- * bundle given by the caller must match (test/support/temporal.ts builds both kinds).
+ * Production loads the bundle prebuilt by `npm run build`; from source the worker bundles at
+ * start, with the workflow interceptors every bundle has (worker/workflow-bundles.ts).
  */
-function workflowCode(
-  given: WorkerOptions['workflowBundle'],
-  tracing: Tracing | undefined,
-): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath' | 'interceptors' | 'sinks'> {
-  const traced = tracing?.worker;
-  const extra = traced ? { interceptors: traced.interceptors, sinks: traced.sinks } : {};
-  if (given) return { workflowBundle: given, ...extra };
-  const prebuilt = traced ? PREBUILT_TRACED_WORKFLOW_BUNDLE : PREBUILT_WORKFLOW_BUNDLE;
-  if (existsSync(prebuilt)) return { workflowBundle: { codePath: prebuilt }, ...extra };
-  if (!traced) return { workflowsPath: WORKFLOWS_PATH };
-  return {
-    workflowsPath: WORKFLOWS_PATH,
-    interceptors: { ...traced.interceptors, workflowModules: TRACING_WORKFLOW_INTERCEPTOR_MODULES },
-    sinks: traced.sinks,
-  };
+function workflowCode(given: WorkerOptions['workflowBundle']): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
+  if (given) return { workflowBundle: given };
+  if (existsSync(PREBUILT_WORKFLOW_BUNDLE)) return { workflowBundle: { codePath: PREBUILT_WORKFLOW_BUNDLE } };
+  return { workflowsPath: WORKFLOWS_PATH };
 }

@@ -19,7 +19,8 @@ import type { TracingConfig } from '../config';
 /**
  * What one process (the API or the worker) traces with. Off, every part is absent: no tracer
  * provider is registered (the OpenTelemetry API stays its built-in no-op), nothing is patched,
- * no interceptor runs and the worker loads the workflow bundle without the tracing interceptors.
+ * no client or activity interceptor runs, so no start carries a trace and the workflow
+ * interceptors (workflows/tracing-interceptors.ts) stand aside.
  */
 export interface Tracing {
   readonly enabled: boolean;
@@ -36,6 +37,12 @@ export interface Tracing {
   /** Exports the spans still buffered, then unregisters everything. */
   shutdown(): Promise<void>;
 }
+
+/**
+ * The workflow span sink of a worker with tracing off. Runs started while tracing was on keep
+ * making workflow spans (their code must not change, docs/operations.md); they are dropped here.
+ */
+export const DROP_WORKFLOW_SPANS: InjectedSinks<OpenTelemetrySinks> = { exporter: { export: { fn: () => undefined } } };
 
 export const TRACING_OFF: Tracing = {
   enabled: false,

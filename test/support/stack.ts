@@ -10,7 +10,7 @@ import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { startTestApi, type TestApi } from './api';
 import { createTestDatabase } from './database';
 import { recordReplayHistories } from './replay-histories';
-import { devServerEnv, testDataConverter, tracedWorkflowBundle, workflowBundle } from './temporal';
+import { devServerEnv, testDataConverter, workflowBundle } from './temporal';
 
 export interface TestStack {
   api: TestApi;
@@ -28,7 +28,7 @@ export interface TestStack {
  * database, the real worker (all workflows and activities) with the workflow-start dispatcher,
  * and the real API over HTTP. With `tracing` (test/support/tracing.ts), every part is wired to it
  * as src/main.ts and worker/main.ts wire theirs: the app's spans, the clients' interceptors, the
- * worker's interceptors, sink and traced bundle.
+ * worker's interceptors and sink.
  */
 export async function startStack(
   envOverrides: Record<string, string> = {},
@@ -52,7 +52,7 @@ export async function startStack(
     config: api.config,
     db: database.db,
     connection: env.nativeConnection,
-    workflowBundle: tracing?.enabled ? await tracedWorkflowBundle() : await workflowBundle(),
+    workflowBundle: await workflowBundle(),
     metrics: workerMetrics,
     tracing,
   });

@@ -7,7 +7,7 @@ import {
   Runtime,
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
-import { TRACING_WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../worker/workflow-bundles';
+import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../worker/workflow-bundles';
 import { loadConfig } from '../../src/config';
 import { SEARCH_ATTRIBUTE_ARGS } from '../../src/domain/search-attributes';
 import { temporalDataConverter } from '../../src/temporal/data-converter';
@@ -82,16 +82,12 @@ export function freePort(): Promise<number> {
 }
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
-let tracedBundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 
-/** The workflow bundle, built once per test file (≈1.5 s) instead of once per worker. */
-export const workflowBundle = () => (bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger }));
-
-/** The bundle a worker with tracing on loads: the same workflows with the tracing interceptors. */
-export const tracedWorkflowBundle = () =>
-  (tracedBundle ??= bundleWorkflowCode({
+/** The workflow bundle as the build makes it, built once per test file (≈1.5 s) instead of once per worker. */
+export const workflowBundle = () =>
+  (bundle ??= bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
-    workflowInterceptorModules: TRACING_WORKFLOW_INTERCEPTOR_MODULES,
+    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
     logger: quietLogger,
   }));
 
