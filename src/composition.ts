@@ -28,6 +28,8 @@ import { Accounts } from './services/account/account';
 import { AccountStatsService } from './services/account/account-stats';
 import { SavedAddresses } from './services/account/addresses';
 import { BillingPortal } from './services/account/billing-portal';
+import { SignedLinks } from './services/auth/signed-links';
+import { SellerMoneyPages } from './services/money/money-pages';
 import { addressLookupProvider } from './integrations/address-lookup';
 import { Checkouts } from './services/checkout/checkouts';
 import { Invoices } from './services/orders/invoices';
@@ -105,6 +107,9 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     inactiveSeconds: config.conversations.inactiveSeconds,
   });
   const orderUpdates = new OrderUpdates(db, orderTimings(config));
+  // One signing rule for every hosted page opened by its link (billing portal, seller money pages).
+  const signedLinks = new SignedLinks({ key: config.auth.jwtSecret, ttlSeconds: config.billingPortal.linkTtlSeconds });
+  const sellerMoney = new SellerMoney(db, config.money);
   return {
     auth: new AuthService(db, accessTokens, oauthApps, signInThrottle, {
       refreshTokenTtlSeconds: config.auth.refreshTokenTtlSeconds,
@@ -128,7 +133,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     webhookInspection: new WebhookInspection(db),
     listings: new SellerListings(db, (imageId) => uploads.imageUrl(imageId), { searchCacheTtlMs: config.search.cacheTtlMs }),
     sellerStats: new SellerStatsService(db),
-    sellerDashboard: new SellerDashboard(config.publicBaseUrl),
+    sellerDashboard: new SellerDashboard(signedLinks, config.publicBaseUrl),
     deliveryOptions,
     uploads,
     imports: new ListingImports(db),
@@ -138,11 +143,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     profiles: new Profiles(db),
     accounts: new Accounts(db, uploads, { scryptLogN: config.auth.scryptLogN }),
     accountStats: new AccountStatsService(db, (userId) => conversations.unreadTotal(userId)),
-    billingPortal: new BillingPortal(db, {
-      key: config.auth.jwtSecret,
-      publicBaseUrl: config.publicBaseUrl,
-      ttlSeconds: config.billingPortal.linkTtlSeconds,
-    }),
+    billingPortal: new BillingPortal(db, signedLinks, config.publicBaseUrl),
     addresses: new SavedAddresses(db, addressLookupProvider(config.addressLookup), {
       retrieveTtlSeconds: config.addressLookup.retrieveTtlSeconds,
     }),
@@ -155,7 +156,8 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     orderUpdates,
     shipmentTracking: shipmentTracking(config, db),
     sellerOrders: new SellerOrders(db, periods),
-    sellerMoney: new SellerMoney(db, config.money),
+    sellerMoney,
+    sellerMoneyPages: new SellerMoneyPages(db, signedLinks, sellerMoney),
     purchases: new Purchases(db, orderUpdates, periods),
     invoices: new Invoices(db),
     reviews: new Reviews(db),

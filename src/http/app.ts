@@ -25,6 +25,7 @@ import { discoverRoutes } from './routes/discover';
 import { listingSearchRoutes } from './routes/listing-search';
 import { invoiceRoutes } from './routes/invoices';
 import { paymentSimulatorRoutes } from './routes/payment-simulator';
+import { moneySimulatorRoutes } from './routes/money-simulator';
 import { personalAccessTokenRoutes } from './routes/personal-access-tokens';
 import { profileRoutes } from './routes/profiles';
 import { sellerRoutes } from './routes/seller';
@@ -66,6 +67,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...profileRoutes(services),
     ...basketRoutes(services),
     ...paymentSimulatorRoutes(services),
+    ...moneySimulatorRoutes(services),
     ...purchaseRoutes(services),
     ...invoiceRoutes(services),
     ...sellerOrderRoutes(services),

@@ -25,7 +25,7 @@ p{margin:.5rem 0 1rem}
 .amount{font-size:2rem;font-weight:700;font-variant-numeric:tabular-nums;margin:.25rem 0 1rem}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0 0 1rem}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;word-break:break-all}
 table{border-collapse:collapse;width:100%;margin-bottom:1rem}th,td{text-align:left;padding:.5rem .6rem;border-bottom:1px solid var(--line)}
-th.money,td.money{text-align:right;font-variant-numeric:tabular-nums}
+th.money,td.money{text-align:right;font-variant-numeric:tabular-nums}td abbr{white-space:nowrap}
 form{margin:0}
 label{display:block;font-weight:600;margin:0 0 1rem}
 input[type=text],input[type=password],input:not([type]){display:block;width:100%;min-height:44px;margin-top:.35rem;padding:.5rem .75rem;font:inherit;color:inherit;background:var(--bg);border:1px solid var(--muted);border-radius:8px}
@@ -42,6 +42,16 @@ export const PAGE_HEADERS: Record<string, string> = {
   'Content-Security-Policy': "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
   'X-Frame-Options': 'DENY',
 };
+
+/** A page opened by a signed link (the link is the credential): never cached, never sent on as a referrer. */
+export const LINKED_PAGE_HEADERS: Record<string, string> = {
+  ...PAGE_HEADERS,
+  'Cache-Control': 'no-store',
+  'Referrer-Policy': 'no-referrer',
+};
+
+/** The UTC date of a timestamp, as the pages show dates. */
+export const day = (d: Date | string) => new Date(d).toISOString().slice(0, 10);
 
 export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { NO_TRAILING_SLASH, URN_MAX_LENGTH, URN_SHAPE } from '../services/catalog/urn';
 import { ORDER_ACTIONS, ORDER_STATUSES } from '../domain/orders/order-machine';
+import { SIGNED_LINK_TOKEN } from '../services/auth/signed-links';
 
 /** Shared field schemas, so one rule (e.g. what a username is) is written once. */
 export const email = Joi.string().trim().email({ tlds: false }).max(254);
@@ -18,6 +19,9 @@ export const password = Joi.string()
   // the values that reach 10 UTF-16 units only through surrogate pairs.
   .custom((value: string, helpers) => (value.length >= 10 && [...value].length < 10 ? helpers.error('string.min', { limit: 10 }) : value));
 export const timestamp = Joi.date().iso();
+
+/** The path parameter of a hosted page opened by its signed link (billing portal, seller money pages). */
+export const signedLinkParams = Joi.object({ token: Joi.string().max(400).pattern(SIGNED_LINK_TOKEN).required() });
 
 /**
  * Publishes `doc` in OpenAPI for a value `schema` lets through to be validated later (a bulk

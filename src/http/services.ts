@@ -10,6 +10,7 @@ import type { Purchases } from '../services/orders/purchases';
 import type { ShipmentTracking } from '../services/orders/shipment-tracking';
 import type { SellerOrders } from '../services/orders/seller-orders';
 import type { SellerMoney } from '../services/money/seller-money';
+import type { SellerMoneyPages } from '../services/money/money-pages';
 import type { AuthService } from '../services/auth/auth-service';
 import type { Authenticator } from '../services/auth/authenticator';
 import type { OAuthApps } from '../services/auth/oauth-apps';
@@ -71,6 +72,7 @@ export interface Services {
   shipmentTracking: ShipmentTracking;
   sellerOrders: SellerOrders;
   sellerMoney: SellerMoney;
+  sellerMoneyPages: SellerMoneyPages;
   purchases: Purchases;
   invoices: Invoices;
   reviews: Reviews;

@@ -73,3 +73,23 @@ export const conflict = (code: string, message: string) => new DomainError('conf
  */
 export const unavailable = (message: string, options: { code?: string; cause?: unknown; extensions?: Record<string, string> } = {}) =>
   new DomainError('unavailable', options.code ?? 'temporarily-unavailable', message, options.extensions ?? {}, { cause: options.cause });
+
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', '57P01', '57P02', '57P03']);
+
+/**
+ * Connection-level failures: the socket was refused, reset or timed out, or PostgreSQL answered
+ * that it cannot serve now (SQLSTATE class 08, connection exception; 57P01–57P03: shut down,
+ * crashed, starting up), or node-postgres lost the connection mid-query. A dependency being
+ * restarted looks like this; the request may succeed when repeated. Checked on the error, its
+ * TypeORM `driverError` and its `cause` chain.
+ */
+export function isUnreachableDependency(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; e !== null && typeof e === 'object' && depth < 5; depth += 1) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return true;
+    if (typeof message === 'string' && /^Connection terminated( unexpectedly)?$/.test(message)) return true;
+    e = (e as { driverError?: unknown }).driverError ?? (e as { cause?: unknown }).cause;
+  }
+  return false;
+}

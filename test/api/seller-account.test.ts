@@ -94,11 +94,13 @@ describe('vacation mode and dashboard', () => {
     await api.http.put('/seller/vacation').set(seller.bearer).send({ enabled: 'maybe' }).expect(400);
   });
 
-  it('gives payout and billing links', async () => {
+  it('gives signed, expiring payout and billing links that open their pages', async () => {
     const seller = await registerSeller(api);
     const res = await api.http.get('/seller/dashboard').set(seller.bearer).expect(200);
-    expect(res.body.links.payouts).toContain(`seller=${seller.id}`);
-    expect(res.body.links.billing).toMatch(/^http/);
+    expect(res.body.links.payouts).toMatch(new RegExp(`^${api.baseUrl}/simulator/payouts/[\\w-]+\\.[\\w-]+$`));
+    expect(res.body.links.billing).toMatch(new RegExp(`^${api.baseUrl}/simulator/billing/[\\w-]+\\.[\\w-]+$`));
+    expect(new Date(res.body.expiresAt).getTime()).toBeGreaterThan(Date.now());
+    for (const link of Object.values(res.body.links) as string[]) await api.http.get(new URL(link).pathname).expect(200);
   });
 });
 

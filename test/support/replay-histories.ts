@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 
 export const HISTORIES_DIR = path.resolve(__dirname, '../replay/histories');
@@ -13,11 +13,8 @@ export const HISTORIES_DIR = path.resolve(__dirname, '../replay/histories');
  */
 export async function recordReplayHistories(client: Client): Promise<void> {
   if (process.env.RECORD_REPLAY_HISTORIES !== '1') return;
-  mkdirSync(HISTORIES_DIR, { recursive: true });
   for await (const execution of client.workflow.list()) {
-    const history = await client.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory();
-    const name = `${execution.type}--${execution.workflowId.replace(/[^A-Za-z0-9-]+/g, '_')}`.slice(0, 120);
-    writeFileSync(path.join(HISTORIES_DIR, `${name}.json`), historyToJSON(history));
+    await save(client.workflow.getHandle(execution.workflowId, execution.runId), execution.type);
   }
 }
 
@@ -27,11 +24,15 @@ export async function recordReplayHistories(client: Client): Promise<void> {
  */
 export async function recordReplayHistoriesOf(client: Client, workflowIds: string[]): Promise<void> {
   if (process.env.RECORD_REPLAY_HISTORIES !== '1') return;
-  mkdirSync(HISTORIES_DIR, { recursive: true });
   for (const workflowId of workflowIds) {
     const handle = client.workflow.getHandle(workflowId);
-    const { type } = await handle.describe();
-    const name = `${type}--${workflowId.replace(/[^A-Za-z0-9-]+/g, '_')}`.slice(0, 120);
-    writeFileSync(path.join(HISTORIES_DIR, `${name}.json`), historyToJSON(await handle.fetchHistory()));
+    await save(handle, (await handle.describe()).type);
   }
+}
+
+/** Writes one workflow's history as test/replay/histories/<type>--<id>.json. */
+async function save(handle: WorkflowHandle, type: string): Promise<void> {
+  mkdirSync(HISTORIES_DIR, { recursive: true });
+  const name = `${type}--${handle.workflowId.replace(/[^A-Za-z0-9-]+/g, '_')}`.slice(0, 120);
+  writeFileSync(path.join(HISTORIES_DIR, `${name}.json`), historyToJSON(await handle.fetchHistory()));
 }

@@ -57,3 +57,23 @@ export async function pay(api: TestApi, url: string): Promise<string> {
   if (!purchaseId) throw new Error(`no purchase in ${res.headers.location}`);
   return purchaseId;
 }
+
+/** A real purchase of the listings (one unit each) through basket, checkout and the payment simulator; returns the purchase. */
+export async function buy(
+  api: TestApi,
+  buyer: TestUser,
+  listingIds: string[],
+): Promise<{ id: string; orders: Array<{ id: string; sellerId: string; total: number }> }> {
+  const basketId = await fillBasket(
+    api,
+    buyer,
+    listingIds.map((listingId) => ({ listingId })),
+  );
+  const checkout = await api.http
+    .post(`/basket/${basketId}/checkout`)
+    .set(buyer.bearer)
+    .send({ successUrl: 'https://shop.example/thanks' })
+    .expect(201);
+  const purchaseId = await pay(api, checkout.body.url);
+  return (await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200)).body;
+}

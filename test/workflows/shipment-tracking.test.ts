@@ -42,50 +42,50 @@ function scriptedPolls(answers: TrackingPoll[]) {
   return { at, poll };
 }
 
+/** Runs one tracking workflow to its end against a scripted carrier. */
+async function track(shipmentId: string, answers: TrackingPoll[], trackingPolicy = policy) {
+  const script = scriptedPolls(answers);
+  const outcome = await withWorker({ pollShipmentTracking: script.poll }, () =>
+    env.client.workflow.execute(shipmentTrackingWorkflow, {
+      workflowId: `shipment-tracking:${shipmentId}`,
+      taskQueue: TASK_QUEUE,
+      args: [{ shipmentId, policy: trackingPolicy }],
+    }),
+  );
+  return { outcome, at: script.at };
+}
+
 const hoursBetween = (at: number[]) => at.slice(1).map((t, i) => Math.round((t - at[i]!) / 1000 / HOUR));
 
 describe('shipmentTrackingWorkflow (time-skipping)', () => {
   it('polls with a doubling wait, capped, and ends at DELIVERED', async () => {
-    const script = scriptedPolls(['PRE_TRANSIT', 'IN_TRANSIT', 'IN_TRANSIT', 'IN_TRANSIT', 'IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERED']);
-    const outcome = await withWorker({ pollShipmentTracking: script.poll }, () =>
-      env.client.workflow.execute(shipmentTrackingWorkflow, {
-        workflowId: 'shipment-tracking:s1',
-        taskQueue: TASK_QUEUE,
-        args: [{ shipmentId: 's1', policy }],
-      }),
-    );
+    const { outcome, at } = await track('s1', [
+      'PRE_TRANSIT',
+      'IN_TRANSIT',
+      'IN_TRANSIT',
+      'IN_TRANSIT',
+      'IN_TRANSIT',
+      'OUT_FOR_DELIVERY',
+      'DELIVERED',
+    ]);
     expect(outcome).toBe('DELIVERED');
-    expect(script.at).toHaveLength(7);
+    expect(at).toHaveLength(7);
     // The wait doubles from 1 h while polls go on and is capped at 6 h.
-    expect(hoursBetween(script.at)).toEqual([1, 2, 4, 6, 6, 6]);
+    expect(hoursBetween(at)).toEqual([1, 2, 4, 6, 6, 6]);
     await recordReplayHistoriesOf(env.client, ['shipment-tracking:s1']);
   });
 
   it('gives up after the give-up period when the carrier never knows the number', async () => {
-    const script = scriptedPolls(['UNKNOWN_NUMBER']);
-    const outcome = await withWorker({ pollShipmentTracking: script.poll }, () =>
-      env.client.workflow.execute(shipmentTrackingWorkflow, {
-        workflowId: 'shipment-tracking:s2',
-        taskQueue: TASK_QUEUE,
-        args: [{ shipmentId: 's2', policy: { ...policy, giveUpSeconds: 2 * DAY } }],
-      }),
-    );
+    const { outcome, at } = await track('s2', ['UNKNOWN_NUMBER'], { ...policy, giveUpSeconds: 2 * DAY });
     expect(outcome).toBe('GAVE_UP');
-    const spanHours = (script.at.at(-1)! - script.at[0]!) / 1000 / HOUR;
+    const spanHours = (at.at(-1)! - at[0]!) / 1000 / HOUR;
     expect(spanHours).toBeCloseTo(48, 0);
   });
 
   it('ends when its shipment is gone', async () => {
-    const script = scriptedPolls(['SHIPMENT_GONE']);
-    const outcome = await withWorker({ pollShipmentTracking: script.poll }, () =>
-      env.client.workflow.execute(shipmentTrackingWorkflow, {
-        workflowId: 'shipment-tracking:s3',
-        taskQueue: TASK_QUEUE,
-        args: [{ shipmentId: 's3', policy }],
-      }),
-    );
+    const { outcome, at } = await track('s3', ['SHIPMENT_GONE']);
     expect(outcome).toBe('SHIPMENT_GONE');
-    expect(script.at).toHaveLength(1);
+    expect(at).toHaveLength(1);
   });
 
   it('polls a corrected number at once and starts the backoff over', async () => {
@@ -107,55 +107,44 @@ describe('shipmentTrackingWorkflow (time-skipping)', () => {
   });
 });
 
+/**
+ * Starts an automatic receipt due `afterDays` after shipping, signals a delivery (3-day receipt)
+ * two days in, and returns when, in days from the start, the order was received.
+ */
+async function receiptWithDeliveryOnDayTwo(orderId: string, afterDays: number): Promise<{ receipts: number; elapsedDays: number }> {
+  const received: number[] = [];
+  return withWorker(
+    {
+      autoReceiveOrder: async () => {
+        received.push(await env.currentTimeMs());
+        return true;
+      },
+    },
+    async () => {
+      const handle = await env.client.workflow.start(orderReceiptWorkflow, {
+        workflowId: `order-receipt:${orderId}`,
+        taskQueue: TASK_QUEUE,
+        args: [{ orderId, afterSeconds: afterDays * DAY }],
+      });
+      const startedAt = await env.currentTimeMs();
+      await env.sleep(`${2 * DAY} seconds`);
+      await handle.signal(orderDeliveredSignal, { receiptSeconds: 3 * DAY });
+      expect(await handle.result()).toBe(true);
+      return { receipts: received.length, elapsedDays: (received[0]! - startedAt) / 1000 / DAY };
+    },
+  );
+}
+
 describe('orderReceiptWorkflow and a delivery (time-skipping)', () => {
   it('receives the order the delivered period after the delivery signal, not 21 days after shipping', async () => {
-    const received: number[] = [];
-    const elapsedDays = await withWorker(
-      {
-        autoReceiveOrder: async () => {
-          received.push(await env.currentTimeMs());
-          return true;
-        },
-      },
-      async () => {
-        const handle = await env.client.workflow.start(orderReceiptWorkflow, {
-          workflowId: 'order-receipt:o1',
-          taskQueue: TASK_QUEUE,
-          args: [{ orderId: 'o1', afterSeconds: 21 * DAY }],
-        });
-        const startedAt = await env.currentTimeMs();
-        await env.sleep(`${2 * DAY} seconds`);
-        await handle.signal(orderDeliveredSignal, { receiptSeconds: 3 * DAY });
-        expect(await handle.result()).toBe(true);
-        return (received[0]! - startedAt) / 1000 / DAY;
-      },
-    );
-    expect(received).toHaveLength(1);
+    const { receipts, elapsedDays } = await receiptWithDeliveryOnDayTwo('o1', 21);
+    expect(receipts).toBe(1);
     expect(elapsedDays).toBeCloseTo(5, 1);
   });
 
   it('never moves the receipt later: a delivery signal after a shorter remaining time changes nothing', async () => {
-    const received: number[] = [];
-    const elapsedDays = await withWorker(
-      {
-        autoReceiveOrder: async () => {
-          received.push(await env.currentTimeMs());
-          return true;
-        },
-      },
-      async () => {
-        const handle = await env.client.workflow.start(orderReceiptWorkflow, {
-          workflowId: 'order-receipt:o2',
-          taskQueue: TASK_QUEUE,
-          args: [{ orderId: 'o2', afterSeconds: 4 * DAY }],
-        });
-        const startedAt = await env.currentTimeMs();
-        await env.sleep(`${2 * DAY} seconds`);
-        await handle.signal(orderDeliveredSignal, { receiptSeconds: 3 * DAY });
-        await handle.result();
-        return (received[0]! - startedAt) / 1000 / DAY;
-      },
-    );
+    const { receipts, elapsedDays } = await receiptWithDeliveryOnDayTwo('o2', 4);
+    expect(receipts).toBe(1);
     expect(elapsedDays).toBeCloseTo(4, 1);
   });
 });

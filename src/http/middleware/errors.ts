@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import { DomainError } from '../../services/errors';
+import { DomainError, isUnreachableDependency } from '../../services/errors';
 import { problem, PROBLEM_CONTENT_TYPE, statusOfKind, type Problem } from '../problem';
 
 /** Errors from Koa and its libraries (koa-body, @koa/router) carry an HTTP status. */
@@ -35,6 +35,9 @@ function toProblem(err: unknown): Problem {
     }
     return problem(status, CODE_OF_STATUS[status] ?? 'bad-request', e.expose ? e.message : undefined);
   }
+  // The database (or another dependency) restarting is an outage to wait out, not a fault: 503 like Temporal down.
+  if (isUnreachableDependency(err))
+    return problem(503, 'temporarily-unavailable', 'A service this request needs is not reachable; try again shortly.');
   return problem(500, 'internal', 'An unexpected error occurred. Quote the request id when reporting it.');
 }
 

@@ -30,6 +30,30 @@ const standing = Joi.object({
   changedAt: timestamp.allow(null).required(),
   changedBy: Joi.string().allow(null).required(),
 });
+/** Suspend and reinstate are the same request and answer; they differ in words and in the service call. */
+function standingChange(change: {
+  operationId: string;
+  action: 'suspend' | 'reinstate';
+  summary: string;
+  conflict: string;
+  apply: (operatorId: string, sellerId: string, reason: string) => Promise<unknown>;
+}) {
+  return defineRoute<IdParams, None, { reason: string }, 'operator'>({
+    operationId: change.operationId,
+    method: 'post',
+    path: `/operator/sellers/{id}/${change.action}`,
+    tag: TAG,
+    summary: change.summary,
+    auth: 'operator',
+    request: { params: idParams, body: Joi.object({ reason }) },
+    responses: {
+      200: { description: 'The new standing.', schema: standing },
+      404: { description: 'No such seller.' },
+      409: { description: change.conflict },
+    },
+    handler: async ({ principal, params, body }) => ({ status: 200, body: await change.apply(principal.userId, params.id, body.reason) }),
+  });
+}
 const auditEntry = Joi.object({
   id: Joi.string().required(),
   operatorId: Joi.string().required(),
@@ -110,42 +134,20 @@ export const operatorRoutes = (s: Services) => [
     handler: async ({ params }) => ({ status: 200, body: await s.operators.sellerStanding(params.id) }),
   }),
 
-  defineRoute<IdParams, None, { reason: string }, 'operator'>({
+  standingChange({
     operationId: 'operatorSuspendSeller',
-    method: 'post',
-    path: '/operator/sellers/{id}/suspend',
-    tag: TAG,
+    action: 'suspend',
     summary: 'Suspend a seller: listings hidden from buyers at once, checkouts with them refused',
-    auth: 'operator',
-    request: { params: idParams, body: Joi.object({ reason }) },
-    responses: {
-      200: { description: 'The new standing.', schema: standing },
-      404: { description: 'No such seller.' },
-      409: { description: '`seller-suspended`: already suspended.' },
-    },
-    handler: async ({ principal, params, body }) => ({
-      status: 200,
-      body: await s.operators.suspendSeller(principal.userId, params.id, body.reason),
-    }),
+    conflict: '`seller-suspended`: already suspended.',
+    apply: (operatorId, sellerId, why) => s.operators.suspendSeller(operatorId, sellerId, why),
   }),
 
-  defineRoute<IdParams, None, { reason: string }, 'operator'>({
+  standingChange({
     operationId: 'operatorReinstateSeller',
-    method: 'post',
-    path: '/operator/sellers/{id}/reinstate',
-    tag: TAG,
+    action: 'reinstate',
     summary: 'Reinstate a suspended seller: their listings are live again',
-    auth: 'operator',
-    request: { params: idParams, body: Joi.object({ reason }) },
-    responses: {
-      200: { description: 'The new standing.', schema: standing },
-      404: { description: 'No such seller.' },
-      409: { description: '`seller-active`: not suspended.' },
-    },
-    handler: async ({ principal, params, body }) => ({
-      status: 200,
-      body: await s.operators.reinstateSeller(principal.userId, params.id, body.reason),
-    }),
+    conflict: '`seller-active`: not suspended.',
+    apply: (operatorId, sellerId, why) => s.operators.reinstateSeller(operatorId, sellerId, why),
   }),
 
   defineRoute<None, AuditQuery, undefined, 'operator'>({

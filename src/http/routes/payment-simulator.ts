@@ -2,14 +2,13 @@ import Joi from 'joi';
 import type { PaymentPage } from '../../services/checkout/checkouts';
 import type { BillingPortalPage } from '../../services/account/billing-portal';
 import { formatPence } from '../../services/orders/documents';
-import { escapeHtml, htmlPage, PAGE_HEADERS } from '../pages';
+import { day, escapeHtml, htmlPage, LINKED_PAGE_HEADERS, PAGE_HEADERS } from '../pages';
 import { defineRoute } from '../route';
+import { signedLinkParams } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
 const sessionParams = Joi.object({ sessionId: Joi.string().uuid().required() });
-
-const day = (d: Date) => new Date(d).toISOString().slice(0, 10);
 
 function page(session: PaymentPage): string {
   const open = session.status === 'OPEN';
@@ -91,14 +90,7 @@ export const paymentSimulatorRoutes = (s: Services) => [
     summary: "The billing portal: the user's invoices and payment history",
     description: 'Opened through the signed, expiring link from `POST /user/billing-portal`; the link is the credential.',
     auth: 'public',
-    request: {
-      params: Joi.object({
-        token: Joi.string()
-          .max(400)
-          .pattern(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/)
-          .required(),
-      }),
-    },
+    request: { params: signedLinkParams },
     responses: {
       200: { description: 'An HTML page.', contentType: 'text/html' },
       404: { description: '`billing-link-invalid`: forged, altered or expired.' },
@@ -107,7 +99,7 @@ export const paymentSimulatorRoutes = (s: Services) => [
       status: 200,
       body: billingPage(await s.billingPortal.page(params.token)),
       contentType: 'text/html',
-      headers: { ...PAGE_HEADERS, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' },
+      headers: LINKED_PAGE_HEADERS,
     }),
   }),
 

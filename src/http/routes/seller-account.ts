@@ -58,16 +58,19 @@ export const sellerAccountRoutes = (s: Services) => [
     path: '/seller/dashboard',
     tag: 'Seller',
     summary: 'Links to the payment provider dashboards (payouts, billing)',
+    description:
+      "Each link is signed and expires at `expiresAt` (the billing portal's lifetime, 15 minutes by default): ask again for fresh links rather than storing them.",
     auth: 'seller',
     responses: {
       200: {
         description: 'Dashboard links.',
         schema: Joi.object({
           links: Joi.object({ payouts: Joi.string().uri().required(), billing: Joi.string().uri().required() }).required(),
+          expiresAt: timestamp.required(),
         }),
       },
     },
-    handler: async ({ principal }) => ({ status: 200, body: { links: s.sellerDashboard.links(principal.userId) } }),
+    handler: async ({ principal }) => ({ status: 200, body: s.sellerDashboard.links(principal.userId) }),
   }),
 
   defineRoute<None, None, { enabled: boolean }, 'seller'>({
