@@ -20,12 +20,15 @@ execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', pat
 // src/integrations/address-lookup) sit at the same relative place under dist/.
 cpSync(path.join(ROOT, 'data', 'address-lookup'), path.join(DIST, 'data', 'address-lookup'), { recursive: true });
 
-// Bundled from the compiled workflows, i.e. exactly the code tsc emitted; the paths are the ones
-// worker/create-worker.ts resolves from dist/worker/ (WORKFLOWS_PATH, PREBUILT_WORKFLOW_BUNDLE).
+// Bundled from the compiled workflows, i.e. exactly the code tsc emitted, with the workflow
+// interceptors every bundle has; paths and modules come from the compiled
+// worker/workflow-bundles.js, which the worker resolves them by.
+const bundles = require(path.join(DIST, 'worker', 'workflow-bundles.js'));
 const noop = () => undefined;
 const { code } = await bundleWorkflowCode({
-  workflowsPath: path.join(DIST, 'workflows'),
+  workflowsPath: bundles.WORKFLOWS_PATH,
+  workflowInterceptorModules: bundles.WORKFLOW_INTERCEPTOR_MODULES,
   logger: { trace: noop, debug: noop, info: noop, warn: console.warn, error: console.error, log: noop },
 });
-writeFileSync(path.join(DIST, 'workflow-bundle.js'), code);
+writeFileSync(bundles.PREBUILT_WORKFLOW_BUNDLE, code);
 console.log(`dist/ built; workflow bundle ${(Buffer.byteLength(code) / 1024).toFixed(0)} KiB`);

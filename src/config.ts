@@ -24,6 +24,8 @@ export interface Config {
     /** Loopback port of the Temporal SDK's Prometheus exporter, which the worker's /metrics includes. */
     sdkPort: number;
   };
+  /** OpenTelemetry traces (docs/operations.md, "Tracing"); the SDK reads its other OTEL_* variables itself. */
+  tracing: TracingConfig;
   temporal: {
     address: string;
     namespace: string;
@@ -169,6 +171,34 @@ const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 const DEV_JWT_SECRET = 'development-only-secret-change-me-0123456789';
 
+/**
+ * Tracing is off unless OTEL_TRACES_EXPORTER names an exporter: `otlp` (OTLP over HTTP/protobuf
+ * to OTEL_EXPORTER_OTLP_ENDPOINT) or `console` (spans printed, for a look on a laptop). Unset and
+ * `none` are off, and OTEL_SDK_DISABLED=true turns it off whatever the exporter says.
+ */
+export interface TracingConfig {
+  exporter: 'none' | 'otlp' | 'console';
+}
+
+const tracingSchema = {
+  OTEL_TRACES_EXPORTER: Joi.string().valid('none', 'otlp', 'console').default('none'),
+  OTEL_SDK_DISABLED: Joi.boolean().default(false),
+};
+
+function tracingFrom(value: { OTEL_TRACES_EXPORTER: TracingConfig['exporter']; OTEL_SDK_DISABLED: boolean }): TracingConfig {
+  return { exporter: value.OTEL_SDK_DISABLED ? 'none' : value.OTEL_TRACES_EXPORTER };
+}
+
+/**
+ * The tracing part alone, for the entry points' first module: tracing has to start before the
+ * modules it instruments load, i.e. before the rest of the configuration is read.
+ */
+export function loadTracingConfig(env: NodeJS.ProcessEnv = process.env): TracingConfig {
+  const { value, error } = Joi.object(tracingSchema).unknown(true).validate(env, { convert: true });
+  if (error) throw new ConfigError(`Invalid configuration (see .env.example):\n  - ${error.message}`);
+  return tracingFrom(value);
+}
+
 const schema = Joi.object({
   NODE_ENV: Joi.string().valid('development', 'test', 'production').default('development'),
   PORT: Joi.number().port().default(3000),
@@ -184,6 +214,7 @@ const schema = Joi.object({
   METRICS_PORT: Joi.number().port().default(9464),
   WORKER_METRICS_PORT: Joi.number().port().default(9465),
   TEMPORAL_SDK_METRICS_PORT: Joi.number().port().default(9466),
+  ...tracingSchema,
   TEMPORAL_ADDRESS: Joi.string().default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: Joi.string().default('default'),
   TEMPORAL_TASK_QUEUE: Joi.string().default('marketplace'),
@@ -352,6 +383,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       workerPort: value.WORKER_METRICS_PORT,
       sdkPort: value.TEMPORAL_SDK_METRICS_PORT,
     },
+    tracing: tracingFrom(value),
     temporal: {
       address: value.TEMPORAL_ADDRESS,
       namespace: value.TEMPORAL_NAMESPACE,

@@ -1,3 +1,5 @@
+// First: tracing must be set up before anything loads the modules it instruments (pg).
+import { tracing } from './api-tracing';
 import { loadConfig } from './config';
 import { connectAndMigrate } from './db/data-source';
 import { createApp } from './http/app';
@@ -13,17 +15,20 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel, 'api');
   const db = await connectAndMigrate({ url: config.databaseUrl, applicationName: 'marketplace-api' });
-  const temporal = await connectTemporalClient(config.temporal);
+  const temporal = await connectTemporalClient(config.temporal, tracing.clientInterceptors);
   const services = createServices(config, db, temporal);
   const metrics = createApiMetrics();
   registerDbPoolMetrics(metrics.registry, db, 'api');
-  const app = createApp(services, config, log, metrics);
+  const app = createApp(services, config, log, metrics, { tracing: tracing.enabled });
   const metricsServer =
     config.metrics.apiPort === 0
       ? undefined
       : await startMetricsServer(metrics.registry, { host: config.metrics.host, port: config.metrics.apiPort });
   const server = app.listen(config.port, config.host, () => {
-    log.info({ url: config.publicBaseUrl, docs: `${config.publicBaseUrl}/docs`, metrics: metricsServer?.url }, 'api listening');
+    log.info(
+      { url: config.publicBaseUrl, docs: `${config.publicBaseUrl}/docs`, metrics: metricsServer?.url, tracing: config.tracing.exporter },
+      'api listening',
+    );
   });
   // Requests in flight finish (up to SHUTDOWN_GRACE) before the pool and connections close.
   const stop = async () => {
@@ -33,6 +38,7 @@ async function main(): Promise<void> {
     await metricsServer?.close();
     await temporal.connection.close();
     await db.destroy();
+    await tracing.shutdown();
     log.info('api stopped');
     process.exit(0);
   };

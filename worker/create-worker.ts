@@ -1,16 +1,12 @@
 import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../src/config';
+import { DROP_WORKFLOW_SPANS, type Tracing } from '../src/observability/tracing';
 import type { WorkerMetrics } from '../src/observability/worker-metrics';
 import { temporalDataConverter } from '../src/temporal/data-converter';
 import { createWorkerActivities } from './composition';
-
-/** A folder, so it names workflows/index.ts from source and dist/workflows/index.js when compiled. */
-export const WORKFLOWS_PATH = path.resolve(__dirname, '../workflows');
-/** Written by `npm run build` (dist/workflow-bundle.js); absent when running from source. */
-export const PREBUILT_WORKFLOW_BUNDLE = path.resolve(__dirname, '../workflow-bundle.js');
+import { PREBUILT_WORKFLOW_BUNDLE, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from './workflow-bundles';
 
 export interface CreateWorkerOptions {
   config: Config;
@@ -20,16 +16,23 @@ export interface CreateWorkerOptions {
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Instruments the worker's activities report to (worker/main.ts serves them on /metrics). */
   metrics?: WorkerMetrics;
+  /** When on: activity spans, and workflow spans exported through the worker's sink. */
+  tracing?: Tracing;
 }
 
 /** The worker with every workflow and activity registered; shared by `worker/main.ts` and tests. */
-export function createWorker({ config, db, connection, workflowBundle, metrics }: CreateWorkerOptions): Promise<Worker> {
+export function createWorker({ config, db, connection, workflowBundle, metrics, tracing }: CreateWorkerOptions): Promise<Worker> {
   const activities = createWorkerActivities(config, db);
+  const code = workflowCode(workflowBundle);
   return Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    ...workflowCode(workflowBundle),
+    ...code,
+    interceptors: { ...tracing?.worker?.interceptors, ...(code.workflowsPath ? { workflowModules: WORKFLOW_INTERCEPTOR_MODULES } : {}) },
+    // Always there: a run started with a trace keeps making workflow spans after tracing is
+    // turned off (they are dropped then), and a missing sink is logged as an error.
+    sinks: tracing?.worker?.sinks ?? DROP_WORKFLOW_SPANS,
     activities: metrics ? countedActivities(activities, metrics) : activities,
     dataConverter: temporalDataConverter(config.temporal),
     // On SIGTERM running activities finish within the grace period instead of being cancelled.
@@ -53,7 +56,10 @@ function countedActivities<A extends { attemptWebhookDelivery: (...args: never[]
   };
 }
 
-/** Production loads the bundle prebuilt by `npm run build`; from source the worker bundles at start. */
+/**
+ * Production loads the bundle prebuilt by `npm run build`; from source the worker bundles at
+ * start, with the workflow interceptors every bundle has (worker/workflow-bundles.ts).
+ */
 function workflowCode(given: WorkerOptions['workflowBundle']): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
   if (given) return { workflowBundle: given };
   if (existsSync(PREBUILT_WORKFLOW_BUNDLE)) return { workflowBundle: { codePath: PREBUILT_WORKFLOW_BUNDLE } };

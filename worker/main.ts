@@ -1,3 +1,5 @@
+// First: tracing must be set up before anything loads the modules it instruments (pg).
+import { tracing } from './tracing';
 import { DefaultLogger, NativeConnection, Runtime, type LogLevel } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
 import { loadConfig, type Config } from '../src/config';
@@ -38,9 +40,9 @@ async function main(): Promise<void> {
     tls: config.temporal.tls ? {} : undefined,
   });
   const metrics = createWorkerMetrics(db);
-  const worker = await createWorker({ config, db, connection, metrics });
+  const worker = await createWorker({ config, db, connection, metrics, tracing });
   // The workflow-start dispatcher runs beside the worker (any number of replicas may).
-  const temporal = await connectTemporalClient(config.temporal);
+  const temporal = await connectTemporalClient(config.temporal, tracing.clientInterceptors);
   const created = await ensurePayoutSchedule(temporal, { intervalMs: config.money.payoutIntervalMs, taskQueue: config.temporal.taskQueue });
   log.info({ created, intervalMs: config.money.payoutIntervalMs }, 'payout schedule ensured');
   const dispatcher = createStartDispatcher(config, db, temporal, log.child({ component: 'start-dispatcher' }), metrics);
@@ -55,7 +57,13 @@ async function main(): Promise<void> {
   const codec = config.temporal.codec;
   const codecServer = codec.port === 0 ? undefined : await startCodecServer(new AesGcmPayloadCodec(config.temporal.payloadKeys), codec);
   log.info(
-    { taskQueue: config.temporal.taskQueue, temporal: config.temporal.address, metrics: metricsServer?.url, codec: codecServer?.url },
+    {
+      taskQueue: config.temporal.taskQueue,
+      temporal: config.temporal.address,
+      metrics: metricsServer?.url,
+      codec: codecServer?.url,
+      tracing: config.tracing.exporter,
+    },
     'worker started',
   );
   try {
@@ -67,6 +75,7 @@ async function main(): Promise<void> {
     await temporal.connection.close();
     await connection.close();
     await db.destroy();
+    await tracing.shutdown();
     log.info('worker stopped');
   }
 }

@@ -7,6 +7,7 @@ import { asciiJsonBodies } from './middleware/ascii-json';
 import { problemErrors } from './middleware/errors';
 import { httpMetrics } from './middleware/metrics';
 import { requestContext } from './middleware/request-context';
+import { httpTracing } from './middleware/tracing';
 import { buildOpenApi } from './openapi';
 import type { AnyRoute } from './route';
 import { buildRouter } from './router';
@@ -83,7 +84,14 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
   return all;
 }
 
-export function createApp(services: Services, config: Config, logger: Logger, metrics?: ApiMetrics): Koa {
+/** `options.tracing`: a SERVER span per request (only when the process started tracing). */
+export function createApp(
+  services: Services,
+  config: Config,
+  logger: Logger,
+  metrics?: ApiMetrics,
+  options: { tracing?: boolean } = {},
+): Koa {
   const app = new Koa();
   app.proxy = true;
   const routes = routeTable(services, config);
@@ -95,6 +103,7 @@ export function createApp(services: Services, config: Config, logger: Logger, me
     validateResponses: config.http.validateResponses,
     logger,
   });
+  if (options.tracing) app.use(httpTracing());
   if (metrics) app.use(httpMetrics(metrics));
   app.use(requestContext(logger));
   app.use(asciiJsonBodies());

@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type Client, type Workflow } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
+import { withTraceCarrier } from '../observability/trace-context';
 import type { WorkflowStart } from '../services/workflow-starts';
 import type { StartExecutor } from '../services/workflow-starts/dispatcher';
 
@@ -39,17 +40,21 @@ export class TemporalStartExecutor implements StartExecutor {
     } as const;
     try {
       const signal = options.signal;
-      await this.client.withDeadline(Date.now() + START_DEADLINE_MS, async () => {
-        if (signal) {
-          await this.client.workflow.signalWithStart<Workflow, unknown[]>(start.workflowType, {
-            ...common,
-            signal: signal.name,
-            signalArgs: signal.args,
-          });
-        } else {
-          await this.client.workflow.start<Workflow>(start.workflowType, common);
-        }
-      });
+      // Inside the trace of the request that asked for it, when one was recorded: the client
+      // interceptors then put the start (and so the workflow) into that trace.
+      await withTraceCarrier(options.traceContext, () =>
+        this.client.withDeadline(Date.now() + START_DEADLINE_MS, async () => {
+          if (signal) {
+            await this.client.workflow.signalWithStart<Workflow, unknown[]>(start.workflowType, {
+              ...common,
+              signal: signal.name,
+              signalArgs: signal.args,
+            });
+          } else {
+            await this.client.workflow.start<Workflow>(start.workflowType, common);
+          }
+        }),
+      );
       return 'started';
     } catch (err) {
       if (err instanceof WorkflowExecutionAlreadyStartedError) return 'existing';

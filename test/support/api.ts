@@ -45,7 +45,7 @@ export function testEnv(databaseUrl: string, overrides: Record<string, string> =
  * outbox (no dispatcher runs here), case Updates answer 503, everything else works.
  */
 export async function startTestApi(
-  options: { temporal?: Client; env?: Record<string, string>; database?: TestDatabase; log?: Logger } = {},
+  options: { temporal?: Client; env?: Record<string, string>; database?: TestDatabase; log?: Logger; tracing?: boolean } = {},
 ): Promise<TestApi> {
   const database = options.database ?? (await createTestDatabase());
   // Listening first lets the app know its own address: PUBLIC_BASE_URL is the OAuth issuer,
@@ -59,7 +59,7 @@ export async function startTestApi(
   const services = createServices(config, database.db, temporal);
   const metrics = createApiMetrics();
   registerDbPoolMetrics(metrics.registry, database.db, 'api');
-  const app = createApp(services, config, options.log ?? createLogger(config.logLevel, 'api-test'), metrics);
+  const app = createApp(services, config, options.log ?? createLogger(config.logLevel, 'api-test'), metrics, { tracing: options.tracing });
   server.on('request', app.callback());
   return {
     http: supertest.agent(server),

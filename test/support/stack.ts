@@ -1,6 +1,8 @@
+import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { createLogger } from '../../src/logger';
+import type { Tracing } from '../../src/observability/tracing';
 import { createWorkerMetrics, type WorkerMetrics } from '../../src/observability/worker-metrics';
 import type { StartDispatcher } from '../../src/services/workflow-starts/dispatcher';
 import { createWorker } from '../../worker/create-worker';
@@ -8,7 +10,7 @@ import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { startTestApi, type TestApi } from './api';
 import { createTestDatabase } from './database';
 import { recordReplayHistories } from './replay-histories';
-import { devServerEnv, workflowBundle } from './temporal';
+import { devServerEnv, testDataConverter, workflowBundle } from './temporal';
 
 export interface TestStack {
   api: TestApi;
@@ -24,12 +26,27 @@ export interface TestStack {
 /**
  * The whole system for end-to-end tests: a Temporal CLI dev server, a fresh Postgres
  * database, the real worker (all workflows and activities) with the workflow-start dispatcher,
- * and the real API over HTTP.
+ * and the real API over HTTP. With `tracing` (test/support/tracing.ts), every part is wired to it
+ * as src/main.ts and worker/main.ts wire theirs: the app's spans, the clients' interceptors, the
+ * worker's interceptors and sink.
  */
-export async function startStack(envOverrides: Record<string, string> = {}, options: { sdkMetricsPort?: number } = {}): Promise<TestStack> {
+export async function startStack(
+  envOverrides: Record<string, string> = {},
+  options: { sdkMetricsPort?: number; tracing?: Tracing } = {},
+): Promise<TestStack> {
   const env = await devServerEnv({ sdkMetricsPort: options.sdkMetricsPort });
   const database = await createTestDatabase();
-  const api = await startTestApi({ temporal: env.client, database, env: envOverrides });
+  const tracing = options.tracing;
+  // The API's and the dispatcher's client, with the tracing interceptors when tracing is on.
+  const client = tracing?.clientInterceptors
+    ? new Client({
+        connection: env.connection,
+        namespace: env.namespace,
+        dataConverter: testDataConverter,
+        interceptors: tracing.clientInterceptors,
+      })
+    : env.client;
+  const api = await startTestApi({ temporal: client, database, env: envOverrides, tracing: tracing?.enabled });
   const workerMetrics = createWorkerMetrics(database.db);
   const worker = await createWorker({
     config: api.config,
@@ -37,9 +54,10 @@ export async function startStack(envOverrides: Record<string, string> = {}, opti
     connection: env.nativeConnection,
     workflowBundle: await workflowBundle(),
     metrics: workerMetrics,
+    tracing,
   });
   const running = worker.run();
-  const dispatcher = createStartDispatcher(api.config, database.db, env.client, createLogger('silent', 'start-dispatcher'), workerMetrics);
+  const dispatcher = createStartDispatcher(api.config, database.db, client, createLogger('silent', 'start-dispatcher'), workerMetrics);
   dispatcher.start();
   return {
     api,

@@ -7,7 +7,7 @@ import {
   Runtime,
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
-import { WORKFLOWS_PATH } from '../../worker/create-worker';
+import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../worker/workflow-bundles';
 import { loadConfig } from '../../src/config';
 import { SEARCH_ATTRIBUTE_ARGS } from '../../src/domain/search-attributes';
 import { temporalDataConverter } from '../../src/temporal/data-converter';
@@ -83,8 +83,13 @@ export function freePort(): Promise<number> {
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 
-/** The workflow bundle, built once per test file (≈1.5 s) instead of once per worker. */
-export const workflowBundle = () => (bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger }));
+/** The workflow bundle as the build makes it, built once per test file (≈1.5 s) instead of once per worker. */
+export const workflowBundle = () =>
+  (bundle ??= bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+    logger: quietLogger,
+  }));
 
 const noop = () => undefined;
 const quietLogger = { trace: noop, debug: noop, info: noop, warn: noop, error: console.error, log: noop };

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { trace } from '@opentelemetry/api';
 import type { Middleware } from 'koa';
 import type { Logger } from '../../logger';
 
@@ -21,7 +22,9 @@ export function requestContext(logger: Logger): Middleware {
     const incoming = ctx.get(REQUEST_ID_HEADER);
     const requestId = ACCEPTABLE_ID.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = requestId;
-    ctx.state.log = logger.child({ requestId });
+    // With tracing on, the request's lines carry its trace id, so a trace leads to its logs.
+    const traceId = trace.getActiveSpan()?.spanContext().traceId;
+    ctx.state.log = logger.child(traceId ? { requestId, traceId } : { requestId });
     ctx.set(REQUEST_ID_HEADER, requestId);
     ctx.set('X-Content-Type-Options', 'nosniff');
     const started = process.hrtime.bigint();

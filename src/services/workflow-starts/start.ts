@@ -26,6 +26,12 @@ export interface WorkflowStartOptions {
   summary?: string;
   /** Signal-with-start: the signal is delivered to the running workflow, or it starts with it. */
   signal?: { name: string; args: unknown[] };
+  /**
+   * The trace of the request that asked for the start (W3C `traceparent`/`tracestate`), written
+   * by `requestWorkflowStart` when tracing is on: the dispatcher starts the workflow inside it,
+   * so the workflow's spans join that trace (docs/operations.md, "Tracing").
+   */
+  traceContext?: Record<string, string>;
 }
 
 /** A keyword search attribute set at start (the only kind the workflows use). */

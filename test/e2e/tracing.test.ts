@@ -1,0 +1,167 @@
+import { SpanKind } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { workflowIds } from '../../src/temporal/workflow-ids';
+import { registerUser } from '../support/api';
+import { fillBasket, pay, sellerWithListings } from '../support/shop';
+import { eventually, startStack, type TestStack } from '../support/stack';
+import { startTestTracing, Trace, type TestTracing } from '../support/tracing';
+
+// The whole system with tracing on, exporting to memory: one trace per request, through the
+// start outbox, Temporal, the workflow and its activities down to the SQL they run.
+let stack: TestStack;
+let traced: TestTracing;
+beforeAll(async () => {
+  traced = startTestTracing();
+  // A short hold, so an unpaid checkout's workflow expires it (an activity) within the test.
+  stack = await startStack({ CHECKOUT_HOLD_SECONDS: '2' }, { tracing: traced.tracing });
+}, 120_000);
+afterAll(async () => {
+  await stack?.stop();
+  await traced?.tracing.shutdown();
+});
+
+const spans = () => traced.exporter.getFinishedSpans();
+const isSql = (s: ReadableSpan) => s.kind === SpanKind.CLIENT && s.attributes['db.system'] === 'postgresql';
+const statementOf = (s: ReadableSpan) => String(s.attributes['db.statement'] ?? '');
+
+/** The SERVER span of the one request that answered `path`, its route template as its name. */
+function serverSpan(name: string, path: string): ReadableSpan {
+  const found = spans().filter((s) => s.kind === SpanKind.SERVER && s.name === name && s.attributes['url.path'] === path);
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
+
+/**
+ * Waits until every span of the trace has its parent in it. Spans arrive as they end: a
+ * workflow's activity-schedule span is exported at the workflow task after the activity's own.
+ */
+async function connected(traceId: string, root: ReadableSpan): Promise<void> {
+  let orphans: string[] = [];
+  await eventually(async () => {
+    orphans = Trace.of(spans(), traceId)
+      .orphans(root.spanContext().spanId)
+      .map((s) => s.name);
+    return orphans.length === 0 ? true : undefined;
+  }, 15_000).catch(() => undefined);
+  expect(orphans).toEqual([]);
+}
+
+it('a checkout is one trace: the request and its SQL, the start through the outbox, the workflow, its activity and its SQL', async () => {
+  const { api } = stack;
+  const { listingIds } = await sellerWithListings(api, [{ quantity: 1, price: 900 }]);
+  const buyer = await registerUser(api, 'tracedbuyer');
+  const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
+  await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/thanks' }).expect(201);
+
+  const request = serverSpan('POST /basket/:id/checkout', `/basket/${basketId}/checkout`);
+  // No traceparent came in: the request starts the trace.
+  expect(request.parentSpanId).toBeUndefined();
+  expect(request.attributes).toMatchObject({
+    'http.route': '/basket/:id/checkout',
+    'http.request.method': 'POST',
+    'http.response.status_code': 201,
+  });
+  const traceId = request.spanContext().traceId;
+
+  // Unpaid, the session expires after the hold: the workflow runs `expireCheckout` and ends,
+  // which is when its run span is exported.
+  await eventually(async () => spans().find((s) => s.name === 'RunActivity:expireCheckout' && s.spanContext().traceId === traceId), 30_000);
+  await eventually(
+    async () => spans().find((s) => s.name === 'RunWorkflow:checkoutWorkflow' && s.spanContext().traceId === traceId),
+    30_000,
+  );
+  const t = Trace.of(spans(), traceId);
+
+  // The request's own SQL, the start intent among it, are its children.
+  const requestSql = t.childrenOf(request).filter(isSql);
+  expect(requestSql.map(statementOf)).toEqual(expect.arrayContaining([expect.stringContaining('INSERT INTO workflow_starts')]));
+
+  // The dispatcher made the start later, in the worker, inside the trace stored with the intent.
+  const start = t.one('StartWorkflow:checkoutWorkflow');
+  expect(start.parentSpanId).toBe(request.spanContext().spanId);
+  expect(start.startTime[0] * 1e9 + start.startTime[1]).toBeGreaterThanOrEqual(request.startTime[0] * 1e9 + request.startTime[1]);
+  const run = t.one('RunWorkflow:checkoutWorkflow');
+  expect(run.parentSpanId).toBe(start.spanContext().spanId);
+  const schedule = t.one('StartActivity:expireCheckout');
+  expect(schedule.parentSpanId).toBe(run.spanContext().spanId);
+  const activity = t.one('RunActivity:expireCheckout');
+  expect(activity.parentSpanId).toBe(schedule.spanContext().spanId);
+  // Temporal's spans are INTERNAL; the request's is SERVER and the SQL's CLIENT.
+  expect([start, run, schedule, activity].map((s) => s.kind)).toEqual(Array(4).fill(SpanKind.INTERNAL));
+  const activitySql = t.childrenOf(activity).filter(isSql);
+  expect(activitySql.map(statementOf)).toEqual(expect.arrayContaining([expect.stringMatching(/checkout_sessions/)]));
+
+  // Nothing in the trace hangs loose: every span's parent is in it (once the last are exported).
+  await connected(traceId, request);
+  // The session did expire, so what the trace shows happened.
+  const [row] = await api.database.db.query(`SELECT status FROM checkout_sessions WHERE basket_id = $1`, [basketId]);
+  expect(row?.status).toBe('EXPIRED');
+}, 90_000);
+
+it("a case action continues the caller's traceparent through the Update, the workflow's handler and its activity", async () => {
+  const { api, env } = stack;
+  const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 1, price: 1500 }]);
+  const buyer = await registerUser(api, 'tracedcase');
+  const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
+  const checkout = await api.http
+    .post(`/basket/${basketId}/checkout`)
+    .set(buyer.bearer)
+    .send({ successUrl: 'https://shop.example/thanks' })
+    .expect(201);
+  const purchaseId = await pay(api, checkout.body.url);
+  const order = (await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200)).body.orders[0];
+  await api.http
+    .put(`/user/purchases/${purchaseId}`)
+    .set(buyer.bearer)
+    .send({ action: 'dispute', orderId: order.id, reason: 'DAMAGED', comment: 'Bent', items: [{ id: order.items[0].id, quantity: 1 }] })
+    .expect(200);
+  const [opened] = (await api.http.get('/user/cases').set(buyer.bearer).expect(200)).body;
+  await eventually(() =>
+    env.client.workflow
+      .getHandle(workflowIds.case(opened.id))
+      .describe()
+      .catch(() => undefined),
+  );
+
+  // A caller that traces sends its context; the request joins that trace under the caller's span.
+  const callerTraceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+  const callerSpanId = '00f067aa0ba902b7';
+  await api.http
+    .put(`/seller/cases/${opened.id}`)
+    .set(seller.bearer)
+    .set('traceparent', `00-${callerTraceId}-${callerSpanId}-01`)
+    .send({ action: 'propose', type: 'REFUND', amount: 1500, comment: 'Full refund' })
+    .expect(200);
+
+  const request = serverSpan('PUT /seller/cases/:id', `/seller/cases/${opened.id}`);
+  expect(request.spanContext().traceId).toBe(callerTraceId);
+  expect(request.parentSpanId).toBe(callerSpanId);
+  await eventually(async () => spans().find((s) => s.name === 'RunActivity:recordCaseChange' && s.spanContext().traceId === callerTraceId));
+  await eventually(async () => spans().find((s) => s.name === 'HandleUpdate:propose' && s.spanContext().traceId === callerTraceId));
+  const t = Trace.of(spans(), callerTraceId);
+
+  const update = t.one('StartWorkflowUpdate:propose');
+  expect(update.parentSpanId).toBe(request.spanContext().spanId);
+  const validate = t.one('ValidateUpdate:propose');
+  expect(validate.parentSpanId).toBe(update.spanContext().spanId);
+  const handler = t.one('HandleUpdate:propose');
+  expect(handler.parentSpanId).toBe(update.spanContext().spanId);
+  const schedule = t.one('StartActivity:recordCaseChange');
+  expect(schedule.parentSpanId).toBe(handler.spanContext().spanId);
+  const activity = t.one('RunActivity:recordCaseChange');
+  expect(activity.parentSpanId).toBe(schedule.spanContext().spanId);
+  expect(t.childrenOf(activity).filter(isSql).length).toBeGreaterThan(0);
+  // The Update answered after its activity wrote the change: the request span outlasts both.
+  const end = (s: ReadableSpan) => s.endTime[0] * 1e9 + s.endTime[1];
+  expect(end(request)).toBeGreaterThanOrEqual(end(activity));
+  await connected(callerTraceId, request);
+  // Every span of the request's trace is under the caller's span: the request span is the only root.
+  expect(Trace.of(spans(), callerTraceId).spans.filter((s) => s.parentSpanId === callerSpanId)).toEqual([request]);
+}, 90_000);
+
+it('SQL outside traced work records no span: the dispatcher polling all along opened no trace of its own', async () => {
+  // The statements above prove pg is instrumented; the dispatcher's polls and claims are not among them.
+  expect(spans().filter(isSql).length).toBeGreaterThan(0);
+  const loose = spans().filter((s) => isSql(s) && s.parentSpanId === undefined);
+  expect(loose.map(statementOf)).toEqual([]);
+});
