@@ -18,8 +18,8 @@ export async function requestWorkflowStart(tx: EntityManager, start: WorkflowSta
 export async function requestWorkflowStarts(tx: EntityManager, starts: WorkflowStart[]): Promise<number> {
   if (starts.length === 0) return 0;
   const rows: unknown[] = await tx.query(
-    `INSERT INTO workflow_starts (workflow_type, workflow_id, request_key, args, options)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::jsonb[])
+    `INSERT INTO workflow_starts (workflow_type, workflow_id, request_key, args, options, fairness_key)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::jsonb[], $6::text[])
      ON CONFLICT (workflow_id, request_key) DO NOTHING
      RETURNING id`,
     [
@@ -28,6 +28,7 @@ export async function requestWorkflowStarts(tx: EntityManager, starts: WorkflowS
       starts.map((s) => s.requestKey ?? ''),
       starts.map((s) => JSON.stringify(s.args)),
       starts.map((s) => JSON.stringify(s.options ?? {})),
+      starts.map((s) => s.fairnessKey ?? ''),
     ],
   );
   return rows.length;
