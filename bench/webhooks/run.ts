@@ -20,20 +20,20 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { Client as PgClient } from 'pg';
-import { cpuShare, cpuTicks, percentile } from '../support';
+import { cpuShare, cpuTicks, freePort, percentile, portOpen, rss, spawnTemporalDevServer, stopChild } from '../support';
 import { loadConfig } from '../../src/config';
 import { connectAndMigrate } from '../../src/db/data-source';
-import { SEARCH_ATTRIBUTE_ARGS } from '../../src/domain/search-attributes';
 import { newId } from '../../src/ids';
 import { emitEvents, type ListingEventData } from '../../src/services/events/outbox';
+import { listingEventData } from '../../test/support/listings';
 import { encryptSecret, newSigningSecret } from '../../src/services/webhooks/signing';
 import { TASK_QUEUE_FAIRNESS_ARGS } from '../../src/temporal/task-queue-fairness';
 import type { baselineWorkflow } from './baseline-workflow';
@@ -48,7 +48,6 @@ const FLOOR_REQUESTS = 200;
 const FAIRNESS = process.env.BENCH_FAIRNESS !== '0';
 const BURST_ENDPOINTS = 2;
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const TEMPORAL_CLI = process.env.TEMPORAL_CLI_PATH ?? path.join(ROOT, '.venv/bin/temporal');
 const TIMEOUT_MS = 30 * 60_000;
 const PRODUCER_BATCH = 100;
 const JWT_SECRET = randomBytes(32).toString('hex');
@@ -84,38 +83,6 @@ async function waitFor(done: () => boolean | Promise<boolean>, what: string, tim
 function latency(scenario: string, values: number[]): Latency {
   const sorted = [...values].sort((a, b) => a - b);
   return { scenario, samples: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}
-
-const portOpen = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
-/** Resident set size now and its high-water mark since start, in MiB, from /proc. */
-function rss(pid: number): { now: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return { now: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
 }
 
 /** Records the first receipt of each (event, endpoint) and wakes whoever waits for one. */
@@ -227,15 +194,6 @@ async function seedSeller(db: PgClient, base: string, secretKey: Buffer, endpoin
   return { id, endpoints };
 }
 
-const listingEvent = (sellerId: string, n: number): ListingEventData => ({
-  sellerId,
-  createdAt: new Date().toISOString(),
-  urn: `urn:mts:card:bench-${n}`,
-  listingId: newId(),
-  quantity: 1,
-  price: 100,
-});
-
 interface Stack {
   api: ChildProcess;
   worker: ChildProcess;
@@ -259,12 +217,21 @@ async function startStack(databaseUrl: string, temporalAddress: string): Promise
     JWT_SECRET,
   };
   const api = spawn(process.execPath, ['dist/src/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(api);
   const apiBase = `http://127.0.0.1:${port}`;
-  await waitFor(async () => (await fetch(`${apiBase}/readyz`).catch(() => undefined))?.ok === true, 'the API', 120_000);
+  await waitFor(async () => {
+    if (api.exitCode !== null) throw new Error(`the API exited (${api.exitCode}) before it was ready`);
+    return (await fetch(`${apiBase}/readyz`).catch(() => undefined))?.ok === true;
+  }, 'the API to be ready');
   // The API has migrated the database; the worker starts on it.
   const worker = spawn(process.execPath, ['dist/worker/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(worker);
+  worker.once('exit', (code) => code !== 0 && code !== null && console.error(`the worker exited (${code})`));
   return { api, worker, apiBase };
 }
+
+/** The API and worker processes, stopped however the run ends. */
+const children: ChildProcess[] = [];
 
 async function webhooks(
   databaseUrl: string,
@@ -296,12 +263,12 @@ async function webhooks(
   const receiptsOf = (eventId: string) => [...receiver.received].filter(([key]) => key.startsWith(`${eventId}|`)).map(([, at]) => at);
 
   // The worker is ready once a delivery goes through.
-  const warm = await commit(others[0]!.id, [listingEvent(others[0]!.id, -1)]);
+  const warm = await commit(others[0]!.id, [listingEventData(others[0]!.id, -1)]);
   await waitFor(() => receiptsOf(warm.ids[0]!).length === others[0]!.endpoints, 'the first delivery (worker start-up)', 180_000);
 
   /** Commits one event of `seller`, resolves with the commit → receipt latency of each of its deliveries. */
   const single = async (seller: Seller, n: number): Promise<number[]> => {
-    const { ids, at } = await commit(seller.id, [listingEvent(seller.id, n)]);
+    const { ids, at } = await commit(seller.id, [listingEventData(seller.id, n)]);
     await waitFor(() => receiptsOf(ids[0]!).length === seller.endpoints, `delivery of single event ${n}`);
     return receiptsOf(ids[0]!).map((t) => t - at);
   };
@@ -326,7 +293,7 @@ async function webhooks(
     for (const values of await Promise.all(pending)) during.push(...values);
   })();
   for (let i = 0; i < EVENTS; i += PRODUCER_BATCH) {
-    const batch = Array.from({ length: Math.min(PRODUCER_BATCH, EVENTS - i) }, (_, j) => listingEvent(burstSeller.id, i + j));
+    const batch = Array.from({ length: Math.min(PRODUCER_BATCH, EVENTS - i) }, (_, j) => listingEventData(burstSeller.id, i + j));
     const { ids, at } = await commit(burstSeller.id, batch);
     for (const id of ids) committed.set(id, at);
   }
@@ -348,8 +315,8 @@ async function webhooks(
   };
   const memory = { api: rss(stack.api.pid!), worker: rss(stack.worker.pid!) };
   await db.destroy();
-  await stop(stack.worker);
-  await stop(stack.api);
+  await stopChild(stack.worker);
+  await stopChild(stack.api);
   return {
     burst,
     idle: latency(`idle: single events of ${SELLERS} sellers (1–2 endpoints), one at a time`, idle),
@@ -371,23 +338,7 @@ async function main(): Promise<void> {
   const url = new URL(ADMIN_URL);
   url.pathname = `/${dbName}`;
   const temporalPort = await freePort();
-  const temporal = spawn(
-    TEMPORAL_CLI,
-    [
-      'server',
-      'start-dev',
-      '--ip',
-      '127.0.0.1',
-      '--port',
-      String(temporalPort),
-      '--headless',
-      '--log-level',
-      'error',
-      ...SEARCH_ATTRIBUTE_ARGS,
-      ...(FAIRNESS ? TASK_QUEUE_FAIRNESS_ARGS : []),
-    ],
-    { stdio: 'ignore' },
-  );
+  const temporal = spawnTemporalDevServer(temporalPort, FAIRNESS ? TASK_QUEUE_FAIRNESS_ARGS : []);
   const receiver = new Receiver();
   try {
     await waitFor(() => portOpen(temporalPort), 'the Temporal dev server', 60_000);
@@ -402,8 +353,9 @@ async function main(): Promise<void> {
     console.log(w);
     writeReport({ floor: f, baseline: b, ...w, loadBefore, loadAfter: os.loadavg(), cpu: cpuShare(ticks, cpuTicks()) });
   } finally {
+    for (const child of children.reverse()) await stopChild(child);
     await receiver.close();
-    await stop(temporal);
+    await stopChild(temporal);
     await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     await admin.end();
   }

@@ -1,15 +1,15 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import type { DataSource } from 'typeorm';
-import { newId } from '../../src/ids';
 import { createLogger } from '../../src/logger';
-import { emitEvents, type ListingEventData } from '../../src/services/events/outbox';
+import { emitEvents } from '../../src/services/events/outbox';
 import type { StartDispatcher } from '../../src/services/workflow-starts/dispatcher';
 import { createWorker } from '../../worker/create-worker';
 import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { registerSeller, startTestApi, type TestApi } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { recordReplayHistories } from '../support/replay-histories';
+import { listingEventData } from '../support/listings';
 import { eventually } from '../support/stack';
 import { devServerEnv, workflowBundle } from '../support/temporal';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -48,14 +48,7 @@ const listingEvents = (db: DataSource, sellerId: string, count: number) =>
     emitEvents(
       tx,
       'LISTING_CREATED',
-      Array.from({ length: count }, (_, n): ListingEventData => ({
-        sellerId,
-        createdAt: new Date().toISOString(),
-        urn: `urn:mts:card:fairness-${n}`,
-        listingId: newId(),
-        quantity: 1,
-        price: 100,
-      })),
+      Array.from({ length: count }, (_, n) => listingEventData(sellerId, n)),
     ),
   );
 

@@ -2,10 +2,10 @@ import { createLogger } from '../../src/logger';
 import { webhookFanOut } from '../../src/services/webhooks/fan-out';
 import { requestWorkflowStart, requestWorkflowStarts, starts, type WorkflowStart } from '../../src/services/workflow-starts';
 import { StartDispatcher, type StartExecutor } from '../../src/services/workflow-starts/dispatcher';
-import { emitEvents, type ListingEventData } from '../../src/services/events/outbox';
+import { emitEvents } from '../../src/services/events/outbox';
 import { newId } from '../../src/ids';
 import { registerSeller, startTestApi, type TestApi } from '../support/api';
-import { createListing } from '../support/listings';
+import { createListing, listingEventData } from '../support/listings';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -246,22 +246,14 @@ describe('fairness (docs/webhooks.md, "Fairness")', () => {
         .set(seller.bearer)
         .send({ url: 'http://127.0.0.1:9/hook', subscriptions: ['LISTING_CREATED'] })
         .expect(201);
-    const event = (sellerId: string, n: number): ListingEventData => ({
-      sellerId,
-      createdAt: new Date().toISOString(),
-      urn: `urn:mts:card:fair-${n}`,
-      listingId: newId(),
-      quantity: 1,
-      price: 100,
-    });
     await api.database.db.transaction((tx) =>
       emitEvents(
         tx,
         'LISTING_CREATED',
-        Array.from({ length: 300 }, (_, n) => event(big.id, n)),
+        Array.from({ length: 300 }, (_, n) => listingEventData(big.id, n)),
       ),
     );
-    const [single] = await api.database.db.transaction((tx) => emitEvents(tx, 'LISTING_CREATED', [event(small.id, 0)]));
+    const [single] = await api.database.db.transaction((tx) => emitEvents(tx, 'LISTING_CREATED', [listingEventData(small.id, 0)]));
 
     const { calls, executor } = recordingExecutor();
     try {
