@@ -1,6 +1,10 @@
 // Small helpers shared by the benchmark scripts.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import net from 'node:net';
 import { Client } from 'pg';
+import { SEARCH_ATTRIBUTE_ARGS } from '../src/domain/search-attributes';
+import { TEMPORAL_CLI } from '../test/support/env';
 
 /** Runs one statement on the `postgres` database of the server `databaseUrl` points at (CREATE/DROP DATABASE). */
 export async function adminQuery(databaseUrl: string, sql: string): Promise<void> {
@@ -40,4 +44,59 @@ export function cpuShare(before: number[], after: number[]): string {
   const pct = (n: number) => `${Math.round((100 * n) / total)} %`;
   const [user, nice, system, idle, iowait, irq, softirq, steal] = d as [number, number, number, number, number, number, number, number];
   return `busy ${pct(user + nice + system + irq + softirq)}, idle ${pct(idle)}, iowait ${pct(iowait)}, steal ${pct(steal)}`;
+}
+
+/** Resident set size now and its high-water mark since start, in MiB, from /proc. */
+export function rss(pid: number): { now: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { now: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+}
+
+/** A TCP port nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.once('error', reject);
+  });
+}
+
+export const portOpen = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+
+/** SIGTERM, resolved when the process has exited (at once if it already has). */
+export function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** A headless Temporal CLI dev server (in memory) on 127.0.0.1:`port` with every search attribute. */
+export function spawnTemporalDevServer(port: number, extraArgs: string[] = []): ChildProcess {
+  return spawn(
+    TEMPORAL_CLI,
+    [
+      'server',
+      'start-dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--headless',
+      '--log-level',
+      'error',
+      ...SEARCH_ATTRIBUTE_ARGS,
+      ...extraArgs,
+    ],
+    { stdio: 'ignore' },
+  );
 }

@@ -86,6 +86,9 @@ async function temporal() {
         'ImportSellerId',
         'ImportStatus',
       ].flatMap((name) => ['--search-attribute', `${name}=Keyword`]),
+      // Task-queue fairness: a seller's burst of webhook deliveries is dispatched round-robin with
+      // everyone else's work (src/temporal/task-queue-fairness.ts; a unit test keeps the lists equal).
+      ...['matching.useNewMatcher=true', 'matching.enableFairness=true'].flatMap((value) => ['--dynamic-config-value', value]),
     ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );

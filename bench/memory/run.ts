@@ -4,15 +4,13 @@
 // benchmark database (bench/catalog/generate.ts). `node -r ts-node/register bench/memory/run.ts`;
 // appends a run to bench/results/memory.md. Each variant gets its own processes and Temporal dev server.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { runLoad } from '../load';
+import { freePort, portOpen, rss, spawnTemporalDevServer, stopChild } from '../support';
 import { BENCH, benchDatabaseUrl } from '../catalog/settings';
-import { TEMPORAL_CLI } from '../../test/support/env';
-import { SEARCH_ATTRIBUTE_ARGS } from '../../src/domain/search-attributes';
 
 const ROOT = path.resolve(__dirname, '../..');
 const RESULTS = path.join(ROOT, 'bench/results/memory.md');
@@ -26,44 +24,12 @@ const VARIANTS = {
 };
 type Variant = keyof typeof VARIANTS;
 
-/** Resident set size now and its high-water mark since start, in MiB, from /proc. */
-function rss(pid: number): { now: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return { now: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}
-
 async function waitFor(probe: () => Promise<boolean>, what: string): Promise<void> {
   for (let i = 0; i < 300; i += 1) {
     if (await probe().catch(() => false)) return;
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${what} did not come up`);
-}
-
-const portOpen = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
 }
 
 async function scenarios() {
@@ -93,22 +59,7 @@ interface Figures {
 
 async function measure(variant: Variant): Promise<Figures> {
   const [temporalPort, apiPort] = await Promise.all([freePort(), freePort()]);
-  const temporal = spawn(
-    TEMPORAL_CLI,
-    [
-      'server',
-      'start-dev',
-      '--ip',
-      '127.0.0.1',
-      '--port',
-      String(temporalPort),
-      '--headless',
-      '--log-level',
-      'error',
-      ...SEARCH_ATTRIBUTE_ARGS,
-    ],
-    { stdio: 'ignore' },
-  );
+  const temporal = spawnTemporalDevServer(temporalPort);
   const children: ChildProcess[] = [temporal];
   try {
     await waitFor(() => portOpen(temporalPort), 'Temporal dev server');
@@ -168,7 +119,7 @@ async function measure(variant: Variant): Promise<Figures> {
       load: `${load1.toFixed(1)} → ${load2.toFixed(1)}`,
     };
   } finally {
-    for (const child of children.reverse()) await stop(child);
+    for (const child of children.reverse()) await stopChild(child);
   }
 }
 

@@ -1,44 +1,58 @@
 /**
- * Webhook fan-out benchmark: BENCH_EVENTS events (default 10,000), each to 2 subscribed endpoints
- * on a local receiver, through the real path (outbox → dispatcher → Temporal → worker → HTTP).
- * Baseline, in the same run and on the same Temporal dev server: one trivial one-activity
- * workflow per event. Both are bursts: every event is committed (or started) as fast as the
- * producer can, and latency runs from that moment to receipt, so it includes the queueing a
- * burst of that size causes.
+ * Webhook benchmark: throughput of a burst and the commit → receipt latency of single events,
+ * through the real path (outbox → fan-out → start dispatcher → Temporal → worker → HTTP) with
+ * the compiled API and worker as separate processes (`npm run build` first), a local receiver
+ * and a Temporal CLI dev server with task-queue fairness on (as `npm start` runs it).
  *
- *   node -r ts-node/register bench/webhooks/run.ts      (BENCH_EVENTS=2000 for a shorter run)
+ * 1. Machine floor: a bare HTTP POST of a delivery-sized body to the receiver on loopback.
+ * 2. Baseline burst, same run and dev server: one trivial one-activity workflow per event.
+ * 3. Idle: BENCH_IDLE_EVENTS (200) single events, one at a time with a pause between, from
+ *    BENCH_SELLERS (20) sellers with 1 or 2 endpoints each.
+ * 4. Burst: BENCH_EVENTS (10,000) events of one seller, 2 endpoints each, committed as fast as the
+ *    producer can; meanwhile one single event of another seller every BENCH_PROBE_INTERVAL_MS
+ *    (2,000), whose latency shows whether the burst holds everyone else up.
+ * Then the resident memory of the API and worker processes.
  *
- * Writes bench/results/webhooks.md.
+ *   npm run build && node -r ts-node/register bench/webhooks/run.ts        (BENCH_EVENTS=1000 for a shorter run)
+ *
+ * BENCH_FAIRNESS=0 starts the dev server without task-queue fairness, for comparison.
+ * Writes bench/results/webhooks.md (or BENCH_RESULTS).
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { Client, Connection } from '@temporalio/client';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { Client as PgClient } from 'pg';
-import { percentile } from '../support';
+import { cpuShare, cpuTicks, freePort, percentile, portOpen, rss, spawnTemporalDevServer, stopChild } from '../support';
 import { loadConfig } from '../../src/config';
 import { connectAndMigrate } from '../../src/db/data-source';
 import { newId } from '../../src/ids';
-import { createLogger } from '../../src/logger';
 import { emitEvents, type ListingEventData } from '../../src/services/events/outbox';
-import { createStartDispatcher } from '../../worker/start-dispatcher';
+import { listingEventData } from '../../test/support/listings';
 import { encryptSecret, newSigningSecret } from '../../src/services/webhooks/signing';
-import { createWorker } from '../../worker/create-worker';
+import { TASK_QUEUE_FAIRNESS_ARGS } from '../../src/temporal/task-queue-fairness';
 import type { baselineWorkflow } from './baseline-workflow';
 
 const ROOT = path.resolve(__dirname, '../..');
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
-const ENDPOINTS = 2;
+const IDLE_EVENTS = Number(process.env.BENCH_IDLE_EVENTS ?? 200);
+const SELLERS = Number(process.env.BENCH_SELLERS ?? 20);
+const PROBE_INTERVAL_MS = Number(process.env.BENCH_PROBE_INTERVAL_MS ?? 2000);
+const IDLE_GAP_MS = 100;
+const FLOOR_REQUESTS = 200;
+const FAIRNESS = process.env.BENCH_FAIRNESS !== '0';
+const BURST_ENDPOINTS = 2;
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const TEMPORAL_CLI = process.env.TEMPORAL_CLI_PATH ?? path.join(ROOT, '.venv/bin/temporal');
-const TIMEOUT_MS = 20 * 60_000;
+const TIMEOUT_MS = 30 * 60_000;
 const PRODUCER_BATCH = 100;
+const JWT_SECRET = randomBytes(32).toString('hex');
 
-interface Result {
+interface Burst {
   scenario: string;
   events: number;
   deliveries: number;
@@ -48,41 +62,96 @@ interface Result {
   p99: number;
 }
 
-function summarise(
-  scenario: string,
-  events: number,
-  started: Map<string, number>,
-  received: Map<string, number>,
-  keyToEvent: (k: string) => string,
-): Result {
-  const latencies = [...received].map(([key, at]) => at - started.get(keyToEvent(key))!).sort((a, b) => a - b);
-  const first = Math.min(...started.values());
-  const last = Math.max(...received.values());
-  const seconds = (last - first) / 1000;
-  return {
-    scenario,
-    events,
-    deliveries: received.size,
-    seconds,
-    rate: received.size / seconds,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-  };
+interface Latency {
+  scenario: string;
+  samples: number;
+  p50: number;
+  p99: number;
+  max: number;
 }
 
-async function waitFor(done: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + TIMEOUT_MS;
-  while (!done()) {
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(done: () => boolean | Promise<boolean>, what: string, timeoutMs = TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(20);
   }
 }
 
-async function baseline(env: TestWorkflowEnvironment): Promise<Result> {
+function latency(scenario: string, values: number[]): Latency {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { scenario, samples: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN };
+}
+
+/**
+ * Records the first receipt of each (event, endpoint), indexed by event, and counts the first
+ * receipts per seller (the path `/seller-{n}/…`), so that waiting for a receipt is a lookup: a
+ * waiter that scanned every receipt would starve this very server on a loaded machine.
+ */
+class Receiver {
+  readonly byEvent = new Map<string, Map<string, number>>();
+  readonly perSeller = new Map<string, number>();
+  private readonly server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const eventId = String(req.headers['webhook-id'] ?? '');
+      const endpoints = this.byEvent.get(eventId) ?? new Map<string, number>();
+      this.byEvent.set(eventId, endpoints);
+      if (!endpoints.has(req.url ?? '')) {
+        endpoints.set(req.url ?? '', Date.now());
+        const seller = (req.url ?? '').split('/')[1] ?? '';
+        this.perSeller.set(seller, (this.perSeller.get(seller) ?? 0) + 1);
+      }
+      res.writeHead(204).end();
+    });
+  });
+
+  /** First receipt times of an event's deliveries. */
+  receipts(eventId: string): number[] {
+    return [...(this.byEvent.get(eventId)?.values() ?? [])];
+  }
+
+  async start(): Promise<string> {
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((r) => this.server.close(() => r()));
+  }
+}
+
+/** The machine's floor for a delivery: one HTTP POST of a delivery-sized body over loopback, one at a time. */
+async function floor(base: string): Promise<Latency> {
+  const body = JSON.stringify({ type: 'LISTING_CREATED', data: { pad: 'x'.repeat(200) } });
+  const agent = new http.Agent({ keepAlive: false });
+  const values: number[] = [];
+  for (let i = 0; i < FLOOR_REQUESTS; i += 1) {
+    const t0 = performance.now();
+    await new Promise<void>((resolve, reject) => {
+      const req = http.request(
+        `${base}/floor`,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json', 'webhook-id': `floor-${i}` } },
+        (res) => (res.resume(), res.on('end', resolve)),
+      );
+      req.once('error', reject);
+      req.end(body);
+    });
+    values.push(performance.now() - t0);
+  }
+  return latency('machine floor: one HTTP POST on loopback, no database or Temporal', values.map(Math.round));
+}
+
+async function baseline(address: string): Promise<Burst> {
   const started = new Map<string, number>();
   const done = new Map<string, number>();
+  const connection = await NativeConnection.connect({ address });
+  const client = new Client({ connection: await Connection.connect({ address }) });
   const worker = await Worker.create({
-    connection: env.nativeConnection,
+    connection,
     taskQueue: 'bench-baseline',
     workflowBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('./baseline-workflow'), logger: new DefaultLogger('WARN') }),
     activities: { touch: async (eventId: string) => void done.set(eventId, Date.now()) },
@@ -93,7 +162,7 @@ async function baseline(env: TestWorkflowEnvironment): Promise<Result> {
     await Promise.all(
       ids.slice(i, i + PRODUCER_BATCH).map((id) => {
         started.set(id, Date.now());
-        return env.client.workflow.start<typeof baselineWorkflow>('baselineWorkflow', {
+        return client.workflow.start<typeof baselineWorkflow>('baselineWorkflow', {
           workflowId: `bench-baseline:${id}`,
           taskQueue: 'bench-baseline',
           args: [id],
@@ -104,127 +173,273 @@ async function baseline(env: TestWorkflowEnvironment): Promise<Result> {
   await waitFor(() => done.size === EVENTS, 'baseline activities');
   worker.shutdown();
   await run;
-  return summarise('baseline: one trivial activity workflow per event', EVENTS, started, done, (k) => k);
+  await client.connection.close();
+  await connection.close();
+  const latencies = [...done].map(([id, at]) => at - started.get(id)!).sort((a, b) => a - b);
+  const seconds = (Math.max(...done.values()) - Math.min(...started.values())) / 1000;
+  return {
+    scenario: 'baseline: one trivial activity workflow per event',
+    events: EVENTS,
+    deliveries: done.size,
+    seconds,
+    rate: done.size / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
 }
 
-async function webhooks(env: TestWorkflowEnvironment, databaseUrl: string): Promise<Result> {
-  // The receiver: first receipt per (event, endpoint).
-  const received = new Map<string, number>();
-  const receiver = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const key = `${req.headers['webhook-id']}|${req.url}`;
-      if (!received.has(key)) received.set(key, Date.now());
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+interface Seller {
+  id: string;
+  endpoints: number;
+}
 
-  const config = loadConfig({
-    NODE_ENV: 'development',
-    DATABASE_URL: databaseUrl,
-    TEMPORAL_ADDRESS: env.address,
-    TEMPORAL_TASK_QUEUE: 'bench-webhooks',
-    LOG_LEVEL: 'warn',
-    JWT_SECRET: randomBytes(32).toString('hex'),
-  });
-  const db = await connectAndMigrate({ url: databaseUrl, poolSize: 20 });
-  const sellerId = newId();
-  await db.query(`INSERT INTO users (id, email, username, password_hash) VALUES ($1, 'bench@example.test', 'bench', 'x')`, [sellerId]);
-  await db.query(`INSERT INTO seller_accounts (user_id) VALUES ($1)`, [sellerId]);
-  for (let i = 0; i < ENDPOINTS; i++) {
+async function seedSeller(db: PgClient, base: string, secretKey: Buffer, endpoints: number, n: number): Promise<Seller> {
+  const id = newId();
+  await db.query(`INSERT INTO users (id, email, username, password_hash) VALUES ($1, $2, $3, 'x')`, [
+    id,
+    `bench-${n}@example.test`,
+    `bench${n}`,
+  ]);
+  await db.query(`INSERT INTO seller_accounts (user_id) VALUES ($1)`, [id]);
+  for (let i = 0; i < endpoints; i += 1) {
     await db.query(
       `INSERT INTO webhook_endpoints (id, seller_id, url, subscriptions, enabled, secret_encrypted) VALUES ($1, $2, $3, '{LISTING_CREATED}', true, $4)`,
-      [newId(), sellerId, `${base}/endpoint-${i}`, encryptSecret(config.webhooks.secretKey, newSigningSecret())],
+      [newId(), id, `${base}/seller-${n}/endpoint-${i}`, encryptSecret(secretKey, newSigningSecret())],
     );
   }
+  return { id, endpoints };
+}
 
-  const worker = await createWorker({ config, db, connection: env.nativeConnection });
-  const run = worker.run();
-  const dispatcher = createStartDispatcher(config, db, env.client, createLogger('warn', 'bench-dispatcher'));
-  dispatcher.start();
+interface Stack {
+  api: ChildProcess;
+  worker: ChildProcess;
+}
 
+async function startStack(databaseUrl: string, temporalAddress: string): Promise<Stack & { apiBase: string }> {
+  const [port, metrics] = await Promise.all([freePort(), freePort()]);
+  const env = {
+    ...process.env,
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    METRICS_PORT: String(metrics),
+    WORKER_METRICS_PORT: '0',
+    CODEC_PORT: '0',
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: temporalAddress,
+    TEMPORAL_TASK_QUEUE: 'bench-webhooks',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    JWT_SECRET,
+  };
+  const api = spawn(process.execPath, ['dist/src/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(api);
+  const apiBase = `http://127.0.0.1:${port}`;
+  await waitFor(async () => {
+    if (api.exitCode !== null) throw new Error(`the API exited (${api.exitCode}) before it was ready`);
+    return (await fetch(`${apiBase}/readyz`).catch(() => undefined))?.ok === true;
+  }, 'the API to be ready');
+  // The API has migrated the database; the worker starts on it.
+  const worker = spawn(process.execPath, ['dist/worker/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(worker);
+  worker.once('exit', (code) => code !== 0 && code !== null && console.error(`the worker exited (${code})`));
+  return { api, worker, apiBase };
+}
+
+/** The API and worker processes, stopped however the run ends. */
+const children: ChildProcess[] = [];
+
+async function webhooks(
+  databaseUrl: string,
+  temporalAddress: string,
+  receiver: Receiver,
+  base: string,
+): Promise<{
+  burst: Burst;
+  idle: Latency;
+  during: Latency;
+  failed: number;
+  memory: Record<'api' | 'worker', { now: number; peak: number }>;
+}> {
+  const stack = await startStack(databaseUrl, temporalAddress);
+  const pg = new PgClient({ connectionString: databaseUrl });
+  await pg.connect();
+  // The same key derivation as the processes (WEBHOOK_SECRET_KEY unset: from JWT_SECRET).
+  const secretKey = loadConfig({ DATABASE_URL: databaseUrl, JWT_SECRET }).webhooks.secretKey;
+  const burstSeller = await seedSeller(pg, base, secretKey, BURST_ENDPOINTS, 0);
+  const others: Seller[] = [];
+  for (let i = 1; i <= SELLERS; i += 1) others.push(await seedSeller(pg, base, secretKey, 1 + (i % 2), i));
+  await pg.end();
+  // The producer commits through the same `emitEvents` the API's services call in their transactions.
+  const db = await connectAndMigrate({ url: databaseUrl, poolSize: 4 });
+  const commit = async (sellerId: string, events: ListingEventData[]) => {
+    const ids = await db.transaction((tx) =>
+      emitEvents(
+        tx,
+        'LISTING_CREATED',
+        events.map((e) => ({ ...e, sellerId })),
+      ),
+    );
+    return { ids, at: Date.now() };
+  };
+  const receiptsOf = (eventId: string) => receiver.receipts(eventId);
+
+  // The worker is ready once a delivery goes through.
+  const warm = await commit(others[0]!.id, [listingEventData(others[0]!.id, -1)]);
+  await waitFor(() => receiptsOf(warm.ids[0]!).length === others[0]!.endpoints, 'the first delivery (worker start-up)', 180_000);
+
+  /** Commits one event of `seller`, resolves with the commit → receipt latency of each of its deliveries. */
+  const single = async (seller: Seller, n: number): Promise<number[]> => {
+    const { ids, at } = await commit(seller.id, [listingEventData(seller.id, n)]);
+    await waitFor(() => receiptsOf(ids[0]!).length === seller.endpoints, `delivery of single event ${n}`);
+    return receiptsOf(ids[0]!).map((t) => t - at);
+  };
+
+  console.log(`idle: ${IDLE_EVENTS} single events…`);
+  const idle: number[] = [];
+  for (let i = 0; i < IDLE_EVENTS; i += 1) {
+    idle.push(...(await single(others[i % others.length]!, i)));
+    await sleep(IDLE_GAP_MS);
+  }
+
+  console.log(`burst: ${EVENTS} events × ${BURST_ENDPOINTS} endpoints, another seller's event every ${PROBE_INTERVAL_MS} ms…`);
   const committed = new Map<string, number>();
+  let burstDone = false;
+  const during: number[] = [];
+  const probes = (async () => {
+    const pending: Array<Promise<number[]>> = [];
+    for (let i = 0; !burstDone; i += 1) {
+      pending.push(single(others[i % others.length]!, 10_000 + i));
+      await sleep(PROBE_INTERVAL_MS);
+    }
+    for (const values of await Promise.all(pending)) during.push(...values);
+  })();
   for (let i = 0; i < EVENTS; i += PRODUCER_BATCH) {
-    const batch: ListingEventData[] = Array.from({ length: Math.min(PRODUCER_BATCH, EVENTS - i) }, (_, j) => ({
-      sellerId,
-      createdAt: new Date().toISOString(),
-      urn: `urn:mts:card:bench-${i + j}`,
-      listingId: newId(),
-      quantity: 1,
-      price: 100,
-    }));
-    const ids = await db.transaction((tx) => emitEvents(tx, 'LISTING_CREATED', batch));
-    const at = Date.now();
+    const batch = Array.from({ length: Math.min(PRODUCER_BATCH, EVENTS - i) }, (_, j) => listingEventData(burstSeller.id, i + j));
+    const { ids, at } = await commit(burstSeller.id, batch);
     for (const id of ids) committed.set(id, at);
   }
-  await waitFor(() => received.size === EVENTS * ENDPOINTS, 'webhook receipts');
-  const result = summarise(
-    `webhooks: ${ENDPOINTS} endpoints per event, signed HTTP POST`,
-    EVENTS,
-    committed,
-    received,
-    (k) => k.split('|')[0]!,
-  );
-
-  await dispatcher.stop();
-  worker.shutdown();
-  await run;
+  await waitFor(() => (receiver.perSeller.get('seller-0') ?? 0) === EVENTS * BURST_ENDPOINTS, 'the burst receipts');
+  burstDone = true;
+  await probes;
+  const receipts = [...committed].flatMap(([id, at]) => receiver.receipts(id).map((t) => ({ at: t, latency: t - at })));
+  const latencies = receipts.map((r) => r.latency).sort((a, b) => a - b);
+  const seconds = (Math.max(...receipts.map((r) => r.at)) - Math.min(...committed.values())) / 1000;
+  const burst: Burst = {
+    scenario: `webhooks: ${BURST_ENDPOINTS} endpoints per event, signed HTTP POST`,
+    events: EVENTS,
+    deliveries: receipts.length,
+    seconds,
+    rate: receipts.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
+  const memory = { api: rss(stack.api.pid!), worker: rss(stack.worker.pid!) };
+  // Every attempt should succeed at once; a failed one (e.g. a receiver timeout) means a retry skewed the figures.
+  const [{ failed }] = await db.query(`SELECT count(*)::int AS failed FROM webhook_attempts WHERE NOT succeeded`);
   await db.destroy();
-  receiver.close();
-  return result;
+  await stopChild(stack.worker);
+  await stopChild(stack.api);
+  return {
+    burst,
+    idle: latency(`idle: single events of ${SELLERS} sellers (1–2 endpoints), one at a time`, idle),
+    during: latency(`other sellers' single events, one every ${PROBE_INTERVAL_MS / 1000} s during the burst`, during),
+    failed,
+    memory,
+  };
 }
 
 async function main(): Promise<void> {
+  if (!existsSync(path.join(ROOT, 'dist/worker/main.js')))
+    throw new Error('run `npm run build` first: the benchmark runs the compiled API and worker');
   Runtime.install({ logger: new DefaultLogger('WARN') });
+  const loadBefore = os.loadavg();
+  const ticks = cpuTicks();
   const dbName = `bench_webhooks_${randomBytes(4).toString('hex')}`;
   const admin = new PgClient({ connectionString: ADMIN_URL });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${dbName}`);
   const url = new URL(ADMIN_URL);
   url.pathname = `/${dbName}`;
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: TEMPORAL_CLI }, namespace: 'default' },
-  });
+  const temporalPort = await freePort();
+  const temporal = spawnTemporalDevServer(temporalPort, FAIRNESS ? TASK_QUEUE_FAIRNESS_ARGS : []);
+  const receiver = new Receiver();
   try {
+    await waitFor(() => portOpen(temporalPort), 'the Temporal dev server', 60_000);
+    const address = `127.0.0.1:${temporalPort}`;
+    const base = await receiver.start();
+    const f = await floor(base);
+    console.log(f);
     console.log(`baseline: ${EVENTS} workflows…`);
-    const b = await baseline(env);
+    const b = await baseline(address);
     console.log(b);
-    console.log(`webhooks: ${EVENTS} events × ${ENDPOINTS} endpoints…`);
-    const w = await webhooks(env, url.toString());
+    const w = await webhooks(url.toString(), address, receiver, base);
     console.log(w);
-    writeReport([b, w]);
+    writeReport({ floor: f, baseline: b, ...w, loadBefore, loadAfter: os.loadavg(), cpu: cpuShare(ticks, cpuTicks()) });
   } finally {
-    await env.teardown();
+    for (const child of children.reverse()) await stopChild(child);
+    await receiver.close();
+    await stopChild(temporal);
     await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     await admin.end();
   }
 }
 
-function writeReport(results: Result[]): void {
-  const [b, w] = results as [Result, Result];
-  const row = (r: Result) =>
-    `| ${r.scenario} | ${r.events} | ${r.deliveries} | ${r.seconds.toFixed(1)} | ${r.rate.toFixed(0)} | ${r.p50} | ${r.p99} |`;
+function writeReport(r: {
+  floor: Latency;
+  baseline: Burst;
+  burst: Burst;
+  idle: Latency;
+  during: Latency;
+  failed: number;
+  memory: Record<'api' | 'worker', { now: number; peak: number }>;
+  loadBefore: number[];
+  loadAfter: number[];
+  cpu: string;
+}): void {
+  const row = (b: Burst) =>
+    `| ${b.scenario} | ${b.events} | ${b.deliveries} | ${b.seconds.toFixed(1)} | ${b.rate.toFixed(0)} | ${b.p50} | ${b.p99} |`;
+  const lat = (l: Latency) => `| ${l.scenario} | ${l.samples} | ${l.p50} | ${l.p99} | ${l.max} |`;
+  const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(' ');
+  const mib = (m: { now: number; peak: number }) => `${m.now.toFixed(0)} MiB (peak ${m.peak.toFixed(0)} MiB)`;
   const text = [
-    '# Webhook fan-out benchmark',
+    '# Webhook benchmark',
     '',
     `Run ${new Date().toISOString()} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ` +
-      'Temporal CLI dev server (in-memory), PostgreSQL on 127.0.0.1, receiver on loopback. Same process, same dev server, baseline first.',
+      `Temporal CLI dev server (in-memory, task-queue fairness ${FAIRNESS ? 'on' : 'off'}), PostgreSQL on 127.0.0.1, receiver on loopback; ` +
+      'compiled API and worker processes. Baseline first, on the same dev server.',
+    '',
+    `Load average (1, 5, 15 min) before ${load(r.loadBefore)}, after ${load(r.loadAfter)}; CPU over the run: ${r.cpu}.`,
+    '',
+    '## Burst throughput',
     '',
     '| scenario | events | deliveries | seconds | deliveries/s | p50 ms (commit → receipt) | p99 ms |',
     '|---|---|---|---|---|---|---|',
-    row(b),
-    row(w),
+    row(r.baseline),
+    row(r.burst),
     '',
-    `Webhook rate = **${((100 * w.rate) / b.rate).toFixed(0)} %** of the baseline's (target ≥ 70 %).`,
+    `Webhook rate = **${((100 * r.burst.rate) / r.baseline.rate).toFixed(0)} %** of the baseline's (target ≥ 70 %). ` +
+      'Both are bursts: their latency includes the queueing of the whole burst.',
     '',
-    'Both are bursts: latency includes the queueing of the whole burst. Reproduce with',
-    '`node -r ts-node/register bench/webhooks/run.ts` (`BENCH_EVENTS` to scale).',
+    '## Single-event latency (commit → receipt, per delivery)',
+    '',
+    '| scenario | deliveries | p50 ms | p99 ms | max ms |',
+    '|---|---|---|---|---|',
+    lat(r.floor),
+    lat(r.idle),
+    lat(r.during),
+    '',
+    `Failed delivery attempts (retried): ${r.failed}.`,
+    '',
+    `Resident memory at the end: API ${mib(r.memory.api)}, worker ${mib(r.memory.worker)}.`,
+    '',
+    'Reproduce with `npm run build && node -r ts-node/register bench/webhooks/run.ts` (`BENCH_EVENTS` scales the burst,',
+    '`BENCH_IDLE_EVENTS`, `BENCH_SELLERS`, `BENCH_PROBE_INTERVAL_MS`; `BENCH_FAIRNESS=0` turns task-queue fairness off).',
     '',
   ].join('\n');
-  mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-  writeFileSync(path.join(ROOT, 'bench/results/webhooks.md'), text);
+  const out = process.env.BENCH_RESULTS ?? path.join(ROOT, 'bench/results/webhooks.md');
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, text);
   console.log(text);
 }
 

@@ -29,6 +29,9 @@ export class TemporalStartExecutor implements StartExecutor {
       args: start.args,
       workflowIdReusePolicy: options.reusePolicy ?? 'REJECT_DUPLICATE',
       ...(options.summary ? { staticSummary: options.summary } : {}),
+      // Temporal dispatches the workflow's tasks (and its activities', which inherit it)
+      // round-robin across fairness keys when the server has fairness enabled.
+      ...(start.fairnessKey ? { priority: { fairnessKey: start.fairnessKey } } : {}),
       ...(options.searchAttributes
         ? {
             typedSearchAttributes: options.searchAttributes.map((a): SearchAttributePair => ({

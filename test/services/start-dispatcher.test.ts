@@ -1,10 +1,11 @@
 import { createLogger } from '../../src/logger';
 import { webhookFanOut } from '../../src/services/webhooks/fan-out';
-import { requestWorkflowStart, starts, type WorkflowStart } from '../../src/services/workflow-starts';
+import { requestWorkflowStart, requestWorkflowStarts, starts, type WorkflowStart } from '../../src/services/workflow-starts';
 import { StartDispatcher, type StartExecutor } from '../../src/services/workflow-starts/dispatcher';
+import { emitEvents } from '../../src/services/events/outbox';
 import { newId } from '../../src/ids';
 import { registerSeller, startTestApi, type TestApi } from '../support/api';
-import { createListing } from '../support/listings';
+import { createListing, listingEventData } from '../support/listings';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -29,7 +30,7 @@ function recordingExecutor(fail: (s: WorkflowStart) => boolean = () => false) {
   return { calls, executor };
 }
 
-const dispatcherWith = (executor: StartExecutor, feeders = [] as Array<() => Promise<number>>) =>
+const dispatcherWith = (executor: StartExecutor, feeders = [] as Array<() => Promise<number>>, batchSize?: number) =>
   new StartDispatcher({
     db: api.database.db,
     databaseUrl: api.database.url,
@@ -38,6 +39,7 @@ const dispatcherWith = (executor: StartExecutor, feeders = [] as Array<() => Pro
     intervalMs: 50,
     retryMaxMs: 60_000,
     log: createLogger('silent', 'start-dispatcher-test'),
+    ...(batchSize ? { batchSize } : {}),
   });
 
 const request = (start: WorkflowStart) => api.database.db.transaction((tx) => requestWorkflowStart(tx, start));
@@ -194,6 +196,76 @@ describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () =>
       }
     } finally {
       await dispatcher.stop();
+    }
+  });
+});
+
+describe('fairness (docs/webhooks.md, "Fairness")', () => {
+  const delivery = (sellerId: string) =>
+    starts.webhookDelivery({ id: newId(), type: 'LISTING_CREATED', sellerId }, newId(), POLICY, { replay: false });
+
+  it("claims intents round-robin across fairness keys: one seller's backlog does not hold up another's start", async () => {
+    const [burst, single] = [newId(), newId()];
+    await api.database.db.transaction((tx) =>
+      requestWorkflowStarts(
+        tx,
+        Array.from({ length: 300 }, () => delivery(burst)),
+      ),
+    );
+    const lone = delivery(single);
+    await request(lone);
+    const unkeyed = newId();
+    await request(starts.emailChange(unkeyed));
+
+    const { calls, executor } = recordingExecutor();
+    expect(await dispatcherWith(executor, [], 10).dispatchBatch()).toBe(10);
+    // Oldest first would have taken ten of the burst; round-robin takes each class's oldest first.
+    expect(
+      calls
+        .slice(0, 3)
+        .map((c) => c.workflowId)
+        .sort(),
+    ).toEqual([calls.find((c) => c.fairnessKey === burst)!.workflowId, lone.workflowId, `email-change:${unkeyed}`].sort());
+    expect(calls.filter((c) => c.fairnessKey === burst)).toHaveLength(8);
+    // The key travels to the executor (Temporal's fairness key); an unkeyed start carries none.
+    expect(calls.find((c) => c.workflowId === lone.workflowId)!.fairnessKey).toBe(single);
+    expect(calls.find((c) => c.workflowId === `email-change:${unkeyed}`)!.fairnessKey).toBeUndefined();
+    // Within a key, oldest first: the burst's intents start in the order written.
+    const [{ ids }] = await api.database.db.query(
+      `SELECT array_agg(workflow_id ORDER BY id) AS ids FROM workflow_starts WHERE fairness_key = $1 AND started_at IS NOT NULL`,
+      [burst],
+    );
+    expect(calls.filter((c) => c.fairnessKey === burst).map((c) => c.workflowId)).toEqual(ids);
+  });
+
+  it("fans events out round-robin across sellers: a seller's single event starts in the first pass despite another's backlog", async () => {
+    const [big, small] = [await registerSeller(api), await registerSeller(api)];
+    for (const seller of [big, small])
+      await api.http
+        .post('/seller/webhooks')
+        .set(seller.bearer)
+        .send({ url: 'http://127.0.0.1:9/hook', subscriptions: ['LISTING_CREATED'] })
+        .expect(201);
+    await api.database.db.transaction((tx) =>
+      emitEvents(
+        tx,
+        'LISTING_CREATED',
+        Array.from({ length: 300 }, (_, n) => listingEventData(big.id, n)),
+      ),
+    );
+    const [single] = await api.database.db.transaction((tx) => emitEvents(tx, 'LISTING_CREATED', [listingEventData(small.id, 0)]));
+
+    const { calls, executor } = recordingExecutor();
+    try {
+      // One pass: fan out 50 events, start 50 intents. Oldest first, the single event would wait six passes.
+      await dispatcherWith(executor, [webhookFanOut(api.database.db, POLICY, 50)], 50).dispatchBatch();
+      expect(calls).toHaveLength(50);
+      expect(calls.filter((c) => c.workflowId.startsWith(`webhook:${single}:`))).toEqual([
+        expect.objectContaining({ fairnessKey: small.id }),
+      ]);
+      expect(calls.filter((c) => c.fairnessKey === big.id)).toHaveLength(49);
+    } finally {
+      await api.database.db.query(`UPDATE outbox_events SET dispatched_at = now() WHERE seller_id = $1`, [big.id]);
     }
   });
 });

@@ -28,3 +28,16 @@ export async function createListing(db: DataSource, sellerId: string, fields: { 
     return { eventId: eventId!, data };
   });
 }
+
+/**
+ * The data of a `LISTING_CREATED` event whose listing need not exist: for tests and benchmarks
+ * that only need events in the outbox (fan-out, fairness, load).
+ */
+export const listingEventData = (sellerId: string, n: number): ListingEventData => ({
+  sellerId,
+  createdAt: new Date().toISOString(),
+  urn: `urn:mts:card:event-${n}`,
+  listingId: newId(),
+  quantity: 1,
+  price: 100,
+});

@@ -11,6 +11,7 @@ import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../worker/workf
 import { loadConfig } from '../../src/config';
 import { SEARCH_ATTRIBUTE_ARGS } from '../../src/domain/search-attributes';
 import { temporalDataConverter } from '../../src/temporal/data-converter';
+import { TASK_QUEUE_FAIRNESS_ARGS } from '../../src/temporal/task-queue-fairness';
 import { TEMPORAL_CLI, TEMPORAL_TEST_SERVER } from './env';
 
 /**
@@ -64,7 +65,7 @@ export function devServerEnv(options: { port?: number; sdkMetricsPort?: number }
       executable: { type: 'existing-path', path: TEMPORAL_CLI },
       namespace: 'default',
       ...(options.port ? { port: options.port } : {}),
-      extraArgs: ['--log-level', 'error', ...SEARCH_ATTRIBUTE_ARGS],
+      extraArgs: ['--log-level', 'error', ...SEARCH_ATTRIBUTE_ARGS, ...TASK_QUEUE_FAIRNESS_ARGS],
     },
   });
 }

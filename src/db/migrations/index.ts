@@ -22,8 +22,9 @@ import { OrderCancellation1733443900200 } from './1733443900200-order-cancellati
 import { Payouts1733443900300 } from './1733443900300-payouts';
 import { OAuthRevocation1733444000000 } from './1733444000000-oauth-revocation';
 import { RetentionIndexes1733444100000 } from './1733444100000-retention-indexes';
-import { CaseOutcomeMoney1733500000000 } from './1733500000000-case-outcome-money';
 import { OrderDeliveredAt1733444200000 } from './1733444200000-order-delivered-at';
+import { CaseOutcomeMoney1733500000000 } from './1733500000000-case-outcome-money';
+import { WorkflowStartFairness1733505000000 } from './1733505000000-workflow-start-fairness';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -53,4 +54,5 @@ export const migrations = [
   RetentionIndexes1733444100000,
   OrderDeliveredAt1733444200000,
   CaseOutcomeMoney1733500000000,
+  WorkflowStartFairness1733505000000,
 ];

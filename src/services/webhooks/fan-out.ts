@@ -8,18 +8,26 @@ import type { StartFeeder } from '../workflow-starts/dispatcher';
  * type and enabled at this moment): subscriptions are matched at dispatch time. Events are
  * claimed with FOR UPDATE SKIP LOCKED and stamped in the transaction that writes their intents,
  * so an event fans out exactly once; the start dispatcher then starts the deliveries. The retry
- * policy is frozen into each delivery's input here.
+ * policy is frozen into each delivery's input here. Events are taken round-robin across sellers
+ * (each seller's oldest, then each seller's second…), like the start intents after them, so one
+ * seller's burst does not hold up another seller's event (docs/webhooks.md, "Fairness").
  */
 export function webhookFanOut(db: DataSource, policy: WebhookDeliveryPolicy, batchSize = 100): StartFeeder {
   return () =>
     db.transaction(async (tx) => {
       const rows: Array<{ event_id: string; seller_id: string; type: string; endpoint_id: string | null }> = await tx.query(
-        `WITH batch AS (
-           SELECT id, seller_id, type FROM outbox_events
+        `WITH ranked AS (
+           SELECT id, created_at, row_number() OVER (PARTITION BY seller_id ORDER BY created_at, id) AS turn
+             FROM outbox_events
             WHERE dispatched_at IS NULL
-            ORDER BY created_at
+            ORDER BY turn, created_at, id
+            LIMIT $1 * 4),
+         batch AS (
+           SELECT o.id, o.seller_id, o.type FROM ranked r JOIN outbox_events o ON o.id = r.id
+            WHERE o.dispatched_at IS NULL
+            ORDER BY r.turn, r.created_at, r.id
             LIMIT $1
-              FOR UPDATE SKIP LOCKED)
+              FOR UPDATE OF o SKIP LOCKED)
          SELECT b.id AS event_id, b.seller_id, b.type, e.id AS endpoint_id
            FROM batch b
            LEFT JOIN webhook_endpoints e ON e.seller_id = b.seller_id AND e.enabled AND b.type = ANY (e.subscriptions)`,

@@ -37,6 +37,8 @@ export interface StartDispatcherOptions {
 /** Starts in flight at once within a batch. */
 const START_CONCURRENCY = 32;
 const RETRY_BASE_MS = 1000;
+/** Best-ranked candidates considered per claim, in batches: room to skip rows other dispatchers hold. */
+const CANDIDATE_BATCHES = 4;
 
 interface PendingRow {
   id: string;
@@ -45,6 +47,7 @@ interface PendingRow {
   request_key: string;
   args: unknown[];
   options: WorkflowStartOptions;
+  fairness_key: string;
 }
 
 type Outcome = { id: string; error?: string };
@@ -58,8 +61,10 @@ type Outcome = { id: string; error?: string };
  * or failed in the same transaction. A start whose stamp is lost is made again, and the
  * deterministic ids with REJECT_DUPLICATE make that harmless.
  *
- * Fair: a failed start records `attempts` and `last_error` and waits (doubling, up to
- * `retryMaxMs`) so it cannot hold up the rows behind it. Requests for one workflow id are made in
+ * Fair: pending intents are claimed round-robin across their fairness keys (one seller's burst
+ * of webhook deliveries cannot hold up other sellers' or any other workflow's start), and a
+ * failed start records `attempts` and `last_error` and waits (doubling, up to `retryMaxMs`) so it
+ * cannot hold up the rows behind it. Requests for one workflow id are made in
  * the order they were written (a start before its signal-with-start); different ids in parallel.
  *
  * Fast: a trigger sends NOTIFY at commit, which wakes the loop at once; polling every
@@ -95,12 +100,23 @@ export class StartDispatcher {
   private async startBatch(): Promise<number> {
     const batchSize = this.options.batchSize ?? 100;
     return this.options.db.transaction(async (tx) => {
+      // Round-robin across fairness keys: every key's oldest due intent, then every key's
+      // second… The ranking reads all due intents (window functions cannot take row locks), so
+      // the rows are locked in a second step, from a few batches' worth of the best-ranked
+      // candidates: rows another dispatcher holds are skipped, not waited for.
       const rows: PendingRow[] = await tx.query(
-        `SELECT id, workflow_type, workflow_id, request_key, args, options FROM workflow_starts
-          WHERE started_at IS NULL AND next_attempt_at <= now()
-          ORDER BY next_attempt_at, id
+        `WITH ranked AS (
+           SELECT id, row_number() OVER (PARTITION BY fairness_key ORDER BY id) AS turn
+             FROM workflow_starts
+            WHERE started_at IS NULL AND next_attempt_at <= now()
+            ORDER BY turn, id
+            LIMIT $1 * ${CANDIDATE_BATCHES})
+         SELECT w.id, w.workflow_type, w.workflow_id, w.request_key, w.args, w.options, w.fairness_key
+           FROM ranked r JOIN workflow_starts w ON w.id = r.id
+          WHERE w.started_at IS NULL AND w.next_attempt_at <= now()
+          ORDER BY r.turn, r.id
           LIMIT $1
-            FOR UPDATE SKIP LOCKED`,
+            FOR UPDATE OF w SKIP LOCKED`,
         [batchSize],
       );
       if (rows.length === 0) return 0;
@@ -141,7 +157,9 @@ export class StartDispatcher {
    */
   private async startAll(rows: PendingRow[]): Promise<Outcome[]> {
     const groups = new Map<string, PendingRow[]>();
+    // Groups start in the fairness order of the claim; within one workflow id, in the order written.
     for (const row of rows) groups.set(row.workflow_id, [...(groups.get(row.workflow_id) ?? []), row]);
+    for (const group of groups.values()) group.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
     const outcomes: Outcome[] = [];
     const runGroup = async (group: PendingRow[]) => {
       let error: string | undefined;
@@ -154,6 +172,7 @@ export class StartDispatcher {
               requestKey: row.request_key,
               args: row.args,
               options: row.options,
+              ...(row.fairness_key ? { fairnessKey: row.fairness_key } : {}),
             });
             this.options.onStartSettled?.(row.workflow_type, result);
           } catch (err) {

@@ -21,8 +21,8 @@ export async function requestWorkflowStarts(tx: EntityManager, starts: WorkflowS
   if (starts.length === 0) return 0;
   const traceContext = activeTraceCarrier();
   const rows: unknown[] = await tx.query(
-    `INSERT INTO workflow_starts (workflow_type, workflow_id, request_key, args, options)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::jsonb[])
+    `INSERT INTO workflow_starts (workflow_type, workflow_id, request_key, args, options, fairness_key)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::jsonb[], $6::text[])
      ON CONFLICT (workflow_id, request_key) DO NOTHING
      RETURNING id`,
     [
@@ -31,6 +31,7 @@ export async function requestWorkflowStarts(tx: EntityManager, starts: WorkflowS
       starts.map((s) => s.requestKey ?? ''),
       starts.map((s) => JSON.stringify(s.args)),
       starts.map((s) => JSON.stringify(traceContext ? { ...s.options, traceContext } : (s.options ?? {}))),
+      starts.map((s) => s.fairnessKey ?? ''),
     ],
   );
   return rows.length;

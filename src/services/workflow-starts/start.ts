@@ -12,6 +12,14 @@ export interface WorkflowStart {
    * the signal's name for a signal-with-start, a fresh id for a deliberate re-run (replay).
    */
   requestKey?: string;
+  /**
+   * The class this start is rationed by when work queues up (a webhook delivery: its seller).
+   * The dispatcher claims pending intents round-robin across classes, and Temporal dispatches the
+   * workflow's tasks the same way (its task-queue fairness key). Absent: the one class of every
+   * start without a key (docs/webhooks.md, "Fairness"). Every request for one workflow id must
+   * carry the same key: within a key, requests are claimed in the order written.
+   */
+  fairnessKey?: string;
   options?: WorkflowStartOptions;
 }
 

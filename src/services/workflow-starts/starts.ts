@@ -237,10 +237,11 @@ export const starts = {
   /**
    * The delivery of one event to one endpoint; the retry policy is frozen into its input, so a
    * running delivery keeps the schedule it began with. A replay is a deliberate re-run of the
-   * same id: it gets its own request key and allows the duplicate.
+   * same id: it gets its own request key and allows the duplicate. Rationed per seller, so one
+   * seller's burst waits behind its own deliveries only (docs/webhooks.md, "Fairness").
    */
   webhookDelivery(event: WebhookEventRef, endpointId: string, policy: WebhookDeliveryPolicy, options: { replay: boolean }): WorkflowStart {
-    return start(
+    const delivery = start(
       'webhookDeliveryWorkflow',
       workflowIds.webhookDelivery(event.id, endpointId),
       { eventId: event.id, endpointId, policy },
@@ -255,6 +256,7 @@ export const starts = {
       },
       options.replay ? `replay:${newId()}` : undefined,
     );
+    return { ...delivery, fairnessKey: event.sellerId };
   },
 
   /**
