@@ -40,3 +40,9 @@ export async function dataOf<R extends Answer>(call: Promise<R>, status = 200): 
   if (answer.data === undefined) throw new Error(`${answer.response.url} answered ${status} without a body`);
   return answer.data as NonNullable<R['data']>;
 }
+
+/** How a raw text body (a CSV file) goes out as it is, with its media type. */
+export const rawText = (contentType: string) => ({
+  bodySerializer: (body: string) => body,
+  headers: { 'Content-Type': contentType },
+});

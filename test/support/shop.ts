@@ -72,3 +72,17 @@ export async function pay(api: TestApi, url: string): Promise<string> {
   if (!purchaseId) throw new Error(`no purchase in ${location}`);
   return purchaseId;
 }
+
+/** Opens the checkout of the buyer's basket (201 expected); returns the payment page `url`. */
+export async function checkoutUrl(
+  api: TestApi,
+  buyer: TestUser,
+  basketId: string,
+  successUrl = 'https://shop.example/ok',
+): Promise<string> {
+  const checkout = await dataOf(
+    apiClient(api, buyer.bearer).POST('/basket/{id}/checkout', { params: { path: { id: basketId } }, body: { successUrl } }),
+    201,
+  );
+  return checkout.url;
+}
