@@ -10,7 +10,8 @@ import { WEBHOOK_SEARCH_ATTRIBUTES } from '../../src/domain/webhooks/search-attr
 import { registerSeller, registerUser } from '../support/api';
 import { TEMPORAL_CLI } from '../support/env';
 import { seedCatalog } from '../support/fixtures';
-import { fillBasket, pay, sellerWithListings } from '../support/shop';
+import { apiClient, dataOf, expectStatus } from '../support/client';
+import { checkoutUrl, fillBasket, pay, sellerWithListings } from '../support/shop';
 import { eventually, startStack, type TestStack } from '../support/stack';
 import { freePort } from '../support/temporal';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -47,11 +48,10 @@ async function deliveredWebhook() {
   const { api } = stack;
   const seller = await registerSeller(api);
   const endpoint = await receiver.register(api, seller);
-  const created = await api.http
-    .post('/seller/listings')
-    .set(seller.bearer)
-    .send({ urn: await anyItemUrn(), quantity: 1, price: 999, condition: 'NEAR_MINT', language: 'en' });
-  expect(created.status).toBe(201);
+  const created = await apiClient(api, seller.bearer).POST('/seller/listings', {
+    body: { urn: await anyItemUrn(), quantity: 1, price: 999, condition: 'NEAR_MINT', language: 'en' },
+  });
+  expect(created.response.status).toBe(201);
   const delivery = await eventually(async () => {
     const [row] = await api.database.db.query(`SELECT event_id FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'SUCCEEDED'`, [
       endpoint.id,
@@ -110,28 +110,34 @@ describe('operating the stack (API + worker + Temporal dev server + Postgres)', 
     const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 1, price: 1200 }]);
     const buyer = await registerUser(api, 'opsbuyer');
     const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
-    const checkout = await api.http
-      .post(`/basket/${basketId}/checkout`)
-      .set(buyer.bearer)
-      .send({ successUrl: 'https://shop.example/thanks' })
-      .expect(201);
-    const purchaseId = await pay(api, checkout.body.url);
-    const order = (await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200)).body.orders[0];
+    const purchaseId = await pay(api, await checkoutUrl(api, buyer, basketId, 'https://shop.example/thanks'));
+    const asBuyer = apiClient(api, buyer.bearer);
+    const order = (await dataOf(asBuyer.GET('/user/purchases/{id}', { params: { path: { id: purchaseId } } }))).orders[0]!;
     const comment = 'Sleeve torn, corner creased: personal-note-7f3a';
-    await api.http
-      .put(`/user/purchases/${purchaseId}`)
-      .set(buyer.bearer)
-      .send({ action: 'dispute', orderId: order.id, reason: 'DAMAGED', comment: 'Opened', items: [{ id: order.items[0].id, quantity: 1 }] })
-      .expect(200);
-    const [opened] = (await api.http.get('/user/cases').set(buyer.bearer).expect(200)).body;
+    await expectStatus(
+      asBuyer.PUT('/user/purchases/{id}', {
+        params: { path: { id: purchaseId } },
+        body: {
+          action: 'dispute',
+          orderId: order.id,
+          reason: 'DAMAGED',
+          comment: 'Opened',
+          items: [{ id: order.items[0]!.id, quantity: 1 }],
+        },
+      }),
+      200,
+    );
+    const [opened] = await dataOf(asBuyer.GET('/user/cases'));
     // The proposal, comment included, reaches the workflow as an Update's argument (a payload).
-    await api.http
-      .put(`/seller/cases/${opened.id}`)
-      .set(seller.bearer)
-      .send({ action: 'propose', type: 'REFUND', amount: 1200, comment })
-      .expect(200);
+    await expectStatus(
+      apiClient(api, seller.bearer).PUT('/seller/cases/{id}', {
+        params: { path: { id: opened!.id } },
+        body: { action: 'propose', type: 'REFUND', amount: 1200, comment },
+      }),
+      200,
+    );
 
-    const workflowId = workflowIds.case(opened.id);
+    const workflowId = workflowIds.case(opened!.id);
     const raw = await env.client.workflowService.getWorkflowExecutionHistory({ namespace: 'default', execution: { workflowId } });
     const bytes = Buffer.from(JSON.stringify(raw.toJSON()));
     const historyText = Buffer.concat([bytes, Buffer.from(bytes.toString(), 'base64')]).toString('latin1');
