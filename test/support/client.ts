@@ -46,3 +46,10 @@ export const rawText = (contentType: string) => ({
   bodySerializer: (body: string) => body,
   headers: { 'Content-Type': contentType },
 });
+
+/** The JSON request body the document declares for a route, e.g. `JsonBody<'/user/purchases/{id}', 'put'>`. */
+export type JsonBody<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  requestBody?: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;

@@ -62,7 +62,13 @@ export const sessionIdOf = (url: string) => payPath(url).split('/').pop()!;
  * the `successUrl`, which is another site.
  */
 export const settle = (api: TestApi, url: string, outcome: 'success' | 'failure') =>
-  apiClient(api).POST('/pay/{sessionId}', { params: { path: { sessionId: sessionIdOf(url) } }, body: { outcome }, redirect: 'manual' });
+  apiClient(api).POST('/pay/{sessionId}', {
+    params: { path: { sessionId: sessionIdOf(url) } },
+    body: { outcome },
+    redirect: 'manual',
+    // A failure answers the simulator's HTML page.
+    parseAs: 'text',
+  });
 
 /** Pays a checkout through the simulator; returns the purchase id from the redirect. */
 export async function pay(api: TestApi, url: string): Promise<string> {
