@@ -4,10 +4,9 @@ import { startCodecServer } from '../../src/temporal/codec-server';
 import { AesGcmPayloadCodec } from '../../src/temporal/payload-codec';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { TEMPORAL_CLI } from '../support/env';
-import { registerUser } from '../support/api';
 import { insertCase } from '../support/cases';
 import { apiClient, dataOf, expectStatus } from '../support/client';
-import { checkoutUrl, fillBasket, pay, sellerWithListings } from '../support/shop';
+import { boughtOrder as bought, disputeFirstItem } from '../support/shop';
 import { eventually, startStack, type TestStack } from '../support/stack';
 import { CASE_SEARCH_ATTRIBUTES } from '../../src/domain/cases/search-attributes';
 
@@ -18,15 +17,7 @@ beforeAll(async () => {
 afterAll(() => stack?.stop());
 
 /** A real purchase through basket, checkout and the payment simulator: one order, one item. */
-async function boughtOrder() {
-  const { api } = stack;
-  const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 2, price: 1500 }]);
-  const buyer = await registerUser(api, 'e2ebuyer');
-  const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
-  const purchaseId = await pay(api, await checkoutUrl(api, buyer, basketId, 'https://shop.example/thanks'));
-  const purchase = await dataOf(apiClient(api, buyer.bearer).GET('/user/purchases/{id}', { params: { path: { id: purchaseId } } }));
-  return { seller, buyer, purchaseId, order: purchase.orders[0]! };
-}
+const boughtOrder = () => bought(stack.api, { buyerPrefix: 'e2ebuyer', successUrl: 'https://shop.example/thanks' });
 
 /** The path parameters of a case. */
 const caseParams = (id: string) => ({ params: { path: { id } } });
@@ -58,23 +49,10 @@ describe('a case end to end (API → Temporal dev server → worker → Postgres
 
     const asBuyer = apiClient(api, buyer.bearer);
     const asSeller = apiClient(api, seller.bearer);
-    await expectStatus(
-      asBuyer.PUT('/user/purchases/{id}', {
-        params: { path: { id: purchaseId } },
-        body: {
-          action: 'dispute',
-          orderId: order.id,
-          reason: 'DAMAGED',
-          comment: 'Bent corner',
-          items: [{ id: order.items[0]!.id, quantity: 1 }],
-        },
-      }),
-      200,
-    );
-    const [opened] = await dataOf(asBuyer.GET('/user/cases'));
+    const opened = await disputeFirstItem(api, buyer, { purchaseId, order }, 'Bent corner');
     expect(opened).toMatchObject({ status: 'OPEN', reason: 'DAMAGED', comment: 'Bent corner', purchaseId, orderId: order.id });
-    const theCase = caseParams(opened!.id);
-    const handle = env.client.workflow.getHandle(workflowIds.case(opened!.id));
+    const theCase = caseParams(opened.id);
+    const handle = env.client.workflow.getHandle(workflowIds.case(opened.id));
 
     const proposed = await dataOf(
       asSeller.PUT('/seller/cases/{id}', { ...theCase, body: { action: 'propose', type: 'REFUND', amount: 1500, comment: 'Full refund' } }),
@@ -95,12 +73,12 @@ describe('a case end to end (API → Temporal dev server → worker → Postgres
     await expectStatus(asBuyer.PUT('/user/cases/{id}', { ...theCase, body: { action: 'escalate' } }), 409);
 
     const finalState = await handle.result();
-    const [row] = await api.database.db.query(`SELECT status, workflow_id FROM cases WHERE id = $1`, [opened!.id]);
-    const outcomes = await api.database.db.query(`SELECT id, status FROM case_outcomes WHERE case_id = $1`, [opened!.id]);
+    const [row] = await api.database.db.query(`SELECT status, workflow_id FROM cases WHERE id = $1`, [opened.id]);
+    const outcomes = await api.database.db.query(`SELECT id, status FROM case_outcomes WHERE case_id = $1`, [opened.id]);
     const viaApi = await dataOf(asBuyer.GET('/user/cases/{id}', theCase));
     const description = await handle.describe();
 
-    expect(row).toEqual({ status: 'CLOSED', workflow_id: `case:${opened!.id}` });
+    expect(row).toEqual({ status: 'CLOSED', workflow_id: `case:${opened.id}` });
     expect(outcomes).toEqual([{ id: outcomeId, status: 'ACCEPTED' }]);
     expect(viaApi.status).toBe('CLOSED');
     expect(finalState).toEqual({ status: 'CLOSED', outcomes: [{ id: outcomeId, type: 'REFUND', party: 'SELLER', status: 'ACCEPTED' }] });
@@ -116,7 +94,7 @@ describe('a case end to end (API → Temporal dev server → worker → Postgres
       port: 0,
       corsOrigins: [],
     });
-    const describe = ['workflow', 'describe', '--address', env.address, '--workflow-id', workflowIds.case(opened!.id), '--output', 'json'];
+    const describe = ['workflow', 'describe', '--address', env.address, '--workflow-id', workflowIds.case(opened.id), '--output', 'json'];
     const cli = JSON.parse(
       (await promisify(execFile)(TEMPORAL_CLI, [...describe, '--codec-endpoint', codec.url]).finally(() => codec.close())).stdout,
     );

@@ -8,7 +8,7 @@ import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { registerUser, startTestApi, type TestApi } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { apiClient, dataOf, expectStatus } from '../support/client';
-import { checkoutUrl, fillBasket, pay, sellerWithListings } from '../support/shop';
+import { boughtOrder, disputeFirstItem, fillBasket, sellerWithListings } from '../support/shop';
 import { devServerEnv, workflowBundle } from '../support/temporal';
 
 // The stack of test/support/stack.ts, with the worker process's life in the test's hands: the
@@ -98,35 +98,20 @@ describe('Idempotency-Key end to end (API → Temporal dev server → worker →
   }, 60_000);
 
   it('a propose retried with the same key after a 503 while the worker was stopped records one proposal', async () => {
-    const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 2, price: 1500 }]);
-    const buyer = await registerUser(api, 'idemcase');
-    const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
-    const purchaseId = await pay(api, await checkoutUrl(api, buyer, basketId, 'https://shop.example/thanks'));
-    const asBuyer = apiClient(api, buyer.bearer);
-    const order = (await dataOf(asBuyer.GET('/user/purchases/{id}', { params: { path: { id: purchaseId } } }))).orders[0]!;
-    await expectStatus(
-      asBuyer.PUT('/user/purchases/{id}', {
-        params: { path: { id: purchaseId } },
-        body: {
-          action: 'dispute',
-          orderId: order.id,
-          reason: 'DAMAGED',
-          comment: 'Bent',
-          items: [{ id: order.items[0]!.id, quantity: 1 }],
-        },
-      }),
-      200,
-    );
-    const [opened] = await dataOf(asBuyer.GET('/user/cases'));
+    const { seller, buyer, purchaseId, order } = await boughtOrder(api, {
+      buyerPrefix: 'idemcase',
+      successUrl: 'https://shop.example/thanks',
+    });
+    const opened = await disputeFirstItem(api, buyer, { purchaseId, order }, 'Bent');
     const propose = () =>
       apiClient(api, seller.bearer).PUT('/seller/cases/{id}', {
-        params: { path: { id: opened!.id }, header: { 'Idempotency-Key': 'propose-refund-1' } },
+        params: { path: { id: opened.id }, header: { 'Idempotency-Key': 'propose-refund-1' } },
         body: { action: 'propose', type: 'REFUND', amount: 1500, comment: 'Full refund' },
       });
 
     // The case workflow runs before the worker stops, so the 503 below is the Update's own
     // deadline, not a case still being set up.
-    await caseWorkflowStarted(opened!.id);
+    await caseWorkflowStarted(opened.id);
     await stopWorker();
     const timedOut = await propose();
     expect(timedOut.response.status).toBe(503);
@@ -138,6 +123,6 @@ describe('Idempotency-Key end to end (API → Temporal dev server → worker →
     // Sent again after it succeeded: the stored answer, still one proposal.
     const replayed = await expectStatus(propose(), 200);
     expect(replayed.response.headers.get('idempotent-replayed')).toBe('true');
-    expect(await q(`SELECT count(*)::int AS n FROM case_outcomes WHERE case_id = $1`, [opened!.id])).toEqual([{ n: 1 }]);
+    expect(await q(`SELECT count(*)::int AS n FROM case_outcomes WHERE case_id = $1`, [opened.id])).toEqual([{ n: 1 }]);
   }, 120_000);
 });

@@ -7,11 +7,11 @@ import { sdkMetrics } from '../../src/observability/worker-metrics';
 import { ensureRetentionSchedule, RETENTION_SCHEDULE_ID } from '../../src/temporal/retention-schedule';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { WEBHOOK_SEARCH_ATTRIBUTES } from '../../src/domain/webhooks/search-attributes';
-import { registerSeller, registerUser } from '../support/api';
+import { registerSeller } from '../support/api';
 import { TEMPORAL_CLI } from '../support/env';
 import { seedCatalog } from '../support/fixtures';
-import { apiClient, dataOf, expectStatus } from '../support/client';
-import { checkoutUrl, fillBasket, pay, sellerWithListings } from '../support/shop';
+import { apiClient, expectStatus } from '../support/client';
+import { boughtOrder, disputeFirstItem } from '../support/shop';
 import { eventually, startStack, type TestStack } from '../support/stack';
 import { freePort } from '../support/temporal';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -107,37 +107,24 @@ describe('operating the stack (API + worker + Temporal dev server + Postgres)', 
 
   it("a case's history holds ciphertext only; the codec endpoint shows it to an operator", async () => {
     const { api, env } = stack;
-    const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 1, price: 1200 }]);
-    const buyer = await registerUser(api, 'opsbuyer');
-    const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
-    const purchaseId = await pay(api, await checkoutUrl(api, buyer, basketId, 'https://shop.example/thanks'));
-    const asBuyer = apiClient(api, buyer.bearer);
-    const order = (await dataOf(asBuyer.GET('/user/purchases/{id}', { params: { path: { id: purchaseId } } }))).orders[0]!;
+    const { seller, buyer, purchaseId, order } = await boughtOrder(api, {
+      buyerPrefix: 'opsbuyer',
+      quantity: 1,
+      price: 1200,
+      successUrl: 'https://shop.example/thanks',
+    });
     const comment = 'Sleeve torn, corner creased: personal-note-7f3a';
-    await expectStatus(
-      asBuyer.PUT('/user/purchases/{id}', {
-        params: { path: { id: purchaseId } },
-        body: {
-          action: 'dispute',
-          orderId: order.id,
-          reason: 'DAMAGED',
-          comment: 'Opened',
-          items: [{ id: order.items[0]!.id, quantity: 1 }],
-        },
-      }),
-      200,
-    );
-    const [opened] = await dataOf(asBuyer.GET('/user/cases'));
+    const opened = await disputeFirstItem(api, buyer, { purchaseId, order }, 'Opened');
     // The proposal, comment included, reaches the workflow as an Update's argument (a payload).
     await expectStatus(
       apiClient(api, seller.bearer).PUT('/seller/cases/{id}', {
-        params: { path: { id: opened!.id } },
+        params: { path: { id: opened.id } },
         body: { action: 'propose', type: 'REFUND', amount: 1200, comment },
       }),
       200,
     );
 
-    const workflowId = workflowIds.case(opened!.id);
+    const workflowId = workflowIds.case(opened.id);
     const raw = await env.client.workflowService.getWorkflowExecutionHistory({ namespace: 'default', execution: { workflowId } });
     const bytes = Buffer.from(JSON.stringify(raw.toJSON()));
     const historyText = Buffer.concat([bytes, Buffer.from(bytes.toString(), 'base64')]).toString('latin1');

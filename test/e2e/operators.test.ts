@@ -1,6 +1,6 @@
 import { registerUser, type TestUser } from '../support/api';
 import { apiClient, dataOf, expectStatus } from '../support/client';
-import { checkoutUrl, fillBasket, pay, sellerWithListings, settle } from '../support/shop';
+import { boughtOrder as bought, checkoutUrl, fillBasket, sellerWithListings, settle } from '../support/shop';
 import { startStack, type TestStack } from '../support/stack';
 
 /** Operator actions that reach the case workflow and open checkouts, on the whole system. */
@@ -13,15 +13,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => stack?.stop());
 
-async function boughtOrder() {
-  const { api } = stack;
-  const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 2, price: 1500 }]);
-  const buyer = await registerUser(api, 'e2eopbuyer');
-  const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
-  const purchaseId = await pay(api, await checkoutUrl(api, buyer, basketId));
-  const purchase = await dataOf(apiClient(api, buyer.bearer).GET('/user/purchases/{id}', { params: { path: { id: purchaseId } } }));
-  return { seller, buyer, purchaseId, order: purchase.orders[0]! };
-}
+const boughtOrder = () => bought(stack.api, { buyerPrefix: 'e2eopbuyer' });
 
 describe('operators end to end', () => {
   it('decides an escalated case through the operatorDecision Update, refuses other cases, and audits it', async () => {

@@ -1,5 +1,5 @@
 import type { TestApi, TestUser } from './api';
-import { registerSeller } from './api';
+import { registerSeller, registerUser } from './api';
 import { apiClient, dataOf, expectStatus } from './client';
 import { insertListing, seedCatalog } from './fixtures';
 
@@ -91,4 +91,45 @@ export async function checkoutUrl(
     201,
   );
   return checkout.url;
+}
+
+/**
+ * A real purchase of one unit of a new seller's listing, through basket, checkout and the
+ * payment simulator; returns the parties, the purchase id and its one order (the buyer's view).
+ */
+export async function boughtOrder(
+  api: TestApi,
+  options: { buyerPrefix?: string; quantity?: number; price?: number; successUrl?: string } = {},
+) {
+  const { seller, listingIds } = await sellerWithListings(api, [{ quantity: options.quantity ?? 2, price: options.price ?? 1500 }]);
+  const buyer = await registerUser(api, options.buyerPrefix);
+  const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
+  const purchaseId = await pay(api, await checkoutUrl(api, buyer, basketId, options.successUrl));
+  const purchase = await dataOf(apiClient(api, buyer.bearer).GET('/user/purchases/{id}', { params: { path: { id: purchaseId } } }));
+  return { seller, buyer, listingIds, purchaseId, order: purchase.orders[0]! };
+}
+
+/** The buyer disputes one unit of the order's first item as DAMAGED; returns the case it opened. */
+export async function disputeFirstItem(
+  api: TestApi,
+  buyer: TestUser,
+  bought: { purchaseId: string; order: { id: string; items: Array<{ id: string }> } },
+  comment: string,
+) {
+  const asBuyer = apiClient(api, buyer.bearer);
+  await expectStatus(
+    asBuyer.PUT('/user/purchases/{id}', {
+      params: { path: { id: bought.purchaseId } },
+      body: {
+        action: 'dispute',
+        orderId: bought.order.id,
+        reason: 'DAMAGED',
+        comment,
+        items: [{ id: bought.order.items[0]!.id, quantity: 1 }],
+      },
+    }),
+    200,
+  );
+  const [opened] = await dataOf(asBuyer.GET('/user/cases'));
+  return opened!;
 }
