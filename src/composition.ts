@@ -35,6 +35,7 @@ import { Checkouts } from './services/checkout/checkouts';
 import { Invoices } from './services/orders/invoices';
 import { OrderUpdates, type OrderTimings } from './services/orders/order-updates';
 import { ShipmentTracking } from './services/orders/shipment-tracking';
+import { ShipmentAttachments } from './services/orders/shipment-attachments';
 import { createCarrier } from './integrations/carriers';
 import { Purchases } from './services/orders/purchases';
 import { SellerMoney } from './services/money/seller-money';
@@ -155,6 +156,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     }),
     orderUpdates,
     shipmentTracking: shipmentTracking(config, db),
+    shipmentAttachments: new ShipmentAttachments(db, uploads),
     sellerOrders: new SellerOrders(db, periods),
     sellerMoney,
     sellerMoneyPages: new SellerMoneyPages(db, signedLinks, sellerMoney),

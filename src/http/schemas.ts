@@ -225,6 +225,15 @@ export const caseDeadlines = Joi.object({
   escalatesAt: timestamp.allow(null).required().description('When an OPEN or REMEDIATION case escalates automatically; null otherwise.'),
 }).required();
 
+/** A proof-of-postage image on a shipment: a case attachment's fields, with the spec's `hidden`. */
+export const shipmentAttachment = Joi.object({
+  id: Joi.string().required(),
+  imageId: Joi.string().required().description('The upload the image came from.'),
+  url: Joi.string().uri().required(),
+  hidden: Joi.boolean().required().description('Always false: the seller and the buyer both see proof of postage.'),
+  createdAt: timestamp.required(),
+}).meta({ component: 'ShipmentAttachment' });
+
 export const orderView = Joi.object({
   id: Joi.string().required(),
   sellerId: Joi.string().required(),
@@ -272,9 +281,7 @@ export const orderView = Joi.object({
         carrier: Joi.string().required(),
         createdAt: timestamp.required(),
         updatedAt: timestamp.required(),
-        attachments: Joi.array()
-          .items(Joi.object({ id: Joi.string(), url: Joi.string(), hidden: Joi.boolean() }))
-          .required(),
+        attachments: Joi.array().items(shipmentAttachment).required().description('Proof-of-postage images, oldest first.'),
       }),
     )
     .required(),

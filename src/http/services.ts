@@ -8,6 +8,7 @@ import type { Invoices } from '../services/orders/invoices';
 import type { OrderUpdates } from '../services/orders/order-updates';
 import type { Purchases } from '../services/orders/purchases';
 import type { ShipmentTracking } from '../services/orders/shipment-tracking';
+import type { ShipmentAttachments } from '../services/orders/shipment-attachments';
 import type { SellerOrders } from '../services/orders/seller-orders';
 import type { SellerMoney } from '../services/money/seller-money';
 import type { SellerMoneyPages } from '../services/money/money-pages';
@@ -70,6 +71,7 @@ export interface Services {
   checkouts: Checkouts;
   orderUpdates: OrderUpdates;
   shipmentTracking: ShipmentTracking;
+  shipmentAttachments: ShipmentAttachments;
   sellerOrders: SellerOrders;
   sellerMoney: SellerMoney;
   sellerMoneyPages: SellerMoneyPages;

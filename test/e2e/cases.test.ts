@@ -4,9 +4,9 @@ import { startCodecServer } from '../../src/temporal/codec-server';
 import { AesGcmPayloadCodec } from '../../src/temporal/payload-codec';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { TEMPORAL_CLI } from '../support/env';
-import { registerUser } from '../support/api';
 import { insertCase } from '../support/cases';
-import { fillBasket, pay, sellerWithListings } from '../support/shop';
+import { apiClient, dataOf, expectStatus } from '../support/client';
+import { boughtOrder as bought, disputeFirstItem } from '../support/shop';
 import { eventually, startStack, type TestStack } from '../support/stack';
 import { CASE_SEARCH_ATTRIBUTES } from '../../src/domain/cases/search-attributes';
 
@@ -17,30 +17,23 @@ beforeAll(async () => {
 afterAll(() => stack?.stop());
 
 /** A real purchase through basket, checkout and the payment simulator: one order, one item. */
-async function boughtOrder() {
-  const { api } = stack;
-  const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 2, price: 1500 }]);
-  const buyer = await registerUser(api, 'e2ebuyer');
-  const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
-  const checkout = await api.http
-    .post(`/basket/${basketId}/checkout`)
-    .set(buyer.bearer)
-    .send({ successUrl: 'https://shop.example/thanks' })
-    .expect(201);
-  const purchaseId = await pay(api, checkout.body.url);
-  const purchase = await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200);
-  return { seller, buyer, purchaseId, order: purchase.body.orders[0] };
-}
+const boughtOrder = () => bought(stack.api, { buyerPrefix: 'e2ebuyer', successUrl: 'https://shop.example/thanks' });
+
+/** The path parameters of a case. */
+const caseParams = (id: string) => ({ params: { path: { id } } });
 
 describe('a case end to end (API → Temporal dev server → worker → Postgres)', () => {
   it('a case whose workflow has not started yet answers 503 (retry), not "closed"', async () => {
     const { api } = stack;
     const { buyer, order } = await boughtOrder();
     // Opened without its start intent: what a case looks like while its start waits in the outbox.
-    const { caseId } = await insertCase(api.database.db, order.id, 'BUYER', { items: [{ id: order.items[0].id, quantity: 1 }] });
+    const { caseId } = await insertCase(api.database.db, order.id, 'BUYER', { items: [{ id: order.items[0]!.id, quantity: 1 }] });
     const asked = Date.now();
-    const res = await api.http.put(`/user/cases/${caseId}`).set(buyer.bearer).send({ action: 'escalate' }).expect(503);
-    expect(res.body).toMatchObject({
+    const res = await expectStatus(
+      apiClient(api, buyer.bearer).PUT('/user/cases/{id}', { ...caseParams(caseId), body: { action: 'escalate' } }),
+      503,
+    );
+    expect(res.error).toMatchObject({
       type: '/problems/temporarily-unavailable',
       detail: 'The case is still being set up; try again shortly.',
     });
@@ -54,45 +47,35 @@ describe('a case end to end (API → Temporal dev server → worker → Postgres
     const { api, env } = stack;
     const { seller, buyer, purchaseId, order } = await boughtOrder();
 
-    await api.http
-      .put(`/user/purchases/${purchaseId}`)
-      .set(buyer.bearer)
-      .send({
-        action: 'dispute',
-        orderId: order.id,
-        reason: 'DAMAGED',
-        comment: 'Bent corner',
-        items: [{ id: order.items[0].id, quantity: 1 }],
-      })
-      .expect(200);
-    const [opened] = (await api.http.get('/user/cases').set(buyer.bearer).expect(200)).body;
+    const asBuyer = apiClient(api, buyer.bearer);
+    const asSeller = apiClient(api, seller.bearer);
+    const opened = await disputeFirstItem(api, buyer, { purchaseId, order }, 'Bent corner');
     expect(opened).toMatchObject({ status: 'OPEN', reason: 'DAMAGED', comment: 'Bent corner', purchaseId, orderId: order.id });
+    const theCase = caseParams(opened.id);
     const handle = env.client.workflow.getHandle(workflowIds.case(opened.id));
 
-    const proposed = await api.http
-      .put(`/seller/cases/${opened.id}`)
-      .set(seller.bearer)
-      .send({ action: 'propose', type: 'REFUND', amount: 1500, comment: 'Full refund' })
-      .expect(200);
-    expect(proposed.body).toMatchObject({
+    const proposed = await dataOf(
+      asSeller.PUT('/seller/cases/{id}', { ...theCase, body: { action: 'propose', type: 'REFUND', amount: 1500, comment: 'Full refund' } }),
+    );
+    expect(proposed).toMatchObject({
       status: 'OPEN',
       orderId: order.id,
       outcomes: [{ type: 'REFUND', party: 'SELLER', status: 'PENDING', amount: 1500 }],
     });
-    const outcomeId = proposed.body.outcomes[0].id;
+    const outcomeId = proposed.outcomes[0]!.id;
 
     // The seller cannot accept their own proposal: the workflow's validator refuses (409).
-    await api.http.put(`/seller/cases/${opened.id}`).set(seller.bearer).send({ action: 'accept', outcomeId }).expect(409);
+    await expectStatus(asSeller.PUT('/seller/cases/{id}', { ...theCase, body: { action: 'accept', outcomeId } }), 409);
 
-    const accepted = await api.http.put(`/user/cases/${opened.id}`).set(buyer.bearer).send({ action: 'accept', outcomeId }).expect(200);
-    expect(accepted.body).toMatchObject({ status: 'CLOSED', outcomes: [{ id: outcomeId, status: 'ACCEPTED' }] });
+    const accepted = await dataOf(asBuyer.PUT('/user/cases/{id}', { ...theCase, body: { action: 'accept', outcomeId } }));
+    expect(accepted).toMatchObject({ status: 'CLOSED', outcomes: [{ id: outcomeId, status: 'ACCEPTED' }] });
     // Once accepted, nothing changes any more.
-    await api.http.put(`/user/cases/${opened.id}`).set(buyer.bearer).send({ action: 'escalate' }).expect(409);
+    await expectStatus(asBuyer.PUT('/user/cases/{id}', { ...theCase, body: { action: 'escalate' } }), 409);
 
     const finalState = await handle.result();
     const [row] = await api.database.db.query(`SELECT status, workflow_id FROM cases WHERE id = $1`, [opened.id]);
     const outcomes = await api.database.db.query(`SELECT id, status FROM case_outcomes WHERE case_id = $1`, [opened.id]);
-    const viaApi = (await api.http.get(`/user/cases/${opened.id}`).set(buyer.bearer).expect(200)).body;
+    const viaApi = await dataOf(asBuyer.GET('/user/cases/{id}', theCase));
     const description = await handle.describe();
 
     expect(row).toEqual({ status: 'CLOSED', workflow_id: `case:${opened.id}` });
@@ -135,14 +118,17 @@ describe('a case end to end (API → Temporal dev server → worker → Postgres
   it('finds escalated cases by search attribute, as an operator would', async () => {
     const { api, env } = stack;
     const { seller, buyer, order } = await boughtOrder();
-    await api.http
-      .post(`/seller/orders/${order.id}`)
-      .set(seller.bearer)
-      .send({ action: 'dispute', reason: 'NOT_RECEIVED', items: [{ id: order.items[0].id, quantity: 1 }] })
-      .expect(204);
-    const [opened] = (await api.http.get('/user/cases').set(buyer.bearer).expect(200)).body;
-    const escalated = await api.http.put(`/seller/cases/${opened.id}`).set(seller.bearer).send({ action: 'escalate' }).expect(200);
-    expect(escalated.body.status).toBe('ESCALATED');
+    const asSeller = apiClient(api, seller.bearer);
+    await expectStatus(
+      asSeller.POST('/seller/orders/{id}', {
+        params: { path: { id: order.id } },
+        body: { action: 'dispute', reason: 'NOT_RECEIVED', items: [{ id: order.items[0]!.id, quantity: 1 }] },
+      }),
+      204,
+    );
+    const [opened] = await dataOf(apiClient(api, buyer.bearer).GET('/user/cases'));
+    const escalated = await dataOf(asSeller.PUT('/seller/cases/{id}', { ...caseParams(opened!.id), body: { action: 'escalate' } }));
+    expect(escalated.status).toBe('ESCALATED');
 
     const query = `CaseStatus = 'ESCALATED' AND CaseSellerId = '${seller.id}'`;
     const found = await eventually(async () => {
@@ -150,6 +136,6 @@ describe('a case end to end (API → Temporal dev server → worker → Postgres
       for await (const wf of env.client.workflow.list({ query })) ids.push(wf.workflowId);
       return ids.length > 0 ? ids : null;
     });
-    expect(found).toEqual([`case:${opened.id}`]);
+    expect(found).toEqual([`case:${opened!.id}`]);
   }, 120_000);
 });

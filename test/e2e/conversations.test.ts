@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { registerUser, type TestUser } from '../support/api';
+import { apiClient, dataOf, expectStatus } from '../support/client';
 import { TEMPORAL_CLI } from '../support/env';
 import { insertPurchase } from '../support/orders';
 import { eventually, startStack, type TestStack } from '../support/stack';
@@ -18,16 +19,20 @@ async function conversation() {
   const buyer = await registerUser(stack.api, 'buyer');
   const seller = await registerUser(stack.api, 'seller');
   const { orderIds } = await insertPurchase(stack.api.database.db, { buyerId: buyer.id, sellerIds: [seller.id], orderStatus: 'SHIPPED' });
-  const res = await stack.api.http
-    .post('/conversations')
-    .set(buyer.bearer)
-    .send({ source: { id: orderIds[0] }, recipientId: seller.id, body: 'message 1' })
-    .expect(201);
-  return { buyer, seller, conversationId: res.body.id as string };
+  const created = await dataOf(
+    apiClient(stack.api, buyer.bearer).POST('/conversations', {
+      body: { source: { id: orderIds[0]! }, recipientId: seller.id, body: 'message 1' },
+    }),
+    201,
+  );
+  return { buyer, seller, conversationId: created.id };
 }
 
 const say = (from: TestUser, conversationId: string, body: string) =>
-  stack.api.http.post(`/conversations/${conversationId}/messages`).set(from.bearer).send({ body }).expect(201);
+  expectStatus(
+    apiClient(stack.api, from.bearer).POST('/conversations/{id}/messages', { params: { path: { id: conversationId } }, body: { body } }),
+    201,
+  );
 
 /** `temporal workflow list` against the dev server, as an operator would run it. */
 async function listed(workflowId: string): Promise<Array<{ execution: { workflowId: string }; status: string }>> {
@@ -70,7 +75,10 @@ describe('e-mail to an inactive recipient', () => {
   it('sends none when the recipient reads within the grace period', async () => {
     const { buyer, seller, conversationId } = await conversation();
     await say(buyer, conversationId, 'message 2');
-    await stack.api.http.get(`/conversations/${conversationId}/messages`).set(seller.bearer).expect(200);
+    await expectStatus(
+      apiClient(stack.api, seller.bearer).GET('/conversations/{id}/messages', { params: { path: { id: conversationId } } }),
+      200,
+    );
     const workflowId = `conversation-notify:${conversationId}:${seller.id}`;
     await eventually(async () => ((await listed(workflowId)).length > 0 ? true : null));
     const result = await stack.env.client.workflow.getHandle(workflowId).result();

@@ -1,5 +1,6 @@
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { registerUser } from '../support/api';
+import { apiClient, expectStatus } from '../support/client';
 import { eventually, startStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
@@ -13,8 +14,9 @@ describe('e-mail change, end to end (API → Temporal dev server → worker → 
     const { api, env } = stack;
     const user = await registerUser(api);
     const newEmail = `changed-${user.username}@example.test`;
+    const client = apiClient(api, user.bearer);
 
-    await api.http.patch('/user/account/email').set(user.bearer).send({ email: newEmail }).expect(204);
+    await expectStatus(client.PATCH('/user/account/email', { body: { email: newEmail } }), 204);
 
     const message = await eventually(async () => {
       const rows = await api.database.db.query(
@@ -36,27 +38,31 @@ describe('e-mail change, end to end (API → Temporal dev server → worker → 
     expect(description.status.name).toBe('COMPLETED');
 
     const wrongCode = code === '000000' ? '111111' : '000000';
-    const wrong = await api.http.put('/user/account/email').set(user.bearer).send({ email: newEmail, code: wrongCode });
-    expect(wrong.status).toBe(400);
-    expect(wrong.body.type).toBe('/problems/invalid-verification-code');
+    const wrong = await client.PUT('/user/account/email', { body: { email: newEmail, code: wrongCode } });
+    expect(wrong.response.status).toBe(400);
+    expect(wrong.error!.type).toBe('/problems/invalid-verification-code');
     const unchanged = await api.database.db.query('SELECT email FROM users WHERE id = $1', [user.id]);
     expect(unchanged[0].email).toBe(user.email);
 
-    await api.http.put('/user/account/email').set(user.bearer).send({ email: newEmail, code }).expect(204);
+    await expectStatus(client.PUT('/user/account/email', { body: { email: newEmail, code } }), 204);
     const changed = await api.database.db.query('SELECT email FROM users WHERE id = $1', [user.id]);
     expect(changed[0].email).toBe(newEmail);
 
     // Single use: the same code again is refused.
-    await api.http.put('/user/account/email').set(user.bearer).send({ email: newEmail, code }).expect(400);
+    await expectStatus(client.PUT('/user/account/email', { body: { email: newEmail, code } }), 400);
     // And the user now signs in with the new address.
-    await api.http.post('/oauth/token').send({ grant_type: 'password', username: newEmail, password: user.password }).expect(200);
+    await expectStatus(
+      apiClient(api).POST('/oauth/token', { body: { grant_type: 'password', username: newEmail, password: user.password } }),
+      200,
+    );
   });
 
   it('retires a request after too many wrong guesses', async () => {
     const { api } = stack;
     const user = await registerUser(api);
     const newEmail = `guess-${user.username}@example.test`;
-    await api.http.patch('/user/account/email').set(user.bearer).send({ email: newEmail }).expect(204);
+    const client = apiClient(api, user.bearer);
+    await expectStatus(client.PATCH('/user/account/email', { body: { email: newEmail } }), 204);
     const body = await eventually(async () => {
       const rows = await api.database.db.query(`SELECT body_text FROM email_messages WHERE to_address = $1`, [newEmail]);
       return rows[0]?.body_text as string | undefined;
@@ -64,16 +70,16 @@ describe('e-mail change, end to end (API → Temporal dev server → worker → 
     const code = /code is (\d{6})/.exec(body)![1]!;
     const wrong = code === '123456' ? '654321' : '123456';
     for (let i = 0; i < api.config.emailChange.maxAttempts; i++) {
-      await api.http.put('/user/account/email').set(user.bearer).send({ email: newEmail, code: wrong }).expect(400);
+      await expectStatus(client.PUT('/user/account/email', { body: { email: newEmail, code: wrong } }), 400);
     }
-    await api.http.put('/user/account/email').set(user.bearer).send({ email: newEmail, code }).expect(400);
+    await expectStatus(client.PUT('/user/account/email', { body: { email: newEmail, code } }), 400);
   });
 
   it('refuses an address that belongs to another account', async () => {
     const { api } = stack;
     const a = await registerUser(api);
     const b = await registerUser(api);
-    const res = await api.http.patch('/user/account/email').set(a.bearer).send({ email: b.email.toUpperCase() });
-    expect(res.status).toBe(409);
+    const res = await apiClient(api, a.bearer).PATCH('/user/account/email', { body: { email: b.email.toUpperCase() } });
+    expect(res.response.status).toBe(409);
   });
 });

@@ -7,7 +7,8 @@ import { createWorker } from '../../worker/create-worker';
 import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { registerUser, startTestApi, type TestApi } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
-import { fillBasket, pay, sellerWithListings } from '../support/shop';
+import { apiClient, dataOf, expectStatus } from '../support/client';
+import { boughtOrder, disputeFirstItem, fillBasket, sellerWithListings } from '../support/shop';
 import { devServerEnv, workflowBundle } from '../support/temporal';
 
 // The stack of test/support/stack.ts, with the worker process's life in the test's hands: the
@@ -76,13 +77,16 @@ describe('Idempotency-Key end to end (API → Temporal dev server → worker →
       listingIds.map((listingId) => ({ listingId })),
     );
     const send = (key: string, successUrl = 'https://shop.example/done') =>
-      api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).set('Idempotency-Key', key).send({ successUrl });
+      apiClient(api, buyer.bearer).POST('/basket/{id}/checkout', {
+        params: { path: { id: basketId }, header: { 'Idempotency-Key': key } },
+        body: { successUrl },
+      });
 
-    const first = await send('checkout-1').expect(201);
-    const retry = await send('checkout-1').expect(201);
-    expect(retry.body).toEqual(first.body);
-    expect(retry.headers['idempotent-replayed']).toBe('true');
-    await send('checkout-1', 'https://shop.example/other').expect(422);
+    const first = await expectStatus(send('checkout-1'), 201);
+    const retry = await expectStatus(send('checkout-1'), 201);
+    expect(retry.data).toEqual(first.data);
+    expect(retry.response.headers.get('idempotent-replayed')).toBe('true');
+    await expectStatus(send('checkout-1', 'https://shop.example/other'), 422);
 
     expect(await q(`SELECT count(*)::int AS n FROM checkout_sessions WHERE buyer_id = $1`, [buyer.id])).toEqual([{ n: 1 }]);
     const holds = await q(
@@ -94,43 +98,31 @@ describe('Idempotency-Key end to end (API → Temporal dev server → worker →
   }, 60_000);
 
   it('a propose retried with the same key after a 503 while the worker was stopped records one proposal', async () => {
-    const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 2, price: 1500 }]);
-    const buyer = await registerUser(api, 'idemcase');
-    const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
-    const checkout = await api.http
-      .post(`/basket/${basketId}/checkout`)
-      .set(buyer.bearer)
-      .send({ successUrl: 'https://shop.example/thanks' })
-      .expect(201);
-    const purchaseId = await pay(api, checkout.body.url);
-    const order = (await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200)).body.orders[0];
-    await api.http
-      .put(`/user/purchases/${purchaseId}`)
-      .set(buyer.bearer)
-      .send({ action: 'dispute', orderId: order.id, reason: 'DAMAGED', comment: 'Bent', items: [{ id: order.items[0].id, quantity: 1 }] })
-      .expect(200);
-    const [opened] = (await api.http.get('/user/cases').set(buyer.bearer).expect(200)).body;
+    const { seller, buyer, purchaseId, order } = await boughtOrder(api, {
+      buyerPrefix: 'idemcase',
+      successUrl: 'https://shop.example/thanks',
+    });
+    const opened = await disputeFirstItem(api, buyer, { purchaseId, order }, 'Bent');
     const propose = () =>
-      api.http
-        .put(`/seller/cases/${opened.id}`)
-        .set(seller.bearer)
-        .set('Idempotency-Key', 'propose-refund-1')
-        .send({ action: 'propose', type: 'REFUND', amount: 1500, comment: 'Full refund' });
+      apiClient(api, seller.bearer).PUT('/seller/cases/{id}', {
+        params: { path: { id: opened.id }, header: { 'Idempotency-Key': 'propose-refund-1' } },
+        body: { action: 'propose', type: 'REFUND', amount: 1500, comment: 'Full refund' },
+      });
 
     // The case workflow runs before the worker stops, so the 503 below is the Update's own
     // deadline, not a case still being set up.
     await caseWorkflowStarted(opened.id);
     await stopWorker();
     const timedOut = await propose();
-    expect(timedOut.status).toBe(503);
-    expect(timedOut.body.type).toBe('/problems/temporarily-unavailable');
+    expect(timedOut.response.status).toBe(503);
+    expect(timedOut.error!.type).toBe('/problems/temporarily-unavailable');
     await startWorker();
 
-    const retried = await propose().expect(200);
-    expect(retried.body.outcomes).toEqual([expect.objectContaining({ type: 'REFUND', party: 'SELLER', status: 'PENDING', amount: 1500 })]);
+    const retried = await dataOf(propose());
+    expect(retried.outcomes).toEqual([expect.objectContaining({ type: 'REFUND', party: 'SELLER', status: 'PENDING', amount: 1500 })]);
     // Sent again after it succeeded: the stored answer, still one proposal.
-    const replayed = await propose().expect(200);
-    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    const replayed = await expectStatus(propose(), 200);
+    expect(replayed.response.headers.get('idempotent-replayed')).toBe('true');
     expect(await q(`SELECT count(*)::int AS n FROM case_outcomes WHERE case_id = $1`, [opened.id])).toEqual([{ n: 1 }]);
   }, 120_000);
 });

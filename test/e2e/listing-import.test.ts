@@ -1,6 +1,7 @@
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { listingImportWorkflow } from '../../workflows';
 import { registerSeller } from '../support/api';
+import { apiClient, dataOf, rawText } from '../support/client';
 import { seedCatalog, type FixtureItem } from '../support/fixtures';
 import { eventually, startStack, type TestStack } from '../support/stack';
 
@@ -15,12 +16,12 @@ afterAll(() => stack?.stop());
 const HEADER = 'urn,condition,language,price,quantity,reference';
 
 async function importCsv(bearer: { Authorization: string }, csv: string) {
-  const { api } = stack;
-  const accepted = await api.http.post('/seller/imports').set(bearer).set('Content-Type', 'text/csv').send(csv).expect(202);
-  expect(accepted.body.status).toBe('PENDING');
+  const client = apiClient(stack.api, bearer);
+  const accepted = await dataOf(client.POST('/seller/imports', { body: csv, ...rawText('text/csv') }), 202);
+  expect(accepted.status).toBe('PENDING');
   return eventually(async () => {
-    const res = await api.http.get(`/seller/imports/${accepted.body.id}`).set(bearer).expect(200);
-    return res.body.status === 'COMPLETED' || res.body.status === 'FAILED' ? res.body : null;
+    const read = await dataOf(client.GET('/seller/imports/{id}', { params: { path: { id: accepted.id } } }));
+    return read.status === 'COMPLETED' || read.status === 'FAILED' ? read : null;
   }, 120_000);
 }
 
@@ -38,15 +39,12 @@ describe('listing import, end to end (API → Temporal dev server → worker →
     const done = await importCsv(seller.bearer, csv);
     expect(done).toMatchObject({ status: 'COMPLETED', totalRows: 4, processedRows: 4, createdCount: 2, errorCount: 2 });
 
-    const errors = await api.http.get(`/seller/imports/${done.id}/errors`).set(seller.bearer).expect(200);
-    expect(errors.body.total).toBe(3);
-    expect(errors.body.errors.map((e: { row: number; column: string }) => `${e.row}:${e.column}`)).toEqual([
-      '3:price',
-      '5:language',
-      '5:reference',
-    ]);
-    const search = await api.http.post('/seller/listings/search').set(seller.bearer).send({}).expect(200);
-    expect(search.body.hits.map((h: { reference: string }) => h.reference).sort()).toEqual(['r1', 'r3']);
+    const client = apiClient(api, seller.bearer);
+    const errors = await dataOf(client.GET('/seller/imports/{id}/errors', { params: { path: { id: done.id } } }));
+    expect(errors.total).toBe(3);
+    expect(errors.errors.map((e) => `${e.row}:${e.column}`)).toEqual(['3:price', '5:language', '5:reference']);
+    const search = await dataOf(client.POST('/seller/listings/search', { body: {} }));
+    expect(search.hits.map((h) => h.reference).sort()).toEqual(['r1', 'r3']);
 
     // Re-running the finished import's workflow changes nothing.
     const again = await env.client.workflow.execute(listingImportWorkflow, {

@@ -7,10 +7,11 @@ import { sdkMetrics } from '../../src/observability/worker-metrics';
 import { ensureRetentionSchedule, RETENTION_SCHEDULE_ID } from '../../src/temporal/retention-schedule';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { WEBHOOK_SEARCH_ATTRIBUTES } from '../../src/domain/webhooks/search-attributes';
-import { registerSeller, registerUser } from '../support/api';
+import { registerSeller } from '../support/api';
 import { TEMPORAL_CLI } from '../support/env';
 import { seedCatalog } from '../support/fixtures';
-import { fillBasket, pay, sellerWithListings } from '../support/shop';
+import { apiClient, expectStatus } from '../support/client';
+import { boughtOrder, disputeFirstItem } from '../support/shop';
 import { eventually, startStack, type TestStack } from '../support/stack';
 import { freePort } from '../support/temporal';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -47,11 +48,10 @@ async function deliveredWebhook() {
   const { api } = stack;
   const seller = await registerSeller(api);
   const endpoint = await receiver.register(api, seller);
-  const created = await api.http
-    .post('/seller/listings')
-    .set(seller.bearer)
-    .send({ urn: await anyItemUrn(), quantity: 1, price: 999, condition: 'NEAR_MINT', language: 'en' });
-  expect(created.status).toBe(201);
+  const created = await apiClient(api, seller.bearer).POST('/seller/listings', {
+    body: { urn: await anyItemUrn(), quantity: 1, price: 999, condition: 'NEAR_MINT', language: 'en' },
+  });
+  expect(created.response.status).toBe(201);
   const delivery = await eventually(async () => {
     const [row] = await api.database.db.query(`SELECT event_id FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'SUCCEEDED'`, [
       endpoint.id,
@@ -107,29 +107,22 @@ describe('operating the stack (API + worker + Temporal dev server + Postgres)', 
 
   it("a case's history holds ciphertext only; the codec endpoint shows it to an operator", async () => {
     const { api, env } = stack;
-    const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 1, price: 1200 }]);
-    const buyer = await registerUser(api, 'opsbuyer');
-    const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
-    const checkout = await api.http
-      .post(`/basket/${basketId}/checkout`)
-      .set(buyer.bearer)
-      .send({ successUrl: 'https://shop.example/thanks' })
-      .expect(201);
-    const purchaseId = await pay(api, checkout.body.url);
-    const order = (await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200)).body.orders[0];
+    const { seller, buyer, purchaseId, order } = await boughtOrder(api, {
+      buyerPrefix: 'opsbuyer',
+      quantity: 1,
+      price: 1200,
+      successUrl: 'https://shop.example/thanks',
+    });
     const comment = 'Sleeve torn, corner creased: personal-note-7f3a';
-    await api.http
-      .put(`/user/purchases/${purchaseId}`)
-      .set(buyer.bearer)
-      .send({ action: 'dispute', orderId: order.id, reason: 'DAMAGED', comment: 'Opened', items: [{ id: order.items[0].id, quantity: 1 }] })
-      .expect(200);
-    const [opened] = (await api.http.get('/user/cases').set(buyer.bearer).expect(200)).body;
+    const opened = await disputeFirstItem(api, buyer, { purchaseId, order }, 'Opened');
     // The proposal, comment included, reaches the workflow as an Update's argument (a payload).
-    await api.http
-      .put(`/seller/cases/${opened.id}`)
-      .set(seller.bearer)
-      .send({ action: 'propose', type: 'REFUND', amount: 1200, comment })
-      .expect(200);
+    await expectStatus(
+      apiClient(api, seller.bearer).PUT('/seller/cases/{id}', {
+        params: { path: { id: opened.id } },
+        body: { action: 'propose', type: 'REFUND', amount: 1200, comment },
+      }),
+      200,
+    );
 
     const workflowId = workflowIds.case(opened.id);
     const raw = await env.client.workflowService.getWorkflowExecutionHistory({ namespace: 'default', execution: { workflowId } });

@@ -1,5 +1,6 @@
 import { registerUser } from '../support/api';
-import { fillBasket, pay, sellerWithListings } from '../support/shop';
+import { apiClient, dataOf, expectStatus } from '../support/client';
+import { checkoutUrl, fillBasket, pay, sellerWithListings } from '../support/shop';
 import { eventually, startStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
@@ -23,33 +24,33 @@ async function shippedPurchase() {
   const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 1, price: 1200 }]);
   const buyer = await registerUser(api, 'buyer');
   const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
-  const { url } = (
-    await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/thanks' }).expect(201)
-  ).body;
-  const purchaseId = await pay(api, url);
-  const purchase = await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200);
-  const order = purchase.body.orders[0];
-  await api.http
-    .post(`/seller/orders/${order.id}`)
-    .set(seller.bearer)
-    .send({
-      action: 'ship',
-      shipment: { carrier: 'Royal Mail', trackingNumber: 'RM1' },
-      items: order.items.map((i: { id: string; quantity: number }) => ({ id: i.id, quantity: i.quantity })),
-    })
-    .expect(204);
+  const purchaseId = await pay(api, await checkoutUrl(api, buyer, basketId, 'https://shop.example/thanks'));
+  const purchase = await dataOf(apiClient(api, buyer.bearer).GET('/user/purchases/{id}', { params: { path: { id: purchaseId } } }));
+  const order = purchase.orders[0]!;
+  await expectStatus(
+    apiClient(api, seller.bearer).POST('/seller/orders/{id}', {
+      params: { path: { id: order.id } },
+      body: {
+        action: 'ship',
+        shipment: { carrier: 'Royal Mail', trackingNumber: 'RM1' },
+        items: order.items.map((i) => ({ id: i.id, quantity: i.quantity })),
+      },
+    }),
+    204,
+  );
   return { buyer, seller, purchaseId, order };
 }
 
 it('a purchase completes → its review-window workflow writes the default reviews → aggregates follow', async () => {
   const api = stack.api;
   const { buyer, seller, purchaseId, order } = await shippedPurchase();
-  const received = await api.http
-    .put(`/user/purchases/${purchaseId}`)
-    .set(buyer.bearer)
-    .send({ action: 'receive', orderId: order.id })
-    .expect(200);
-  expect(received.body.status).toBe('COMPLETED');
+  const received = await dataOf(
+    apiClient(api, buyer.bearer).PUT('/user/purchases/{id}', {
+      params: { path: { id: purchaseId } },
+      body: { action: 'receive', orderId: order.id },
+    }),
+  );
+  expect(received.status).toBe('COMPLETED');
 
   // The window is a workflow an operator finds in the Web UI by the purchase id. It starts from
   // the start outbox just after the receipt commits (with the order's funds release beside it).
@@ -64,10 +65,10 @@ it('a purchase completes → its review-window workflow writes the default revie
       { reviewer_id: seller.id, rating: 5 },
     ].sort((a, b) => a.reviewer_id.localeCompare(b.reviewer_id)),
   );
-  const sellerProfile = await api.http.get(`/profile/${seller.id}`).expect(200);
-  expect(sellerProfile.body).toMatchObject({ reviews: 1, rating: 5, score: 4.17 });
-  const sellerOrder = await api.http.get(`/seller/orders/${order.id}`).set(seller.bearer).expect(200);
-  expect(sellerOrder.body.reviews).toEqual({ [buyer.id]: 5, [seller.id]: 5 });
+  const sellerProfile = await dataOf(apiClient(api).GET('/profile/{identifier}', { params: { path: { identifier: seller.id } } }));
+  expect(sellerProfile).toMatchObject({ reviews: 1, rating: 5, score: 4.17 });
+  const sellerOrder = await dataOf(apiClient(api, seller.bearer).GET('/seller/orders/{id}', { params: { path: { id: order.id } } }));
+  expect(sellerOrder.reviews).toEqual({ [buyer.id]: 5, [seller.id]: 5 });
   const [intent] = await api.database.db.query(`SELECT started_at, attempts FROM workflow_starts WHERE workflow_id = $1`, [
     `review-window:${purchaseId}`,
   ]);
@@ -79,6 +80,6 @@ it('a purchase completed by the automatic receipt opens its window too', async (
   // Nobody confirms receipt: order-receipt:{orderId} does, completing the purchase from a worker.
   const handle = stack.env.client.workflow.getHandle(`review-window:${purchaseId}`);
   expect(await eventually(() => handle.result().catch(() => null), 30_000)).toBe(2);
-  const purchase = await stack.api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200);
-  expect(purchase.body.status).toBe('COMPLETED');
+  const purchase = await dataOf(apiClient(stack.api, buyer.bearer).GET('/user/purchases/{id}', { params: { path: { id: purchaseId } } }));
+  expect(purchase.status).toBe('COMPLETED');
 }, 60_000);

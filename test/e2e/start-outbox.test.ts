@@ -6,7 +6,8 @@ import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { registerUser, startTestApi } from '../support/api';
 import { insertPaidOrder } from '../support/cases';
 import { createTestDatabase } from '../support/database';
-import { fillBasket, pay, sellerWithListings } from '../support/shop';
+import { apiClient, dataOf, expectStatus, rawText } from '../support/client';
+import { checkoutUrl, fillBasket, pay, sellerWithListings, sessionIdOf } from '../support/shop';
 import { eventually } from '../support/stack';
 import { devServerEnv, freePort, workflowBundle } from '../support/temporal';
 
@@ -35,56 +36,64 @@ it('Temporal down delays workflow starts, never loses or doubles them', async ()
     const checkout = async (listingId: string) => {
       const buyer = await registerUser(api);
       const basketId = await fillBasket(api, buyer, [{ listingId }]);
-      const res = await api.http
-        .post(`/basket/${basketId}/checkout`)
-        .set(buyer.bearer)
-        .send({ successUrl: 'https://shop.example/ok' })
-        .expect(201);
-      return { buyer, url: res.body.url as string, sessionId: new URL(res.body.url).pathname.split('/').pop()! };
+      const url = await checkoutUrl(api, buyer, basketId);
+      return { buyer, url, sessionId: sessionIdOf(url) };
     };
     // An unpaid checkout (its hold timer), and a paid one (timer + paymentSettled).
     const unpaid = await checkout(listingIds[0]!);
     const paid = await checkout(listingIds[1]!);
     const purchaseId = await pay(api, paid.url);
     // Shipped (receipt timer, shipment tracking), then received: the purchase completes (review window).
-    const [order] = (await api.http.get('/seller/orders').set(seller.bearer).expect(200)).body;
-    const { items } = (await api.http.get(`/seller/orders/${order.id}`).set(seller.bearer).expect(200)).body;
-    await api.http
-      .post(`/seller/orders/${order.id}`)
-      .set(seller.bearer)
-      .send({
-        action: 'ship',
-        shipment: { carrier: 'RM', trackingNumber: 'RM1' },
-        items: [{ id: items[0].id, quantity: items[0].quantity }],
-      })
-      .expect(204);
+    const asSeller = apiClient(api, seller.bearer);
+    const [order] = await dataOf(asSeller.GET('/seller/orders'));
+    const { items } = await dataOf(asSeller.GET('/seller/orders/{id}', { params: { path: { id: order!.id } } }));
+    await expectStatus(
+      asSeller.POST('/seller/orders/{id}', {
+        params: { path: { id: order!.id } },
+        body: {
+          action: 'ship',
+          shipment: { carrier: 'RM', trackingNumber: 'RM1' },
+          items: [{ id: items[0]!.id, quantity: items[0]!.quantity }],
+        },
+      }),
+      204,
+    );
     // The shipment is tracked from the moment it exists.
-    const [{ id: shipmentId }] = await database.db.query(`SELECT id FROM shipments WHERE order_id = $1`, [order.id]);
-    await api.http.put(`/user/purchases/${purchaseId}`).set(paid.buyer.bearer).send({ action: 'receive', orderId: order.id }).expect(200);
+    const [{ id: shipmentId }] = await database.db.query(`SELECT id FROM shipments WHERE order_id = $1`, [order!.id]);
+    await expectStatus(
+      apiClient(api, paid.buyer.bearer).PUT('/user/purchases/{id}', {
+        params: { path: { id: purchaseId } },
+        body: { action: 'receive', orderId: order!.id },
+      }),
+      200,
+    );
     // A dispute (case workflow) and a CSV import.
     const disputed = await insertPaidOrder(database.db, paid.buyer.id, seller.id);
-    await api.http
-      .post(`/seller/orders/${disputed.orderId}`)
-      .set(seller.bearer)
-      .send({ action: 'dispute', reason: 'SNAD', items: [{ id: disputed.itemIds[0], quantity: 1 }] })
-      .expect(204);
+    await expectStatus(
+      asSeller.POST('/seller/orders/{id}', {
+        params: { path: { id: disputed.orderId } },
+        body: { action: 'dispute', reason: 'SNAD', items: [{ id: disputed.itemIds[0]!, quantity: 1 }] },
+      }),
+      204,
+    );
     const [{ id: caseId }] = await database.db.query(`SELECT id FROM cases WHERE order_id = $1`, [disputed.orderId]);
-    const imported = await api.http
-      .post('/seller/imports')
-      .set(seller.bearer)
-      .type('text/csv')
-      .send('urn,condition,language,price,quantity\nurn:mts:card:none,MINT,en,100,1\n')
-      .expect(202);
+    const imported = await dataOf(
+      asSeller.POST('/seller/imports', {
+        body: 'urn,condition,language,price,quantity\nurn:mts:card:none,MINT,en,100,1\n',
+        ...rawText('text/csv'),
+      }),
+      202,
+    );
 
     const expected = [
       `checkout:${unpaid.sessionId}`,
       `checkout:${paid.sessionId}`,
-      `order-receipt:${order.id}`,
-      `funds-release:${order.id}`,
+      `order-receipt:${order!.id}`,
+      `funds-release:${order!.id}`,
       `shipment-tracking:${shipmentId}`,
       `review-window:${purchaseId}`,
       `case:${caseId}`,
-      `import:${imported.body.id}`,
+      `import:${imported.id}`,
     ].sort();
 
     // While Temporal is down every start fails, is recorded and waits.

@@ -1,5 +1,6 @@
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { registerSeller } from '../support/api';
+import { apiClient, dataOf, expectStatus } from '../support/client';
 import { createListing } from '../support/listings';
 import { eventually, startStack, type TestStack } from '../support/stack';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -29,16 +30,16 @@ describe('webhooks, end to end (API → outbox → dispatcher → Temporal → w
     const { api, env } = stack;
     const seller = await registerSeller(api);
     const endpoint = await receiver.register(api, seller, { enabled: false, subscriptions: [] });
-    await api.http
-      .put(`/seller/webhooks/${endpoint.id}/subscriptions`)
-      .set(seller.bearer)
-      .send({ subscriptions: ['LISTING_CREATED'] })
-      .expect(200);
-    await api.http
-      .patch(`/seller/webhooks/${endpoint.id}`)
-      .set(seller.bearer)
-      .send({ headers: { 'X-Receiver-Token': 'r-123' } })
-      .expect(200);
+    const client = apiClient(api, seller.bearer);
+    const webhook = { params: { path: { webhookId: endpoint.id } } };
+    await expectStatus(
+      client.PUT('/seller/webhooks/{webhookId}/subscriptions', { ...webhook, body: { subscriptions: ['LISTING_CREATED'] } }),
+      200,
+    );
+    await expectStatus(
+      client.PATCH('/seller/webhooks/{webhookId}', { ...webhook, body: { headers: { 'X-Receiver-Token': 'r-123' } } }),
+      200,
+    );
 
     // While disabled, marketplace events are not sent to it.
     const early = await createListing(api.database.db, seller.id);
@@ -48,14 +49,14 @@ describe('webhooks, end to end (API → outbox → dispatcher → Temporal → w
         : null,
     );
 
-    const test = await api.http.post(`/seller/webhooks/${endpoint.id}/test`).set(seller.bearer).expect(202);
-    const testReceived = await eventually(async () => receiver.verified.find((r) => r.headers['webhook-id'] === test.body.eventId));
+    const test = await dataOf(client.POST('/seller/webhooks/{webhookId}/test', webhook), 202);
+    const testReceived = await eventually(async () => receiver.verified.find((r) => r.headers['webhook-id'] === test.eventId));
     expect(testReceived.payload.type).toBe('TEST_WEBHOOK');
     expect(Object.keys(testReceived.payload.data).sort()).toEqual(['createdAt', 'sellerId']);
     expect(testReceived.payload.data.sellerId).toBe(seller.id);
     expect(testReceived.headers['x-receiver-token']).toBe('r-123');
 
-    await api.http.patch(`/seller/webhooks/${endpoint.id}`).set(seller.bearer).send({ enabled: true }).expect(200);
+    await expectStatus(client.PATCH('/seller/webhooks/{webhookId}', { ...webhook, body: { enabled: true } }), 200);
     const listing = await createListing(api.database.db, seller.id, { urn: 'urn:mts:card:base1-58', quantity: 3, price: 899 });
 
     const got = await eventually(async () => receiver.verified.find((r) => r.headers['webhook-id'] === listing.eventId));
@@ -68,10 +69,12 @@ describe('webhooks, end to end (API → outbox → dispatcher → Temporal → w
     const handle = env.client.workflow.getHandle(workflowIds.webhookDelivery(listing.eventId, endpoint.id));
     expect(await handle.result()).toEqual({ outcome: 'delivered', attempts: 1 });
 
-    const metrics = await api.http.get(`/seller/webhooks/${endpoint.id}/metrics?window=1h`).set(seller.bearer).expect(200);
-    expect(metrics.body.deliveries).toEqual({ total: 2, succeeded: 2, failed: 0, pending: 0 });
-    expect(metrics.body.successRate).toBe(1);
-    expect(metrics.body.latencyMs.p50).toEqual(expect.any(Number));
+    const metrics = await dataOf(
+      client.GET('/seller/webhooks/{webhookId}/metrics', { params: { path: { webhookId: endpoint.id }, query: { window: '1h' } } }),
+    );
+    expect(metrics.deliveries).toEqual({ total: 2, succeeded: 2, failed: 0, pending: 0 });
+    expect(metrics.successRate).toBe(1);
+    expect(metrics.latencyMs.p50).toEqual(expect.any(Number));
   });
 
   it('retries a receiver answering 500 until it accepts: every event delivered; failures inspectable; replay resends', async () => {
@@ -89,24 +92,33 @@ describe('webhooks, end to end (API → outbox → dispatcher → Temporal → w
       expect(accepted?.payload).toEqual({ type: 'LISTING_CREATED', data: e.data });
     }
 
-    const failures = await api.http.get(`/seller/webhooks/${endpoint.id}/failures?statusCode=500&size=2`).set(seller.bearer).expect(200);
-    expect(failures.body.total).toBe(failFirst);
-    expect(failures.body.items).toHaveLength(2);
-    expect(failures.body.items[0]).toMatchObject({
+    const client = apiClient(api, seller.bearer);
+    const failuresPage = (page?: number) =>
+      dataOf(
+        client.GET('/seller/webhooks/{webhookId}/failures', {
+          params: { path: { webhookId: endpoint.id }, query: { statusCode: 500, size: 2, page } },
+        }),
+      );
+    const failures = await failuresPage();
+    expect(failures.total).toBe(failFirst);
+    expect(failures.items).toHaveLength(2);
+    expect(failures.items[0]).toMatchObject({
       statusCode: 500,
       error: 'HTTP 500',
       responseExcerpt: 'receiver down',
       deliveryStatus: 'SUCCEEDED',
     });
-    const page3 = await api.http
-      .get(`/seller/webhooks/${endpoint.id}/failures?statusCode=500&size=2&page=3`)
-      .set(seller.bearer)
-      .expect(200);
-    expect(page3.body.items).toEqual([]);
+    const page3 = await failuresPage(3);
+    expect(page3.items).toEqual([]);
 
-    const { deliveryId, eventId } = failures.body.items[0];
+    const { deliveryId, eventId } = failures.items[0]!;
     const before = receiver.received.length;
-    await api.http.post(`/seller/webhooks/${endpoint.id}/deliveries/${deliveryId}/replay`).set(seller.bearer).expect(202);
+    await expectStatus(
+      client.POST('/seller/webhooks/{webhookId}/deliveries/{deliveryId}/replay', {
+        params: { path: { webhookId: endpoint.id, deliveryId } },
+      }),
+      202,
+    );
     const replayed = await eventually(async () => receiver.received.slice(before).find((r) => r.headers['webhook-id'] === eventId));
     expect(replayed.payload).not.toBeNull();
   });
@@ -118,8 +130,10 @@ describe('webhooks, end to end (API → outbox → dispatcher → Temporal → w
     receiver.respond = () => ({ status: 410 });
     const { eventId } = await createListing(api.database.db, seller.id);
     await eventually(async () => ((await deliveryStatus(eventId)) === 'FAILED' ? true : null));
-    const res = await api.http.get(`/seller/webhooks/${endpoint.id}`).set(seller.bearer).expect(200);
-    expect(res.body).toMatchObject({ enabled: false, disabledReason: 'GONE' });
+    const read = await dataOf(
+      apiClient(api, seller.bearer).GET('/seller/webhooks/{webhookId}', { params: { path: { webhookId: endpoint.id } } }),
+    );
+    expect(read).toMatchObject({ enabled: false, disabledReason: 'GONE' });
     expect(receiver.received.filter((r) => r.headers['webhook-id'] === eventId)).toHaveLength(1);
   });
 });

@@ -5,6 +5,7 @@ import { createLogger } from '../../src/logger';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { createWorker } from '../../worker/create-worker';
 import { createStartDispatcher } from '../../worker/start-dispatcher';
+import { apiClient, dataOf } from '../support/client';
 import { registerSeller, startTestApi, type TestApi } from '../support/api';
 import { eventually } from '../support/stack';
 import { devServerEnv, workflowBundle } from '../support/temporal';
@@ -42,14 +43,9 @@ const newWorker = async () =>
 test('a worker told to stop in the middle of an activity lets it finish and report before it exits', async () => {
   const seller = await registerSeller(api);
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-  const endpoint = (
-    await api.http
-      .post('/seller/webhooks')
-      .set(seller.bearer)
-      .send({ url, subscriptions: ['LISTING_CREATED'] })
-      .expect(201)
-  ).body;
-  const { eventId } = (await api.http.post(`/seller/webhooks/${endpoint.id}/test`).set(seller.bearer).expect(202)).body;
+  const client = apiClient(api, seller.bearer);
+  const endpoint = await dataOf(client.POST('/seller/webhooks', { body: { url, subscriptions: ['LISTING_CREATED'] } }), 201);
+  const { eventId } = await dataOf(client.POST('/seller/webhooks/{webhookId}/test', { params: { path: { webhookId: endpoint.id } } }), 202);
   await createStartDispatcher(api.config, api.database.db, env.client, createLogger('silent', 'start-dispatcher')).dispatchBatch();
 
   const worker = await newWorker();

@@ -7,6 +7,7 @@ import { createApp } from '../../src/http/app';
 import type { Services } from '../../src/http/services';
 import { createLogger, type Logger } from '../../src/logger';
 import { createApiMetrics, registerDbPoolMetrics, type ApiMetrics } from '../../src/observability/api-metrics';
+import { apiClient, dataOf, expectStatus } from './client';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export interface TestApi {
@@ -87,27 +88,27 @@ export interface TestUser {
   bearer: { Authorization: string };
 }
 
-/** Registers a new, unique user through the API. */
+/** Registers a new, unique user through the API (the generated client). */
 export async function registerUser(api: TestApi, prefix = 'user'): Promise<TestUser> {
   counter += 1;
   const username = `${prefix}${process.pid}x${counter}`;
   const email = `${username}@example.test`;
   const password = 'correct horse battery staple';
-  const res = await api.http.post('/auth/register').send({ email, username, password }).expect(201);
+  const registered = await dataOf(apiClient(api).POST('/auth/register', { body: { email, username, password } }), 201);
   return {
-    id: res.body.user.id,
+    id: registered.user.id,
     email,
     username,
     password,
-    accessToken: res.body.accessToken,
-    refreshToken: res.body.refreshToken,
-    bearer: { Authorization: `Bearer ${res.body.accessToken}` },
+    accessToken: registered.accessToken,
+    refreshToken: registered.refreshToken,
+    bearer: { Authorization: `Bearer ${registered.accessToken}` },
   };
 }
 
 /** Registers a user and onboards them as a seller. */
 export async function registerSeller(api: TestApi, prefix = 'seller'): Promise<TestUser> {
   const user = await registerUser(api, prefix);
-  await api.http.post('/seller').set(user.bearer).expect(201);
+  await expectStatus(apiClient(api, user.bearer).POST('/seller'), 201);
   return user;
 }

@@ -24,6 +24,7 @@ import { OAuthRevocation1733444000000 } from './1733444000000-oauth-revocation';
 import { RetentionIndexes1733444100000 } from './1733444100000-retention-indexes';
 import { OrderDeliveredAt1733444200000 } from './1733444200000-order-delivered-at';
 import { CaseOutcomeMoney1733500000000 } from './1733500000000-case-outcome-money';
+import { ShipmentAttachments1733502000000 } from './1733502000000-shipment-attachments';
 import { WorkflowStartFairness1733505000000 } from './1733505000000-workflow-start-fairness';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
@@ -54,5 +55,6 @@ export const migrations = [
   RetentionIndexes1733444100000,
   OrderDeliveredAt1733444200000,
   CaseOutcomeMoney1733500000000,
+  ShipmentAttachments1733502000000,
   WorkflowStartFairness1733505000000,
 ];

@@ -3,6 +3,7 @@ import { CASE_REASONS, type CaseReason, type ItemQuantity } from '../../services
 import type { CaseRequest } from '../../services/cases/case-opening';
 import type { PageRequest } from '../../services/paging';
 import type { SellerOrderFilters } from '../../services/orders/seller-orders';
+import { MAX_SHIPMENT_ATTACHMENTS } from '../../services/orders/shipment-attachments';
 import { defineRoute } from '../route';
 import {
   caseOutcomes,
@@ -14,6 +15,7 @@ import {
   orNull,
   pagedQuery,
   pence,
+  shipmentAttachment,
   timestamp,
   userSummary,
 } from '../schemas';
@@ -56,6 +58,8 @@ const trackingCorrection = Joi.object({
     .max(2000)
     .description("The new number's tracking page; the old URL is dropped when absent."),
 });
+
+const shipmentParams = Joi.object({ id: Joi.string().uuid().required(), shipmentId: Joi.string().uuid().required() });
 
 type SellerOrderAction =
   | { action: 'ship'; shipment: { carrier: string; trackingNumber: string; trackingUrl?: string }; items: ItemQuantity[] }
@@ -148,7 +152,7 @@ export const sellerOrderRoutes = (s: Services) => [
       'Replaces the tracking number (and optionally carrier and URL) of a shipment of an order not yet received: `trackingStatus` starts over at PRE_TRANSIT with an empty detail and tracking restarts for the new number. The same values again change nothing. Emits ORDER_UPDATED.',
     auth: 'seller',
     request: {
-      params: Joi.object({ id: Joi.string().uuid().required(), shipmentId: Joi.string().uuid().required() }),
+      params: shipmentParams,
       body: trackingCorrection,
     },
     responses: {
@@ -159,6 +163,33 @@ export const sellerOrderRoutes = (s: Services) => [
     handler: async ({ principal, params, body }) => {
       await s.shipmentTracking.correct(principal.userId, params.id, params.shipmentId, body);
       return { status: 204 };
+    },
+  }),
+
+  defineRoute<{ id: string; shipmentId: string }, None, { uploadId: string }, 'seller'>({
+    operationId: 'attachSellerShipmentImage',
+    method: 'post',
+    path: '/seller/orders/{id}/shipments/{shipmentId}/attachments',
+    tag: 'Seller orders',
+    summary: 'Attach a proof-of-postage image to a shipment',
+    description: `Attaches one of the caller's finished image uploads (\`POST /uploads\`, then \`PUT\` the bytes: PNG, JPEG or WebP within the upload size cap) to a shipment of the caller's order, in any order status. A shipment carries at most ${MAX_SHIPMENT_ATTACHMENTS} images; the shipment's \`attachments\` list them for the seller (\`GET /seller/orders/{id}\`) and the buyer (\`GET /user/purchases/{id}\`). Attaching the same upload again answers the same attachment (200) and changes nothing. A new attachment emits ORDER_UPDATED.`,
+    auth: 'seller',
+    request: {
+      params: shipmentParams,
+      body: Joi.object({ uploadId: Joi.string().uuid().required().description("The id of a finished upload of the caller's.") }),
+    },
+    responses: {
+      201: { description: 'Attached.', schema: shipmentAttachment },
+      200: { description: 'Already attached to this shipment: the same attachment.', schema: shipmentAttachment },
+      400: { description: "`upload-not-ready`: the upload is unknown, not the caller's, or has no bytes yet." },
+      404: { description: "Order not found or not the caller's, or not a shipment of it." },
+      409: {
+        description: `\`upload-already-attached\`: the upload is attached to another shipment; \`attachment-limit-reached\`: the shipment has ${MAX_SHIPMENT_ATTACHMENTS} images.`,
+      },
+    },
+    handler: async ({ principal, params, body }) => {
+      const { attachment, created } = await s.shipmentAttachments.attach(principal.userId, params.id, params.shipmentId, body.uploadId);
+      return { status: created ? 201 : 200, body: attachment };
     },
   }),
 

@@ -8,6 +8,7 @@ import { loadItems, type ItemView } from '../catalog/item-view';
 import { adjustmentsOfOrders, type AdjustmentView } from '../money/refunds';
 import { transfersOfOrders, type TransferView } from '../money/transfers';
 import { loadUserSummaries, type UserSummary } from '../users/user-summary';
+import { loadShipmentAttachments, type ShipmentAttachmentView } from './shipment-attachments';
 
 /** Inside an order item the embedded item carries the Item fields up to `available` only (spec). */
 export type OrderItemItem = Omit<ItemView, 'quantity' | 'min' | 'max'>;
@@ -40,7 +41,8 @@ export interface ShipmentView {
   carrier: string;
   createdAt: Date;
   updatedAt: Date;
-  attachments: Array<{ id: string; url: string; hidden: boolean }>;
+  /** Proof-of-postage images (docs/sellers-operators.md). */
+  attachments: ShipmentAttachmentView[];
 }
 
 /** The spec's Seller order (full detail); buyers see their orders in the same shape. */
@@ -96,7 +98,7 @@ const group = <T extends Record<K, string>, K extends keyof T>(rows: T[], key: K
 
 /**
  * Full order views for the given ids, in that order, with a fixed number of queries (items,
- * catalog items, shipments, cases, reviews, buyers), never one per order. Callers have already
+ * catalog items, shipments and their attachments, cases, reviews, buyers), never one per order. Callers have already
  * filtered the ids by ownership. `viewer` decides what the cases show (a seller's return
  * address stays hidden from buyers until accepted) and whose next actions are listed.
  */
@@ -123,11 +125,11 @@ export async function loadOrderViews(
     ) as Promise<Array<Omit<OrderItemView, 'item'>>>,
     db.query(
       `SELECT id, order_id AS "orderId", tracking_number AS "trackingNumber", tracking_status AS "trackingStatus",
-              tracking_status_detail AS "trackingStatusDetail", tracking_url AS "trackingUrl", carrier, attachments,
+              tracking_status_detail AS "trackingStatusDetail", tracking_url AS "trackingUrl", carrier,
               created_at AS "createdAt", updated_at AS "updatedAt"
          FROM shipments WHERE order_id = ANY($1) ORDER BY created_at, id`,
       [orderIds],
-    ) as Promise<ShipmentView[]>,
+    ) as Promise<Array<Omit<ShipmentView, 'attachments'>>>,
     db.query(`SELECT id FROM cases WHERE order_id = ANY($1) ORDER BY created_at, id`, [orderIds]).then((rows: Array<{ id: string }>) =>
       loadCaseViews(
         db,
@@ -141,7 +143,7 @@ export async function loadOrderViews(
       [orderIds],
     ) as Promise<Array<{ orderId: string; reviewerId: string; rating: number }>>,
   ]);
-  const [catalog, buyers, transfers, adjustments] = await Promise.all([
+  const [catalog, buyers, transfers, adjustments, attachments] = await Promise.all([
     loadItems(
       db,
       items.map((i) => i.urn),
@@ -152,9 +154,16 @@ export async function loadOrderViews(
     ),
     transfersOfOrders(db, orderIds),
     adjustmentsOfOrders(db, orderIds),
+    loadShipmentAttachments(
+      db,
+      shipments.map((sh) => sh.id),
+    ),
   ]);
   const itemsOf = group(items, 'orderId');
-  const shipmentsOf = group(shipments, 'orderId');
+  const shipmentsOf = group(
+    shipments.map((sh) => ({ ...sh, attachments: attachments.get(sh.id) ?? [] })),
+    'orderId',
+  );
   const casesOf = group(cases, 'orderId');
   const reviewsOf = group(reviews, 'orderId');
   const byId = new Map(orders.map((o) => [o.id, o]));
