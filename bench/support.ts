@@ -41,3 +41,31 @@ export function cpuShare(before: number[], after: number[]): string {
   const [user, nice, system, idle, iowait, irq, softirq, steal] = d as [number, number, number, number, number, number, number, number];
   return `busy ${pct(user + nice + system + irq + softirq)}, idle ${pct(idle)}, iowait ${pct(iowait)}, steal ${pct(steal)}`;
 }
+
+/** Resident memory of a process (Linux /proc/<pid>/status), in MiB: now (VmRSS) and its peak (VmHWM); null once it has exited. */
+export function processMemory(pid: number | 'self'): { rss: number; peak: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+    return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+  } catch {
+    return null;
+  }
+}
+
+/** The processes a bench reads at its end: a pid, or 'self' for the bench process itself. */
+export type RssTargets = { api: number | 'self'; worker?: number | 'self' } | { inProcess: true };
+
+/**
+ * "API x MiB (peak y), worker z MiB (peak w)": read it while the processes still run (before
+ * stopping them). A bench that hosts the API (and worker) in its own process reports that
+ * process, and says so.
+ */
+export function rssAtEnd(targets: RssTargets): string {
+  const mib = (pid: number | 'self') => {
+    const m = processMemory(pid);
+    return m ? `${Math.round(m.rss)} MiB (peak ${Math.round(m.peak)})` : 'unavailable';
+  };
+  if ('inProcess' in targets) return `bench process (API and worker in-process) ${mib('self')}`;
+  return [`API ${mib(targets.api)}`, ...(targets.worker === undefined ? [] : [`worker ${mib(targets.worker)}`])].join(', ');
+}

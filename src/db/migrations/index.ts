@@ -23,6 +23,7 @@ import { Payouts1733443900300 } from './1733443900300-payouts';
 import { OAuthRevocation1733444000000 } from './1733444000000-oauth-revocation';
 import { RetentionIndexes1733444100000 } from './1733444100000-retention-indexes';
 import { OrderDeliveredAt1733444200000 } from './1733444200000-order-delivered-at';
+import { ItemMarketRefreshPerItem1733506000000 } from './1733506000000-item-market-refresh-per-item';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -51,4 +52,5 @@ export const migrations = [
   OAuthRevocation1733444000000,
   RetentionIndexes1733444100000,
   OrderDeliveredAt1733444200000,
+  ItemMarketRefreshPerItem1733506000000,
 ];
