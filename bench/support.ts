@@ -53,19 +53,18 @@ export function processMemory(pid: number | 'self'): { rss: number; peak: number
   }
 }
 
-/** The processes a bench reads at its end: a pid, or 'self' for the bench process itself. */
-export type RssTargets = { api: number | 'self'; worker?: number | 'self' } | { inProcess: true };
-
 /**
- * "API x MiB (peak y), worker z MiB (peak w)": read it while the processes still run (before
- * stopping them). A bench that hosts the API (and worker) in its own process reports that
- * process, and says so.
+ * "RSS at end: API x MiB (peak y), worker z MiB (peak w)" for the processes named, a pid or
+ * 'self' (the bench process, when it hosts the API or worker itself: label it so). Read it while
+ * the processes still run, before stopping them; `note` ends the line (e.g. "no worker runs").
  */
-export function rssAtEnd(targets: RssTargets): string {
-  const mib = (pid: number | 'self') => {
-    const m = processMemory(pid);
-    return m ? `${Math.round(m.rss)} MiB (peak ${Math.round(m.peak)})` : 'unavailable';
-  };
-  if ('inProcess' in targets) return `bench process (API and worker in-process) ${mib('self')}`;
-  return [`API ${mib(targets.api)}`, ...(targets.worker === undefined ? [] : [`worker ${mib(targets.worker)}`])].join(', ');
+export function rssAtEnd(processes: Array<[label: string, pid: number | 'self' | undefined]>, note = ''): string {
+  const parts = processes.map(([label, pid]) => {
+    const m = pid === undefined ? null : processMemory(pid);
+    return `${label} ${m ? `${Math.round(m.rss)} MiB (peak ${Math.round(m.peak)})` : 'unavailable'}`;
+  });
+  return `RSS at end: ${parts.join(', ')}${note ? ` (${note})` : ''}.`;
 }
+
+/** The label of the bench process when the API and worker run inside it. */
+export const IN_PROCESS = 'bench process (API and worker in-process)';

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { latency, runLoad, settle, type LoadResult } from '../load';
-import { cpuShare, cpuTicks } from '../support';
+import { cpuShare, cpuTicks, rssAtEnd } from '../support';
 import { BENCH, benchDatabaseUrl } from './settings';
 import { bulkLookups, cycle, listingSearches, searches, type Draw } from './workload';
 
@@ -155,6 +155,7 @@ function report(
   list: Scenario[],
   load: { before: number[]; after: number[]; cpu: string },
   floor: Awaited<ReturnType<typeof measureFloor>>,
+  rss: string,
 ): string {
   const avg = (l: number[]) => l.map((n) => n.toFixed(1)).join(' / ');
   const lines = [
@@ -169,6 +170,7 @@ function report(
     `Machine floor: a bare node:http server answering ${(floor.bytes / 1000).toFixed(0)} kB of fixed bytes (the bulk lookup answer's size) with no work ` +
       `reached ${floor.many.rps.toFixed(0)} req/s, p50 / p99 ${latency(floor.many)} at ${BENCH.connections} connections and ` +
       `${floor.one.rps.toFixed(0)} req/s, p50 / p99 ${latency(floor.one)} at 1 connection.`,
+    rss,
     '',
     `## ${BENCH.connections} connections`,
     '',
@@ -251,7 +253,16 @@ async function main(): Promise<void> {
     }
     const out = path.join(__dirname, '../results/catalog.md');
     mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(out, report(rows, list, { before, after: os.loadavg(), cpu: cpuShare(ticks, cpuTicks()) }, floor));
+    const rss = rssAtEnd(
+      [
+        ['API', servers[0]!.pid],
+        ['API without cache', servers[1]!.pid],
+        ['baseline', servers[2]!.pid],
+      ],
+      'no worker runs in this bench',
+    );
+    console.log(rss);
+    writeFileSync(out, report(rows, list, { before, after: os.loadavg(), cpu: cpuShare(ticks, cpuTicks()) }, floor, rss));
     console.log(`\nwritten to ${path.relative(process.cwd(), out)}`);
   } finally {
     for (const server of servers) server.kill('SIGTERM');

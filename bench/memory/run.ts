@@ -4,12 +4,13 @@
 // benchmark database (bench/catalog/generate.ts). `node -r ts-node/register bench/memory/run.ts`;
 // appends a run to bench/results/memory.md. Each variant gets its own processes and Temporal dev server.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { runLoad } from '../load';
+import { processMemory, rssAtEnd } from '../support';
 import { BENCH, benchDatabaseUrl } from '../catalog/settings';
 import { TEMPORAL_CLI } from '../../test/support/env';
 import { SEARCH_ATTRIBUTE_ARGS } from '../../src/domain/search-attributes';
@@ -28,9 +29,8 @@ type Variant = keyof typeof VARIANTS;
 
 /** Resident set size now and its high-water mark since start, in MiB, from /proc. */
 function rss(pid: number): { now: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return { now: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+  const m = processMemory(pid);
+  return { now: m?.rss ?? NaN, peak: m?.peak ?? NaN };
 }
 
 function freePort(): Promise<number> {
@@ -89,6 +89,8 @@ interface Figures {
   rps: number;
   errors: number;
   load: string;
+  /** "RSS at end: …", read just before the processes are stopped. */
+  end: string;
 }
 
 async function measure(variant: Variant): Promise<Figures> {
@@ -166,6 +168,10 @@ async function measure(variant: Variant): Promise<Figures> {
       rps: requests / (3 * SECONDS),
       errors,
       load: `${load1.toFixed(1)} → ${load2.toFixed(1)}`,
+      end: rssAtEnd([
+        ['API', api.pid],
+        ['worker', worker.pid],
+      ]),
     };
   } finally {
     for (const child of children.reverse()) await stop(child);
@@ -211,6 +217,8 @@ async function main(): Promise<void> {
       (r) =>
         `| ${r.variant} | ${mib(r.apiIdle)} MiB | ${mib(r.apiLoad)} MiB | ${mib(r.apiPeak)} MiB | ${mib(r.workerIdle)} MiB | ${mib(r.workerLoad)} MiB | ${mib(r.workerPeak)} MiB | ${r.rps.toFixed(0)} | ${r.errors} | ${r.load} |`,
     ),
+    '',
+    ...rows.map((r) => `${r.variant}: ${r.end}`),
     '',
   ];
   appendFileSync(RESULTS, lines.join('\n') + '\n');

@@ -22,7 +22,7 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-import { adminQuery, cpuShare, cpuTicks, percentile, rssAtEnd } from '../support';
+import { IN_PROCESS, adminQuery, cpuShare, cpuTicks, percentile, rssAtEnd } from '../support';
 import { connectAndMigrate } from '../../src/db/data-source';
 import { ItemMarketRefreshPerItem1733506000000 } from '../../src/db/migrations/1733506000000-item-market-refresh-per-item';
 import { createLogger } from '../../src/logger';
@@ -235,7 +235,7 @@ async function main(): Promise<void> {
       `| on | ${f1(med(micro.on.map((m) => m.insert)))} | ${f1(med(micro.on.map((m) => m.refresh)))} |`,
       `| off | ${f1(med(micro.off.map((m) => m.insert)))} | ${f1(med(micro.off.map((m) => m.refresh)))} |`,
       '',
-      `RSS at end: ${rssAtEnd({ inProcess: true })}.`,
+      rssAtEnd([[IN_PROCESS, 'self']]),
       '',
       'Plans of that batch, statements nested in the triggers included (auto_explain):',
       '',

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { Client as PgClient } from 'pg';
-import { percentile } from '../support';
+import { percentile, rssAtEnd } from '../support';
 import { loadConfig } from '../../src/config';
 import { connectAndMigrate } from '../../src/db/data-source';
 import { newId } from '../../src/ids';
@@ -218,6 +218,8 @@ function writeReport(results: Result[]): void {
     row(w),
     '',
     `Webhook rate = **${((100 * w.rate) / b.rate).toFixed(0)} %** of the baseline's (target ≥ 70 %).`,
+    '',
+    rssAtEnd([['bench process (worker in-process, no API)', 'self']], 'read after the worker stopped; the peak covers the run'),
     '',
     'Both are bursts: latency includes the queueing of the whole burst. Reproduce with',
     '`node -r ts-node/register bench/webhooks/run.ts` (`BENCH_EVENTS` to scale).',
