@@ -4,6 +4,7 @@
 // benchmark database (bench/catalog/generate.ts). `node -r ts-node/register bench/memory/run.ts`;
 // appends a run to bench/results/memory.md. Each variant gets its own processes and Temporal dev server.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -123,6 +124,8 @@ async function measure(variant: Variant): Promise<Figures> {
       DATABASE_URL: benchDatabaseUrl(),
       TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
       JWT_SECRET: 'bench-secret-bench-secret-bench-secret-00',
+      // Production requires payload keys: one throw-away key, shared by the API and the worker.
+      TEMPORAL_PAYLOAD_KEYS: `bench:${randomBytes(32).toString('base64')}`,
     };
     const api = spawn(process.execPath, VARIANTS[variant].api, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
     const worker = spawn(process.execPath, VARIANTS[variant].worker, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
