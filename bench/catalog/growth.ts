@@ -224,8 +224,8 @@ function report(sizes: SizeResult[], worst: Operation, plans: string[], loadBefo
     '',
     '## Operations',
     '',
-    'p50 growth is largest / smallest catalog; "vs floor" divides it by the floor\'s p50 growth at the same connections ' +
-      "(the machine's own drift between the sizes, measured with each size).",
+    'p50 growth is largest / smallest catalog; "vs floor" divides it by the floor\'s slowdown at the same connections ' +
+      "(its req/s on the smallest / on the largest: the machine's own drift between the sizes, measured with each size).",
     '',
     `| operation | connections | ${sizes.map((s) => `${s.items.toLocaleString('en-GB')} items: req/s, p50 / p99`).join(' | ')} | p50 growth | vs floor |`,
     `|---|---:|${sizes.map(() => '---').join('|')}|---:|---:|`,
