@@ -68,3 +68,16 @@ export function rssAtEnd(processes: Array<[label: string, pid: number | 'self' |
 
 /** The label of the bench process when the API and worker run inside it. */
 export const IN_PROCESS = 'bench process (API and worker in-process)';
+
+/** Resolves once `url` answers at all (a server started beside the bench), polling every 200 ms. */
+export async function waitForHttp(url: string, attempts = 300): Promise<void> {
+  for (let i = 0; i < attempts; i += 1) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  throw new Error(`${url} did not answer`);
+}

@@ -21,7 +21,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import misspellings from '../../data/search/misspellings.json';
 import { latency, runLoad, settle, type LoadResult } from '../load';
-import { adminQuery, cpuShare, cpuTicks, rssAtEnd } from '../support';
+import { adminQuery, cpuShare, cpuTicks, rssAtEnd, waitForHttp as waitFor } from '../support';
 import { loadItems } from '../../src/services/catalog/item-view';
 import { searchCatalog } from '../../src/services/search/catalog-search';
 import { searchListings } from '../../src/services/search/listing-search';
@@ -51,18 +51,6 @@ const urlOf = (items: number) => {
   url.pathname = `/mts_bench_growth_${items}`;
   return url.toString();
 };
-
-async function waitFor(url: string): Promise<void> {
-  for (let i = 0; i < 300; i += 1) {
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  throw new Error(`${url} did not answer`);
-}
 
 function serve(target: 'uncached' | 'floor', url: string): ChildProcess {
   return spawn(process.execPath, ['-r', 'ts-node/register', path.join(__dirname, 'server.ts'), target, '600'], {

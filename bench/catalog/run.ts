@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { latency, runLoad, settle, type LoadResult } from '../load';
-import { cpuShare, cpuTicks, rssAtEnd } from '../support';
+import { cpuShare, cpuTicks, rssAtEnd, waitForHttp as waitFor } from '../support';
 import { BENCH, benchDatabaseUrl } from './settings';
 import { bulkLookups, cycle, listingSearches, searches, type Draw } from './workload';
 
@@ -29,18 +29,6 @@ interface Row {
   p50: number;
   p99: number;
   errors: number;
-}
-
-async function waitFor(url: string): Promise<void> {
-  for (let i = 0; i < 100; i += 1) {
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  throw new Error(`${url} did not answer`);
 }
 
 async function scenarios(): Promise<Scenario[]> {
