@@ -46,11 +46,10 @@ export function cpuShare(before: number[], after: number[]): string {
   return `busy ${pct(user + nice + system + irq + softirq)}, idle ${pct(idle)}, iowait ${pct(iowait)}, steal ${pct(steal)}`;
 }
 
-/** Resident set size now and its high-water mark since start, in MiB, from /proc. */
+/** `processMemory` as {now, peak} (NaN once the process has exited), for sampling loops. */
 export function rss(pid: number): { now: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return { now: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+  const m = processMemory(pid);
+  return { now: m?.rss ?? NaN, peak: m?.peak ?? NaN };
 }
 
 /** A TCP port nothing listens on right now. */
@@ -99,4 +98,44 @@ export function spawnTemporalDevServer(port: number, extraArgs: string[] = []): 
     ],
     { stdio: 'ignore' },
   );
+}
+
+/** Resident memory of a process (Linux /proc/<pid>/status), in MiB: now (VmRSS) and its peak (VmHWM); null once it has exited. */
+export function processMemory(pid: number | 'self'): { rss: number; peak: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+    return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * "RSS at end: API x MiB (peak y), worker z MiB (peak w)" for the processes named, a pid or
+ * 'self' (the bench process, when it hosts the API or worker itself: label it so). Read it while
+ * the processes still run, before stopping them; `note` ends the line (e.g. "no worker runs").
+ */
+export function rssAtEnd(processes: Array<[label: string, pid: number | 'self' | undefined]>, note = ''): string {
+  const parts = processes.map(([label, pid]) => {
+    const m = pid === undefined ? null : processMemory(pid);
+    return `${label} ${m ? `${Math.round(m.rss)} MiB (peak ${Math.round(m.peak)})` : 'unavailable'}`;
+  });
+  return `RSS at end: ${parts.join(', ')}${note ? ` (${note})` : ''}.`;
+}
+
+/** The label of the bench process when the API and worker run inside it. */
+export const IN_PROCESS = 'bench process (API and worker in-process)';
+
+/** Resolves once `url` answers at all (a server started beside the bench), polling every 200 ms. */
+export async function waitForHttp(url: string, attempts = 300): Promise<void> {
+  for (let i = 0; i < attempts; i += 1) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  throw new Error(`${url} did not answer`);
 }

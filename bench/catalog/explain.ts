@@ -19,10 +19,40 @@ const capture: Logger = {
   log: () => undefined,
 };
 
-async function main(): Promise<void> {
-  const options = createDataSource({ url: benchDatabaseUrl(), poolSize: 2, applicationName: 'bench-explain' }).options;
+/** A data source on `url` that records every statement it sends (for EXPLAIN). */
+export async function capturingDataSource(url: string): Promise<DataSource> {
+  const options = createDataSource({ url, poolSize: 2, applicationName: 'bench-explain' }).options;
   const db = new DataSource({ ...options, logging: ['query'], logger: capture });
   await db.initialize();
+  return db;
+}
+
+/**
+ * Markdown: under each title, EXPLAIN (ANALYZE, BUFFERS) of every statement its call sent
+ * through `db` (a `capturingDataSource`), in order.
+ */
+export async function explainCalls(db: DataSource, runs: Array<[string, () => Promise<unknown>]>): Promise<string[]> {
+  const out: string[] = [];
+  for (const [title, run] of runs) {
+    captured.length = 0;
+    await run();
+    // Every statement the endpoint sends, in order (ranking or count, page, then the views).
+    const statements = [...captured];
+    out.push(`## ${title}\n`);
+    for (const [n, statement] of statements.entries()) {
+      const plan: Array<{ 'QUERY PLAN': string }> = await db.query(`EXPLAIN (ANALYZE, BUFFERS) ${statement.sql}`, statement.params);
+      // The 200-URN array literal would fill pages; the plan lines around it are what matter.
+      const lines = plan.map((r) => r['QUERY PLAN'].replace(/'\{[^}]{200,}\}'/g, "'{…200 URNs…}'"));
+      out.push(
+        `### statement ${n + 1} of ${statements.length}\n\n\`\`\`\n${statement.sql.replace(/\s+/g, ' ').trim()}\n\n${lines.join('\n')}\n\`\`\`\n`,
+      );
+    }
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const db = await capturingDataSource(benchDatabaseUrl());
   const [{ urns }] = await db.query(`SELECT array_agg(urn) AS urns FROM (SELECT urn FROM catalog_items ORDER BY md5(urn) LIMIT 200) x`);
   const runs: Array<[string, () => Promise<unknown>]> = [
     ['POST /search/lookup/bulk (200 URNs)', () => loadItems(db, urns)],
@@ -57,29 +87,16 @@ async function main(): Promise<void> {
         }),
     ],
   ];
-  const out: string[] = [];
-  for (const [title, run] of runs) {
-    captured.length = 0;
-    await run();
-    // Every statement the endpoint sends, in order (ranking or count, page, then the views).
-    const statements = [...captured];
-    out.push(`## ${title}\n`);
-    for (const [n, statement] of statements.entries()) {
-      const plan: Array<{ 'QUERY PLAN': string }> = await db.query(`EXPLAIN (ANALYZE, BUFFERS) ${statement.sql}`, statement.params);
-      // The 200-URN array literal would fill pages; the plan lines around it are what matter.
-      const lines = plan.map((r) => r['QUERY PLAN'].replace(/'\{[^}]{200,}\}'/g, "'{…200 URNs…}'"));
-      out.push(
-        `### statement ${n + 1} of ${statements.length}\n\n\`\`\`\n${statement.sql.replace(/\s+/g, ' ').trim()}\n\n${lines.join('\n')}\n\`\`\`\n`,
-      );
-    }
-  }
+  const out = await explainCalls(db, runs);
   const file = path.join(__dirname, '../results/catalog-explain.md');
   writeFileSync(file, `# EXPLAIN (ANALYZE, BUFFERS) of the benchmarked queries\n\n${out.join('\n')}`);
   console.log(out.join('\n'));
   await db.destroy();
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

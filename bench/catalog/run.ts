@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { latency, runLoad, settle, type LoadResult } from '../load';
-import { cpuShare, cpuTicks } from '../support';
+import { cpuShare, cpuTicks, rssAtEnd, waitForHttp as waitFor } from '../support';
 import { BENCH, benchDatabaseUrl } from './settings';
 import { bulkLookups, cycle, listingSearches, searches, type Draw } from './workload';
 
@@ -29,18 +29,6 @@ interface Row {
   p50: number;
   p99: number;
   errors: number;
-}
-
-async function waitFor(url: string): Promise<void> {
-  for (let i = 0; i < 100; i += 1) {
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  throw new Error(`${url} did not answer`);
 }
 
 async function scenarios(): Promise<Scenario[]> {
@@ -155,6 +143,7 @@ function report(
   list: Scenario[],
   load: { before: number[]; after: number[]; cpu: string },
   floor: Awaited<ReturnType<typeof measureFloor>>,
+  rss: string,
 ): string {
   const avg = (l: number[]) => l.map((n) => n.toFixed(1)).join(' / ');
   const lines = [
@@ -169,6 +158,7 @@ function report(
     `Machine floor: a bare node:http server answering ${(floor.bytes / 1000).toFixed(0)} kB of fixed bytes (the bulk lookup answer's size) with no work ` +
       `reached ${floor.many.rps.toFixed(0)} req/s, p50 / p99 ${latency(floor.many)} at ${BENCH.connections} connections and ` +
       `${floor.one.rps.toFixed(0)} req/s, p50 / p99 ${latency(floor.one)} at 1 connection.`,
+    rss,
     '',
     `## ${BENCH.connections} connections`,
     '',
@@ -251,7 +241,16 @@ async function main(): Promise<void> {
     }
     const out = path.join(__dirname, '../results/catalog.md');
     mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(out, report(rows, list, { before, after: os.loadavg(), cpu: cpuShare(ticks, cpuTicks()) }, floor));
+    const rss = rssAtEnd(
+      [
+        ['API', servers[0]!.pid],
+        ['API without cache', servers[1]!.pid],
+        ['baseline', servers[2]!.pid],
+      ],
+      'no worker runs in this bench',
+    );
+    console.log(rss);
+    writeFileSync(out, report(rows, list, { before, after: os.loadavg(), cpu: cpuShare(ticks, cpuTicks()) }, floor, rss));
     console.log(`\nwritten to ${path.relative(process.cwd(), out)}`);
   } finally {
     for (const server of servers) server.kill('SIGTERM');

@@ -2,6 +2,7 @@
 // the API with its Discover cache off, the bare baseline, or the floor (fixed bytes, no work). Separate processes keep one
 // target's heap and JIT state from colouring another's figures. Started by run.ts (argument:
 // the target); stops on SIGTERM.
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import { createServices } from '../../src/composition';
@@ -43,6 +44,8 @@ async function main(target: Target, floorBytes: number): Promise<void> {
     DATABASE_URL: url,
     LOG_LEVEL: 'silent',
     JWT_SECRET: 'bench-secret-bench-secret-bench-secret-00',
+    // Production requires payload keys; Discover never sends a payload, any key does.
+    TEMPORAL_PAYLOAD_KEYS: `bench:${randomBytes(32).toString('base64')}`,
     ...(target === 'uncached' ? { DISCOVER_CACHE_MS: '0' } : {}),
   });
   const db = createDataSource({ url, poolSize: POOL_SIZE, applicationName: `bench-${target}` });

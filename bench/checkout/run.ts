@@ -1,22 +1,35 @@
 // Checkout throughput benchmark. `node -r ts-node/register bench/checkout/run.ts`
 // The whole path for real: its own database (BENCH_DATABASE_URL, default mts_bench_checkout on
 // the local PostgreSQL), a Temporal CLI dev server (.venv/bin/temporal, or TEMPORAL_CLI_PATH),
-// the real worker and the real API on a local port. 20 concurrent buyers (BENCH_BUYERS), each on
-// its own listing, loop for BENCH_DURATION seconds: fill a fresh basket (one PUT line, one PUT
-// delivery), POST checkout (session + holds + checkout workflow), POST the payment (commit).
-// Reports sessions created and committed per second with p50/p99 latencies, and how long each
-// workflow start waited in the start outbox meanwhile (the worker process's dispatcher runs
-// beside the worker, as in production); writes bench/results/checkout.md and drops the
-// database unless BENCH_KEEP=1.
+// the real worker and the real API on a local port, all in this process. 20 concurrent buyers
+// (BENCH_BUYERS) loop for BENCH_DURATION seconds: fill a fresh basket with 1–4 lines drawn
+// Zipf-like over BENCH_LISTINGS listings (default 2,000 over 500 items and 5 sellers) with
+// varied quantities, PUT the delivery, POST checkout (session + holds + checkout workflow),
+// POST the payment (commit). A fixed seed draws the same baskets on every run.
+// In the same run, at the same concurrency and through the same process: the machine floor
+// (a bare node:http handler answering fixed bytes) and a baseline (per request one transaction
+// locking a listing drawn from the same distribution and requesting one trivial workflow start,
+// a review window, through the start outbox as the services do), measured before and after
+// checkout (BENCH_BASELINE_DURATION seconds each). Reports sessions created and committed per
+// second with p50/p99 latencies and as a share of the baseline, how long each workflow start
+// waited in the start outbox meanwhile (the worker process's dispatcher runs beside the worker,
+// as in production), and the process's RSS at the end; writes bench/results/checkout.md and
+// drops the database unless BENCH_KEEP=1.
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { adminQuery, percentile } from '../support';
+import { zipf, prng } from '../catalog/workload';
+import { IN_PROCESS, adminQuery, cpuShare, cpuTicks, percentile, rssAtEnd } from '../support';
+import { newId } from '../../src/ids';
+import { requestWorkflowStart, starts } from '../../src/services/workflow-starts';
 import { createServices } from '../../src/composition';
 import { loadConfig } from '../../src/config';
 import { connectAndMigrate } from '../../src/db/data-source';
 import { createApp } from '../../src/http/app';
+import { temporalDataConverter } from '../../src/temporal/data-converter';
 import { createLogger } from '../../src/logger';
 import { createWorker } from '../../worker/create-worker';
 import { createStartDispatcher } from '../../worker/start-dispatcher';
@@ -24,6 +37,10 @@ import { createStartDispatcher } from '../../worker/start-dispatcher';
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/mts_bench_checkout';
 const BUYERS = Number(process.env.BENCH_BUYERS ?? 20);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 20);
+const BASELINE_S = Number(process.env.BENCH_BASELINE_DURATION ?? 8);
+const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 2000);
+const ITEMS = Math.max(1, Math.round(LISTINGS / 4));
+const SELLERS = 5;
 const TEMPORAL_CLI = process.env.TEMPORAL_CLI_PATH ?? path.resolve(__dirname, '../../.venv/bin/temporal');
 const ADDRESS = { name: 'Bench Buyer', line1: '1 Bench Road', line2: '', city: 'London', state: '', postal_code: 'E1 1AA', country: 'GB' };
 
@@ -46,9 +63,8 @@ async function main(): Promise<void> {
   await admin(`DROP DATABASE IF EXISTS ${dbName()} WITH (FORCE)`);
   await admin(`CREATE DATABASE ${dbName()}`);
   const db = await connectAndMigrate({ url: DATABASE_URL, poolSize: 20 });
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: TEMPORAL_CLI }, namespace: 'default', extraArgs: ['--log-level', 'error'] },
-  });
+  // Production settings (no response validation), with a throw-away payload key; the client
+  // encrypts payloads like the worker decrypts them.
   const config = loadConfig({
     ...process.env,
     NODE_ENV: 'production',
@@ -56,6 +72,11 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'silent',
     SCRYPT_LOG_N: '10',
     JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
+    TEMPORAL_PAYLOAD_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+  });
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: { executable: { type: 'existing-path', path: TEMPORAL_CLI }, namespace: 'default', extraArgs: ['--log-level', 'error'] },
+    client: { dataConverter: temporalDataConverter(config.temporal) },
   });
   const app = createApp(createServices(config, db, env.client), config, createLogger('silent', 'bench'));
   const server: Server = await new Promise((resolve) => {
@@ -68,7 +89,8 @@ async function main(): Promise<void> {
   const dispatcher = createStartDispatcher(config, db, env.client, createLogger('silent', 'start-dispatcher'));
   dispatcher.start();
 
-  // Seed: one seller with a GB delivery option and one deep listing per buyer.
+  // Seed: SELLERS sellers with a GB delivery option each; ITEMS items with four listings each,
+  // spread over the sellers; deep stock, so a popular listing is contended but never sold out.
   const register = async (name: string) =>
     (await (
       await call(base, 'POST', '/auth/register', null, { email: `${name}@bench.test`, username: name, password: 'bench password 123' })
@@ -76,44 +98,133 @@ async function main(): Promise<void> {
       user: { id: string };
       accessToken: string;
     };
-  const seller = await register('benchseller');
-  await call(base, 'POST', '/seller', seller.accessToken);
-  await call(base, 'POST', '/seller/delivery-options', seller.accessToken, {
-    name: '2nd class',
-    price: 150,
-    tracked: false,
-    countries: ['GB'],
-  });
+  const sellers = [];
+  for (let i = 0; i < SELLERS; i += 1) {
+    const seller = await register(`benchseller${i}`);
+    await call(base, 'POST', '/seller', seller.accessToken);
+    await call(base, 'POST', '/seller/delivery-options', seller.accessToken, {
+      name: '2nd class',
+      price: 150 + 10 * i,
+      tracked: false,
+      countries: ['GB'],
+    });
+    sellers.push(seller.user.id);
+  }
   await db.query(`INSERT INTO catalog_games (urn, name) VALUES ('pokemon', 'Pokémon')`);
   await db.query(`INSERT INTO catalog_series (urn, game_urn, name) VALUES ('pokemon/base', 'pokemon', 'Base')`);
   await db.query(
     `INSERT INTO catalog_sets (urn, series_urn, game_urn, name) VALUES ('pokemon/base/bs', 'pokemon/base', 'pokemon', 'Base Set')`,
   );
-  const listingIds: string[] = [];
-  for (let i = 0; i < BUYERS; i += 1) {
+  await db.query(
+    `INSERT INTO catalog_items (urn, slug, game_urn, series_urn, set_urn, title, name)
+     SELECT 'pokemon/base/bs/' || i, 'card-' || i, 'pokemon', 'pokemon/base', 'pokemon/base/bs', 'Card ' || i, 'Card ' || i
+       FROM generate_series(0, $1::int - 1) i`,
+    [ITEMS],
+  );
+  // Popularity rank k is listing k (shuffled over items and sellers by the hash below).
+  const listingIds: string[] = (
     await db.query(
-      `INSERT INTO catalog_items (urn, slug, game_urn, series_urn, set_urn, title, name) VALUES ($1, $2, 'pokemon', 'pokemon/base', 'pokemon/base/bs', $3, $3)`,
-      [`pokemon/base/bs/${i}`, `card-${i}`, `Card ${i}`],
-    );
-    const [{ id }] = await db.query(
-      `INSERT INTO listings (id, seller_id, item_urn, condition, language, price, quantity, valid) VALUES (gen_random_uuid(), $1, $2, 'NEAR_MINT', 'en', 1000, 1000000, true) RETURNING id`,
-      [seller.user.id, `pokemon/base/bs/${i}`],
-    );
-    listingIds.push(id);
-  }
+      `INSERT INTO listings (id, seller_id, item_urn, condition, language, price, quantity, valid)
+       SELECT gen_random_uuid(), ($2::uuid[])[1 + (k * 7) % cardinality($2::uuid[])], 'pokemon/base/bs/' || (k * 37) % $3,
+              (ARRAY['MINT','NEAR_MINT','EXCELLENT','GOOD'])[1 + k % 4], 'en', 100 + (k * 7919) % 20000, 1000000, true
+         FROM generate_series(0, $1::int - 1) k
+       RETURNING id`,
+      [LISTINGS, sellers, ITEMS],
+    )
+  ).map((r: { id: string }) => r.id);
   const buyers = await Promise.all(Array.from({ length: BUYERS }, (_, i) => register(`benchbuyer${i}`)));
+
+  // The same draws for every run: 1–4 distinct lines (P .4 .3 .2 .1), listings Zipf(1.0) by
+  // rank, quantity 1 (70 %), 2 (20 %) or 3 (10 %).
+  const random = prng(20261126);
+  const rank = zipf(LISTINGS, 1.0, random);
+  const basketOf = (): Array<{ listingId: string; quantity: number }> => {
+    const x = random();
+    const size = x < 0.4 ? 1 : x < 0.7 ? 2 : x < 0.9 ? 3 : 4;
+    const picked = new Set<number>();
+    while (picked.size < size) picked.add(rank());
+    return [...picked].map((k) => {
+      const q = random();
+      return { listingId: listingIds[k]!, quantity: q < 0.7 ? 1 : q < 0.9 ? 2 : 3 };
+    });
+  };
+
+  // The floor and the baseline, served by this process beside the API.
+  const floorBody = Buffer.alloc(600, 'x');
+  const side: Server = createServer((req, res) => {
+    if (req.url === '/floor') {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': floorBody.length });
+      res.end(floorBody);
+      return;
+    }
+    // One transaction: lock a listing drawn like a basket line and request one trivial workflow
+    // start (a review window: one workflow task and a timer) through the start outbox.
+    const listingId = listingIds[rank()]!;
+    db.transaction(async (tx) => {
+      await tx.query(`SELECT quantity FROM listings WHERE id = $1 FOR UPDATE`, [listingId]);
+      await requestWorkflowStart(tx, starts.reviewWindow(newId(), new Date(), 86_400));
+    }).then(
+      () => res.writeHead(201).end('{}'),
+      (err: unknown) => res.writeHead(500).end(String(err)),
+    );
+  });
+  const sideBase: string = await new Promise((resolve) => {
+    side.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(side.address() as { port: number }).port}`));
+  });
+  /** BUYERS closed loops of one request for `seconds`: requests per second and latencies. */
+  const closedLoop = async (seconds: number, method: string, url: string) => {
+    const ms: number[] = [];
+    const end = Date.now() + seconds * 1000;
+    const t0 = Date.now();
+    await Promise.all(
+      Array.from({ length: BUYERS }, async () => {
+        while (Date.now() < end) {
+          const t = performance.now();
+          const res = await fetch(sideBase + url, { method });
+          await res.arrayBuffer();
+          if (!res.ok) throw new Error(`${method} ${url} → ${res.status}`);
+          ms.push(performance.now() - t);
+        }
+      }),
+    );
+    ms.sort((x, y) => x - y);
+    return { n: ms.length, rps: ms.length / ((Date.now() - t0) / 1000), p50: percentile(ms, 50), p99: percentile(ms, 99) };
+  };
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 2000));
+  /** Until every requested start has been started (or 60 s have passed): no backlog carries over. */
+  const drain = async () => {
+    const drainDeadline = Date.now() + 60_000;
+    while (Date.now() < drainDeadline) {
+      const [{ waiting }] = await db.query(`SELECT count(*)::int AS waiting FROM workflow_starts WHERE started_at IS NULL`);
+      if (waiting === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+
+  const loadBefore = os.loadavg();
+  const ticks = cpuTicks();
+  await closedLoop(2, 'GET', '/floor'); // warm-up
+  const floor = await closedLoop(Math.min(5, BASELINE_S), 'GET', '/floor');
+  await closedLoop(2, 'POST', '/baseline'); // warm-up
+  const baselineBefore = await closedLoop(BASELINE_S, 'POST', '/baseline');
+  await drain();
+  await settle();
 
   const checkoutMs: number[] = [];
   const payMs: number[] = [];
   const cycleMs: number[] = [];
+  const lines: number[] = [];
   const deadline = Date.now() + DURATION_S * 1000;
   const started = Date.now();
   await Promise.all(
-    buyers.map(async (buyer, i) => {
+    buyers.map(async (buyer) => {
       while (Date.now() < deadline) {
         const cycle = performance.now();
         const basket = (await (await call(base, 'GET', '/basket', buyer.accessToken)).json()) as { id: string };
-        await call(base, 'PUT', `/basket/${basket.id}/items/${listingIds[i]}`, buyer.accessToken, { quantity: 1 });
+        const wanted = basketOf();
+        for (const line of wanted) {
+          await call(base, 'PUT', `/basket/${basket.id}/items/${line.listingId}`, buyer.accessToken, { quantity: line.quantity });
+        }
         await call(base, 'PUT', `/basket/${basket.id}/delivery`, buyer.accessToken, { address: ADDRESS });
         let t = performance.now();
         const { url } = (await (
@@ -130,22 +241,22 @@ async function main(): Promise<void> {
         if (paid.status !== 303) throw new Error(`payment → ${paid.status}`);
         payMs.push(performance.now() - t);
         cycleMs.push(performance.now() - cycle);
+        lines.push(wanted.length);
       }
     }),
   );
   const elapsed = (Date.now() - started) / 1000;
-  const load = (await import('node:os'))
+  await drain();
+  await settle();
+  const baselineAfter = await closedLoop(BASELINE_S, 'POST', '/baseline');
+  const cpu = cpuShare(ticks, cpuTicks());
+  const load = os
     .loadavg()
     .map((x) => x.toFixed(2))
     .join(' ');
+  await drain();
+  const rss = rssAtEnd([[IN_PROCESS, 'self']], 'also the floor and baseline handlers');
 
-  // Every start requested during the run, once the outbox has drained (or 60 s have passed).
-  const drainDeadline = Date.now() + 60_000;
-  while (Date.now() < drainDeadline) {
-    const [{ waiting }] = await db.query(`SELECT count(*)::int AS waiting FROM workflow_starts WHERE started_at IS NULL`);
-    if (waiting === 0) break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
   // created_at is the requesting transaction's time (now()), so the lag includes the rest of
   // that transaction: an upper bound on commit → start.
   const lags: Array<{ type: string; n: number; p50: number; p99: number; max: number; waiting: number }> = await db.query(
@@ -164,13 +275,21 @@ async function main(): Promise<void> {
     const s = [...xs].sort((a, b) => a - b);
     return `| ${name} | ${xs.length} | ${(xs.length / elapsed).toFixed(1)} | ${percentile(s, 50).toFixed(1)} | ${percentile(s, 99).toFixed(1)} |`;
   };
+  const baselineRps = (baselineBefore.rps + baselineAfter.rps) / 2;
+  const share = (n: number) => `${((100 * n) / elapsed / baselineRps).toFixed(0)} %`;
+  const side1 = (name: string, r: Awaited<ReturnType<typeof closedLoop>>) =>
+    `| ${name} | ${r.n} | ${r.rps.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} |`;
+  const sizes = [1, 2, 3, 4].map((k) => `${k}: ${lines.filter((n) => n === k).length}`).join(', ');
   const report = `# Checkout throughput
 
-\`node -r ts-node/register bench/checkout/run.ts\` — ${BUYERS} concurrent buyers, each on its own listing, for ${DURATION_S} s
-(${elapsed.toFixed(1)} s measured), against the real API, worker, PostgreSQL and a Temporal CLI dev server, all on this
-machine (${new Date().toISOString().slice(0, 10)}; 2 cores shared with other jobs, so treat the figures as a floor).
+\`node -r ts-node/register bench/checkout/run.ts\` — ${BUYERS} concurrent buyers for ${DURATION_S} s (${elapsed.toFixed(1)} s
+measured), against the real API, worker, PostgreSQL and a Temporal CLI dev server, all in one process on this machine
+(${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${os.cpus().length} cores shared with other jobs, so treat the figures as a floor).
+Load average (1/5/15 min) ${loadBefore.map((x) => x.toFixed(2)).join(' ')} before, ${load} after; CPU time during the
+measurements: ${cpu}.
 
-Each cycle: GET /basket, PUT the line, PUT the delivery address, POST checkout, POST the payment (303).
+Each cycle: GET /basket, PUT 1–4 lines (drawn Zipf(1.0) over ${LISTINGS} listings of ${ITEMS} items from ${SELLERS} sellers,
+quantity 1/2/3 at 70/20/10 %; baskets by size ${sizes}), PUT the delivery address, POST checkout, POST the payment (303).
 
 | step | count | per second | p50 ms | p99 ms |
 |---|---|---|---|---|
@@ -178,11 +297,24 @@ ${row('checkout sessions created (POST /basket/{id}/checkout)', checkoutMs)}
 ${row('payments committed (POST /pay/{id})', payMs)}
 ${row('whole cycle (basket fill + checkout + commit)', cycleMs)}
 
+Same run, same ${BUYERS} concurrent closed loops, same process (a bare \`node:http\` server beside the API):
+
+| side | requests | per second | p50 ms | p99 ms |
+|---|---|---|---|---|
+${side1('machine floor: GET of 600 fixed bytes, no work', floor)}
+${side1(`baseline before checkout: one transaction (lock a Zipf-drawn listing) + one trivial workflow start through the start outbox`, baselineBefore)}
+${side1('baseline after checkout (the same)', baselineAfter)}
+
+**Checkout sessions created per second = ${share(checkoutMs.length)} of the baseline's requests per second** (mean of
+before and after, ${baselineRps.toFixed(1)}/s); payments committed = ${share(payMs.length)}. A checkout cycle is ${(4 + lines.reduce((a, b) => a + b, 0) / Math.max(1, lines.length)).toFixed(1)}
+HTTP requests on average and two workflow starts (the checkout workflow, then the payment's signal-with-start), so a share
+well below 100 % is expected; the baseline bounds what one start per request costs on this machine today.
+
 Purchases in the database afterwards: ${purchases}. Listings with negative stock or leftover holds: ${negative}.
-Load average at the end of the run: ${load}.
+${rss}
 
 Workflow starts requested during the run, from the requesting transaction to Temporal accepting
-the start (through the start outbox and its dispatcher):
+the start (through the start outbox and its dispatcher); reviewWindowWorkflow is the baseline's:
 
 | start | started | p50 ms | p99 ms | max ms | still waiting |
 |---|---|---|---|---|---|
@@ -192,6 +324,7 @@ ${lags.map((l) => `| ${l.type} | ${l.n} | ${Number(l.p50).toFixed(1)} | ${Number
   process.stdout.write(report);
 
   server.close();
+  side.close();
   await dispatcher.stop();
   worker.shutdown();
   await running;

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { latency, runLoad, settle } from '../load';
-import { adminQuery, cpuShare, cpuTicks } from '../support';
+import { adminQuery, cpuShare, cpuTicks, rssAtEnd } from '../support';
 import { connectAndMigrate } from '../../src/db/data-source';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/mts_bench_conversations';
@@ -161,6 +161,13 @@ async function main(): Promise<void> {
       `${conversations} conversations, ${messages} messages (${PER_CONVERSATION} each) among ${USERS + 1} users; the measured user is in ${HEAVY_USER_CONVERSATIONS} of them.`,
       `autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per measurement after a 3 s warm-up; each target in its own process with a pool of ${10}.`,
       'Latencies in ms. The API runs with production settings (no response validation) and authenticates every request (JWT).',
+      rssAtEnd(
+        [
+          ['API', children[0]!.pid],
+          ['baseline', children[1]!.pid],
+        ],
+        'no worker runs in this bench',
+      ),
       `Load average (1 / 5 / 15 min) ${loadBefore} before and ${os
         .loadavg()
         .map((l) => l.toFixed(1))

@@ -4,12 +4,13 @@
 // benchmark database (bench/catalog/generate.ts). `node -r ts-node/register bench/memory/run.ts`;
 // appends a run to bench/results/memory.md. Each variant gets its own processes and Temporal dev server.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { runLoad } from '../load';
-import { freePort, portOpen, rss, spawnTemporalDevServer, stopChild } from '../support';
+import { freePort, portOpen, rss, rssAtEnd, spawnTemporalDevServer, stopChild } from '../support';
 import { BENCH, benchDatabaseUrl } from '../catalog/settings';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -55,6 +56,8 @@ interface Figures {
   rps: number;
   errors: number;
   load: string;
+  /** "RSS at end: …", read just before the processes are stopped. */
+  end: string;
 }
 
 async function measure(variant: Variant): Promise<Figures> {
@@ -72,6 +75,8 @@ async function measure(variant: Variant): Promise<Figures> {
       DATABASE_URL: benchDatabaseUrl(),
       TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
       JWT_SECRET: 'bench-secret-bench-secret-bench-secret-00',
+      // Production requires payload keys: one throw-away key, shared by the API and the worker.
+      TEMPORAL_PAYLOAD_KEYS: `bench:${randomBytes(32).toString('base64')}`,
     };
     const api = spawn(process.execPath, VARIANTS[variant].api, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
     const worker = spawn(process.execPath, VARIANTS[variant].worker, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -117,6 +122,10 @@ async function measure(variant: Variant): Promise<Figures> {
       rps: requests / (3 * SECONDS),
       errors,
       load: `${load1.toFixed(1)} → ${load2.toFixed(1)}`,
+      end: rssAtEnd([
+        ['API', api.pid],
+        ['worker', worker.pid],
+      ]),
     };
   } finally {
     for (const child of children.reverse()) await stopChild(child);
@@ -162,6 +171,8 @@ async function main(): Promise<void> {
       (r) =>
         `| ${r.variant} | ${mib(r.apiIdle)} MiB | ${mib(r.apiLoad)} MiB | ${mib(r.apiPeak)} MiB | ${mib(r.workerIdle)} MiB | ${mib(r.workerLoad)} MiB | ${mib(r.workerPeak)} MiB | ${r.rps.toFixed(0)} | ${r.errors} | ${r.load} |`,
     ),
+    '',
+    ...rows.map((r) => `${r.variant}: ${r.end}`),
     '',
   ];
   appendFileSync(RESULTS, lines.join('\n') + '\n');

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { latency, runLoad, settle } from '../load';
-import { adminQuery, cpuShare, cpuTicks } from '../support';
+import { adminQuery, cpuShare, cpuTicks, rssAtEnd } from '../support';
 import { connectAndMigrate } from '../../src/db/data-source';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/mts_bench_listings';
@@ -158,6 +158,14 @@ async function main(): Promise<void> {
       "(5 s; whole answers keyed by seller, request, page and the seller's listings version; repeated identical searches).",
       '"uncached": SELLER_SEARCH_CACHE_MS=0, every request counts all fourteen facets, reads its page and enriches its hits in SQL.',
       `Machine load average (1 min) ${loadBefore} before and ${os.loadavg()[0]!.toFixed(1)} after the measurements; CPU time during them: ${cpuShare(ticks, cpuTicks())}.`,
+      rssAtEnd(
+        [
+          ['API (cached)', children[0]!.pid],
+          ['API uncached', children[1]!.pid],
+          ['baseline', children[2]!.pid],
+        ],
+        'no worker runs in this bench',
+      ),
       '',
       '| scenario | API cached req/s | p50 / p99 | vs baseline | API uncached req/s | p50 / p99 | vs baseline | baseline req/s | baseline p50 / p99 | errors |',
       '|---|---|---|---|---|---|---|---|---|---|',

@@ -26,6 +26,7 @@ import { OrderDeliveredAt1733444200000 } from './1733444200000-order-delivered-a
 import { CaseOutcomeMoney1733500000000 } from './1733500000000-case-outcome-money';
 import { ShipmentAttachments1733502000000 } from './1733502000000-shipment-attachments';
 import { WorkflowStartFairness1733505000000 } from './1733505000000-workflow-start-fairness';
+import { ItemMarketRefreshPerItem1733506000000 } from './1733506000000-item-market-refresh-per-item';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -57,4 +58,5 @@ export const migrations = [
   CaseOutcomeMoney1733500000000,
   ShipmentAttachments1733502000000,
   WorkflowStartFairness1733505000000,
+  ItemMarketRefreshPerItem1733506000000,
 ];
