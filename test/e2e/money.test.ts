@@ -1,6 +1,7 @@
 import { ensurePayoutSchedule } from '../../src/temporal/payout-schedule';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { registerUser, type TestUser } from '../support/api';
+import { apiClient, dataOf, expectStatus } from '../support/client';
 import { shipAndReceive } from '../support/money';
 import { buy, sellerWithListings } from '../support/shop';
 import { eventually, startStack, type TestStack } from '../support/stack';
@@ -24,7 +25,12 @@ const fee = (orderTotal: number) => Math.floor((orderTotal * 500) / 10_000);
 describe('money end to end (API → start outbox → worker → Temporal dev server → Postgres)', () => {
   it('two sellers paid, released, paid out by the payout run; a refund afterwards reverses from available', async () => {
     const { api, env } = stack;
-    const get = async (user: TestUser, path: string) => (await api.http.get(path).set(user.bearer).expect(200)).body;
+    const as = (user: TestUser) => apiClient(api, user.bearer);
+    const balance = (seller: TestUser) => dataOf(as(seller).GET('/seller/balance'));
+    const transfersOf = async (seller: TestUser) => (await dataOf(as(seller).GET('/seller/transfers'))).transfers;
+    const payoutsOf = async (seller: TestUser) => (await dataOf(as(seller).GET('/seller/payouts'))).payouts;
+    const sellerOrderOf = (seller: TestUser, id: string) => dataOf(as(seller).GET('/seller/orders/{id}', { params: { path: { id } } }));
+    const thePurchase = (id: string) => ({ params: { path: { id } } });
 
     // Seller A: one card at £20 and one at £12; seller B: one at £10. Delivery £1.50 each.
     const a = await sellerWithListings(api, [
@@ -43,26 +49,26 @@ describe('money end to end (API → start outbox → worker → Temporal dev ser
     expect([orderA.total, orderB.total]).toEqual([2150, 1150]);
     const shareA = orderA.total - fee(orderA.total); // 2150 − 107 = 2043
     const shareB = orderB.total - fee(orderB.total); // 1150 − 57 = 1093
-    expect(await get(a.seller, '/seller/balance')).toMatchObject({ pending: shareA, available: 0 });
-    expect(await get(b.seller, '/seller/balance')).toMatchObject({ pending: shareB, available: 0 });
+    expect(await balance(a.seller)).toMatchObject({ pending: shareA, available: 0 });
+    expect(await balance(b.seller)).toMatchObject({ pending: shareB, available: 0 });
 
     // Both ship, the buyer receives both: a PENDING transfer each, then released after the hold.
     await shipAndReceive(api, a.seller, buyer, purchase.id, orderA.id);
     await shipAndReceive(api, b.seller, buyer, purchase.id, orderB.id);
-    expect((await get(buyer, `/user/purchases/${purchase.id}`)).status).toBe('COMPLETED');
+    expect((await dataOf(as(buyer).GET('/user/purchases/{id}', thePurchase(purchase.id)))).status).toBe('COMPLETED');
     for (const [seller, order, share] of [
       [a.seller, orderA, shareA],
       [b.seller, orderB, shareB],
     ] as const) {
       const released = await eventually(async () => {
-        const { transfers } = await get(seller, '/seller/transfers');
-        return transfers.length === 1 && transfers[0].status === 'COMPLETED' ? transfers : null;
+        const transfers = await transfersOf(seller);
+        return transfers.length === 1 && transfers[0]!.status === 'COMPLETED' ? transfers : null;
       }, ASYNC_MS);
       expect(released).toEqual([
         expect.objectContaining({ orderId: order.id, type: 'TRANSFER', status: 'COMPLETED', amount: share, currency: 'GBP' }),
       ]);
-      expect((await get(seller, `/seller/orders/${order.id}`)).transfers).toEqual(released);
-      expect(await get(seller, '/seller/balance')).toMatchObject({ pending: 0, available: share });
+      expect((await sellerOrderOf(seller, order.id)).transfers).toEqual(released);
+      expect(await balance(seller)).toMatchObject({ pending: 0, available: share });
     }
 
     // The payout run, as the Schedule runs it: the worker's start creates `payout-run`, and an
@@ -85,8 +91,8 @@ describe('money end to end (API → start outbox → worker → Temporal dev ser
       [b.seller, shareB],
     ] as const) {
       const paid = await eventually(async () => {
-        const { payouts } = await get(seller, '/seller/payouts');
-        return payouts.length === 1 && payouts[0].status === 'PAID' ? payouts : null;
+        const payouts = await payoutsOf(seller);
+        return payouts.length === 1 && payouts[0]!.status === 'PAID' ? payouts : null;
       }, ASYNC_MS);
       const [{ run_date: runDate, arrival_date: arrival }] = await api.database.db.query(
         `SELECT to_char(run_date, 'YYYY-MM-DD') AS run_date, to_char(run_date + $2::int, 'YYYY-MM-DD') AS arrival_date FROM payouts WHERE seller_id = $1`,
@@ -94,7 +100,7 @@ describe('money end to end (API → start outbox → worker → Temporal dev ser
       );
       expect(paid).toEqual([{ id: expect.any(String), amount: share, currency: 'GBP', arrivalDate: arrival, status: 'PAID' }]);
       expect(await env.client.workflow.getHandle(workflowIds.payout(seller.id, runDate)).result()).toBe('PAID');
-      expect(await get(seller, '/seller/balance')).toMatchObject({ pending: 0, available: 0 });
+      expect(await balance(seller)).toMatchObject({ pending: 0, available: 0 });
     }
 
     // Seller A sells again (£12 + £1.50 = 1350, fee 67): released, not yet paid out.
@@ -102,28 +108,31 @@ describe('money end to end (API → start outbox → worker → Temporal dev ser
     const laterOrder = later.orders[0]!;
     const laterShare = laterOrder.total - fee(laterOrder.total); // 1283
     await shipAndReceive(api, a.seller, buyer, later.id, laterOrder.id);
-    await eventually(async () => ((await get(a.seller, '/seller/balance')).available === laterShare ? true : null), ASYNC_MS);
+    await eventually(async () => ((await balance(a.seller)).available === laterShare ? true : null), ASYNC_MS);
 
     // A dispute on the first order, already paid out: the seller proposes a £10 refund, the buyer accepts.
-    const { items } = await get(a.seller, `/seller/orders/${orderA.id}`);
-    await api.http
-      .put(`/user/purchases/${purchase.id}`)
-      .set(buyer.bearer)
-      .send({ action: 'dispute', orderId: orderA.id, reason: 'DAMAGED', comment: 'Creased', items: [{ id: items[0].id, quantity: 1 }] })
-      .expect(200);
-    const [opened] = await get(buyer, '/user/cases');
+    const { items } = await sellerOrderOf(a.seller, orderA.id);
+    await expectStatus(
+      as(buyer).PUT('/user/purchases/{id}', {
+        ...thePurchase(purchase.id),
+        body: { action: 'dispute', orderId: orderA.id, reason: 'DAMAGED', comment: 'Creased', items: [{ id: items[0]!.id, quantity: 1 }] },
+      }),
+      200,
+    );
+    const [opened] = await dataOf(as(buyer).GET('/user/cases'));
+    const theCase = { params: { path: { id: opened!.id } } };
     const proposed = await eventually(async () => {
-      const res = await api.http
-        .put(`/seller/cases/${opened.id}`)
-        .set(a.seller.bearer)
-        .send({ action: 'propose', type: 'REFUND', amount: 1000, comment: 'Part refund' });
-      if (res.status === 503) return null; // the case workflow's start is still waiting in the outbox
-      expect(res.status).toBe(200);
-      return res.body;
+      const res = await as(a.seller).PUT('/seller/cases/{id}', {
+        ...theCase,
+        body: { action: 'propose', type: 'REFUND', amount: 1000, comment: 'Part refund' },
+      });
+      if (res.response.status === 503) return null; // the case workflow's start is still waiting in the outbox
+      expect(res.response.status).toBe(200);
+      return res.data;
     }, ASYNC_MS);
-    const outcomeId = proposed.outcomes[0].id;
-    const accepted = await api.http.put(`/user/cases/${opened.id}`).set(buyer.bearer).send({ action: 'accept', outcomeId }).expect(200);
-    expect(accepted.body.status).toBe('CLOSED');
+    const outcomeId = proposed.outcomes[0]!.id;
+    const accepted = await dataOf(as(buyer).PUT('/user/cases/{id}', { ...theCase, body: { action: 'accept', outcomeId } }));
+    expect(accepted.status).toBe('CLOSED');
 
     // The fee is given back in proportion (floor(107 × 1000 / 2150) = 49); the seller bears 951,
     // nothing pending for the order any more, so all of it comes out of available: a REVERSAL.
@@ -132,7 +141,7 @@ describe('money end to end (API → start outbox → worker → Temporal dev ser
     const adjustment = {
       id: expect.any(String),
       orderId: orderA.id,
-      caseId: opened.id,
+      caseId: opened!.id,
       reason: 'CASE',
       type: 'REFUND',
       kind: 'PARTIAL',
@@ -142,19 +151,19 @@ describe('money end to end (API → start outbox → worker → Temporal dev ser
       createdAt: expect.any(String),
     };
     const sellerOrder = await eventually(async () => {
-      const order = await get(a.seller, `/seller/orders/${orderA.id}`);
+      const order = await sellerOrderOf(a.seller, orderA.id);
       return order.adjustments.length > 0 ? order : null;
     }, ASYNC_MS);
     expect(sellerOrder.adjustments).toEqual([adjustment]);
-    const buyerView = await get(buyer, `/user/purchases/${purchase.id}`);
-    expect(buyerView.orders.find((o: { id: string }) => o.id === orderA.id).adjustments).toEqual(sellerOrder.adjustments);
-    expect(sellerOrder.transfers.map((t: { type: string; status: string; amount: number }) => [t.type, t.status, t.amount])).toEqual([
+    const buyerView = await dataOf(as(buyer).GET('/user/purchases/{id}', thePurchase(purchase.id)));
+    expect(buyerView.orders.find((o) => o.id === orderA.id)!.adjustments).toEqual(sellerOrder.adjustments);
+    expect(sellerOrder.transfers.map((t) => [t.type, t.status, t.amount])).toEqual([
       ['TRANSFER', 'COMPLETED', shareA],
       ['REVERSAL', 'COMPLETED', reversed],
     ]);
-    const { transfers } = await get(a.seller, '/seller/transfers');
+    const transfers = await transfersOf(a.seller);
     expect(transfers[0]).toMatchObject({ orderId: orderA.id, type: 'REVERSAL', status: 'COMPLETED', amount: reversed });
-    expect(transfers.map((t: { type: string }) => t.type)).toEqual(['REVERSAL', 'TRANSFER', 'TRANSFER']);
+    expect(transfers.map((t) => t.type)).toEqual(['REVERSAL', 'TRANSFER', 'TRANSFER']);
 
     // Balances agree with the ledger, and the ledger with what happened.
     const db = api.database.db;
@@ -163,7 +172,7 @@ describe('money end to end (API → start outbox → worker → Temporal dev ser
       [a.seller, { pending: 0, available: laterShare - reversed }],
       [b.seller, { pending: 0, available: 0 }],
     ] as const) {
-      const balance = await get(seller, '/seller/balance');
+      const sellerBalance = await balance(seller);
       const [sums] = await db.query(
         `SELECT COALESCE(sum(amount) FILTER (WHERE account = 'seller_pending'), 0)::int AS pending,
                 COALESCE(sum(amount) FILTER (WHERE account = 'seller_available'), 0)::int AS available,
@@ -171,7 +180,7 @@ describe('money end to end (API → start outbox → worker → Temporal dev ser
            FROM ledger_entries WHERE seller_id = $1`,
         [seller.id],
       );
-      expect(balance).toMatchObject(expected);
+      expect(sellerBalance).toMatchObject(expected);
       expect(sums).toEqual({ ...expected, inTransit: 0 });
     }
     const accounts = Object.fromEntries(

@@ -13,10 +13,11 @@ import { createWorker } from '../../worker/create-worker';
 import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../../scripts/round-robin-proxy';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
+import { apiClient, dataOf, expectStatus, type Schemas } from '../support/client';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { seedCatalog } from '../support/fixtures';
 import { recordReplayHistories } from '../support/replay-histories';
-import { fillBasket, pay, sellerWithListings } from '../support/shop';
+import { checkoutUrl, disputeFirstItem, fillBasket, pay, sellerWithListings } from '../support/shop';
 import { eventually } from '../support/stack';
 import { devServerEnv, freePort, testDataConverter, workflowBundle } from '../support/temporal';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -125,6 +126,7 @@ beforeAll(async () => {
   ];
   workers = [await startWorkerReplica(apis[0]!.config), await startWorkerReplica(apis[1]!.config)];
   proxy = await startRoundRobinProxy({ targets: apis.map((a) => a.baseUrl), port: publicPort });
+  // The calls below go to `baseUrl`; TestApi also carries an agent, so it too points at the proxy.
   pub = { ...apis[0]!, http: supertest.agent(proxy.url), baseUrl: proxy.url };
 }, 180_000);
 
@@ -186,36 +188,34 @@ describe('two APIs behind the round-robin proxy, two workers with their dispatch
       // A burst in one commit: 60 LISTING_CREATED events fan out to 120 deliveries, more than one
       // dispatcher claims in a pass, so both replicas' dispatchers share it.
       const { items } = await seedCatalog(db(), { names: ['Burst'] });
-      const bulk = Array.from({ length: 60 }, (_, i) => ({
+      const bulk = Array.from({ length: 60 }, (_, i): Schemas['ListingInput'] => ({
         urn: items[0]!.urn,
         condition: 'NEAR_MINT',
         language: 'en',
         price: 100 + i,
         quantity: 1,
       }));
-      const created = await pub.http.post('/seller/listings/bulk').set(shopA.seller.bearer).send({ listings: bulk }).expect(200);
-      expect(created.body.created).toBe(60);
+      const created = await dataOf(apiClient(pub, shopA.seller.bearer).POST('/seller/listings/bulk', { body: { listings: bulk } }));
+      expect(created.created).toBe(60);
 
       // Twelve buyers at once, each buying from both sellers: checkout and payment alternate replicas.
       const buyers = await Promise.all(Array.from({ length: 12 }, () => registerUser(pub, 'replica')));
       const purchaseIds = await Promise.all(
         buyers.map(async (buyer) => {
           const basketId = await fillBasket(pub, buyer, [{ listingId: shopA.listingIds[0]! }, { listingId: shopB.listingIds[0]! }]);
-          const checkout = await pub.http
-            .post(`/basket/${basketId}/checkout`)
-            .set(buyer.bearer)
-            .send({ successUrl: 'https://shop.example/thanks' })
-            .expect(201);
-          expect(new URL(checkout.body.url).origin).toBe(proxy.url);
-          return pay(pub, checkout.body.url);
+          const url = await checkoutUrl(pub, buyer, basketId, 'https://shop.example/thanks');
+          expect(new URL(url).origin).toBe(proxy.url);
+          return pay(pub, url);
         }),
       );
 
       // Every paid checkout has its two orders, whichever replica answers.
       expect(new Set(purchaseIds).size).toBe(12);
+      const purchaseOf = (buyer: TestUser, id: string) =>
+        dataOf(apiClient(pub, buyer.bearer).GET('/user/purchases/{id}', { params: { path: { id } } }));
       for (const [i, purchaseId] of purchaseIds.entries()) {
-        const purchase = await pub.http.get(`/user/purchases/${purchaseId}`).set(buyers[i]!.bearer).expect(200);
-        expect(purchase.body.orders.map((o: { sellerId: string }) => o.sellerId).sort()).toEqual([shopA.seller.id, shopB.seller.id].sort());
+        const purchase = await purchaseOf(buyers[i]!, purchaseId);
+        expect(purchase.orders.map((o) => o.sellerId).sort()).toEqual([shopA.seller.id, shopB.seller.id].sort());
       }
       const [{ orders }] = await db().query(`SELECT count(*)::int AS orders FROM orders WHERE purchase_id = ANY($1)`, [purchaseIds]);
       expect(orders).toBe(24);
@@ -230,37 +230,28 @@ describe('two APIs behind the round-robin proxy, two workers with their dispatch
       // A case action through the proxy: a dispute opens the case, the seller's proposal is a
       // synchronous Update from whichever API replica takes it.
       const buyer = buyers[0]!;
-      const purchase = (await pub.http.get(`/user/purchases/${purchaseIds[0]}`).set(buyer.bearer).expect(200)).body;
-      const order = purchase.orders.find((o: { sellerId: string }) => o.sellerId === shopB.seller.id);
-      await pub.http
-        .put(`/user/purchases/${purchaseIds[0]}`)
-        .set(buyer.bearer)
-        .send({
-          action: 'dispute',
-          orderId: order.id,
-          reason: 'DAMAGED',
-          comment: 'Bent corner',
-          items: [{ id: order.items[0].id, quantity: 1 }],
-        })
-        .expect(200);
-      const [opened] = (await pub.http.get('/user/cases').set(buyer.bearer).expect(200)).body;
+      const purchase = await purchaseOf(buyer, purchaseIds[0]!);
+      const order = purchase.orders.find((o) => o.sellerId === shopB.seller.id)!;
+      const opened = await disputeFirstItem(pub, buyer, { purchaseId: purchase.id, order }, 'Bent corner');
       await eventually(async () =>
         (await db().query(`SELECT 1 FROM workflow_starts WHERE workflow_id = $1 AND started_at IS NOT NULL`, [workflowIds.case(opened.id)]))
           .length
           ? true
           : null,
       );
-      const proposed = await pub.http
-        .put(`/seller/cases/${opened.id}`)
-        .set(shopB.seller.bearer)
-        .send({ action: 'propose', type: 'REFUND', amount: 800, comment: 'Refund' })
-        .expect(200);
-      expect(proposed.body.outcomes).toEqual([
-        expect.objectContaining({ type: 'REFUND', party: 'SELLER', status: 'PENDING', amount: 800 }),
-      ]);
-      const outcomeId = proposed.body.outcomes[0].id as string;
-      const accepted = await pub.http.put(`/user/cases/${opened.id}`).set(buyer.bearer).send({ action: 'accept', outcomeId }).expect(200);
-      expect(accepted.body).toMatchObject({ status: 'CLOSED', outcomes: [{ id: outcomeId, status: 'ACCEPTED' }] });
+      const theCase = { params: { path: { id: opened.id } } };
+      const proposed = await dataOf(
+        apiClient(pub, shopB.seller.bearer).PUT('/seller/cases/{id}', {
+          ...theCase,
+          body: { action: 'propose', type: 'REFUND', amount: 800, comment: 'Refund' },
+        }),
+      );
+      expect(proposed.outcomes).toEqual([expect.objectContaining({ type: 'REFUND', party: 'SELLER', status: 'PENDING', amount: 800 })]);
+      const outcomeId = proposed.outcomes[0]!.id;
+      const accepted = await dataOf(
+        apiClient(pub, buyer.bearer).PUT('/user/cases/{id}', { ...theCase, body: { action: 'accept', outcomeId } }),
+      );
+      expect(accepted).toMatchObject({ status: 'CLOSED', outcomes: [{ id: outcomeId, status: 'ACCEPTED' }] });
 
       // Each event of the seller reaches each of their endpoints exactly once.
       // Quiet: every intent started and every workflow finished (deliveries, the case, its refund).
@@ -326,7 +317,7 @@ describe('two APIs behind the round-robin proxy, two workers with their dispatch
 
   it('the proxy alternates between the replicas', async () => {
     const before = [...proxy.counts];
-    for (let i = 0; i < 4; i += 1) await pub.http.get('/healthz').expect(200);
+    for (let i = 0; i < 4; i += 1) await expectStatus(apiClient(pub).GET('/healthz'), 200);
     expect(proxy.counts.map((n, i) => n - before[i]!)).toEqual([2, 2]);
   });
 });
@@ -335,31 +326,26 @@ describe('per-process caches across replicas', () => {
   let seller: TestUser;
   let listingId: string;
   let urn: string;
-  const listingBody = (price: number) => ({ urn, condition: 'NEAR_MINT', language: 'en', price, quantity: 3 });
+  const listingBody = (price: number): Schemas['ListingInput'] => ({ urn, condition: 'NEAR_MINT', language: 'en', price, quantity: 3 });
+  const theListing = () => ({ params: { path: { id: listingId } } });
 
   beforeAll(async () => {
     seller = await registerSeller(apis[0]!, 'cacheseller');
     urn = (await seedCatalog(db(), { names: ['Cached'] })).items[0]!.urn;
-    listingId = (await apis[0]!.http.post('/seller/listings').set(seller.bearer).send(listingBody(500)).expect(201)).body.id;
+    listingId = (await dataOf(apiClient(apis[0]!, seller.bearer).POST('/seller/listings', { body: listingBody(500) }), 201)).id;
   });
 
   it('a price change through API 1 shows in API 2’s Discover answers within DISCOVER_CACHE_MS plus one query', async () => {
     const [one, two] = apis as [TestApi, TestApi];
-    const search = async () => (await two.http.post('/listings/item').send({ urn }).expect(200)).body.hits[0]?.price as number;
-    const lookup = async () =>
-      (
-        await two.http
-          .post('/search/lookup/bulk')
-          .send({ urns: [urn] })
-          .expect(200)
-      ).body[0]?.price as number;
+    const search = async () => (await dataOf(apiClient(two).POST('/listings/item', { body: { urn } }))).hits[0]?.price;
+    const lookup = async () => (await dataOf(apiClient(two).POST('/search/lookup/bulk', { body: { urns: [urn] } })))[0]?.price;
     // API 2 holds both answers in memory.
     expect(await search()).toBe(500);
     expect(await lookup()).toBe(500);
 
     // Anything API 2 cached was cached before this instant, so it expires within the TTL of it.
     const since = Date.now();
-    await one.http.put(`/seller/listings/${listingId}`).set(seller.bearer).send(listingBody(900)).expect(200);
+    await expectStatus(apiClient(one, seller.bearer).PUT('/seller/listings/{id}', { ...theListing(), body: listingBody(900) }), 200);
     await Promise.all([
       freshWithin(since, DISCOVER_CACHE_MS + ONE_QUERY_MS, async () => (await lookup()) === 900),
       freshWithin(since, DISCOVER_CACHE_MS + ONE_QUERY_MS, async () => (await search()) === 900),
@@ -368,18 +354,15 @@ describe('per-process caches across replicas', () => {
 
   it("a seller's own listing change through API 1 shows at once in API 2's seller search and seller stats", async () => {
     const [one, two] = apis as [TestApi, TestApi];
-    const search = async () =>
-      (await two.http.post('/seller/listings/search').set(seller.bearer).send({ query: '' }).expect(200)).body as {
-        total: number;
-        hits: Array<{ id: string; price: number }>;
-      };
-    const stats = async () => (await two.http.get('/seller/stats').set(seller.bearer).expect(200)).body.listings.total as number;
+    const search = () => dataOf(apiClient(two, seller.bearer).POST('/seller/listings/search', { body: { query: '' } }));
+    const stats = async () => (await dataOf(apiClient(two, seller.bearer).GET('/seller/stats'))).listings.total;
     const total = (await search()).total;
     const listed = await stats();
 
-    await one.http.put(`/seller/listings/${listingId}`).set(seller.bearer).send(listingBody(700)).expect(200);
+    const asOne = apiClient(one, seller.bearer);
+    await expectStatus(asOne.PUT('/seller/listings/{id}', { ...theListing(), body: listingBody(700) }), 200);
     expect((await search()).hits.find((h) => h.id === listingId)?.price).toBe(700);
-    await one.http.post('/seller/listings').set(seller.bearer).send(listingBody(300)).expect(201);
+    await expectStatus(asOne.POST('/seller/listings', { body: listingBody(300) }), 201);
     expect((await search()).total).toBe(total + 1);
     expect(await stats()).toBe(listed + 1);
   });
@@ -387,10 +370,12 @@ describe('per-process caches across replicas', () => {
   it('an Idempotency-Key used on API 1 is replayed by API 2, without acting twice', async () => {
     const [one, two] = apis as [TestApi, TestApi];
     const key = `replica-${Date.now()}`;
-    const first = await one.http.post('/seller/listings').set(seller.bearer).set('Idempotency-Key', key).send(listingBody(410)).expect(201);
-    const again = await two.http.post('/seller/listings').set(seller.bearer).set('Idempotency-Key', key).send(listingBody(410)).expect(201);
-    expect(again.headers['idempotent-replayed']).toBe('true');
-    expect(again.body).toEqual(first.body);
+    const create = (api: TestApi) =>
+      apiClient(api, seller.bearer).POST('/seller/listings', { params: { header: { 'Idempotency-Key': key } }, body: listingBody(410) });
+    const first = await expectStatus(create(one), 201);
+    const again = await expectStatus(create(two), 201);
+    expect(again.response.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.data).toEqual(first.data);
     const [{ n }] = await db().query(`SELECT count(*)::int AS n FROM listings WHERE seller_id = $1 AND price = 410`, [seller.id]);
     expect(n).toBe(1);
   });

@@ -2,7 +2,8 @@ import { SpanKind } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { registerUser } from '../support/api';
-import { fillBasket, pay, sellerWithListings } from '../support/shop';
+import { apiClient, dataOf } from '../support/client';
+import { boughtOrder, checkoutUrl, disputeFirstItem, fillBasket, sellerWithListings } from '../support/shop';
 import { eventually, startStack, type TestStack } from '../support/stack';
 import { startTestTracing, Trace, type TestTracing } from '../support/tracing';
 
@@ -51,7 +52,7 @@ it('a checkout is one trace: the request and its SQL, the start through the outb
   const { listingIds } = await sellerWithListings(api, [{ quantity: 1, price: 900 }]);
   const buyer = await registerUser(api, 'tracedbuyer');
   const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
-  await api.http.post(`/basket/${basketId}/checkout`).set(buyer.bearer).send({ successUrl: 'https://shop.example/thanks' }).expect(201);
+  await checkoutUrl(api, buyer, basketId, 'https://shop.example/thanks');
 
   const request = serverSpan('POST /basket/:id/checkout', `/basket/${basketId}/checkout`);
   // No traceparent came in: the request starts the trace.
@@ -100,22 +101,8 @@ it('a checkout is one trace: the request and its SQL, the start through the outb
 
 it("a case action continues the caller's traceparent through the Update, the workflow's handler and its activity", async () => {
   const { api, env } = stack;
-  const { seller, listingIds } = await sellerWithListings(api, [{ quantity: 1, price: 1500 }]);
-  const buyer = await registerUser(api, 'tracedcase');
-  const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
-  const checkout = await api.http
-    .post(`/basket/${basketId}/checkout`)
-    .set(buyer.bearer)
-    .send({ successUrl: 'https://shop.example/thanks' })
-    .expect(201);
-  const purchaseId = await pay(api, checkout.body.url);
-  const order = (await api.http.get(`/user/purchases/${purchaseId}`).set(buyer.bearer).expect(200)).body.orders[0];
-  await api.http
-    .put(`/user/purchases/${purchaseId}`)
-    .set(buyer.bearer)
-    .send({ action: 'dispute', orderId: order.id, reason: 'DAMAGED', comment: 'Bent', items: [{ id: order.items[0].id, quantity: 1 }] })
-    .expect(200);
-  const [opened] = (await api.http.get('/user/cases').set(buyer.bearer).expect(200)).body;
+  const bought = await boughtOrder(api, { buyerPrefix: 'tracedcase', quantity: 1, successUrl: 'https://shop.example/thanks' });
+  const opened = await disputeFirstItem(api, bought.buyer, bought, 'Bent');
   await eventually(() =>
     env.client.workflow
       .getHandle(workflowIds.case(opened.id))
@@ -126,12 +113,13 @@ it("a case action continues the caller's traceparent through the Update, the wor
   // A caller that traces sends its context; the request joins that trace under the caller's span.
   const callerTraceId = '4bf92f3577b34da6a3ce929d0e0e4736';
   const callerSpanId = '00f067aa0ba902b7';
-  await api.http
-    .put(`/seller/cases/${opened.id}`)
-    .set(seller.bearer)
-    .set('traceparent', `00-${callerTraceId}-${callerSpanId}-01`)
-    .send({ action: 'propose', type: 'REFUND', amount: 1500, comment: 'Full refund' })
-    .expect(200);
+  await dataOf(
+    apiClient(api, bought.seller.bearer).PUT('/seller/cases/{id}', {
+      params: { path: { id: opened.id } },
+      headers: { traceparent: `00-${callerTraceId}-${callerSpanId}-01` },
+      body: { action: 'propose', type: 'REFUND', amount: 1500, comment: 'Full refund' },
+    }),
+  );
 
   const request = serverSpan('PUT /seller/cases/:id', `/seller/cases/${opened.id}`);
   expect(request.spanContext().traceId).toBe(callerTraceId);

@@ -2,20 +2,31 @@ import { newId } from '../../src/ids';
 import { recordCaseChange } from '../../src/services/cases/case-changes';
 import type { TestApi, TestUser } from './api';
 import { insertCase } from './cases';
+import { apiClient, dataOf, expectStatus } from './client';
 
 /** The seller ships every item of the order and the buyer confirms receipt, over HTTP. */
 export async function shipAndReceive(api: TestApi, seller: TestUser, buyer: TestUser, purchaseId: string, orderId: string): Promise<void> {
-  const { items } = (await api.http.get(`/seller/orders/${orderId}`).set(seller.bearer).expect(200)).body;
-  await api.http
-    .post(`/seller/orders/${orderId}`)
-    .set(seller.bearer)
-    .send({
-      action: 'ship',
-      shipment: { carrier: 'RM', trackingNumber: `RM${orderId.slice(-8)}` },
-      items: items.map((i: { id: string; quantity: number }) => ({ id: i.id, quantity: i.quantity })),
-    })
-    .expect(204);
-  await api.http.put(`/user/purchases/${purchaseId}`).set(buyer.bearer).send({ action: 'receive', orderId }).expect(200);
+  const asSeller = apiClient(api, seller.bearer);
+  const theOrder = { params: { path: { id: orderId } } };
+  const { items } = await dataOf(asSeller.GET('/seller/orders/{id}', theOrder));
+  await expectStatus(
+    asSeller.POST('/seller/orders/{id}', {
+      ...theOrder,
+      body: {
+        action: 'ship',
+        shipment: { carrier: 'RM', trackingNumber: `RM${orderId.slice(-8)}` },
+        items: items.map((i) => ({ id: i.id, quantity: i.quantity })),
+      },
+    }),
+    204,
+  );
+  await expectStatus(
+    apiClient(api, buyer.bearer).PUT('/user/purchases/{id}', {
+      params: { path: { id: purchaseId } },
+      body: { action: 'receive', orderId },
+    }),
+    200,
+  );
 }
 
 /**
