@@ -5,6 +5,7 @@ import {
   DefaultLogger,
   makeTelemetryFilterString,
   Runtime,
+  type Worker,
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
 import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../worker/workflow-bundles';
@@ -51,6 +52,30 @@ export function timeSkippingEnv(): Promise<TestWorkflowEnvironment> {
     server: { executable: { type: 'existing-path', path: TEMPORAL_TEST_SERVER } },
     client: { dataConverter: testDataConverter },
   });
+}
+
+/**
+ * Runs `worker` in the background, for every test of a file that shares one time-skipping server;
+ * the returned function stops it and waits until it has (call it before the server's teardown).
+ *
+ * Tests whose workflows can outlive the one they wait for (the start dispatcher starts every
+ * workflow the API asked for) need this instead of a worker per test: the test server skips time
+ * only while no workflow or activity task is outstanding, on any task queue. A workflow left
+ * running by a stopped worker keeps one outstanding for good — its activities wait for a poller,
+ * and its next workflow task goes to the stopped worker's sticky queue, which the test server
+ * never hands back to the normal queue (it has no sticky schedule-to-start timeout, and its
+ * ShutdownWorker does nothing) — so a later `env.sleep` or `result()` waits in real time.
+ * Terminating such a workflow does not help: the test server keeps the lock its outstanding task
+ * took. A worker that lives as long as the server drains every queue.
+ */
+export function runInBackground(worker: Worker): () => Promise<void> {
+  const running = worker.run();
+  // Surfaced by the stop below; a worker that fails early must not be an unhandled rejection.
+  running.catch(() => undefined);
+  return async () => {
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    await running;
+  };
 }
 
 /**

@@ -4,7 +4,7 @@ import { createWorker } from '../../worker/create-worker';
 import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { registerUser, startTestApi, type TestApi } from '../support/api';
 import { fillBasket, pay, sellerWithListings } from '../support/shop';
-import { timeSkippingEnv, workflowBundle } from '../support/temporal';
+import { runInBackground, timeSkippingEnv, workflowBundle } from '../support/temporal';
 
 /**
  * The checkout hold and the automatic receipt on the time-skipping server, driven through the
@@ -13,28 +13,34 @@ import { timeSkippingEnv, workflowBundle } from '../support/temporal';
  */
 let env: TestWorkflowEnvironment;
 let api: TestApi;
+let stopWorker: (() => Promise<void>) | undefined;
 beforeAll(async () => {
   env = await timeSkippingEnv();
   api = await startTestApi({ temporal: env.client });
+  // One worker for the file: the workflows a test's orders start (tracking, receipt) outlive
+  // the test, and must not be left waiting on a stopped worker (see `runInBackground`).
+  stopWorker = runInBackground(
+    await createWorker({
+      config: api.config,
+      db: api.database.db,
+      connection: env.nativeConnection,
+      workflowBundle: await workflowBundle(),
+    }),
+  );
 });
 afterAll(async () => {
+  await stopWorker?.();
   await api?.close();
   await env?.teardown();
 });
 
 /**
- * Starts what the API requested (one dispatcher pass, as the worker process would), then runs a
- * fresh worker (a worker runs once) until the workflow's result arrives.
+ * Starts what the API requested (one dispatcher pass, as the worker process would), then waits
+ * for the workflow's result while the file's worker runs it.
  */
 async function untilResult<T>(workflowId: string): Promise<T> {
   await createStartDispatcher(api.config, api.database.db, env.client, createLogger('silent', 'start-dispatcher')).dispatchBatch();
-  const worker = await createWorker({
-    config: api.config,
-    db: api.database.db,
-    connection: env.nativeConnection,
-    workflowBundle: await workflowBundle(),
-  });
-  return worker.runUntil(env.client.workflow.getHandle(workflowId).result()) as Promise<T>;
+  return env.client.workflow.getHandle(workflowId).result() as Promise<T>;
 }
 
 async function checkedOut() {
