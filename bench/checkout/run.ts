@@ -14,15 +14,18 @@
 // second with p50/p99 latencies and as a share of the baseline, how long each workflow start
 // waited in the start outbox meanwhile (the worker process's dispatcher runs beside the worker,
 // as in production), and the process's RSS at the end; writes bench/results/checkout.md and
-// drops the database unless BENCH_KEEP=1.
+// drops the database unless BENCH_KEEP=1. The API's and the worker's /metrics (with the Temporal
+// SDK's own) are served on loopback as in production and scraped halfway through the checkout
+// phase; their main series go to bench/results/checkout-metrics.md.
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Runtime } from '@temporalio/worker';
 import { zipf, prng } from '../catalog/workload';
-import { IN_PROCESS, adminQuery, cpuShare, cpuTicks, percentile, rssAtEnd } from '../support';
+import { IN_PROCESS, adminQuery, cpuShare, cpuTicks, freePort, percentile, rssAtEnd } from '../support';
 import { newId } from '../../src/ids';
 import { requestWorkflowStart, starts } from '../../src/services/workflow-starts';
 import { createServices } from '../../src/composition';
@@ -31,6 +34,9 @@ import { connectAndMigrate } from '../../src/db/data-source';
 import { createApp } from '../../src/http/app';
 import { temporalDataConverter } from '../../src/temporal/data-converter';
 import { createLogger } from '../../src/logger';
+import { createApiMetrics, registerDbPoolMetrics } from '../../src/observability/api-metrics';
+import { startMetricsServer } from '../../src/observability/metrics-server';
+import { createWorkerMetrics, sdkMetrics } from '../../src/observability/worker-metrics';
 import { createWorker } from '../../worker/create-worker';
 import { createStartDispatcher } from '../../worker/start-dispatcher';
 
@@ -59,6 +65,26 @@ async function call(base: string, method: string, url: string, token: string | n
   return res;
 }
 
+/** Series shown from each scrape: request latency and load on the API, starts, outboxes, deliveries and Temporal polling on the worker. */
+const API_SERIES = /^(http_request_duration_seconds_(count|sum)\{[^}]*route="\/(basket|pay)|http_requests_in_flight|db_pool_)/;
+const WORKER_SERIES =
+  /^(workflow_starts_total|outbox_|webhook_delivery_attempts_total|temporal_(workflow_completed|activity_execution_latency_count|workflow_task_schedule_to_start_latency_count|num_pollers|worker_task_slots_available))/;
+
+/** The lines of a Prometheus text scrape whose series match, with their HELP line once per family. */
+function metricsExcerpt(scrape: string, series: RegExp): string {
+  const lines = scrape.split('\n');
+  const out: string[] = [];
+  for (const line of lines) {
+    if (!line.startsWith('#') && series.test(line)) {
+      const family = line.split(/[{ ]/)[0]!.replace(/_(count|sum|bucket|total)$/, '');
+      const help = lines.find((l) => l.startsWith(`# HELP ${family}`));
+      if (help && !out.includes(help)) out.push(help);
+      out.push(line);
+    }
+  }
+  return out.join('\n');
+}
+
 async function main(): Promise<void> {
   await admin(`DROP DATABASE IF EXISTS ${dbName()} WITH (FORCE)`);
   await admin(`CREATE DATABASE ${dbName()}`);
@@ -74,19 +100,29 @@ async function main(): Promise<void> {
     JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
     TEMPORAL_PAYLOAD_KEYS: `bench:${randomBytes(32).toString('base64')}`,
   });
+  // The SDK's Prometheus exporter, as worker/main.ts installs it (before any connection exists).
+  const sdkPort = await freePort();
+  Runtime.install({ telemetryOptions: { metrics: { prometheus: { bindAddress: `127.0.0.1:${sdkPort}` } } } });
   const env = await TestWorkflowEnvironment.createLocal({
     server: { executable: { type: 'existing-path', path: TEMPORAL_CLI }, namespace: 'default', extraArgs: ['--log-level', 'error'] },
     client: { dataConverter: temporalDataConverter(config.temporal) },
   });
-  const app = createApp(createServices(config, db, env.client), config, createLogger('silent', 'bench'));
+  const apiMetrics = createApiMetrics();
+  registerDbPoolMetrics(apiMetrics.registry, db, 'api');
+  const workerMetrics = createWorkerMetrics(db);
+  const metricsServers = [
+    await startMetricsServer(apiMetrics.registry, { host: '127.0.0.1', port: 0 }),
+    await startMetricsServer(workerMetrics.registry, { host: '127.0.0.1', port: 0 }, [sdkMetrics(sdkPort)]),
+  ];
+  const app = createApp(createServices(config, db, env.client), config, createLogger('error', 'bench'), apiMetrics); // errors only: a 5xx's cause shows
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   const address = server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const worker = await createWorker({ config, db, connection: env.nativeConnection });
+  const worker = await createWorker({ config, db, connection: env.nativeConnection, metrics: workerMetrics });
   const running = worker.run();
-  const dispatcher = createStartDispatcher(config, db, env.client, createLogger('silent', 'start-dispatcher'));
+  const dispatcher = createStartDispatcher(config, db, env.client, createLogger('silent', 'start-dispatcher'), workerMetrics);
   dispatcher.start();
 
   // Seed: SELLERS sellers with a GB delivery option each; ITEMS items with four listings each,
@@ -216,6 +252,9 @@ async function main(): Promise<void> {
   const lines: number[] = [];
   const deadline = Date.now() + DURATION_S * 1000;
   const started = Date.now();
+  const scraped = new Promise<string[]>((resolve) =>
+    setTimeout(() => resolve(Promise.all(metricsServers.map(async (m) => (await fetch(m.url)).text()))), (DURATION_S * 1000) / 2),
+  );
   await Promise.all(
     buyers.map(async (buyer) => {
       while (Date.now() < deadline) {
@@ -238,7 +277,7 @@ async function main(): Promise<void> {
           headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
           body: 'outcome=success',
         });
-        if (paid.status !== 303) throw new Error(`payment → ${paid.status}`);
+        if (paid.status !== 303) throw new Error(`payment → ${paid.status}: ${await paid.text()}`);
         payMs.push(performance.now() - t);
         cycleMs.push(performance.now() - cycle);
         lines.push(wanted.length);
@@ -322,6 +361,30 @@ ${lags.map((l) => `| ${l.type} | ${l.n} | ${Number(l.p50).toFixed(1)} | ${Number
 `;
   writeFileSync(path.join(__dirname, '../results/checkout.md'), report);
   process.stdout.write(report);
+  const [apiScrape, workerScrape] = await scraped;
+  writeFileSync(
+    path.join(__dirname, '../results/checkout-metrics.md'),
+    `# /metrics during the checkout benchmark
+
+Scraped ${(DURATION_S / 2).toFixed(0)} s into the checkout phase of the run in checkout.md (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC),
+from the API's and the worker's metrics listeners (the worker's includes the Temporal SDK's exporter),
+as \`curl http://127.0.0.1:9464/metrics\` and \`curl http://127.0.0.1:9465/metrics\` read them from \`npm start\`.
+The series are documented in docs/operations.md; shown: the main ones, not the whole scrape.
+
+## API
+
+\`\`\`
+${metricsExcerpt(apiScrape!, API_SERIES)}
+\`\`\`
+
+## Worker
+
+\`\`\`
+${metricsExcerpt(workerScrape!, WORKER_SERIES)}
+\`\`\`
+`,
+  );
+  await Promise.all(metricsServers.map((m) => m.close()));
 
   server.close();
   side.close();
