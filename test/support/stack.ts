@@ -10,7 +10,7 @@ import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { startTestApi, type TestApi } from './api';
 import { createTestDatabase } from './database';
 import { recordReplayHistories } from './replay-histories';
-import { devServerEnv, testDataConverter, workflowBundle } from './temporal';
+import { devServerEnv, runInBackground, testDataConverter, timeSkippingEnv, workflowBundle } from './temporal';
 
 export interface TestStack {
   api: TestApi;
@@ -72,6 +72,40 @@ export async function startStack(
       await running;
       await api.close();
       await database.drop();
+      await env.teardown();
+    },
+  };
+}
+
+export interface TimeSkippingStack {
+  env: TestWorkflowEnvironment;
+  api: TestApi;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real API and the real worker (all workflows and activities) on the time-skipping test
+ * server, for a workflow test file: one worker for the whole file, since the workflows a test's
+ * orders start (tracking, receipt, review window) outlive the test and must not be left waiting
+ * on a stopped worker (see `runInBackground`). Tests run the start dispatcher they need.
+ */
+export async function startTimeSkippingStack(): Promise<TimeSkippingStack> {
+  const env = await timeSkippingEnv();
+  const api = await startTestApi({ temporal: env.client });
+  const stopWorker = runInBackground(
+    await createWorker({
+      config: api.config,
+      db: api.database.db,
+      connection: env.nativeConnection,
+      workflowBundle: await workflowBundle(),
+    }),
+  );
+  return {
+    env,
+    api,
+    stop: async () => {
+      await stopWorker();
+      await api.close();
       await env.teardown();
     },
   };

@@ -1,10 +1,9 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createLogger } from '../../src/logger';
-import { createWorker } from '../../worker/create-worker';
 import { createStartDispatcher } from '../../worker/start-dispatcher';
-import { registerUser, startTestApi, type TestApi } from '../support/api';
+import { registerUser, type TestApi } from '../support/api';
 import { fillBasket, pay, sellerWithListings } from '../support/shop';
-import { runInBackground, timeSkippingEnv, workflowBundle } from '../support/temporal';
+import { startTimeSkippingStack, type TimeSkippingStack } from '../support/stack';
 
 /**
  * The checkout hold and the automatic receipt on the time-skipping server, driven through the
@@ -13,26 +12,12 @@ import { runInBackground, timeSkippingEnv, workflowBundle } from '../support/tem
  */
 let env: TestWorkflowEnvironment;
 let api: TestApi;
-let stopWorker: (() => Promise<void>) | undefined;
+let stack: TimeSkippingStack | undefined;
 beforeAll(async () => {
-  env = await timeSkippingEnv();
-  api = await startTestApi({ temporal: env.client });
-  // One worker for the file: the workflows a test's orders start (tracking, receipt) outlive
-  // the test, and must not be left waiting on a stopped worker (see `runInBackground`).
-  stopWorker = runInBackground(
-    await createWorker({
-      config: api.config,
-      db: api.database.db,
-      connection: env.nativeConnection,
-      workflowBundle: await workflowBundle(),
-    }),
-  );
+  stack = await startTimeSkippingStack();
+  ({ env, api } = stack);
 });
-afterAll(async () => {
-  await stopWorker?.();
-  await api?.close();
-  await env?.teardown();
-});
+afterAll(() => stack?.stop());
 
 /**
  * Starts what the API requested (one dispatcher pass, as the worker process would), then waits

@@ -1,13 +1,11 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createLogger } from '../../src/logger';
 import { releaseOrderFunds } from '../../src/services/money/transfers';
-import { createWorker } from '../../worker/create-worker';
 import { createStartDispatcher } from '../../worker/start-dispatcher';
-import { registerUser, startTestApi, type TestApi } from '../support/api';
+import { registerUser, type TestApi } from '../support/api';
 import { fillBasket, pay, sellerWithListings } from '../support/shop';
 import { recordReplayHistoriesOf } from '../support/replay-histories';
-import { eventually } from '../support/stack';
-import { runInBackground, timeSkippingEnv, workflowBundle } from '../support/temporal';
+import { eventually, startTimeSkippingStack, type TimeSkippingStack } from '../support/stack';
 
 /**
  * The hold period between an order's receipt and its seller share becoming available, on the
@@ -21,24 +19,12 @@ import { runInBackground, timeSkippingEnv, workflowBundle } from '../support/tem
  */
 let env: TestWorkflowEnvironment;
 let api: TestApi;
-let stopWorker: (() => Promise<void>) | undefined;
+let stack: TimeSkippingStack | undefined;
 beforeAll(async () => {
-  env = await timeSkippingEnv();
-  api = await startTestApi({ temporal: env.client });
-  stopWorker = runInBackground(
-    await createWorker({
-      config: api.config,
-      db: api.database.db,
-      connection: env.nativeConnection,
-      workflowBundle: await workflowBundle(),
-    }),
-  );
+  stack = await startTimeSkippingStack();
+  ({ env, api } = stack);
 });
-afterAll(async () => {
-  await stopWorker?.();
-  await api?.close();
-  await env?.teardown();
-});
+afterAll(() => stack?.stop());
 
 /** Starts what the API requested (one dispatcher pass, as the worker process would). */
 const dispatch = () =>
