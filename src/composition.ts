@@ -53,7 +53,11 @@ import { DEFAULT_DECODE_LIMITS } from './integrations/images/decode';
 import { EmbeddedImageModerator } from './integrations/images/moderation';
 import { BulkLookup } from './services/search/bulk-lookup';
 import { ListingSearch } from './services/search/listing-search';
-import { searchCatalog } from './services/search/catalog-search';
+import { CatalogSearch } from './services/search/catalog-search';
+import { DiscoverChangeListener } from './services/catalog/discover-changes';
+import { ItemJsonCache } from './services/catalog/item-json-cache';
+import { loadItems } from './services/catalog/item-view';
+import { createLogger } from './logger';
 import { priceHistory } from './services/catalog/price-history';
 import { EmailOutbox } from './services/email/outbox';
 
@@ -111,6 +115,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   // One signing rule for every hosted page opened by its link (billing portal, seller money pages).
   const signedLinks = new SignedLinks({ key: config.auth.jwtSecret, ttlSeconds: config.billingPortal.linkTtlSeconds });
   const sellerMoney = new SellerMoney(db, config.money);
+  const discover = discoverServices(config, db);
   return {
     auth: new AuthService(db, accessTokens, oauthApps, signInThrottle, {
       refreshTokenTtlSeconds: config.auth.refreshTokenTtlSeconds,
@@ -139,8 +144,8 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     uploads,
     imports: new ListingImports(db),
     catalogTree: new CatalogHierarchy(db),
-    bulkLookup: new BulkLookup(db, config.discover.cacheTtlMs),
-    listingSearch: new ListingSearch(db, config.discover.cacheTtlMs),
+    bulkLookup: discover.bulkLookup,
+    listingSearch: discover.listingSearch,
     profiles: new Profiles(db),
     accounts: new Accounts(db, uploads, { scryptLogN: config.auth.scryptLogN }),
     accountStats: new AccountStatsService(db, (userId) => conversations.unreadTotal(userId)),
@@ -166,7 +171,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     cases: new Cases(db, uploads, caseUpdates, periods),
     operators: new Operators(db, caseUpdates, periods),
     operatorRoles: new OperatorRoles(db),
-    catalogSearch: (query) => searchCatalog(db, query),
+    catalogSearch: discover.catalogSearch,
     priceHistory: (urn, days) => priceHistory(db, urn, days),
     emailOutbox: new EmailOutbox(db),
     databaseHealth: async () => {
@@ -182,5 +187,26 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));
     },
+    close: () => discover.close(),
+  };
+}
+
+/**
+ * Discover's hot answers, kept in memory until the database says they changed (bounded by
+ * DISCOVER_CACHE_MS): one item cache shared by bulk lookup and catalog search, and one change
+ * listener for all three. With the cache off nothing is kept, so nothing listens.
+ */
+function discoverServices(config: Config, db: DataSource) {
+  const ttlMs = config.discover.cacheTtlMs;
+  const changes = ttlMs > 0 ? new DiscoverChangeListener(config.databaseUrl, createLogger(config.logLevel, 'discover-changes')) : undefined;
+  const items = new ItemJsonCache((urns) => loadItems(db, urns), ttlMs);
+  changes?.onChange(({ urns }) => items.forget(urns));
+  changes?.onReset(() => items.clear());
+  changes?.start();
+  return {
+    bulkLookup: new BulkLookup(items),
+    catalogSearch: new CatalogSearch(db, items, changes, ttlMs),
+    listingSearch: new ListingSearch(db, changes, ttlMs),
+    close: async () => changes?.close(),
   };
 }

@@ -74,7 +74,10 @@ export interface Config {
     cacheTtlMs: number;
   };
   discover: {
-    /** How long bulk lookup and listing search answers are served from memory (0: no cache). */
+    /**
+     * The longest Discover keeps an answer in memory (0: no cache). Changes the database notifies
+     * drop it at once; this bounds the rest, and everything while notifications are down.
+     */
     cacheTtlMs: number;
   };
   checkout: {
@@ -318,7 +321,9 @@ const schema = Joi.object({
     .default('https://api.addressy.com'),
   ADDRESS_RETRIEVE_TTL_SECONDS: Joi.number().integer().min(60).default(86_400),
   BILLING_PORTAL_LINK_TTL_SECONDS: Joi.number().integer().min(30).max(86_400).default(900),
-  DISCOVER_CACHE_MS: Joi.number().integer().min(0).max(30_000).default(2000),
+  // Changes the database notifies show at once; this bounds what it does not (docs/discover.md, "Caching").
+  // At most the 30 s that Discover answers already allow shared caches (Cache-Control max-age).
+  DISCOVER_CACHE_MS: Joi.number().integer().min(0).max(30_000).default(30_000),
 }).unknown(true);
 
 /** `250ms`, `5s`, `30m`, `2h`, `5d` → milliseconds. */

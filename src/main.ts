@@ -37,6 +37,7 @@ async function main(): Promise<void> {
     if (forced) log.warn({ graceMs: config.shutdownGraceMs }, 'requests still running at the end of the grace period were cut off');
     await metricsServer?.close();
     await temporal.connection.close();
+    await services.close();
     await db.destroy();
     await tracing.shutdown();
     log.info('api stopped');

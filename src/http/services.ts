@@ -38,7 +38,7 @@ import type { MessageAttachments } from '../services/conversations/attachments';
 import type { Conversations } from '../services/conversations/conversations';
 import type { BulkLookup } from '../services/search/bulk-lookup';
 import type { ListingSearch } from '../services/search/listing-search';
-import type { CatalogPage, CatalogQuery } from '../services/search/catalog-search';
+import type { CatalogSearch } from '../services/search/catalog-search';
 import type { PricePoint } from '../services/catalog/price-history';
 import type { EmailOutbox } from '../services/email/outbox';
 
@@ -81,7 +81,7 @@ export interface Services {
   cases: Cases;
   operators: Operators;
   operatorRoles: OperatorRoles;
-  catalogSearch: (query: CatalogQuery) => Promise<CatalogPage>;
+  catalogSearch: CatalogSearch;
   /** Daily sale prices of an item; 404 for an unknown item. */
   priceHistory: (urn: string, days: number) => Promise<PricePoint[]>;
   /** The e-mail outbox, read by the development-only routes. */
@@ -93,4 +93,6 @@ export interface Services {
   messageAttachments: MessageAttachments;
   /** Resolves when Temporal answers; rejects otherwise (for /readyz). */
   temporalHealth: () => Promise<void>;
+  /** Ends what the services keep open beside the pool (the Discover change listener); before the pool closes. */
+  close: () => Promise<void>;
 }

@@ -71,6 +71,7 @@ export async function startTestApi(
     database,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await services.close();
       if (!options.database) await database.drop();
     },
   };

@@ -128,4 +128,37 @@ describe('ItemJsonCache', () => {
     await cache.getMany(['a']);
     expect(c.calls).toEqual([['a'], ['a']]);
   });
+
+  it('forgets a changed item at once: the next lookup reads it, long before the TTL', async () => {
+    const c = catalog(['a', 'b']);
+    const cache = new ItemJsonCache(c.load, 60_000, 100, () => clock);
+    await cache.getMany(['a', 'b']);
+    c.reprice(250);
+    cache.forget(['a']);
+    expect(text(await cache.getMany(['a', 'b']))).toEqual(['{"urn":"a","price":250}', '{"urn":"b","price":100}']);
+    expect(c.calls).toEqual([['a', 'b'], ['a']]);
+    cache.clear();
+    expect(text(await cache.getMany(['b']))).toEqual(['{"urn":"b","price":250}']);
+  });
+
+  it('never keeps a read that was in flight when its item changed', async () => {
+    const c = catalog(['a']);
+    const cache = new ItemJsonCache(c.load, 1000, 100, () => clock);
+    // A first read, forgotten while in flight: it answers its own lookup but is not kept.
+    const first = cache.getMany(['a']);
+    cache.forget(['a']);
+    c.reprice(250);
+    expect(text(await first)).toEqual(['{"urn":"a","price":100}']);
+    expect(text(await cache.getMany(['a']))).toEqual(['{"urn":"a","price":250}']);
+    // An expired item's refresh, forgotten while in flight: the refreshed value is not put back.
+    clock = 1000;
+    c.reprice(300);
+    const during = cache.getMany(['a']);
+    cache.forget(['a']);
+    expect(text(await during)).toEqual(['{"urn":"a","price":250}']);
+    await settle();
+    c.reprice(400);
+    expect(text(await cache.getMany(['a']))).toEqual(['{"urn":"a","price":400}']);
+    expect(c.calls).toEqual([['a'], ['a'], ['a'], ['a']]);
+  });
 });

@@ -27,6 +27,7 @@ import { CaseOutcomeMoney1733500000000 } from './1733500000000-case-outcome-mone
 import { ShipmentAttachments1733502000000 } from './1733502000000-shipment-attachments';
 import { WorkflowStartFairness1733505000000 } from './1733505000000-workflow-start-fairness';
 import { ItemMarketRefreshPerItem1733506000000 } from './1733506000000-item-market-refresh-per-item';
+import { DiscoverChangeNotifications1733510000000 } from './1733510000000-discover-change-notifications';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -59,4 +60,5 @@ export const migrations = [
   ShipmentAttachments1733502000000,
   WorkflowStartFairness1733505000000,
   ItemMarketRefreshPerItem1733506000000,
+  DiscoverChangeNotifications1733510000000,
 ];

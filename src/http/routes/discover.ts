@@ -42,7 +42,11 @@ export const discoverRoutes = (s: Services) => [
     auth: 'public',
     request: { query: searchQuery },
     responses: { 200: { description: 'One page of items.', schema: searchPage } },
-    handler: async ({ query }) => ({ status: 200, body: await s.catalogSearch(query), headers: { 'Cache-Control': SEARCH_CACHE } }),
+    handler: async ({ query }) => ({
+      status: 200,
+      body: new JsonBytes(await s.catalogSearch.search(query)),
+      headers: { 'Cache-Control': SEARCH_CACHE },
+    }),
   }),
 
   defineRoute<Record<string, never>, Record<string, never>, { urns: string[] }, 'public'>({

@@ -12,10 +12,13 @@ interface Entry {
 }
 
 /**
- * Serialized item views by URN, each kept for `ttlMs`: the bulk lookup's working set. A lookup
- * takes what it finds here and loads everything else with ONE call to `load` (one database
- * round trip), so any mix of URNs benefits, not only repeated identical requests.
+ * Serialized item views by URN, each kept until the item changes (`forget`, from the database's
+ * change notifications) or for at most `ttlMs`: the working set of bulk lookup and catalog
+ * search. A lookup takes what it finds here and loads everything else with ONE call to `load`
+ * (one database round trip), so any mix of URNs benefits, not only repeated identical requests.
  *
+ * - A change forgets the item at once, including a load of it still in flight: that load still
+ *   answers the lookups that started before the change was heard, and is not kept.
  * - Items are kept as JSON bytes (`toJsonBytes`): serializing and encoding them, not reading
  *   the map, is the cost of a hit.
  * - An expired item is still answered while a single refresh of it runs (in the same batch as
@@ -70,8 +73,8 @@ export class ItemJsonCache {
       json.then(
         (value) => {
           entry.value = value;
-          // A refreshed entry counts its time from when its value is in.
-          if (stale) this.store(urn, { ...entry, expires: this.now() + this.ttlMs });
+          // A refreshed entry counts its time from when its value is in; one forgotten meanwhile stays forgotten.
+          if (stale && this.entries.get(urn) === stale) this.store(urn, { ...entry, expires: this.now() + this.ttlMs });
         },
         () => {
           const current = this.entries.get(urn);
@@ -84,6 +87,16 @@ export class ItemJsonCache {
       }
     }
     return created;
+  }
+
+  /** These items changed: their next lookup reads the database. */
+  forget(urns: string[]): void {
+    for (const urn of urns) this.entries.delete(urn);
+  }
+
+  /** Changes may have gone unheard: every item is read again. */
+  clear(): void {
+    this.entries.clear();
   }
 
   private store(urn: string, entry: Entry): void {

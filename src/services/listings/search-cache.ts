@@ -33,7 +33,8 @@ export class SearchCache<T> {
         // Swapped in only once computed. A failed refresh drops the entry, so the next request
         // waits for a computation instead of being served an ever older answer.
         fresh.then(
-          () => this.store(key, version, fresh),
+          // Unless the entry was forgotten meanwhile: a change may have landed after this read.
+          () => this.entries.get(key) === hit && this.store(key, version, fresh),
           () => {
             if (this.entries.get(key) === hit) this.entries.delete(key);
           },
@@ -48,6 +49,16 @@ export class SearchCache<T> {
       if (this.entries.get(key)?.value === value) this.entries.delete(key);
     });
     return value;
+  }
+
+  /** Forgets `key`, including a computation of it in flight (its callers still get it). */
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
+  /** Forgets everything. */
+  clear(): void {
+    this.entries.clear();
   }
 
   private store(key: string, version: string, value: Promise<T>): void {

@@ -1,6 +1,4 @@
-import type { DataSource } from 'typeorm';
-import { ItemJsonCache } from '../catalog/item-json-cache';
-import { loadItems } from '../catalog/item-view';
+import type { ItemJsonCache } from '../catalog/item-json-cache';
 
 const [OPEN, COMMA, CLOSE, EMPTY] = ['[', ',', ']', '[]'].map((s) => Buffer.from(s)) as [Buffer, Buffer, Buffer, Buffer];
 
@@ -12,18 +10,12 @@ export interface BulkLookupResult {
 }
 
 /**
- * `POST /search/lookup/bulk`: up to 200 URNs, answered from serialized items kept for a few
- * seconds (see `ItemJsonCache`), with everything missing read in one database round trip.
- * The answer is public and sent with `Cache-Control: max-age=30`, so a per-process TTL of a
- * few seconds adds no staleness the API has not already allowed any shared cache; checkout
- * re-checks price and stock against the live rows.
+ * `POST /search/lookup/bulk`: up to 200 URNs, answered from serialized items kept until they
+ * change (see `ItemJsonCache`), with everything missing read in one database round trip.
+ * Checkout re-checks price and stock against the live rows.
  */
 export class BulkLookup {
-  private readonly items: ItemJsonCache;
-
-  constructor(db: DataSource, cacheTtlMs: number) {
-    this.items = new ItemJsonCache((urns) => loadItems(db, urns), cacheTtlMs);
-  }
+  constructor(private readonly items: ItemJsonCache) {}
 
   /** A URN asked for twice is answered once. */
   async lookup(urns: string[]): Promise<BulkLookupResult> {

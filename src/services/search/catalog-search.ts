@@ -1,5 +1,8 @@
 import type { DataSource } from 'typeorm';
+import type { ItemChanges } from '../catalog/discover-changes';
+import type { ItemJsonCache } from '../catalog/item-json-cache';
 import { loadItems, type ItemView } from '../catalog/item-view';
+import { SearchCache } from '../listings/search-cache';
 
 export type SearchSort = 'relevance' | 'name' | 'price';
 
@@ -36,15 +39,33 @@ const MATCH_SQL = `(i.search_vector @@ websearch_to_tsquery('simple', $1)
 const RANK_SQL = `(ts_rank(i.search_vector, websearch_to_tsquery('simple', $1)) + similarity(i.name, $1))`;
 const relevanceOrder = (hasQuery: boolean) => (hasQuery ? `${RANK_SQL} DESC, i.name, i.urn` : 'i.name, i.urn');
 
+/** Which items a page shows, in order, and how many match in all. */
+export interface Ranking {
+  total: number;
+  urns: string[];
+}
+
 /**
- * One page of catalog items: a ranking query that yields URNs and the total, then the shared
- * Item view (with its market data) for that page only.
+ * One page of catalog items: the ranking, then the shared Item view (with its market data) for
+ * that page only.
  */
-export async function searchCatalog(
-  db: DataSource,
-  query: CatalogQuery,
-  options: { probeMatchesUpTo?: number } = {},
-): Promise<CatalogPage> {
+export async function searchCatalog(db: DataSource, query: CatalogQuery, options: RankOptions = {}): Promise<CatalogPage> {
+  const { total, urns } = await rankCatalog(db, query, options);
+  const items = await loadItems(db, urns);
+  return {
+    total,
+    page: query.page,
+    size: query.size,
+    items: urns.map((urn) => items.get(urn)).filter((i): i is ItemView => i !== undefined),
+  };
+}
+
+interface RankOptions {
+  probeMatchesUpTo?: number;
+}
+
+/** The ranking query: one page of URNs and the total. */
+export async function rankCatalog(db: DataSource, query: CatalogQuery, options: RankOptions = {}): Promise<Ranking> {
   // MATCH_SQL and RANK_SQL read the query text as $1.
   const params: unknown[] = query.q ? [query.q] : [];
   const where: string[] = query.q ? [MATCH_SQL] : [];
@@ -79,14 +100,59 @@ export async function searchCatalog(
     total = rows.length ? Number(rows[0]!.total) : query.page > 1 ? await count() : 0;
     urns = rows.map((r) => r.urn);
   }
-  const items = await loadItems(db, urns);
-  return {
-    total,
-    page: query.page,
-    size: query.size,
-    items: urns.map((urn) => items.get(urn)).filter((i): i is ItemView => i !== undefined),
-  };
+  return { total, urns };
 }
+
+/**
+ * `GET /search` as served: rankings kept per query, items from the shared `ItemJsonCache`,
+ * the page written as JSON bytes around the items' own.
+ *
+ * A ranking by relevance or name depends on the catalog alone, so it is kept until a catalog
+ * item changes; one by price depends on every item's lowest price, so it is kept until any
+ * item's listings or market change. Both live at most `ttlMs` and are dropped whenever changes
+ * may have gone unheard. Items are kept and forgotten by the item cache, so a page always shows
+ * current prices and stock even when its ranking came from memory.
+ */
+export class CatalogSearch {
+  private readonly byCatalog: SearchCache<Ranking>;
+  private readonly byPrice: SearchCache<Ranking>;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly items: ItemJsonCache,
+    changes: ItemChanges | undefined,
+    ttlMs: number,
+  ) {
+    this.byCatalog = new SearchCache(ttlMs, RANKINGS_KEPT);
+    this.byPrice = new SearchCache(ttlMs, RANKINGS_KEPT);
+    changes?.onChange(({ catalog }) => {
+      this.byPrice.clear();
+      if (catalog) this.byCatalog.clear();
+    });
+    changes?.onReset(() => {
+      this.byPrice.clear();
+      this.byCatalog.clear();
+    });
+  }
+
+  /** The page as JSON bytes (`toJsonBytes`). The query arrives normalised by the route's schema (defaults filled). */
+  async search(query: CatalogQuery): Promise<Buffer> {
+    const rankings = query.sort === 'price' ? this.byPrice : this.byCatalog;
+    const { total, urns } = await rankings.get(JSON.stringify(query), RANKING_VERSION, () => rankCatalog(this.db, query));
+    const found = (await this.items.getMany(urns)).filter((json): json is Buffer => json !== null);
+    const head = Buffer.from(`{"total":${total},"page":${query.page},"size":${query.size},"items":[`);
+    const parts: Buffer[] = [head];
+    found.forEach((json, n) => parts.push(...(n === 0 ? [json] : [COMMA, json])));
+    parts.push(CLOSE);
+    return Buffer.concat(parts);
+  }
+}
+
+/** Rankings are 20 URNs each: thousands fit in a few MB. */
+const RANKINGS_KEPT = 10_000;
+/** Rankings are dropped, not versioned. */
+const RANKING_VERSION = '0';
+const [COMMA, CLOSE] = [',', ']}'].map((s) => Buffer.from(s)) as [Buffer, Buffer];
 
 /**
  * Up to this many matches are ordered by probing each one's market row; broader matches walk

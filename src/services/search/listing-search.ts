@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { Listing } from '../../db/entities';
 import { toJsonBytes } from '../../json-bytes';
+import type { ItemChanges } from '../catalog/discover-changes';
 import { SearchCache } from '../listings/search-cache';
 import { toListingViews, type ListingView } from '../listings/listing-view';
 import { LIVE_LISTING_SQL } from '../listings/visibility';
@@ -71,26 +72,67 @@ export async function searchListings(db: DataSource, query: ListingQuery): Promi
 }
 
 /**
- * `POST /listings/item` as served: each distinct query's answer kept serialized for a few
- * seconds per process (`SearchCache`, no version: expiry only), so a popular item's burst of
- * identical searches costs one query. The answer is public and sent with `max-age=30`, so this
- * adds no staleness the API has not already allowed shared caches; checkout re-checks stock.
+ * `POST /listings/item` as served: each distinct query's answer kept serialized per process
+ * (`SearchCache`), versioned by its item: a change to any of the item's listings (heard from
+ * the database's change notifications) makes every cached page of that item unreachable at
+ * once. What is not notified (a seller's public profile figures on the hits) shows within
+ * `cacheTtlMs`, and so does everything while notifications are down. Checkout re-checks stock.
  */
 export class ListingSearch {
   private readonly pages: SearchCache<Buffer>;
+  /** Item URN → the sequence number of its last heard change; absent: unchanged since the last reset. */
+  private readonly versions = new Map<string, string>();
+  private changes = 0;
+  /** The version of items unchanged since the last reset. It only grows: a page read before a reset never matches after it. */
+  private unchanged = '0';
+  /** Slug → URN, for searches by slug; a catalog change may move a slug, so those drop it. */
+  private readonly slugs = new Map<string, Promise<string | null>>();
 
   constructor(
     private readonly db: DataSource,
+    changes: ItemChanges | undefined,
     cacheTtlMs: number,
   ) {
-    this.pages = new SearchCache(cacheTtlMs);
+    this.pages = new SearchCache(cacheTtlMs, PAGES_KEPT);
+    changes?.onChange(({ urns, catalog }) => {
+      // Past this many changed items, forgetting everything is cheaper than remembering each.
+      if (this.versions.size + urns.length > VERSIONS_KEPT) return this.reset();
+      this.changes += 1;
+      for (const urn of urns) this.versions.set(urn, String(this.changes));
+      if (catalog) this.slugs.clear();
+    });
+    changes?.onReset(() => this.reset());
   }
 
   /** The page as JSON bytes (`toJsonBytes`). The query arrives normalised by the route's schema (defaults filled). */
-  search(query: ListingQuery): Promise<Buffer> {
-    return this.pages.get(JSON.stringify(query), NO_VERSION, async () => toJsonBytes(await searchListings(this.db, query)));
+  async search(query: ListingQuery): Promise<Buffer> {
+    const urn = query.urn ?? (await this.urnOfSlug(query.slug!));
+    const version = (urn !== null && this.versions.get(urn)) || this.unchanged;
+    return this.pages.get(JSON.stringify(query), version, async () => toJsonBytes(await searchListings(this.db, query)));
+  }
+
+  private urnOfSlug(slug: string): Promise<string | null> {
+    let urn = this.slugs.get(slug);
+    if (!urn) {
+      if (this.slugs.size >= PAGES_KEPT) this.slugs.clear();
+      urn = this.db
+        .query('SELECT urn FROM catalog_items WHERE slug = $1', [slug])
+        .then((rows: Array<{ urn: string }>) => rows[0]?.urn ?? null);
+      urn.catch(() => this.slugs.delete(slug));
+      this.slugs.set(slug, urn);
+    }
+    return urn;
+  }
+
+  private reset(): void {
+    this.changes += 1;
+    this.unchanged = String(this.changes);
+    this.pages.clear();
+    this.versions.clear();
+    this.slugs.clear();
   }
 }
 
-/** Listing search entries are not versioned: they live until they expire. */
-const NO_VERSION = '0';
+/** Pages of 20 hits are a few tens of kB: at most a few hundred MB, usually far less. */
+const PAGES_KEPT = 5000;
+const VERSIONS_KEPT = 100_000;
