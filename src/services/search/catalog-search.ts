@@ -92,8 +92,12 @@ export async function rankCatalog(db: DataSource, query: CatalogQuery, options: 
     urns = offset >= total ? [] : await pricePage(db, { filter, where, params, page, probe, size: query.size, offset });
   } else {
     const order = query.sort === 'name' ? 'i.name, i.urn' : relevanceOrder(Boolean(query.q));
+    // With a query the matches are collected first (both indexes, a bitmap) and then sorted. Left
+    // to itself the planner walks the name index for a name sort and filters every row of the
+    // catalog, since the window count needs them all: 140-290 ms instead of 2 on 100k items.
+    const matches = query.q ? `(SELECT * FROM catalog_items i ${filter} OFFSET 0) i` : `catalog_items i ${filter}`;
     const rows: Array<{ urn: string; total: string }> = await db.query(
-      `SELECT i.urn, count(*) OVER () AS total FROM catalog_items i ${filter} ORDER BY ${order} ${page}`,
+      `SELECT i.urn, count(*) OVER () AS total FROM ${matches} ORDER BY ${order} ${page}`,
       [...params, query.size, offset],
     );
     // A page past the end has no row to carry the window count; count separately only then.
