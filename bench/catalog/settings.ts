@@ -10,6 +10,8 @@ export const BENCH = {
   /** Overridable for a quick smoke run of the script; reported figures use the defaults. */
   rounds: Number(process.env.BENCH_ROUNDS ?? 3),
   roundSeconds: Number(process.env.BENCH_ROUND_SECONDS ?? 5),
+  /** How long the cached API serves a varied workload before it is measured (fresh draws). */
+  apiWarmSeconds: Number(process.env.BENCH_API_WARM_SECONDS ?? 20),
   apiPort: Number(process.env.BENCH_API_PORT ?? 3710),
   baselinePort: Number(process.env.BENCH_BASELINE_PORT ?? 3711),
   /** The same API with DISCOVER_CACHE_MS=0: every request reads the database. */

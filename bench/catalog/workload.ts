@@ -1,5 +1,7 @@
 // Varied Discover workloads: every request is drawn from a distribution, so no two consecutive
-// requests carry the same body and a whole-answer cache cannot serve a repeated request.
+// requests carry the same body. A workload is an endless stream of fresh draws from a seed: a
+// run never replays a list it has already sent, so whatever a cache serves, it serves because
+// the distribution repeats itself (popular items and queries), as real traffic does.
 // Popularity follows Zipf's law over the catalog (a few cards are asked for far more often than
 // the long tail); search draws real misspellings and real names; listing search varies filters,
 // sorts and pages. A fixed seed makes every run (and every side of one run) draw the same requests.
@@ -41,80 +43,93 @@ export function zipf(n: number, s: number, random: () => number): () => number {
   };
 }
 
-/** A ring of `size` requests in which no request equals the one before it. */
-function ring(size: number, draw: () => Draw): Draw[] {
-  const out: Draw[] = [];
-  while (out.length < size) {
-    const d = draw();
-    const prev = out[out.length - 1];
-    if (!prev || prev.path !== d.path || prev.body !== d.body) out.push(d);
-  }
-  return out;
+/** Requests drawn from a seed: the same seed gives the same sequence. */
+export type Workload = (seed: number) => () => Draw;
+
+/** Endless draws in which no request equals the one before it; shared by all connections of a run. */
+function stream(draw: () => Draw): () => Draw {
+  let prev: Draw | undefined;
+  return () => {
+    let d = draw();
+    while (prev && prev.path === d.path && prev.body === d.body) d = draw();
+    prev = d;
+    return d;
+  };
 }
 
-/** Cycles through a ring; shared by all connections of a run, so consecutive requests differ. */
+/** The first `n` requests of a stream, to cycle through (`cycle`). */
+export function take(next: () => Draw, n: number): Draw[] {
+  return Array.from({ length: n }, next);
+}
+
+/** Cycles through a list; shared by all connections of a run, so consecutive requests differ. */
 export function cycle(draws: Draw[]): () => Draw {
   let i = 0;
   return () => draws[i++ % draws.length]!;
 }
 
-const RING = 5000;
 const ZIPF_S = 1.0;
 
 /** 200 distinct URNs per body, each drawn by popularity. */
-export function bulkLookups(itemsByPopularity: string[], seed = 1): Draw[] {
-  const random = prng(seed);
-  const rank = zipf(itemsByPopularity.length, ZIPF_S, random);
-  return ring(RING, () => {
-    const urns = new Set<string>();
-    while (urns.size < 200) urns.add(itemsByPopularity[rank()]!);
-    return { path: '/search/lookup/bulk', body: JSON.stringify({ urns: [...urns] }) };
-  });
-}
+export const bulkLookups =
+  (itemsByPopularity: string[]): Workload =>
+  (seed) => {
+    const random = prng(seed);
+    const rank = zipf(itemsByPopularity.length, ZIPF_S, random);
+    return stream(() => {
+      const urns = new Set<string>();
+      while (urns.size < 200) urns.add(itemsByPopularity[rank()]!);
+      return { path: '/search/lookup/bulk', body: JSON.stringify({ urns: [...urns] }) };
+    });
+  };
 
 /**
  * Catalog search: two thirds real misspellings, one third real names (drawn by popularity),
  * mostly by relevance, sometimes sorted by price or name, a filter or a later page.
  */
-export function searches(namesByPopularity: string[], seed = 2): Draw[] {
-  const random = prng(seed);
-  const name = zipf(namesByPopularity.length, ZIPF_S, random);
-  const typos = (misspellings as Array<[string, string]>).map(([typo]) => typo);
-  const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
-  return ring(RING, () => {
-    const q = random() < 2 / 3 ? pick(typos) : namesByPopularity[name()]!;
-    const params = new URLSearchParams({ q });
-    const r = random();
-    if (r < 0.15) params.set('sort', 'price');
-    else if (r < 0.25) params.set('sort', 'name');
-    if (random() < 0.1) params.set('rarity', pick(['Rare Holo', 'Common', 'Uncommon', 'Rare']));
-    if (random() < 0.2) params.set('page', String(2 + Math.floor(random() * 3)));
-    return { path: `/search?${params}` };
-  });
-}
+export const searches =
+  (namesByPopularity: string[]): Workload =>
+  (seed) => {
+    const random = prng(seed);
+    const name = zipf(namesByPopularity.length, ZIPF_S, random);
+    const typos = (misspellings as Array<[string, string]>).map(([typo]) => typo);
+    const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
+    return stream(() => {
+      const q = random() < 2 / 3 ? pick(typos) : namesByPopularity[name()]!;
+      const params = new URLSearchParams({ q });
+      const r = random();
+      if (r < 0.15) params.set('sort', 'price');
+      else if (r < 0.25) params.set('sort', 'name');
+      if (random() < 0.1) params.set('rarity', pick(['Rare Holo', 'Common', 'Uncommon', 'Rare']));
+      if (random() < 0.2) params.set('page', String(2 + Math.floor(random() * 3)));
+      return { path: `/search?${params}` };
+    });
+  };
 
 const CONDITIONS = ['MINT', 'NEAR_MINT', 'EXCELLENT', 'GOOD', 'PLAYED'];
 const LANGUAGES = ['en', 'ja', 'de', 'fr'];
 
 /** Listing search of one item drawn by popularity (the popular item first), with varied filters and sorts. */
-export function listingSearches(itemsByPopularity: string[], seed = 3): Draw[] {
-  const random = prng(seed);
-  const items = [BENCH.popularUrn, ...itemsByPopularity.filter((u) => u !== BENCH.popularUrn)];
-  const rank = zipf(items.length, ZIPF_S, random);
-  const some = (xs: string[]) => xs.filter(() => random() < 0.5);
-  return ring(RING, () => {
-    const filters: Record<string, unknown> = {};
-    if (random() < 0.3) filters.condition = [...new Set([...some(CONDITIONS).slice(0, 3), 'NEAR_MINT'])];
-    if (random() < 0.2) filters.language = [LANGUAGES[Math.floor(random() * LANGUAGES.length)]];
-    if (random() < 0.2) {
-      const min = 100 * Math.floor(random() * 100);
-      filters.priceMin = min;
-      filters.priceMax = min + 100 * (10 + Math.floor(random() * 100));
-    }
-    if (random() < 0.1) filters.graded = random() < 0.5;
-    const r = random();
-    const sort = r < 0.6 ? 'price' : r < 0.8 ? '-price' : 'newest';
-    const from = random() < 0.2 ? 20 * (1 + Math.floor(random() * 3)) : 0;
-    return { path: '/listings/item', body: JSON.stringify({ urn: items[rank()]!, filters, sort, from, size: 20 }) };
-  });
-}
+export const listingSearches =
+  (itemsByPopularity: string[]): Workload =>
+  (seed) => {
+    const random = prng(seed);
+    const items = [BENCH.popularUrn, ...itemsByPopularity.filter((u) => u !== BENCH.popularUrn)];
+    const rank = zipf(items.length, ZIPF_S, random);
+    const some = (xs: string[]) => xs.filter(() => random() < 0.5);
+    return stream(() => {
+      const filters: Record<string, unknown> = {};
+      if (random() < 0.3) filters.condition = [...new Set([...some(CONDITIONS).slice(0, 3), 'NEAR_MINT'])];
+      if (random() < 0.2) filters.language = [LANGUAGES[Math.floor(random() * LANGUAGES.length)]];
+      if (random() < 0.2) {
+        const min = 100 * Math.floor(random() * 100);
+        filters.priceMin = min;
+        filters.priceMax = min + 100 * (10 + Math.floor(random() * 100));
+      }
+      if (random() < 0.1) filters.graded = random() < 0.5;
+      const r = random();
+      const sort = r < 0.6 ? 'price' : r < 0.8 ? '-price' : 'newest';
+      const from = random() < 0.2 ? 20 * (1 + Math.floor(random() * 3)) : 0;
+      return { path: '/listings/item', body: JSON.stringify({ urn: items[rank()]!, filters, sort, from, size: 20 }) };
+    });
+  };

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import type { ListingQuery } from '../../services/search/listing-search';
+import type { ListingQuery } from '../../services/search/listing-query';
 import { defineRoute, JsonBytes } from '../route';
 import { catalogUrn, listing } from '../schemas';
 import type { Services } from '../services';
