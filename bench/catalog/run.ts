@@ -161,7 +161,7 @@ function report(
     `Run ${new Date().toISOString()} on ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? 'unknown'}), ` +
       `load average (1/5/15 min) ${avg(load.before)} before, ${avg(load.after)} after; CPU time during the run: ${load.cpu}. ` +
       'PostgreSQL, server and load generator on the same machine, loopback only.',
-    `Catalog: ≥ 100,000 items, ≥ 500,000 listings (bench/catalog/generate.ts), market data in item_market. autocannon (bench/load.ts); per scenario a 3 s warm-up of each side, then ` +
+    `Catalog: ≥ 100,000 items, ≥ 500,000 listings (bench/catalog/generate.ts), market data in item_market. autocannon (bench/load.ts); per scenario a 3 s warm-up of each side (the cached API: ${BENCH.apiWarmSeconds} s more on varied workloads, on draws never measured), then ` +
       `${BENCH.rounds} alternating ${BENCH.roundSeconds} s rounds baseline / API / API without cache; each cell is the median round (errors: sum over rounds). ` +
       `baseline = bare Koa + one SQL statement via pg (bench/catalog/baseline.ts), same pool size (10); each target in its own process. Latencies in ms.`,
     `Machine floor: a bare node:http server answering ${(floor.bytes / 1000).toFixed(0)} kB of fixed bytes (the bulk lookup answer's size) with no work ` +
@@ -174,7 +174,8 @@ function report(
     '"API" is the service as deployed (DISCOVER_CACHE_MS default, 2 s); "API, no cache" is the same app with DISCOVER_CACHE_MS=0, ' +
       'so every request reads the database like the baseline does. The first three scenarios are varied workloads (bench/catalog/workload.ts): ' +
       'every request drawn from a distribution (Zipf over the catalog, real misspellings, varied filters, sorts and pages), no two consecutive ' +
-      'requests alike, the same sequence for every side. "extra, repeated body" scenarios send one body over and over (what a whole-answer cache serves best). ' +
+      'requests alike. Each round draws fresh requests from its own seed (the same for every side of that round), drawn before the clock starts; no round repeats a request list another round or the warm-up sent, ' +
+      'so what a cache serves there is what the distribution itself repeats (popular items and queries). "extra, repeated body" scenarios send one body over and over (what a whole-answer cache serves best). ' +
       '"API / floor" compares with the floor above (fixed bytes the size of a bulk lookup answer).',
     '',
     '| scenario | baseline req/s | API req/s | API / baseline | API / floor | API, no cache req/s | no cache / baseline | baseline p50 / p99 | API p50 / p99 | API, no cache p50 / p99 | target | errors |',
