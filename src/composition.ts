@@ -191,6 +191,9 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   };
 }
 
+/** The longest an item view or ranking is kept while changes are heard: a safety net, not a freshness bound. */
+const KEEP_WHILE_LISTENING_MS = 10 * 60_000;
+
 /**
  * Discover's hot answers, kept in memory until the database says they changed (bounded by
  * DISCOVER_CACHE_MS): one item cache shared by bulk lookup and catalog search, and one change
@@ -199,13 +202,16 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
 function discoverServices(config: Config, db: DataSource) {
   const ttlMs = config.discover.cacheTtlMs;
   const changes = ttlMs > 0 ? new DiscoverChangeListener(config.databaseUrl, createLogger(config.logLevel, 'discover-changes')) : undefined;
-  const items = new ItemJsonCache((urns) => loadItems(db, urns), ttlMs);
+  // Item views and rankings change only by what the database notifies: while changes are heard
+  // they are kept until they change (KEEP_WHILE_LISTENING_MS is a safety net); otherwise for the TTL.
+  const keepMs = () => (ttlMs > 0 && changes?.listening ? KEEP_WHILE_LISTENING_MS : ttlMs);
+  const items = new ItemJsonCache((urns) => loadItems(db, urns), keepMs);
   changes?.onChange(({ urns }) => items.forget(urns));
   changes?.onReset(() => items.clear());
   changes?.start();
   return {
     bulkLookup: new BulkLookup(items),
-    catalogSearch: new CatalogSearch(db, items, changes, ttlMs),
+    catalogSearch: new CatalogSearch(db, items, changes, keepMs),
     listingSearch: new ListingSearch(db, changes, ttlMs),
     close: async () => changes?.close(),
   };

@@ -35,6 +35,8 @@ export interface Config {
     payloadKeys: { id: string; key: Buffer }[];
     /** The codec endpoint the Web UI decrypts payloads through; port 0 turns it off. */
     codec: { host: string; port: number; corsOrigins: string[] };
+    /** Workflows a worker keeps in memory between tasks (docs/operations.md, "Worker memory"). */
+    maxCachedWorkflows: number;
   };
   auth: {
     jwtSecret: Uint8Array;
@@ -221,6 +223,8 @@ const schema = Joi.object({
   TEMPORAL_ADDRESS: Joi.string().default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: Joi.string().default('default'),
   TEMPORAL_TASK_QUEUE: Joi.string().default('marketplace'),
+  // 0 turns the cache off (every task replays); otherwise at least 2 (the SDK's floor).
+  WORKER_MAX_CACHED_WORKFLOWS: Joi.number().integer().min(0).invalid(1).default(100),
   TEMPORAL_TLS: Joi.boolean().default(false),
   TEMPORAL_PAYLOAD_KEYS: Joi.string()
     .pattern(/^\s*[A-Za-z0-9._-]+:[A-Za-z0-9+/]{43}=\s*(,\s*[A-Za-z0-9._-]+:[A-Za-z0-9+/]{43}=\s*)*$/)
@@ -394,6 +398,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       namespace: value.TEMPORAL_NAMESPACE,
       taskQueue: value.TEMPORAL_TASK_QUEUE,
       tls: value.TEMPORAL_TLS,
+      maxCachedWorkflows: value.WORKER_MAX_CACHED_WORKFLOWS,
       payloadKeys: payloadKeys(value.TEMPORAL_PAYLOAD_KEYS),
       codec: {
         host: value.CODEC_HOST,

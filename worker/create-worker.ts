@@ -37,6 +37,10 @@ export function createWorker({ config, db, connection, workflowBundle, metrics, 
     dataConverter: temporalDataConverter(config.temporal),
     // On SIGTERM running activities finish within the grace period instead of being cancelled.
     shutdownGraceTime: config.shutdownGraceMs,
+    // The SDK's default follows the heap limit (about 2,300 workflows at ~1 MB each on a 4 GB
+    // heap), while most of ours wait days on a timer: kept, they only hold memory.
+    maxCachedWorkflows: config.temporal.maxCachedWorkflows,
+    ...(config.temporal.maxCachedWorkflows > 0 ? { maxConcurrentWorkflowTaskExecutions: Math.min(40, config.temporal.maxCachedWorkflows) } : {}),
   });
 }
 

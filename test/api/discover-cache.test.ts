@@ -58,14 +58,20 @@ async function liveItem() {
     seller,
     listing,
     reprice: (price: number) => db.query('UPDATE listings SET price = $1 WHERE id = $2', [price, listing.id]),
-    // Set names are not notified (they change with catalog imports only): DISCOVER_CACHE_MS bounds them.
     renameSet: (name: string) => db.query('UPDATE catalog_sets SET name = $1 WHERE urn = $2', [name, setUrn]),
+    // The same change with triggers off (a replica's session): nobody is told, as when a
+    // notification is missed. Shows whether an answer came from memory.
+    renameSetUnheard: (name: string) =>
+      db.transaction(async (tx) => {
+        await tx.query(`SET LOCAL session_replication_role = replica`);
+        await tx.query('UPDATE catalog_sets SET name = $1 WHERE urn = $2', [name, setUrn]);
+      }),
   };
 }
 
 describe('Discover caches, kept until the database notifies a change', () => {
   it('bulk lookup: serves items from memory, and shows a price change as soon as it is notified', async () => {
-    const { urn, reprice, renameSet } = await liveItem();
+    const { urn, reprice, renameSet, renameSetUnheard } = await liveItem();
     const lookup = () =>
       api.http
         .post('/search/lookup/bulk')
@@ -76,9 +82,12 @@ describe('Discover caches, kept until the database notifies a change', () => {
     expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(first.headers['x-unprocessed-urns']).toBe('pokemon/none/x/1');
 
-    // From memory: a change nothing notifies does not show.
+    // From memory: a change nobody was told of does not show.
+    await renameSetUnheard('Renamed unheard');
+    expect((await lookup()).body[0].set.name).not.toBe('Renamed unheard');
+    // A set's rename is a change of every item in it.
     await renameSet('Renamed set');
-    expect((await lookup()).body[0].set.name).not.toBe('Renamed set');
+    expect(await soon(async () => (await lookup()).body[0].set.name, 'Renamed set')).toBe('Renamed set');
 
     await reprice(900);
     expect(await soon(async () => (await lookup()).body[0].price, 900)).toBe(900);
@@ -132,7 +141,7 @@ describe('Discover caches, kept until the database notifies a change', () => {
   });
 
   it('drops everything when notifications may have been missed: a lost listener connection, then its return', async () => {
-    const { urn, renameSet } = await liveItem();
+    const { urn, renameSetUnheard } = await liveItem();
     const setName = async () =>
       (
         await api.http
@@ -141,7 +150,7 @@ describe('Discover caches, kept until the database notifies a change', () => {
           .expect(200)
       ).body[0].set.name;
     const before = await setName();
-    await renameSet('Seen after a reset');
+    await renameSetUnheard('Seen after a reset');
     expect(await setName()).toBe(before);
 
     const [pid] = await listenerPids();

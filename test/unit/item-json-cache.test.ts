@@ -29,7 +29,12 @@ describe('ItemJsonCache', () => {
 
   it('serves fresh items from memory and loads only the missing ones, in one call', async () => {
     const c = catalog(['a', 'b', 'c']);
-    const cache = new ItemJsonCache(c.load, 1000, 100, () => clock);
+    const cache = new ItemJsonCache(
+      c.load,
+      () => 1000,
+      100,
+      () => clock,
+    );
     expect(text(await cache.getMany(['a', 'b']))).toEqual(['{"urn":"a","price":100}', '{"urn":"b","price":100}']);
     expect(text(await cache.getMany(['c', 'b', 'a', 'x']))).toEqual([
       '{"urn":"c","price":100}',
@@ -45,7 +50,12 @@ describe('ItemJsonCache', () => {
 
   it('answers an expired item once more while one refresh runs, then the new value; unknown URNs alike', async () => {
     const c = catalog(['a']);
-    const cache = new ItemJsonCache(c.load, 1000, 100, () => clock);
+    const cache = new ItemJsonCache(
+      c.load,
+      () => 1000,
+      100,
+      () => clock,
+    );
     await cache.getMany(['a', 'x']);
     c.reprice(250);
     clock = 999;
@@ -69,7 +79,7 @@ describe('ItemJsonCache', () => {
     let fail = false;
     const cache = new ItemJsonCache(
       (urns) => (fail ? Promise.reject(new Error('db down')) : c.load(urns)),
-      1000,
+      () => 1000,
       100,
       () => clock,
     );
@@ -86,7 +96,12 @@ describe('ItemJsonCache', () => {
 
   it('lets concurrent lookups of the same URNs share one load, and answers repeats in place', async () => {
     const c = catalog(['a', 'b']);
-    const cache = new ItemJsonCache(c.load, 1000, 100, () => clock);
+    const cache = new ItemJsonCache(
+      c.load,
+      () => 1000,
+      100,
+      () => clock,
+    );
     const [first, second] = (await Promise.all([cache.getMany(['a', 'b']), cache.getMany(['b', 'a', 'b'])])).map(text);
     expect(first).toEqual(['{"urn":"a","price":100}', '{"urn":"b","price":100}']);
     expect(second).toEqual(['{"urn":"b","price":100}', '{"urn":"a","price":100}', '{"urn":"b","price":100}']);
@@ -98,7 +113,7 @@ describe('ItemJsonCache', () => {
     let fail = true;
     const cache = new ItemJsonCache(
       (urns) => (fail ? Promise.reject(new Error('db down')) : c.load(urns)),
-      1000,
+      () => 1000,
       100,
       () => clock,
     );
@@ -109,7 +124,12 @@ describe('ItemJsonCache', () => {
 
   it('keeps at most maxEntries, dropping the oldest, without losing an answer being built', async () => {
     const c = catalog(['a', 'b', 'c']);
-    const cache = new ItemJsonCache(c.load, 1000, 2, () => clock);
+    const cache = new ItemJsonCache(
+      c.load,
+      () => 1000,
+      2,
+      () => clock,
+    );
     await cache.getMany(['a']);
     // 'a' is a hit here and is evicted by storing 'b' and 'c'; this lookup still answers it.
     expect(text(await cache.getMany(['a', 'b', 'c']))).toEqual([
@@ -123,7 +143,12 @@ describe('ItemJsonCache', () => {
 
   it('with a TTL of 0 loads every time', async () => {
     const c = catalog(['a']);
-    const cache = new ItemJsonCache(c.load, 0, 100, () => clock);
+    const cache = new ItemJsonCache(
+      c.load,
+      () => 0,
+      100,
+      () => clock,
+    );
     await cache.getMany(['a']);
     await cache.getMany(['a']);
     expect(c.calls).toEqual([['a'], ['a']]);
@@ -131,7 +156,12 @@ describe('ItemJsonCache', () => {
 
   it('forgets a changed item at once: the next lookup reads it, long before the TTL', async () => {
     const c = catalog(['a', 'b']);
-    const cache = new ItemJsonCache(c.load, 60_000, 100, () => clock);
+    const cache = new ItemJsonCache(
+      c.load,
+      () => 60_000,
+      100,
+      () => clock,
+    );
     await cache.getMany(['a', 'b']);
     c.reprice(250);
     cache.forget(['a']);
@@ -143,7 +173,12 @@ describe('ItemJsonCache', () => {
 
   it('never keeps a read that was in flight when its item changed', async () => {
     const c = catalog(['a']);
-    const cache = new ItemJsonCache(c.load, 1000, 100, () => clock);
+    const cache = new ItemJsonCache(
+      c.load,
+      () => 1000,
+      100,
+      () => clock,
+    );
     // A first read, forgotten while in flight: it answers its own lookup but is not kept.
     const first = cache.getMany(['a']);
     cache.forget(['a']);

@@ -34,6 +34,8 @@ async function withWorker<T>(fn: () => Promise<T>): Promise<T> {
     connection: env.nativeConnection,
     workflowBundle: await workflowBundle(),
   });
+  // The worker takes its cache size from the configuration, not from the heap limit.
+  expect(worker.options.maxCachedWorkflows).toBe(api.config.temporal.maxCachedWorkflows);
   return worker.runUntil(fn());
 }
 

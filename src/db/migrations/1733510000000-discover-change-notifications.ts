@@ -9,9 +9,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *
  * Notified: listing rows (any column: hits show comments, photos and grading too), listing
  * photos, market rows (`item_market`, whatever changed them), a seller's status or vacation
- * (their listings appear or vanish), and catalog items. Not notified, and bounded by
- * DISCOVER_CACHE_MS instead: a seller's public profile figures on listing hits and set,
- * series and game names (docs/discover.md, "Caching").
+ * (their listings appear or vanish), catalog items, and the sets, series and games an item view
+ * names (every item under them). Not notified, and bounded by DISCOVER_CACHE_MS instead: a
+ * seller's public profile figures on listing hits (docs/discover.md, "Caching").
  */
 const NOTIFY = `
   CREATE FUNCTION discover_notify(channel text, urns text[]) RETURNS void LANGUAGE plpgsql AS $$
@@ -68,6 +68,13 @@ const TABLES: Array<[table: string, fn: string, column: string, channel: string]
   ['catalog_items', 'catalog_items_discover_notify', 'urn', 'discover_catalog'],
 ];
 
+/** Item views carry their set's, series' and game's names and details: an update of one is a change of every item under it. */
+const PARENTS: Array<[table: string, itemColumn: string]> = [
+  ['catalog_sets', 'set_urn'],
+  ['catalog_series', 'series_urn'],
+  ['catalog_games', 'game_urn'],
+];
+
 export class DiscoverChangeNotifications1733510000000 implements MigrationInterface {
   name = 'DiscoverChangeNotifications1733510000000';
 
@@ -76,6 +83,19 @@ export class DiscoverChangeNotifications1733510000000 implements MigrationInterf
     for (const [table, fn, column, channel] of TABLES) {
       await q.query(rowsFunction(fn, column, channel));
       for (const sql of statementTriggers(table, fn)) await q.query(sql);
+    }
+    // Items keep their parent (foreign keys), so only an update can change what they show.
+    for (const [table, itemColumn] of PARENTS) {
+      await q.query(`
+        CREATE FUNCTION ${table}_discover_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          PERFORM discover_notify('discover_catalog',
+            ARRAY(SELECT i.urn FROM catalog_items i WHERE i.${itemColumn} IN (SELECT urn FROM new_rows)));
+          RETURN NULL;
+        END $$`);
+      await q.query(`
+        CREATE TRIGGER ${table}_discover_update AFTER UPDATE ON ${table}
+          REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${table}_discover_notify()`);
     }
     // A seller going on or off vacation, or suspended or reinstated: their listings appear or vanish.
     await q.query(`
@@ -93,6 +113,10 @@ export class DiscoverChangeNotifications1733510000000 implements MigrationInterf
   public async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP TRIGGER seller_accounts_discover_update ON seller_accounts`);
     await q.query(`DROP FUNCTION seller_accounts_discover_notify()`);
+    for (const [table] of PARENTS) {
+      await q.query(`DROP TRIGGER ${table}_discover_update ON ${table}`);
+      await q.query(`DROP FUNCTION ${table}_discover_notify()`);
+    }
     for (const [table, fn] of TABLES) {
       for (const op of ['insert', 'update', 'delete']) await q.query(`DROP TRIGGER ${table}_discover_${op} ON ${table}`);
       await q.query(`DROP FUNCTION ${fn}()`);

@@ -16,6 +16,8 @@ export interface ItemChanges {
    * (re-)established after answers may already have been read. Everything cached must go.
    */
   onReset(listener: () => void): void;
+  /** Whether changes are being heard right now: what is kept can then live until it changes. */
+  readonly listening: boolean;
 }
 
 /** The channels the database notifies on (migration 1733510000000). */
@@ -47,6 +49,10 @@ export class DiscoverChangeListener implements ItemChanges {
 
   onReset(listener: () => void): void {
     this.resetListeners.push(listener);
+  }
+
+  get listening(): boolean {
+    return this.client !== undefined;
   }
 
   /** Connects in the background; the caches work meanwhile, bounded by their TTL. */

@@ -13,7 +13,7 @@ interface Entry {
 
 /**
  * Serialized item views by URN, each kept until the item changes (`forget`, from the database's
- * change notifications) or for at most `ttlMs`: the working set of bulk lookup and catalog
+ * change notifications) or for at most `ttlMs()`: the working set of bulk lookup and catalog
  * search. A lookup takes what it finds here and loads everything else with ONE call to `load`
  * (one database round trip), so any mix of URNs benefits, not only repeated identical requests.
  *
@@ -33,14 +33,15 @@ export class ItemJsonCache {
 
   constructor(
     private readonly load: (urns: string[]) => Promise<Map<string, ItemView>>,
-    private readonly ttlMs: number,
+    /** How long an entry stored now may live; read at each store (it depends on whether changes are heard). 0: no cache. */
+    private readonly ttlMs: () => number,
     private readonly maxEntries = 100_000,
     private readonly now: () => number = Date.now,
   ) {}
 
   /** Each URN's item as JSON bytes (`toJsonBytes`), or null for a URN not in the catalog, in the order given. */
   async getMany(urns: string[]): Promise<Array<Buffer | null>> {
-    if (this.ttlMs <= 0) {
+    if (this.ttlMs() <= 0) {
       const found = await this.load(urns);
       return urns.map((urn) => serialize(found.get(urn)));
     }
@@ -68,13 +69,13 @@ export class ItemJsonCache {
     const created = new Map<string, Entry>();
     for (const urn of urns) {
       const json = batch.then((found) => serialize(found.get(urn)));
-      const entry: Entry = { expires: this.now() + this.ttlMs, json, refreshing: false };
+      const entry: Entry = { expires: this.now() + this.ttlMs(), json, refreshing: false };
       const stale = this.entries.get(urn);
       json.then(
         (value) => {
           entry.value = value;
           // A refreshed entry counts its time from when its value is in; one forgotten meanwhile stays forgotten.
-          if (stale && this.entries.get(urn) === stale) this.store(urn, { ...entry, expires: this.now() + this.ttlMs });
+          if (stale && this.entries.get(urn) === stale) this.store(urn, { ...entry, expires: this.now() + this.ttlMs() });
         },
         () => {
           const current = this.entries.get(urn);

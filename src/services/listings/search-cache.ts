@@ -18,13 +18,14 @@ export class SearchCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
 
   constructor(
-    private readonly ttlMs: number,
+    /** How long an entry lives: fixed, or read at each store. 0: no cache. */
+    private readonly ttlMs: number | (() => number),
     private readonly maxEntries = 1000,
     private readonly now: () => number = Date.now,
   ) {}
 
   async get(key: string, version: string, compute: () => Promise<T>): Promise<T> {
-    if (this.ttlMs <= 0) return compute();
+    if (this.ttl() <= 0) return compute();
     const hit = this.entries.get(key);
     if (hit && hit.version === version) {
       if (hit.expires <= this.now() && !hit.refreshing) {
@@ -51,6 +52,10 @@ export class SearchCache<T> {
     return value;
   }
 
+  private ttl(): number {
+    return typeof this.ttlMs === 'function' ? this.ttlMs() : this.ttlMs;
+  }
+
   /** Forgets `key`, including a computation of it in flight (its callers still get it). */
   delete(key: string): void {
     this.entries.delete(key);
@@ -67,6 +72,6 @@ export class SearchCache<T> {
     if (current && BigInt(current.version) > BigInt(version)) return;
     this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { version, expires: this.now() + this.ttlMs, value, refreshing: false });
+    this.entries.set(key, { version, expires: this.now() + this.ttl(), value, refreshing: false });
   }
 }

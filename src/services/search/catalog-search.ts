@@ -113,8 +113,8 @@ export async function rankCatalog(db: DataSource, query: CatalogQuery, options: 
  *
  * A ranking by relevance or name depends on the catalog alone, so it is kept until a catalog
  * item changes; one by price depends on every item's lowest price, so it is kept until any
- * item's listings or market change. Both live at most `ttlMs` and are dropped whenever changes
- * may have gone unheard. Items are kept and forgotten by the item cache, so a page always shows
+ * item's listings or market change. Both live at most `keepMs()` and are dropped whenever
+ * changes may have gone unheard. Items are kept and forgotten by the item cache, so a page always shows
  * current prices and stock even when its ranking came from memory.
  */
 export class CatalogSearch {
@@ -125,10 +125,10 @@ export class CatalogSearch {
     private readonly db: DataSource,
     private readonly items: ItemJsonCache,
     changes: ItemChanges | undefined,
-    ttlMs: number,
+    keepMs: () => number,
   ) {
-    this.byCatalog = new SearchCache(ttlMs, RANKINGS_KEPT);
-    this.byPrice = new SearchCache(ttlMs, RANKINGS_KEPT);
+    this.byCatalog = new SearchCache(keepMs, RANKINGS_KEPT);
+    this.byPrice = new SearchCache(keepMs, RANKINGS_KEPT);
     changes?.onChange(({ catalog }) => {
       this.byPrice.clear();
       if (catalog) this.byCatalog.clear();

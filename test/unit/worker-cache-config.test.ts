@@ -1,0 +1,18 @@
+import { ConfigError, loadConfig } from '../../src/config';
+
+const base = { DATABASE_URL: 'postgres://unused@localhost/unused' };
+
+describe('WORKER_MAX_CACHED_WORKFLOWS', () => {
+  it('caps the workflow cache at 100 unless set; 0 turns it off', () => {
+    expect(loadConfig(base).temporal.maxCachedWorkflows).toBe(100);
+    expect(loadConfig({ ...base, WORKER_MAX_CACHED_WORKFLOWS: '0' }).temporal.maxCachedWorkflows).toBe(0);
+    expect(loadConfig({ ...base, WORKER_MAX_CACHED_WORKFLOWS: '2500' }).temporal.maxCachedWorkflows).toBe(2500);
+  });
+
+  it('refuses 1 (the SDK needs 0 or at least 2) and negative numbers, naming the variable', () => {
+    for (const value of ['1', '-5', 'many']) {
+      expect(() => loadConfig({ ...base, WORKER_MAX_CACHED_WORKFLOWS: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ ...base, WORKER_MAX_CACHED_WORKFLOWS: value })).toThrow(/WORKER_MAX_CACHED_WORKFLOWS/);
+    }
+  });
+});
