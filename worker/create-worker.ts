@@ -40,7 +40,9 @@ export function createWorker({ config, db, connection, workflowBundle, metrics, 
     // The SDK's default follows the heap limit (about 2,300 workflows at ~1 MB each on a 4 GB
     // heap), while most of ours wait days on a timer: kept, they only hold memory.
     maxCachedWorkflows: config.temporal.maxCachedWorkflows,
-    ...(config.temporal.maxCachedWorkflows > 0 ? { maxConcurrentWorkflowTaskExecutions: Math.min(40, config.temporal.maxCachedWorkflows) } : {}),
+    ...(config.temporal.maxCachedWorkflows > 0
+      ? { maxConcurrentWorkflowTaskExecutions: Math.min(40, config.temporal.maxCachedWorkflows) }
+      : {}),
   });
 }
 
