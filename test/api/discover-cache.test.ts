@@ -28,11 +28,13 @@ async function soon<T>(read: () => Promise<T>, wanted: T): Promise<T> {
   return value;
 }
 
-/** The change listener's own connection, as PostgreSQL sees it (LISTENing once it is idle). */
+/** This API's change listener connection, as PostgreSQL sees it (other test files' APIs use other databases). */
 const listenerPids = async (): Promise<number[]> =>
-  (await api.database.db.query(`SELECT pid FROM pg_stat_activity WHERE application_name = 'discover-changes'`)).map(
-    (r: { pid: number }) => r.pid,
-  );
+  (
+    await api.database.db.query(
+      `SELECT pid FROM pg_stat_activity WHERE application_name = 'discover-changes' AND datname = current_database()`,
+    )
+  ).map((r: { pid: number }) => r.pid);
 
 async function listenerConnected(): Promise<void> {
   const deadline = Date.now() + NOTIFIED_WITHIN_MS;

@@ -122,8 +122,8 @@ describe('ItemJsonCache', () => {
     expect(text(await cache.getMany(['a']))).toEqual(['{"urn":"a","price":100}']);
   });
 
-  it('keeps at most maxEntries, dropping the oldest, without losing an answer being built', async () => {
-    const c = catalog(['a', 'b', 'c']);
+  it('keeps at most maxEntries, evicting an item not answered since eviction last passed it, without losing an answer being built', async () => {
+    const c = catalog(['a', 'b', 'c', 'd']);
     const cache = new ItemJsonCache(
       c.load,
       () => 1000,
@@ -131,14 +131,20 @@ describe('ItemJsonCache', () => {
       () => clock,
     );
     await cache.getMany(['a']);
-    // 'a' is a hit here and is evicted by storing 'b' and 'c'; this lookup still answers it.
+    // 'a' is answered from memory here, so storing 'b' and 'c' evicts 'b' (answered never), not 'a' (older).
     expect(text(await cache.getMany(['a', 'b', 'c']))).toEqual([
       '{"urn":"a","price":100}',
       '{"urn":"b","price":100}',
       '{"urn":"c","price":100}',
     ]);
     await cache.getMany(['a']);
-    expect(c.calls).toEqual([['a'], ['b', 'c'], ['a']]);
+    expect(c.calls).toEqual([['a'], ['b', 'c']]);
+    await cache.getMany(['b']);
+    expect(c.calls).toEqual([['a'], ['b', 'c'], ['b']]);
+    // Storing 'b' again spent the mark of 'a' (and evicted 'c'); unanswered since, 'a' goes when 'd' comes.
+    await cache.getMany(['d']);
+    await cache.getMany(['a', 'b', 'd']);
+    expect(c.calls).toEqual([['a'], ['b', 'c'], ['b'], ['d'], ['a']]);
   });
 
   it('with a TTL of 0 loads every time', async () => {

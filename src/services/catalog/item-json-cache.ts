@@ -1,4 +1,4 @@
-import { toJsonBytes } from '../../json-bytes';
+import { toKeptJsonBytes } from '../../json-bytes';
 import type { ItemView } from './item-view';
 
 interface Entry {
@@ -9,6 +9,8 @@ interface Entry {
   value?: Buffer | null;
   /** An expired entry being re-read: it keeps answering until the new value is in. */
   refreshing: boolean;
+  /** Answered since eviction last passed it: it gets a second chance (see `evictOne`). */
+  used?: boolean;
 }
 
 /**
@@ -50,6 +52,7 @@ export class ItemJsonCache {
     const entries = urns.map((urn) => this.entries.get(urn));
     const toLoad = new Set<string>();
     entries.forEach((entry, n) => {
+      if (entry) entry.used = true;
       if (entry && (entry.expires > now || entry.refreshing)) return;
       if (entry) entry.refreshing = true;
       toLoad.add(urns[n]!);
@@ -102,10 +105,24 @@ export class ItemJsonCache {
 
   private store(urn: string, entry: Entry): void {
     this.entries.delete(urn);
-    // Oldest first: a Map iterates in insertion order, and a refreshed entry is re-inserted.
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    if (this.entries.size >= this.maxEntries) this.evictOne();
     this.entries.set(urn, entry);
+  }
+
+  /**
+   * Second chance ("clock"): from the oldest entry (a Map iterates in insertion order), an entry
+   * answered since it was last passed goes to the back with its mark cleared; the first unmarked
+   * one is evicted. Popular items stay however full the cache runs, which plain oldest-first
+   * eviction did not give when the working set exceeds `maxEntries`, at the cost of a flag per hit.
+   */
+  private evictOne(): void {
+    for (const [urn, entry] of this.entries) {
+      this.entries.delete(urn);
+      if (!entry.used) return;
+      entry.used = false;
+      this.entries.set(urn, entry);
+    }
   }
 }
 
-const serialize = (item: ItemView | undefined) => (item === undefined ? null : toJsonBytes(item));
+const serialize = (item: ItemView | undefined) => (item === undefined ? null : toKeptJsonBytes(item));

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { Listing } from '../../db/entities';
-import { toJsonBytes } from '../../json-bytes';
+import { toKeptJsonBytes } from '../../json-bytes';
 import { toListingViews } from '../listings/listing-view';
 import { LIVE_LISTING_SQL } from '../listings/visibility';
 import type { ListingQuery, ListingSort } from './listing-query';
@@ -62,7 +62,7 @@ export class ItemListings {
         language: l.language,
         graded: l.gradingProvider !== null,
         sellerId: l.sellerId,
-        json: toJsonBytes(views[n]),
+        json: toKeptJsonBytes(views[n]),
       })),
     );
   }
