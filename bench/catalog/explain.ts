@@ -6,6 +6,7 @@ import { DataSource, type Logger } from 'typeorm';
 import { createDataSource } from '../../src/db/data-source';
 import { loadItems } from '../../src/services/catalog/item-view';
 import { searchCatalog } from '../../src/services/search/catalog-search';
+import { ItemListings } from '../../src/services/search/item-listings';
 import { searchListings } from '../../src/services/search/listing-search';
 import { BENCH, benchDatabaseUrl } from './settings';
 
@@ -58,6 +59,10 @@ async function main(): Promise<void> {
     ['POST /search/lookup/bulk (200 URNs)', () => loadItems(db, urns)],
     ['GET /search?q=charzard (relevance)', () => searchCatalog(db, { q: 'charzard', sort: 'relevance', page: 1, size: 20 })],
     [
+      'GET /search?q=Dedenne&sort=name: matches collected, then sorted',
+      () => searchCatalog(db, { q: 'Dedenne', sort: 'name', page: 1, size: 20 }),
+    ],
+    [
       'GET /search?q=pikachoo&sort=price: a selective match, every match ordered by price',
       () => searchCatalog(db, { q: 'pikachoo', sort: 'price', page: 1, size: 20 }),
     ],
@@ -66,6 +71,10 @@ async function main(): Promise<void> {
       () => searchCatalog(db, { q: 'rare', sort: 'price', page: 1, size: 20 }),
     ],
     ['GET /search?sort=price: the whole catalog ordered by price', () => searchCatalog(db, { sort: 'price', page: 1, size: 20 })],
+    [
+      'POST /listings/item as served: keeping an item, all its live listings at once (the popular item, 2,000 listings)',
+      () => ItemListings.load(db, BENCH.popularUrn),
+    ],
     [
       'POST /listings/item (popular item, price)',
       () => searchListings(db, { urn: BENCH.popularUrn, filters: {}, sort: 'price', from: 0, size: 20 }),
