@@ -28,7 +28,8 @@ import { searchListings } from '../../src/services/search/listing-search';
 import { capturingDataSource, explainCalls } from './explain';
 import { generateCatalog } from './generate';
 import { BENCH } from './settings';
-import { bulkLookups, cycle, listingSearches, prng, take, zipf, type Draw } from './workload';
+import { prng } from '../../test/support/random';
+import { bulkLookups, cycle, listingSearches, take, zipf, type Draw } from './workload';
 
 const SIZES = (process.env.BENCH_GROWTH_SIZES ?? '10000,100000').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_GROWTH_SECONDS ?? 5);

@@ -6,23 +6,12 @@
 // the long tail); search draws real misspellings and real names; listing search varies filters,
 // sorts and pages. A fixed seed makes every run (and every side of one run) draw the same requests.
 import misspellings from '../../data/search/misspellings.json';
+import { prng } from '../../test/support/random';
 import { BENCH } from './settings';
 
 export interface Draw {
   path: string;
   body?: string;
-}
-
-/** mulberry32: small, fast, seedable. */
-export function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Index 0…n−1 with P(k) ∝ 1 / (k + 1)^s: rank 0 is the most popular. */

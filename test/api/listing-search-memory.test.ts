@@ -3,6 +3,7 @@ import type { ListingQuery, ListingSort } from '../../src/services/search/listin
 import { searchListings } from '../../src/services/search/listing-search';
 import { registerSeller, startTestApi, type TestApi } from '../support/api';
 import { insertListing, seedCatalog } from '../support/fixtures';
+import { prng } from '../support/random';
 
 // Listing search as served answers each item from its live listings held in memory
 // (src/services/search/item-listings.ts). Here its answers are compared, byte for byte, with the
@@ -13,18 +14,6 @@ beforeAll(async () => {
   api = await startTestApi({ env: { DISCOVER_CACHE_MS: '30000' } });
 });
 afterAll(() => api.close());
-
-/** mulberry32, seeded: the same queries on every run. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const CONDITIONS = ['MINT', 'NEAR_MINT', 'EXCELLENT', 'GOOD', 'PLAYED'];
 const LANGUAGES = ['en', 'ja', 'de'];

@@ -6,6 +6,7 @@ import type { ListingInput } from '../../src/services/listings/listing-input';
 import { LIVE_LISTING_SQL } from '../../src/services/listings/visibility';
 import { registerSeller, startTestApi, type TestApi } from '../support/api';
 import { seedCatalog } from '../support/fixtures';
+import { prng } from '../support/random';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -35,15 +36,8 @@ const stored = (db: DataSource): Promise<Market[]> =>
   db.query(`SELECT item_urn, min_price, max_price, available, quantity FROM item_market ORDER BY item_urn`);
 
 /** A small deterministic PRNG, so a failing workload can be replayed from its seed. */
-function prng(seed: number) {
-  let s = seed >>> 0;
-  const next = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+function seeded(seed: number) {
+  const next = prng(seed);
   return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: T[]): T => xs[Math.floor(next() * xs.length)]! };
 }
 
@@ -54,7 +48,7 @@ describe('item_market (precomputed market data)', () => {
     const urns = [...items.map((i) => i.urn), 'pokemon/base/not-in-catalog/1'];
     const sellers = await Promise.all([1, 2, 3, 4].map(() => registerSeller(api)));
     const seed = Number(process.env.ITEM_MARKET_SEED ?? 19);
-    const rnd = prng(seed);
+    const rnd = seeded(seed);
     const listings: Array<{ id: string; sellerId: string }> = [];
     const openCheckouts: string[] = [];
     let holdsPlaced = 0;

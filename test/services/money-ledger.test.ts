@@ -6,6 +6,7 @@ import { recordCaseChange } from '../../src/services/cases/case-changes';
 import { insertCase } from '../support/cases';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { commitPaidCheckout } from '../support/purchases';
+import { prng } from '../support/random';
 
 /** The money ledger on Postgres through the real services: its guarantees, and random histories. */
 let api: TestApi;
@@ -343,18 +344,6 @@ describe('a release held by an open case', () => {
     expect(await sellerBalances(db().manager, seller.id)).toEqual({ pending: 0, available: 1425 });
   });
 });
-
-/** A small seeded generator, so a failing history can be replayed from its seed. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 describe('random histories (property)', () => {
   it.each([3, 4, 10, 14])('keeps every transaction balanced and every seller balance equal to its rows (seed %i)', async (seed) => {
