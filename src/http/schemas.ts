@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { NO_TRAILING_SLASH, URN_MAX_LENGTH, URN_SHAPE } from '../services/catalog/urn';
+import { isCatalogUrn, NO_TRAILING_SLASH, URN_MAX_LENGTH, URN_SHAPE } from '../services/catalog/urn';
 import { ORDER_ACTIONS, ORDER_STATUSES } from '../domain/orders/order-machine';
 import { SIGNED_LINK_TOKEN } from '../services/auth/signed-links';
 
@@ -165,6 +165,20 @@ export const catalogUrn = Joi.string()
   .message('{{#label}} must be segments of letters, digits, ".", "_", "~" or "-" joined by "/" (got "{{#value}}")')
   .pattern(NO_TRAILING_SLASH)
   .message('{{#label}} must not end with "/" (got "{{#value}}")');
+
+const everyCatalogUrn = Joi.array().custom((urns: unknown[], helpers) => (urns.every(isCatalogUrn) ? urns : helpers.error('any.invalid')));
+
+/**
+ * `Joi.array().items(catalogUrn).min(min).max(max)` for the long lists of hot routes (a bulk
+ * lookup's 200 URNs). Joi validates each element as a schema run of its own: under load that
+ * cost about 0.5 ms of CPU per 200-URN request, as much as answering it (bench/results/catalog.md).
+ * A list whose every element passes `isCatalogUrn` (the same rule) is accepted in one loop; any
+ * other list is validated element by element, so the errors still name each bad entry.
+ */
+export const catalogUrnList = (min: number, max: number) => {
+  const full = Joi.array().items(catalogUrn).min(min).max(max);
+  return documentedAs(Joi.array().min(min).max(max).when(everyCatalogUrn, { otherwise: full }), full);
+};
 
 /** The spec's Review resource, plus the author (`reviewer`) for reviews received. */
 export const review = Joi.object({

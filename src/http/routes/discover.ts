@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { CatalogQuery } from '../../services/search/catalog-search';
 import { defineRoute, JsonBytes } from '../route';
-import { catalogUrn, item } from '../schemas';
+import { catalogUrn, catalogUrnList, item } from '../schemas';
 import type { Services } from '../services';
 import { CATALOG_CACHE, MAX_BULK_URNS, pageQuery, SEARCH_CACHE } from './discover-common';
 
@@ -61,7 +61,7 @@ export const discoverRoutes = (s: Services) => [
       'and counted in `X-Unprocessed-Count`.',
     auth: 'public',
     request: {
-      body: Joi.object({ urns: Joi.array().items(catalogUrn).min(1).max(MAX_BULK_URNS).required() }),
+      body: Joi.object({ urns: catalogUrnList(1, MAX_BULK_URNS).required() }),
     },
     responses: { 200: { description: 'Found items, in request order.', schema: Joi.array().items(item) } },
     handler: async ({ body }) => {
