@@ -205,7 +205,7 @@ function discoverServices(config: Config, db: DataSource) {
   // Item views and rankings change only by what the database notifies: while changes are heard
   // they are kept until they change (KEEP_WHILE_LISTENING_MS is a safety net); otherwise for the TTL.
   const keepMs = () => (ttlMs > 0 && changes?.listening ? KEEP_WHILE_LISTENING_MS : ttlMs);
-  const items = new ItemJsonCache((urns) => loadItems(db, urns), keepMs);
+  const items = new ItemJsonCache((urns) => loadItems(db, urns), keepMs, config.discover.itemCacheBytes);
   changes?.onChange(({ urns }) => items.forget(urns));
   changes?.onReset(() => items.clear());
   changes?.start();

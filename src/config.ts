@@ -81,6 +81,8 @@ export interface Config {
      * drop it at once; this bounds the rest, and everything while notifications are down.
      */
     cacheTtlMs: number;
+    /** The memory budget of the item cache bulk lookup and catalog search share, in bytes. */
+    itemCacheBytes: number;
   };
   checkout: {
     /** How long a checkout holds stock before an unpaid session expires and releases it. */
@@ -328,6 +330,8 @@ const schema = Joi.object({
   // Changes the database notifies show at once; this bounds what it does not (docs/discover.md, "Caching").
   // At most the 30 s that Discover answers already allow shared caches (Cache-Control max-age).
   DISCOVER_CACHE_MS: Joi.number().integer().min(0).max(30_000).default(30_000),
+  // About 1.1 KB per item: 128 MB keeps a catalog of 100k items whole (docs/discover.md, "Caching").
+  DISCOVER_ITEM_CACHE_MB: Joi.number().integer().min(1).max(16_384).default(128),
 }).unknown(true);
 
 /** `250ms`, `5s`, `30m`, `2h`, `5d` → milliseconds. */
@@ -440,7 +444,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploads: { dir: path.resolve(value.UPLOADS_DIR), maxBytes: value.UPLOAD_MAX_BYTES },
     imports: { maxBytes: value.IMPORT_MAX_BYTES, batchSize: value.IMPORT_BATCH_SIZE },
     search: { cacheTtlMs: value.SELLER_SEARCH_CACHE_MS },
-    discover: { cacheTtlMs: value.DISCOVER_CACHE_MS },
+    discover: { cacheTtlMs: value.DISCOVER_CACHE_MS, itemCacheBytes: value.DISCOVER_ITEM_CACHE_MB * 1024 * 1024 },
     checkout: { holdSeconds: value.CHECKOUT_HOLD_SECONDS },
     orders: { autoReceiptSeconds: value.ORDER_AUTO_RECEIPT_SECONDS, deliveredReceiptSeconds: value.ORDER_DELIVERED_RECEIPT_SECONDS },
     money: {

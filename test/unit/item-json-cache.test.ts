@@ -1,4 +1,4 @@
-import { ItemJsonCache } from '../../src/services/catalog/item-json-cache';
+import { ENTRY_OVERHEAD_BYTES, ItemJsonCache } from '../../src/services/catalog/item-json-cache';
 import type { ItemView } from '../../src/services/catalog/item-view';
 
 /** A loader over a fixed catalog that records every call, standing in for the one SQL query. */
@@ -32,7 +32,7 @@ describe('ItemJsonCache', () => {
     const cache = new ItemJsonCache(
       c.load,
       () => 1000,
-      100,
+      1_000_000,
       () => clock,
     );
     expect(text(await cache.getMany(['a', 'b']))).toEqual(['{"urn":"a","price":100}', '{"urn":"b","price":100}']);
@@ -53,7 +53,7 @@ describe('ItemJsonCache', () => {
     const cache = new ItemJsonCache(
       c.load,
       () => 1000,
-      100,
+      1_000_000,
       () => clock,
     );
     await cache.getMany(['a', 'x']);
@@ -80,7 +80,7 @@ describe('ItemJsonCache', () => {
     const cache = new ItemJsonCache(
       (urns) => (fail ? Promise.reject(new Error('db down')) : c.load(urns)),
       () => 1000,
-      100,
+      1_000_000,
       () => clock,
     );
     await cache.getMany(['a']);
@@ -99,7 +99,7 @@ describe('ItemJsonCache', () => {
     const cache = new ItemJsonCache(
       c.load,
       () => 1000,
-      100,
+      1_000_000,
       () => clock,
     );
     const [first, second] = (await Promise.all([cache.getMany(['a', 'b']), cache.getMany(['b', 'a', 'b'])])).map(text);
@@ -114,7 +114,7 @@ describe('ItemJsonCache', () => {
     const cache = new ItemJsonCache(
       (urns) => (fail ? Promise.reject(new Error('db down')) : c.load(urns)),
       () => 1000,
-      100,
+      1_000_000,
       () => clock,
     );
     await expect(cache.getMany(['a'])).rejects.toThrow('db down');
@@ -122,12 +122,13 @@ describe('ItemJsonCache', () => {
     expect(text(await cache.getMany(['a']))).toEqual(['{"urn":"a","price":100}']);
   });
 
-  it('keeps at most maxEntries, evicting an item not answered since eviction last passed it, without losing an answer being built', async () => {
+  it('keeps what fits its byte budget, evicting an item not answered since eviction last passed it, without losing an answer being built', async () => {
     const c = catalog(['a', 'b', 'c', 'd']);
     const cache = new ItemJsonCache(
       c.load,
       () => 1000,
-      2,
+      // Room for two of these items ('{"urn":"a","price":100}': 23 bytes).
+      2 * (ENTRY_OVERHEAD_BYTES + 23),
       () => clock,
     );
     await cache.getMany(['a']);
@@ -141,10 +142,11 @@ describe('ItemJsonCache', () => {
     expect(c.calls).toEqual([['a'], ['b', 'c']]);
     await cache.getMany(['b']);
     expect(c.calls).toEqual([['a'], ['b', 'c'], ['b']]);
-    // Storing 'b' again spent the mark of 'a' (and evicted 'c'); unanswered since, 'a' goes when 'd' comes.
+    // Room for 'b' again was made by evicting 'c' (never answered), so 'a' still has its mark: when
+    // 'd' comes, 'a' spends it and stays, and 'b', unanswered since it came back, goes.
     await cache.getMany(['d']);
     await cache.getMany(['a', 'b', 'd']);
-    expect(c.calls).toEqual([['a'], ['b', 'c'], ['b'], ['d'], ['a']]);
+    expect(c.calls).toEqual([['a'], ['b', 'c'], ['b'], ['d'], ['b']]);
   });
 
   it('with a TTL of 0 loads every time', async () => {
@@ -152,7 +154,7 @@ describe('ItemJsonCache', () => {
     const cache = new ItemJsonCache(
       c.load,
       () => 0,
-      100,
+      1_000_000,
       () => clock,
     );
     await cache.getMany(['a']);
@@ -165,7 +167,7 @@ describe('ItemJsonCache', () => {
     const cache = new ItemJsonCache(
       c.load,
       () => 60_000,
-      100,
+      1_000_000,
       () => clock,
     );
     await cache.getMany(['a', 'b']);
@@ -182,7 +184,7 @@ describe('ItemJsonCache', () => {
     const cache = new ItemJsonCache(
       c.load,
       () => 1000,
-      100,
+      1_000_000,
       () => clock,
     );
     // A first read, forgotten while in flight: it answers its own lookup but is not kept.

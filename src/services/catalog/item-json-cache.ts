@@ -11,7 +11,15 @@ interface Entry {
   refreshing: boolean;
   /** Answered since eviction last passed it: it gets a second chance (see `evictOne`). */
   used?: boolean;
+  /** What it counts against `maxBytes`, once its value is in (see `ENTRY_OVERHEAD_BYTES`). */
+  bytes: number;
 }
+
+/**
+ * What an entry costs beyond its JSON bytes, estimated: the key string, the map slot, the entry,
+ * its promise and the Buffer object.
+ */
+export const ENTRY_OVERHEAD_BYTES = 200;
 
 /**
  * Serialized item views by URN, each kept until the item changes (`forget`, from the database's
@@ -32,12 +40,15 @@ interface Entry {
  */
 export class ItemJsonCache {
   private readonly entries = new Map<string, Entry>();
+  /** The sum of the kept entries' `bytes`. */
+  private bytes = 0;
 
   constructor(
     private readonly load: (urns: string[]) => Promise<Map<string, ItemView>>,
     /** How long an entry stored now may live; read at each store (it depends on whether changes are heard). 0: no cache. */
     private readonly ttlMs: () => number,
-    private readonly maxEntries = 100_000,
+    /** The memory budget: entries are evicted while their bytes exceed it. */
+    private readonly maxBytes: number,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -72,17 +83,18 @@ export class ItemJsonCache {
     const created = new Map<string, Entry>();
     for (const urn of urns) {
       const json = batch.then((found) => serialize(found.get(urn)));
-      const entry: Entry = { expires: this.now() + this.ttlMs(), json, refreshing: false };
+      const entry: Entry = { expires: this.now() + this.ttlMs(), json, refreshing: false, bytes: 0 };
       const stale = this.entries.get(urn);
       json.then(
         (value) => {
           entry.value = value;
           // A refreshed entry counts its time from when its value is in; one forgotten meanwhile stays forgotten.
           if (stale && this.entries.get(urn) === stale) this.store(urn, { ...entry, expires: this.now() + this.ttlMs() });
+          else if (this.entries.get(urn) === entry) this.count(entry);
         },
         () => {
           const current = this.entries.get(urn);
-          if (current === stale || current === entry) this.entries.delete(urn);
+          if (current === stale || current === entry) this.delete(urn);
         },
       );
       if (!stale) {
@@ -95,30 +107,48 @@ export class ItemJsonCache {
 
   /** These items changed: their next lookup reads the database. */
   forget(urns: string[]): void {
-    for (const urn of urns) this.entries.delete(urn);
+    for (const urn of urns) this.delete(urn);
   }
 
   /** Changes may have gone unheard: every item is read again. */
   clear(): void {
     this.entries.clear();
+    this.bytes = 0;
   }
 
+  /** Puts `entry` in place of what `urn` had, at the back of the eviction order. */
   private store(urn: string, entry: Entry): void {
-    this.entries.delete(urn);
-    if (this.entries.size >= this.maxEntries) this.evictOne();
+    this.delete(urn);
     this.entries.set(urn, entry);
+    if (entry.value !== undefined) this.count(entry);
+  }
+
+  private delete(urn: string): void {
+    this.bytes -= this.entries.get(urn)?.bytes ?? 0;
+    this.entries.delete(urn);
+  }
+
+  /** A kept entry's value is in: it counts against the budget from now on. */
+  private count(entry: Entry): void {
+    entry.bytes = ENTRY_OVERHEAD_BYTES + (entry.value?.length ?? 0);
+    this.bytes += entry.bytes;
+    while (this.bytes > this.maxBytes && this.entries.size > 1) this.evictOne(entry);
   }
 
   /**
    * Second chance ("clock"): from the oldest entry (a Map iterates in insertion order), an entry
    * answered since it was last passed goes to the back with its mark cleared; the first unmarked
    * one is evicted. Popular items stay however full the cache runs, which plain oldest-first
-   * eviction did not give when the working set exceeds `maxEntries`, at the cost of a flag per hit.
+   * eviction did not give when the working set exceeds the budget, at the cost of a flag per hit.
+   * `kept`, the entry whose arrival made room necessary, is passed over.
    */
-  private evictOne(): void {
+  private evictOne(kept: Entry): void {
     for (const [urn, entry] of this.entries) {
       this.entries.delete(urn);
-      if (!entry.used) return;
+      if (!entry.used && entry !== kept) {
+        this.bytes -= entry.bytes;
+        return;
+      }
       entry.used = false;
       this.entries.set(urn, entry);
     }
