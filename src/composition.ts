@@ -55,7 +55,7 @@ import { BulkLookup } from './services/search/bulk-lookup';
 import { ListingSearch } from './services/search/listing-search';
 import { CatalogSearch } from './services/search/catalog-search';
 import { DiscoverChangeListener } from './services/catalog/discover-changes';
-import { ItemJsonCache } from './services/catalog/item-json-cache';
+import { JsonCache } from './services/search/json-cache';
 import { loadItems } from './services/catalog/item-view';
 import { createLogger } from './logger';
 import { priceHistory } from './services/catalog/price-history';
@@ -205,14 +205,14 @@ function discoverServices(config: Config, db: DataSource) {
   // Item views and rankings change only by what the database notifies: while changes are heard
   // they are kept until they change (KEEP_WHILE_LISTENING_MS is a safety net); otherwise for the TTL.
   const keepMs = () => (ttlMs > 0 && changes?.listening ? KEEP_WHILE_LISTENING_MS : ttlMs);
-  const items = new ItemJsonCache((urns) => loadItems(db, urns), keepMs, config.discover.itemCacheBytes);
+  const items = new JsonCache((urns) => loadItems(db, urns), keepMs, config.discover.itemCacheBytes);
   changes?.onChange(({ urns }) => items.forget(urns));
   changes?.onReset(() => items.clear());
   changes?.start();
   return {
     bulkLookup: new BulkLookup(items),
     catalogSearch: new CatalogSearch(db, items, changes, keepMs),
-    listingSearch: new ListingSearch(db, changes, ttlMs),
+    listingSearch: new ListingSearch(db, changes, ttlMs, keepMs, items),
     close: async () => changes?.close(),
   };
 }

@@ -12,7 +12,12 @@ const escapeUnit = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4,
  * ASCII. Every JSON answer of the API is written this way (see `asciiJsonBodies`).
  */
 export function toJsonBytes(value: unknown): Buffer {
-  return Buffer.from(JSON.stringify(value).replace(NON_ASCII, escapeUnit), 'latin1');
+  return asciiJsonBytes(JSON.stringify(value));
+}
+
+/** JSON text as `toJsonBytes` writes it: every character outside ASCII escaped. */
+export function asciiJsonBytes(json: string): Buffer {
+  return Buffer.from(json.replace(NON_ASCII, escapeUnit), 'latin1');
 }
 
 /**
@@ -21,8 +26,12 @@ export function toJsonBytes(value: unknown): Buffer {
  * pinned several times its own size. These bytes get an allocation of their own.
  */
 export function toKeptJsonBytes(value: unknown): Buffer {
-  const pooled = toJsonBytes(value);
-  const own = Buffer.allocUnsafeSlow(pooled.length);
-  pooled.copy(own);
+  return toKeptBytes(toJsonBytes(value));
+}
+
+/** A copy of `bytes` in an allocation of its own, to be kept (see `toKeptJsonBytes`). */
+export function toKeptBytes(bytes: Buffer): Buffer {
+  const own = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(own);
   return own;
 }

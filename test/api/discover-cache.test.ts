@@ -1,4 +1,5 @@
 import { registerSeller, startTestApi, type TestApi } from '../support/api';
+import { listenerConnected, listenerPids, soon } from '../support/discover-changes';
 import { insertListing, seedCatalog } from '../support/fixtures';
 
 // The Discover caches as production runs them (every other API test turns them off to read its
@@ -6,45 +7,13 @@ import { insertListing, seedCatalog } from '../support/fixtures';
 // item, and for at most DISCOVER_CACHE_MS. The TTL here is the longest allowed, so an answer that
 // changes within a few seconds changed because of a notification, not because it expired.
 const TTL_MS = 30_000;
-const NOTIFIED_WITHIN_MS = 5_000;
 
 let api: TestApi;
 beforeAll(async () => {
   api = await startTestApi({ env: { DISCOVER_CACHE_MS: String(TTL_MS) } });
-  await listenerConnected();
+  await listenerConnected(api);
 });
 afterAll(() => api.close());
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Reads `read` until it returns `wanted` or NOTIFIED_WITHIN_MS pass; returns the last value. */
-async function soon<T>(read: () => Promise<T>, wanted: T): Promise<T> {
-  const deadline = Date.now() + NOTIFIED_WITHIN_MS;
-  let value = await read();
-  while (value !== wanted && Date.now() < deadline) {
-    await sleep(20);
-    value = await read();
-  }
-  return value;
-}
-
-/** This API's change listener connection, as PostgreSQL sees it (other test files' APIs use other databases). */
-const listenerPids = async (): Promise<number[]> =>
-  (
-    await api.database.db.query(
-      `SELECT pid FROM pg_stat_activity WHERE application_name = 'discover-changes' AND datname = current_database()`,
-    )
-  ).map((r: { pid: number }) => r.pid);
-
-async function listenerConnected(): Promise<void> {
-  const deadline = Date.now() + NOTIFIED_WITHIN_MS;
-  while ((await listenerPids()).length === 0) {
-    if (Date.now() > deadline) throw new Error('the Discover change listener never connected');
-    await sleep(20);
-  }
-  // LISTEN follows the connection at once; let it land.
-  await sleep(100);
-}
 
 async function liveItem() {
   const db = api.database.db;
@@ -155,12 +124,12 @@ describe('Discover caches, kept until the database notifies a change', () => {
     await renameSetUnheard('Seen after a reset');
     expect(await setName()).toBe(before);
 
-    const [pid] = await listenerPids();
+    const [pid] = await listenerPids(api);
     await api.database.db.query('SELECT pg_terminate_backend($1)', [pid]);
     expect(await soon(setName, 'Seen after a reset')).toBe('Seen after a reset');
     // And it comes back, as a new connection that hears changes again.
-    await soon(async () => (await listenerPids()).some((p) => p !== pid), true);
-    await listenerConnected();
+    await soon(async () => (await listenerPids(api)).some((p) => p !== pid), true);
+    await listenerConnected(api);
     const { urn: next, reprice } = await liveItem();
     const price = async () =>
       (

@@ -57,6 +57,20 @@ describe('SearchCache', () => {
     expect(await c.get('k', '1', async () => 'ok')).toBe('ok');
   });
 
+  it('keeps a key answered since eviction last passed it while one-off keys pass through', async () => {
+    const c = cache();
+    const n = counter();
+    await c.get('popular', '1', n.compute('p'));
+    for (let k = 0; k < 30; k += 1) {
+      await c.get(`once-${k}`, '1', n.compute('o'));
+      // Asked for again now and then, as a popular key is: it survives 30 one-off keys in a cache of 10.
+      if (k % 5 === 0) expect(await c.get('popular', '1', n.compute('p'))).toBe('p#1');
+    }
+    expect(await c.get('popular', '1', n.compute('p'))).toBe('p#1');
+    // One-off keys went, oldest first.
+    expect(await c.get('once-0', '1', n.compute('again'))).toBe('again#32');
+  });
+
   it('computes every time when disabled', async () => {
     const c = new SearchCache<string>(0);
     const n = counter();

@@ -41,6 +41,11 @@ export interface ListingView {
 export interface ListingViewOptions {
   /** Include `notes` and `reference`: only ever for the owning seller. */
   includePrivate: boolean;
+  /**
+   * Leave `item` and `seller` null without reading them: for a caller that fills them from
+   * caches of its own (Discover listing search, `ItemListings`).
+   */
+  withoutItemAndSeller?: boolean;
 }
 
 /**
@@ -54,15 +59,20 @@ export async function toListingViews(
 ): Promise<ListingView[]> {
   if (listings.length === 0) return [];
   const ids = listings.map((l) => l.id);
+  const related = !options.withoutItemAndSeller;
   const [items, sellers, attachments] = await Promise.all([
-    loadItems(
-      db,
-      listings.map((l) => l.itemUrn),
-    ),
-    loadUserSummaries(
-      db,
-      listings.map((l) => l.sellerId),
-    ),
+    related
+      ? loadItems(
+          db,
+          listings.map((l) => l.itemUrn),
+        )
+      : new Map<string, ItemView>(),
+    related
+      ? loadUserSummaries(
+          db,
+          listings.map((l) => l.sellerId),
+        )
+      : new Map<string, UserSummary>(),
     db.getRepository(ListingAttachment).createQueryBuilder('a').where('a.listing_id = ANY(:ids)', { ids }).orderBy('a.position').getMany(),
   ]);
   const attachmentsOf = new Map<string, AttachmentView[]>();

@@ -1,8 +1,12 @@
+import { evictSecondChance } from '../second-chance';
+
 interface Entry<T> {
   version: string;
   expires: number;
   value: Promise<T>;
   refreshing: boolean;
+  /** Answered since eviction last passed it (see `evictSecondChance`). */
+  used?: boolean;
 }
 
 /**
@@ -28,6 +32,7 @@ export class SearchCache<T> {
     if (this.ttl() <= 0) return compute();
     const hit = this.entries.get(key);
     if (hit && hit.version === version) {
+      hit.used = true;
       if (hit.expires <= this.now() && !hit.refreshing) {
         hit.refreshing = true;
         const fresh = compute();
@@ -71,7 +76,7 @@ export class SearchCache<T> {
     // A computation finishing after one for a newer version was stored must not put the old one back.
     if (current && BigInt(current.version) > BigInt(version)) return;
     this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    if (this.entries.size >= this.maxEntries) evictSecondChance(this.entries);
     this.entries.set(key, { version, expires: this.now() + this.ttl(), value, refreshing: false });
   }
 }

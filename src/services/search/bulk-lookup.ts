@@ -1,4 +1,5 @@
-import type { ItemJsonCache } from '../catalog/item-json-cache';
+import type { JsonCache } from './json-cache';
+import type { ItemView } from '../catalog/item-view';
 
 const [OPEN, COMMA, CLOSE, EMPTY] = ['[', ',', ']', '[]'].map((s) => Buffer.from(s)) as [Buffer, Buffer, Buffer, Buffer];
 
@@ -11,11 +12,11 @@ export interface BulkLookupResult {
 
 /**
  * `POST /search/lookup/bulk`: up to 200 URNs, answered from serialized items kept until they
- * change (see `ItemJsonCache`), with everything missing read in one database round trip.
+ * change (see `JsonCache`), with everything missing read in one database round trip.
  * Checkout re-checks price and stock against the live rows.
  */
 export class BulkLookup {
-  constructor(private readonly items: ItemJsonCache) {}
+  constructor(private readonly items: JsonCache<ItemView>) {}
 
   /** A URN asked for twice is answered once. */
   async lookup(urns: string[]): Promise<BulkLookupResult> {

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { ItemChanges } from '../catalog/discover-changes';
-import type { ItemJsonCache } from '../catalog/item-json-cache';
+import type { JsonCache } from './json-cache';
 import { loadItems, type ItemView } from '../catalog/item-view';
 import { SearchCache } from '../listings/search-cache';
 
@@ -108,7 +108,7 @@ export async function rankCatalog(db: DataSource, query: CatalogQuery, options: 
 }
 
 /**
- * `GET /search` as served: rankings kept per query, items from the shared `ItemJsonCache`,
+ * `GET /search` as served: rankings kept per query, items from the shared item `JsonCache`,
  * the page written as JSON bytes around the items' own.
  *
  * A ranking by relevance or name depends on the catalog alone, so it is kept until a catalog
@@ -123,7 +123,7 @@ export class CatalogSearch {
 
   constructor(
     private readonly db: DataSource,
-    private readonly items: ItemJsonCache,
+    private readonly items: JsonCache<ItemView>,
     changes: ItemChanges | undefined,
     keepMs: () => number,
   ) {

@@ -1,12 +1,12 @@
 import type { DataSource } from 'typeorm';
 import { Listing } from '../../db/entities';
-import { toKeptJsonBytes } from '../../json-bytes';
-import { toListingViews } from '../listings/listing-view';
+import { asciiJsonBytes, toKeptBytes } from '../../json-bytes';
+import { toListingViews, type ListingView } from '../listings/listing-view';
 import { LIVE_LISTING_SQL } from '../listings/visibility';
 import type { ListingQuery, ListingSort } from './listing-query';
 
 /** One live listing of the item: what the filters and sorts read, and its hit as JSON bytes. */
-interface Hit {
+export interface Hit {
   id: string;
   price: number;
   /** created_at in microseconds, as PostgreSQL orders it (a JS Date keeps milliseconds only). */
@@ -15,7 +15,13 @@ interface Hit {
   language: string;
   graded: boolean;
   sellerId: string;
-  json: Buffer;
+  /**
+   * The hit as JSON bytes around the values of its `item` and `seller`, which are spliced in at
+   * page time from caches of their own: the item view is the same for every listing of the item
+   * and kept once, and the seller's public figures (rating, sales) change without a
+   * notification. What is kept here then changes only when the item's listings do.
+   */
+  around: [Buffer, Buffer, Buffer];
 }
 
 /**
@@ -52,7 +58,7 @@ export class ItemListings {
       .addSelect(`(extract(epoch FROM l.created_at) * 1000000)::bigint::text`, 'created_us')
       .getRawAndEntities<{ l_id: string; created_us: string }>();
     const createdUs = new Map(raw.map((r) => [r.l_id, BigInt(r.created_us)]));
-    const views = await toListingViews(db, entities, { includePrivate: false });
+    const views = await toListingViews(db, entities, { includePrivate: false, withoutItemAndSeller: true });
     return new ItemListings(
       entities.map((l, n) => ({
         id: l.id,
@@ -62,24 +68,62 @@ export class ItemListings {
         language: l.language,
         graded: l.gradingProvider !== null,
         sellerId: l.sellerId,
-        json: toKeptJsonBytes(views[n]),
+        around: cutAround(views[n]!, 'item', 'seller'),
       })),
     );
   }
 
-  /** The page `{ total, hits }` as JSON bytes, as `toJsonBytes(await searchListings(db, query))` writes it. */
-  page(query: ListingQuery): Buffer {
+  /** The hits of the page `query` asks for, and how many match in all. */
+  select(query: ListingQuery): { total: number; hits: Hit[] } {
     const matches = matcher(query.filters);
     const end = query.from + query.size;
-    const parts: Buffer[] = [];
+    const hits: Hit[] = [];
     let total = 0;
     for (const hit of this.orders[query.sort]) {
       if (!matches(hit)) continue;
-      if (total >= query.from && total < end) parts.push(...(parts.length === 0 ? [hit.json] : [COMMA, hit.json]));
+      if (total >= query.from && total < end) hits.push(hit);
       total += 1;
     }
-    return Buffer.concat([Buffer.from(`{"total":${total},"hits":[`), ...parts, CLOSE]);
+    return { total, hits };
   }
+}
+
+/**
+ * The page `{ total, hits }` as JSON bytes, as `toJsonBytes(await searchListings(db, query))`
+ * writes it, given the item's view and each hit's seller summary (in the order of `hits`) as
+ * `toJsonBytes` writes them, null where there is none.
+ */
+export function renderPage(total: number, hits: Hit[], item: Buffer | null, sellers: Array<Buffer | null>): Buffer {
+  const parts: Buffer[] = [Buffer.from(`{"total":${total},"hits":[`)];
+  hits.forEach(({ around: [head, middle, tail] }, n) => {
+    if (n > 0) parts.push(COMMA);
+    parts.push(head, item ?? NULL, middle, sellers[n] ?? NULL, tail);
+  });
+  parts.push(CLOSE);
+  return Buffer.concat(parts);
+}
+
+/**
+ * `toJsonBytes(view)` cut around the values of `first` and `second`, two of its properties in
+ * that order: JSON.stringify writes an object as `{`, its defined properties in order as
+ * `"key":value` joined by commas, and `}`, so the bytes between those values are exactly these.
+ */
+function cutAround(view: ListingView, first: keyof ListingView, second: keyof ListingView): [Buffer, Buffer, Buffer] {
+  const texts: string[] = [];
+  let text = '{';
+  let separator = '';
+  for (const [key, value] of Object.entries(view)) {
+    if (value === undefined) continue;
+    text += `${separator}${JSON.stringify(key)}:`;
+    separator = ',';
+    if (key === first || key === second) {
+      texts.push(text);
+      text = '';
+    } else text += JSON.stringify(value);
+  }
+  texts.push(`${text}}`);
+  if (texts.length !== 3) throw new Error(`a listing view without "${first}" or "${second}"`);
+  return texts.map((t) => toKeptBytes(asciiJsonBytes(t))) as [Buffer, Buffer, Buffer];
 }
 
 /** The filters of `searchListings`, as a predicate: an absent or empty filter lets everything through. */
@@ -97,4 +141,4 @@ function matcher(f: ListingQuery['filters']): (hit: Hit) => boolean {
 
 const uuidText = (id: string) => id.replace(/[{}-]/g, '').toLowerCase();
 
-const [COMMA, CLOSE] = [',', ']}'].map((s) => Buffer.from(s)) as [Buffer, Buffer];
+const [COMMA, NULL, CLOSE] = [',', 'null', ']}'].map((s) => Buffer.from(s)) as [Buffer, Buffer, Buffer];

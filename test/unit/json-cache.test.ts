@@ -1,4 +1,4 @@
-import { ENTRY_OVERHEAD_BYTES, ItemJsonCache } from '../../src/services/catalog/item-json-cache';
+import { ENTRY_OVERHEAD_BYTES, JsonCache } from '../../src/services/search/json-cache';
 import type { ItemView } from '../../src/services/catalog/item-view';
 
 /** A loader over a fixed catalog that records every call, standing in for the one SQL query. */
@@ -21,7 +21,7 @@ const settle = () => new Promise((r) => setImmediate(r));
 /** The cached bytes as text, to compare. */
 const text = (items: Array<Buffer | null>) => items.map((b) => (b === null ? null : b.toString('utf8')));
 
-describe('ItemJsonCache', () => {
+describe('JsonCache', () => {
   let clock = 0;
   beforeEach(() => {
     clock = 0;
@@ -29,7 +29,7 @@ describe('ItemJsonCache', () => {
 
   it('serves fresh items from memory and loads only the missing ones, in one call', async () => {
     const c = catalog(['a', 'b', 'c']);
-    const cache = new ItemJsonCache(
+    const cache = new JsonCache(
       c.load,
       () => 1000,
       1_000_000,
@@ -50,7 +50,7 @@ describe('ItemJsonCache', () => {
 
   it('answers an expired item once more while one refresh runs, then the new value; unknown URNs alike', async () => {
     const c = catalog(['a']);
-    const cache = new ItemJsonCache(
+    const cache = new JsonCache(
       c.load,
       () => 1000,
       1_000_000,
@@ -77,7 +77,7 @@ describe('ItemJsonCache', () => {
   it('drops an item whose refresh failed, so the next lookup waits for the database instead of an older value', async () => {
     const c = catalog(['a']);
     let fail = false;
-    const cache = new ItemJsonCache(
+    const cache = new JsonCache(
       (urns) => (fail ? Promise.reject(new Error('db down')) : c.load(urns)),
       () => 1000,
       1_000_000,
@@ -96,7 +96,7 @@ describe('ItemJsonCache', () => {
 
   it('lets concurrent lookups of the same URNs share one load, and answers repeats in place', async () => {
     const c = catalog(['a', 'b']);
-    const cache = new ItemJsonCache(
+    const cache = new JsonCache(
       c.load,
       () => 1000,
       1_000_000,
@@ -111,7 +111,7 @@ describe('ItemJsonCache', () => {
   it('forgets a failed load, so the next lookup retries it', async () => {
     const c = catalog(['a']);
     let fail = true;
-    const cache = new ItemJsonCache(
+    const cache = new JsonCache(
       (urns) => (fail ? Promise.reject(new Error('db down')) : c.load(urns)),
       () => 1000,
       1_000_000,
@@ -124,7 +124,7 @@ describe('ItemJsonCache', () => {
 
   it('keeps what fits its byte budget, evicting an item not answered since eviction last passed it, without losing an answer being built', async () => {
     const c = catalog(['a', 'b', 'c', 'd']);
-    const cache = new ItemJsonCache(
+    const cache = new JsonCache(
       c.load,
       () => 1000,
       // Room for two of these items ('{"urn":"a","price":100}': 23 bytes).
@@ -151,7 +151,7 @@ describe('ItemJsonCache', () => {
 
   it('with a TTL of 0 loads every time', async () => {
     const c = catalog(['a']);
-    const cache = new ItemJsonCache(
+    const cache = new JsonCache(
       c.load,
       () => 0,
       1_000_000,
@@ -164,7 +164,7 @@ describe('ItemJsonCache', () => {
 
   it('forgets a changed item at once: the next lookup reads it, long before the TTL', async () => {
     const c = catalog(['a', 'b']);
-    const cache = new ItemJsonCache(
+    const cache = new JsonCache(
       c.load,
       () => 60_000,
       1_000_000,
@@ -181,7 +181,7 @@ describe('ItemJsonCache', () => {
 
   it('never keeps a read that was in flight when its item changed', async () => {
     const c = catalog(['a']);
-    const cache = new ItemJsonCache(
+    const cache = new JsonCache(
       c.load,
       () => 1000,
       1_000_000,
