@@ -37,6 +37,8 @@ export interface Config {
     codec: { host: string; port: number; corsOrigins: string[] };
     /** Workflows a worker keeps in memory between tasks (docs/operations.md, "Worker memory"). */
     maxCachedWorkflows: number;
+    /** Activities a worker runs at once (docs/operations.md, "Worker memory"). */
+    maxConcurrentActivities: number;
   };
   auth: {
     jwtSecret: Uint8Array;
@@ -227,6 +229,8 @@ const schema = Joi.object({
   TEMPORAL_TASK_QUEUE: Joi.string().default('marketplace'),
   // 0 turns the cache off (every task replays); otherwise at least 2 (the SDK's floor).
   WORKER_MAX_CACHED_WORKFLOWS: Joi.number().integer().min(0).invalid(1).default(100),
+  // The SDK's default; each running activity holds a database connection or an outgoing HTTP request.
+  WORKER_MAX_CONCURRENT_ACTIVITIES: Joi.number().integer().min(1).max(10_000).default(100),
   TEMPORAL_TLS: Joi.boolean().default(false),
   TEMPORAL_PAYLOAD_KEYS: Joi.string()
     .pattern(/^\s*[A-Za-z0-9._-]+:[A-Za-z0-9+/]{43}=\s*(,\s*[A-Za-z0-9._-]+:[A-Za-z0-9+/]{43}=\s*)*$/)
@@ -403,6 +407,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       taskQueue: value.TEMPORAL_TASK_QUEUE,
       tls: value.TEMPORAL_TLS,
       maxCachedWorkflows: value.WORKER_MAX_CACHED_WORKFLOWS,
+      maxConcurrentActivities: value.WORKER_MAX_CONCURRENT_ACTIVITIES,
       payloadKeys: payloadKeys(value.TEMPORAL_PAYLOAD_KEYS),
       codec: {
         host: value.CODEC_HOST,

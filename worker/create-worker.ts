@@ -43,6 +43,7 @@ export function createWorker({ config, db, connection, workflowBundle, metrics, 
     ...(config.temporal.maxCachedWorkflows > 0
       ? { maxConcurrentWorkflowTaskExecutions: Math.min(40, config.temporal.maxCachedWorkflows) }
       : {}),
+    maxConcurrentActivityTaskExecutions: config.temporal.maxConcurrentActivities,
   });
 }
 

@@ -7,6 +7,9 @@ describe('WORKER_MAX_CACHED_WORKFLOWS', () => {
     expect(loadConfig(base).temporal.maxCachedWorkflows).toBe(100);
     expect(loadConfig({ ...base, WORKER_MAX_CACHED_WORKFLOWS: '0' }).temporal.maxCachedWorkflows).toBe(0);
     expect(loadConfig({ ...base, WORKER_MAX_CACHED_WORKFLOWS: '2500' }).temporal.maxCachedWorkflows).toBe(2500);
+    expect(loadConfig(base).temporal.maxConcurrentActivities).toBe(100);
+    expect(loadConfig({ ...base, WORKER_MAX_CONCURRENT_ACTIVITIES: '1' }).temporal.maxConcurrentActivities).toBe(1);
+    expect(() => loadConfig({ ...base, WORKER_MAX_CONCURRENT_ACTIVITIES: '0' })).toThrow(/WORKER_MAX_CONCURRENT_ACTIVITIES/);
   });
 
   it('refuses 1 (the SDK needs 0 or at least 2) and negative numbers, naming the variable', () => {
