@@ -36,7 +36,10 @@ async function withWorker<T>(fn: () => Promise<T>): Promise<T> {
   });
   // The worker takes its cache size from the configuration, not from the heap limit.
   expect(worker.options.maxCachedWorkflows).toBe(api.config.temporal.maxCachedWorkflows);
-  expect(worker.options.maxConcurrentActivityTaskExecutions).toBe(api.config.temporal.maxConcurrentActivities);
+  expect(worker.options.tuner.activityTaskSlotSupplier).toEqual({
+    type: 'fixed-size',
+    numSlots: api.config.temporal.maxConcurrentActivities,
+  });
   return worker.runUntil(fn());
 }
 
