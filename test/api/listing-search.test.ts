@@ -142,5 +142,8 @@ describe('POST /listings/item', () => {
     const neither = await search({}).expect(400);
     expect(neither.body.errors[0].message).toMatch(/"urn" or "slug"/);
     await search({ urn: 'pokemon/base/' }).expect(400);
+    // A bound past any listing's price is refused, not sent to an integer column (it was a 500).
+    const huge = await search({ urn: 'pokemon/base/base1/4', filters: { priceMin: 624, priceMax: 10_000_000_000_001 } }).expect(400);
+    expect(huge.body.errors.map((e: { field: string }) => e.field)).toEqual(['filters.priceMax']);
   });
 });

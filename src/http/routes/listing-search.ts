@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { MAX_PRICE } from '../../services/listings/listing-input';
 import type { ListingQuery } from '../../services/search/listing-query';
 import { defineRoute, JsonBytes } from '../route';
 import { catalogUrn, listing } from '../schemas';
@@ -14,8 +15,10 @@ const body = Joi.object({
   filters: Joi.object({
     condition: values.description('Any of these conditions, e.g. `NEAR_MINT`.'),
     language: values.description('Any of these languages, e.g. `en`.'),
-    priceMin: pence,
+    // No listing costs more than MAX_PRICE; a larger bound would overflow the integer column.
+    priceMin: pence.max(MAX_PRICE),
     priceMax: pence
+      .max(MAX_PRICE)
       .when('priceMin', { is: Joi.exist(), then: Joi.number().min(Joi.ref('priceMin')) })
       .description('At least `priceMin` when both are given.'),
     graded: Joi.boolean().description('true: graded only; false: ungraded only.'),
