@@ -78,6 +78,8 @@ export async function recordCaseChange(
     await applyOutcomeEffects(tx, { caseId: c.caseId, orderId: row.order_id, kind: c.kind, outcomes: c.outcomes });
     // The order's funds release waits while a case is open (docs/money.md): tell it this one closed.
     if (c.status === 'CLOSED') await requestReleaseAfterCase(tx, row.order_id, c.caseId);
+    // Users before seller accounts: the lock order of every writer (docs/checkout-orders.md).
+    if (c.status === 'CLOSED') await touchAccountStats(tx, row.buyer_id);
     await touchSellerStats(tx, row.seller_id); // any change can move `cases.open` or `orders.open`/`waiting`
     await emitEvents(tx, 'CASE_UPDATED', [
       {
@@ -91,7 +93,6 @@ export async function recordCaseChange(
         change: c.kind,
       },
     ]);
-    if (c.status === 'CLOSED') await touchAccountStats(tx, row.buyer_id);
     const completed = c.status === 'CLOSED' && (await completePurchaseIfSettled(tx, row.purchase_id));
     if (completed) await requestReviewWindow(tx, row.purchase_id, options.reviewWindowSeconds);
     const messageIds = await queueCaseNotifications(tx, c);

@@ -52,8 +52,8 @@ export async function openCase(
   for (const item of request.items) {
     await tx.query(`INSERT INTO case_items (case_id, order_item_id, quantity) VALUES ($1, $2, $3)`, [caseId, item.id, item.quantity]);
   }
+  await touchAccountStats(tx, order.buyer_id); // users before seller accounts: the lock order of every writer
   await touchSellerStats(tx, order.seller_id);
-  await touchAccountStats(tx, order.buyer_id);
   const outcomes: OutcomeState[] = [];
   for (const o of request.outcomes) {
     const id = newId();

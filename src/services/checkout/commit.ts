@@ -122,14 +122,23 @@ export async function commitCheckout(tx: EntityManager, session: SessionSnapshot
   await tx.query(`UPDATE checkout_sessions SET purchase_id = $2, updated_at = now() WHERE id = $1`, [session.id, purchaseId]);
   await tx.query(`UPDATE baskets SET status = 'ORDERED', updated_at = now() WHERE id = $1`, [session.basketId]);
   await emitEvents(tx, 'ORDER_CREATED', events);
-  // The user summary's `purchases` and `sales` count purchases and seller orders. Last, because
-  // a busy seller's row is contended: concurrent commits for one seller queue here, briefly.
-  // The same write marks the buyer's account stats stale (see touchAccountStats).
+  // The user summary's `purchases` and `sales` count purchases and seller orders; the same write
+  // marks the buyer's account stats stale (see touchAccountStats). Last, because a busy seller's
+  // row is contended: concurrent commits for one seller queue here, briefly. The rows are locked
+  // in id order first: an UPDATE alone visits them in whatever order its scan finds them (on a
+  // small table, physical order, which every update changes), and two commits sharing two
+  // sellers then deadlocked. NO KEY UPDATE, the UPDATE's own lock: FOR UPDATE would also wait for
+  // the key-share locks other commits' new orders hold on these rows. Users before seller
+  // accounts, everywhere (docs/checkout-orders.md).
   await tx.query(
-    `UPDATE users SET purchases_count = purchases_count + 1, account_stats_version = account_stats_version + 1 WHERE id = $1`,
-    [session.buyerId],
+    `UPDATE users u
+        SET purchases_count = u.purchases_count + (u.id = $1)::int,
+            account_stats_version = u.account_stats_version + (u.id = $1)::int,
+            sales_count = u.sales_count + (u.id = ANY($2))::int
+       FROM (SELECT id FROM users WHERE id = $1 OR id = ANY($2) ORDER BY id FOR NO KEY UPDATE) locked
+      WHERE u.id = locked.id`,
+    [session.buyerId, session.sellers.map((s) => s.sellerId)],
   );
-  await tx.query(`UPDATE users SET sales_count = sales_count + 1 WHERE id = ANY($1)`, [session.sellers.map((s) => s.sellerId)]);
   // New orders change each seller's order stats; sorted so two commits lock the rows alike.
   for (const sellerId of session.sellers.map((s) => s.sellerId).sort()) await touchSellerStats(tx, sellerId);
   return purchaseId;
