@@ -137,9 +137,11 @@ export class Checkouts {
           expiresAt,
         ],
       );
+      await requestWorkflowStart(tx, starts.checkout(sessionId, this.options.holdSeconds));
+      // The holds last: a popular listing's row stays locked from its hold until this commits, and
+      // every other checkout and payment of it waits that long.
       const failed = await placeHolds(tx, sessionId, session.lines, expiresAt);
       if (failed.length > 0) throw refused('listings-unavailable', 'Some listings were taken by other buyers just now.', failed);
-      await requestWorkflowStart(tx, starts.checkout(sessionId, this.options.holdSeconds));
     });
     return { url: `${this.options.publicBaseUrl}/pay/${sessionId}` };
   }

@@ -111,7 +111,6 @@ export async function commitCheckout(tx: EntityManager, session: SessionSnapshot
     });
   }
 
-  await commitHolds(tx, session.id);
   await recordSales(tx, sales);
   await postPayment(tx, { purchaseId, fee: session.fee, total: session.total, orders: paidOrders }, options.sellerFeeBps);
   await tx.query(
@@ -122,6 +121,9 @@ export async function commitCheckout(tx: EntityManager, session: SessionSnapshot
   await tx.query(`UPDATE checkout_sessions SET purchase_id = $2, updated_at = now() WHERE id = $1`, [session.id, purchaseId]);
   await tx.query(`UPDATE baskets SET status = 'ORDERED', updated_at = now() WHERE id = $1`, [session.basketId]);
   await emitEvents(tx, 'ORDER_CREATED', events);
+  // Stock near the end: a popular listing's row stays locked from here until commit, and every
+  // other checkout and payment of it waits that long.
+  await commitHolds(tx, session.id);
   // The user summary's `purchases` and `sales` count purchases and seller orders; the same write
   // marks the buyer's account stats stale (see touchAccountStats). Last, because a busy seller's
   // row is contended: concurrent commits for one seller queue here, briefly. The rows are locked
