@@ -1,6 +1,6 @@
 // Small helpers shared by the benchmark scripts.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { Client } from 'pg';
 import { SEARCH_ATTRIBUTE_ARGS } from '../src/domain/search-attributes';
@@ -98,6 +98,53 @@ export function spawnTemporalDevServer(port: number, extraArgs: string[] = []): 
     ],
     { stdio: 'ignore' },
   );
+}
+
+type CpuGroup = 'bench process' | 'Temporal server';
+const CPU_GROUPS: CpuGroup[] = ['bench process', 'Temporal server'];
+
+/**
+ * CPU time used so far (user + system, in clock ticks of 1/100 s, all threads) by this process
+ * and by each process named `temporal`, by pid (Linux /proc/<pid>/stat), beside the whole
+ * machine's busy time (/proc/stat). Two snapshots around a phase tell which of them the phase's
+ * work cost (`cpuByProcess`).
+ */
+export function processCpuTicks(): { machine: number; processes: Map<number, { group: CpuGroup; ticks: number }> } {
+  const processes = new Map<number, { group: CpuGroup; ticks: number }>();
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    // "pid (comm) state …": fields after the command name, which may itself hold spaces.
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const group: CpuGroup | null = Number(pid) === process.pid ? 'bench process' : comm === 'temporal' ? 'Temporal server' : null;
+    if (group) processes.set(Number(pid), { group, ticks: Number(fields[11]) + Number(fields[12]) }); // utime + stime
+  }
+  const [user, nice, system, , , irq, softirq] = cpuTicks();
+  return { machine: (user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0), processes };
+}
+
+/**
+ * "bench process 0.93 cores, Temporal server 0.61, the rest (PostgreSQL …) 0.38" between two
+ * snapshots `seconds` apart. The rest is the machine's busy time less the two: PostgreSQL's
+ * backends come and go with the pool, so their own counters would lose the ones that exited.
+ */
+export function cpuByProcess(
+  before: ReturnType<typeof processCpuTicks>,
+  after: ReturnType<typeof processCpuTicks>,
+  seconds: number,
+): string {
+  const used = new Map<CpuGroup, number>(CPU_GROUPS.map((g) => [g, 0]));
+  for (const [pid, now] of after.processes) {
+    used.set(now.group, used.get(now.group)! + now.ticks - (before.processes.get(pid)?.ticks ?? 0));
+  }
+  const rest = after.machine - before.machine - [...used.values()].reduce((a, b) => a + b, 0);
+  const cores = (ticks: number) => (ticks / 100 / seconds).toFixed(2);
+  return `${CPU_GROUPS.map((g, i) => `${g} ${cores(used.get(g)!)}${i === 0 ? ' cores' : ''}`).join(', ')}, the rest (PostgreSQL …) ${cores(rest)}`;
 }
 
 /** Resident memory of a process (Linux /proc/<pid>/status), in MiB: now (VmRSS) and its peak (VmHWM); null once it has exited. */
