@@ -127,6 +127,36 @@ describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () =>
     expect((await rowsOf(`import:${bad}`))[0]).toMatchObject({ attempts: 2, started_at: expect.any(Date) });
   });
 
+  it('keeps starting the rest of a batch while one start is slow', async () => {
+    const ids = Array.from({ length: 100 }, () => newId());
+    for (const id of ids) await request(starts.emailChange(id));
+    const slow = `email-change:${ids[0]}`;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const done: string[] = [];
+    const executor: StartExecutor = {
+      execute: async (s) => {
+        if (s.workflowId === slow) await released;
+        done.push(s.workflowId);
+        return 'started';
+      },
+    };
+    const pass = dispatcherWith(executor).dispatchBatch();
+    // The other 99 all start while the slow one is still waiting: with starts made in fixed
+    // waves of 32, the 68 after the slow one's wave waited for it.
+    const deadline = Date.now() + 10_000;
+    while (done.length < 99 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    try {
+      expect(done).toHaveLength(99);
+      expect(done).not.toContain(slow);
+    } finally {
+      release(); // the pass holds a transaction open until its starts settle
+    }
+    expect(await pass).toBe(100);
+    expect(done).toContain(slow);
+    expect((await rowsOf(slow))[0]!.started_at).toBeInstanceOf(Date);
+  });
+
   it('makes the requests of one workflow in order, and holds a signal back while its start fails', async () => {
     const sessionId = newId();
     await request(starts.checkout(sessionId, 60));

@@ -183,10 +183,14 @@ export class StartDispatcher {
         outcomes.push(error === undefined ? { id: row.id } : { id: row.id, error });
       }
     };
+    // START_CONCURRENCY lanes, each taking the next group as soon as its last one settles: in
+    // fixed waves of 32 the slowest start of each wave held up the next 32.
     const list = [...groups.values()];
-    for (let i = 0; i < list.length; i += START_CONCURRENCY) {
-      await Promise.allSettled(list.slice(i, i + START_CONCURRENCY).map(runGroup));
-    }
+    let next = 0;
+    const lane = async () => {
+      while (next < list.length) await runGroup(list[next++]!);
+    };
+    await Promise.allSettled(Array.from({ length: Math.min(START_CONCURRENCY, list.length) }, lane));
     return outcomes;
   }
 
