@@ -126,12 +126,9 @@ export async function commitCheckout(tx: EntityManager, session: SessionSnapshot
   await commitHolds(tx, session.id);
   // The user summary's `purchases` and `sales` count purchases and seller orders; the same write
   // marks the buyer's account stats stale (see touchAccountStats). Last, because a busy seller's
-  // row is contended: concurrent commits for one seller queue here, briefly. The rows are locked
-  // in id order first: an UPDATE alone visits them in whatever order its scan finds them (on a
-  // small table, physical order, which every update changes), and two commits sharing two
-  // sellers then deadlocked. NO KEY UPDATE, the UPDATE's own lock: FOR UPDATE would also wait for
-  // the key-share locks other commits' new orders hold on these rows. Users before seller
-  // accounts, everywhere (docs/checkout-orders.md).
+  // row is contended: concurrent commits for one seller queue here, briefly. Locked in id order
+  // first (NO KEY UPDATE, the UPDATE's own lock), or two commits sharing two sellers can deadlock:
+  // docs/checkout-orders.md, "Lock order".
   await tx.query(
     `UPDATE users u
         SET purchases_count = u.purchases_count + (u.id = $1)::int,
