@@ -1,3 +1,4 @@
+import { newId } from '../../src/ids';
 import { toJsonBytes } from '../../src/json-bytes';
 import type { ListingQuery, ListingSort } from '../../src/services/search/listing-query';
 import { searchListings } from '../../src/services/search/listing-search';
@@ -44,6 +45,19 @@ async function market() {
   // Same creation time for a few: "newest" then orders by id, to the microsecond.
   await db.query(`UPDATE listings SET created_at = '2026-01-01T00:00:00.000001Z' WHERE id = ANY($1)`, [ids.slice(0, 6)]);
   await db.query(`UPDATE listings SET created_at = '2026-01-01T00:00:00.000002Z' WHERE id = ANY($1)`, [ids.slice(6, 9)]);
+  // Attachments are read with the listings in memory and by a query of their own in SQL: none,
+  // one or three per listing, inserted out of position order.
+  for (const [n, id] of ids.slice(0, 12).entries()) {
+    for (let k = n % 3 === 2 ? 3 : n % 3; k > 0; k -= 1) {
+      await db.query(`INSERT INTO listing_attachments (id, listing_id, image_id, url, position) VALUES ($1, $2, $3, $4, $5)`, [
+        newId(),
+        id,
+        `img-${n}-${k}`,
+        `https://img.test/${n}/${k}.jpg`,
+        k,
+      ]);
+    }
+  }
   return { urn, sellers, ids };
 }
 
@@ -94,6 +108,10 @@ describe('listing search from memory', () => {
     );
     // The comparison means something only if many answers have hits.
     expect(await expectSameAnswers(queries)).toBeGreaterThan(75);
+    // …and only if hits carry attachments, in position order.
+    const everything = await api.http.post('/listings/item').send({ urn, size: 50 }).expect(200);
+    const threeAttachments = everything.body.hits.find((hit: { id: string }) => hit.id === ids[2]);
+    expect(threeAttachments.attachments.map((a: { imageId: string }) => a.imageId)).toEqual(['img-2-1', 'img-2-2', 'img-2-3']);
 
     const db = api.database.db;
     await db.query('UPDATE listings SET price = 150 WHERE id = $1', [ids[10]]);

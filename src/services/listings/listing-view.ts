@@ -46,11 +46,41 @@ export interface ListingViewOptions {
    * caches of its own (Discover listing search, `ItemListings`).
    */
   withoutItemAndSeller?: boolean;
+  /**
+   * Each listing's attachments by listing id, read by the caller's own query with
+   * `ATTACHMENTS_JSON_SQL` (`ItemListings.load`), so none is read here. A listing absent has none.
+   */
+  attachments?: Map<string, AttachmentView[]>;
+}
+
+/**
+ * The attachments of the listing aliased `l`, as a JSON array of `AttachmentView` in the order
+ * `loadAttachments` reads them: for a query that selects them with its listings, one round trip
+ * instead of two.
+ */
+export const ATTACHMENTS_JSON_SQL = `(SELECT coalesce(json_agg(json_build_object('id', a.id, 'imageId', a.image_id, 'url', a.url) ORDER BY a.position), '[]')
+    FROM listing_attachments a WHERE a.listing_id = l.id)`;
+
+/** The attachments of these listings, in position order, by listing id. */
+async function loadAttachments(db: DataSource | EntityManager, ids: string[]): Promise<Map<string, AttachmentView[]>> {
+  const rows = await db
+    .getRepository(ListingAttachment)
+    .createQueryBuilder('a')
+    .where('a.listing_id = ANY(:ids)', { ids })
+    .orderBy('a.position')
+    .getMany();
+  const attachmentsOf = new Map<string, AttachmentView[]>();
+  for (const a of rows) {
+    const list = attachmentsOf.get(a.listingId) ?? [];
+    list.push({ id: a.id, imageId: a.imageId, url: a.url });
+    attachmentsOf.set(a.listingId, list);
+  }
+  return attachmentsOf;
 }
 
 /**
  * Enriches listing rows into full views with a fixed number of queries whatever the page size
- * (items with aggregates, seller summaries, attachments), never one per listing.
+ * (items with aggregates, seller summaries, attachments: each only when not given), never one per listing.
  */
 export async function toListingViews(
   db: DataSource | EntityManager,
@@ -73,14 +103,8 @@ export async function toListingViews(
           listings.map((l) => l.sellerId),
         )
       : new Map<string, UserSummary>(),
-    db.getRepository(ListingAttachment).createQueryBuilder('a').where('a.listing_id = ANY(:ids)', { ids }).orderBy('a.position').getMany(),
+    options.attachments ?? loadAttachments(db, ids),
   ]);
-  const attachmentsOf = new Map<string, AttachmentView[]>();
-  for (const a of attachments) {
-    const list = attachmentsOf.get(a.listingId) ?? [];
-    list.push({ id: a.id, imageId: a.imageId, url: a.url });
-    attachmentsOf.set(a.listingId, list);
-  }
   return listings.map((l) => ({
     id: l.id,
     sellerId: l.sellerId,
@@ -101,7 +125,7 @@ export async function toListingViews(
     gradingProvider: l.gradingProvider,
     gradingScore: l.gradingScore,
     gradingNumber: l.gradingNumber,
-    attachments: attachmentsOf.get(l.id) ?? [],
+    attachments: attachments.get(l.id) ?? [],
     ...(options.includePrivate ? { notes: l.notes, reference: l.reference } : {}),
   }));
 }

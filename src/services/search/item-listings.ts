@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { Listing } from '../../db/entities';
 import { asciiJsonBytes, toKeptBytes } from '../../json-bytes';
-import { toListingViews, type ListingView } from '../listings/listing-view';
+import { ATTACHMENTS_JSON_SQL, toListingViews, type AttachmentView, type ListingView } from '../listings/listing-view';
 import { LIVE_LISTING_SQL } from '../listings/visibility';
 import type { ListingQuery, ListingSort } from './listing-query';
 
@@ -48,6 +48,7 @@ export class ItemListings {
     return this.orders.price.length;
   }
 
+  /** One round trip: the listings with their attachments (the item and sellers come from caches of their own). */
   static async load(db: DataSource, urn: string): Promise<ItemListings> {
     const { entities, raw } = await db
       .getRepository(Listing)
@@ -56,9 +57,11 @@ export class ItemListings {
       .where(LIVE_LISTING_SQL)
       .andWhere('l.item_urn = :urn', { urn })
       .addSelect(`(extract(epoch FROM l.created_at) * 1000000)::bigint::text`, 'created_us')
-      .getRawAndEntities<{ l_id: string; created_us: string }>();
+      .addSelect(ATTACHMENTS_JSON_SQL, 'attachments')
+      .getRawAndEntities<{ l_id: string; created_us: string; attachments: AttachmentView[] }>();
     const createdUs = new Map(raw.map((r) => [r.l_id, BigInt(r.created_us)]));
-    const views = await toListingViews(db, entities, { includePrivate: false, withoutItemAndSeller: true });
+    const attachments = new Map(raw.map((r) => [r.l_id, r.attachments]));
+    const views = await toListingViews(db, entities, { includePrivate: false, withoutItemAndSeller: true, attachments });
     return new ItemListings(
       entities.map((l, n) => ({
         id: l.id,

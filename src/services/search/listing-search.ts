@@ -111,9 +111,13 @@ export class ListingSearch {
     const urn = query.urn ?? (await this.urnOfSlug(query.slug!));
     if (urn === null) return EMPTY_PAGE;
     const version = this.versions.get(urn) ?? this.unchanged;
-    const listings = await this.items.get(urn, version, () => ItemListings.load(this.db, urn));
+    // The item's view is read beside its listings: a new item costs one round trip, not two.
+    const [listings, [item]] = await Promise.all([
+      this.items.get(urn, version, () => ItemListings.load(this.db, urn)),
+      this.itemViews.getMany([urn]),
+    ]);
     const { total, hits } = listings.select(query);
-    const [[item], sellers] = await Promise.all([this.itemViews.getMany([urn]), this.sellers.getMany(hits.map((hit) => hit.sellerId))]);
+    const sellers = await this.sellers.getMany(hits.map((hit) => hit.sellerId));
     return renderPage(total, hits, item ?? null, sellers);
   }
 
