@@ -1,12 +1,13 @@
-// `node -r ts-node/register bench/catalog/run.ts` (after generate.ts): each scenario against the
-// baseline and then the API, 50 connections, same run, loopback only; writes bench/results/catalog.md.
+// `npm run build && node -r ts-node/register bench/catalog/run.ts` (after generate.ts): each
+// scenario against the baseline and then the API, 50 connections, same run, loopback only; writes
+// bench/results/catalog.md. Every target runs compiled (server.ts and the build under dist/).
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { latency, runLoad, settle, type LoadResult } from '../load';
-import { cpuShare, cpuTicks, rssAtEnd, waitForHttp as waitFor } from '../support';
+import { compileToDist, cpuShare, cpuTicks, rssAtEnd, waitForHttp as waitFor } from '../support';
 import { BENCH, benchDatabaseUrl } from './settings';
 import { bulkLookups, cycle, listingSearches, searches, take, type Workload } from './workload';
 
@@ -115,6 +116,9 @@ async function check(port: number, s: Scenario): Promise<number> {
   return Buffer.byteLength(text);
 }
 
+/** The targets' entry point, compiled (with what it imports from this folder) beside the build. */
+const server = () => compileToDist(['server.ts', 'baseline.ts', 'settings.ts'].map((f) => `bench/catalog/${f}`))[0]!;
+
 /**
  * The machine's floor: a bare node:http server answering fixed bytes as large as the bulk lookup
  * answer, doing no work at all. What it reaches is what this machine and load generator allow
@@ -122,9 +126,7 @@ async function check(port: number, s: Scenario): Promise<number> {
  * from the code's.
  */
 async function measureFloor(bytes: number): Promise<{ bytes: number; many: LoadResult; one: LoadResult }> {
-  const floor = spawn(process.execPath, ['-r', 'ts-node/register', path.join(__dirname, 'server.ts'), 'floor', String(bytes)], {
-    stdio: 'inherit',
-  });
+  const floor = spawn(process.execPath, [server(), 'floor', String(bytes)], { stdio: 'inherit' });
   try {
     await waitFor(`http://127.0.0.1:${BENCH.floorPort}/`);
     const at = (connections: number) =>
@@ -163,7 +165,7 @@ function report(
       'PostgreSQL, server and load generator on the same machine, loopback only.',
     `Catalog: ≥ 100,000 items, ≥ 500,000 listings (bench/catalog/generate.ts), market data in item_market. autocannon (bench/load.ts); per scenario a 3 s warm-up of each side (the cached API: ${BENCH.apiWarmSeconds} s more on varied workloads, on draws never measured), then ` +
       `${BENCH.rounds} alternating ${BENCH.roundSeconds} s rounds baseline / API / API without cache; each cell is the median round (errors: sum over rounds). ` +
-      `baseline = bare Koa + one SQL statement via pg (bench/catalog/baseline.ts), same pool size (10); each target in its own process. Latencies in ms.`,
+      `baseline = bare Koa + one SQL statement via pg (bench/catalog/baseline.ts), same pool size (10); each target in its own process, compiled (bench/catalog/server.ts beside the build in dist/, no ts-node; Node ${process.version}). Latencies in ms.`,
     `Machine floor: a bare node:http server answering ${(floor.bytes / 1000).toFixed(0)} kB of fixed bytes (the bulk lookup answer's size) with no work ` +
       `reached ${floor.many.rps.toFixed(0)} req/s, p50 / p99 ${latency(floor.many)} at ${BENCH.connections} connections and ` +
       `${floor.one.rps.toFixed(0)} req/s, p50 / p99 ${latency(floor.one)} at 1 connection.`,
@@ -206,7 +208,7 @@ function report(
 
 async function main(): Promise<void> {
   const servers = (['api', 'uncached', 'baseline'] as const).map((target) =>
-    spawn(process.execPath, ['-r', 'ts-node/register', path.join(__dirname, 'server.ts'), target], { stdio: 'inherit' }),
+    spawn(process.execPath, [server(), target], { stdio: 'inherit' }),
   );
   try {
     await waitFor(`http://127.0.0.1:${BENCH.apiPort}/healthz`);
