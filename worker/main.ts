@@ -7,7 +7,7 @@ import { connectAndMigrate } from '../src/db/data-source';
 import { createLogger, type Logger } from '../src/logger';
 import { startMetricsServer } from '../src/observability/metrics-server';
 import { createWorkerMetrics, sdkMetrics } from '../src/observability/worker-metrics';
-import { connectTemporalClient } from '../src/temporal/client';
+import { temporalClient } from '../src/temporal/client';
 import { ensurePayoutSchedule } from '../src/temporal/payout-schedule';
 import { startCodecServer } from '../src/temporal/codec-server';
 import { AesGcmPayloadCodec } from '../src/temporal/payload-codec';
@@ -41,8 +41,9 @@ async function main(): Promise<void> {
   });
   const metrics = createWorkerMetrics(db);
   const worker = await createWorker({ config, db, connection, metrics, tracing });
-  // The workflow-start dispatcher runs beside the worker (any number of replicas may).
-  const temporal = await connectTemporalClient(config.temporal, tracing.clientInterceptors);
+  // The workflow-start dispatcher runs beside the worker (any number of replicas may), on the
+  // worker's connection: its starts hand their first task straight to this worker (eager start).
+  const temporal = temporalClient(connection, config.temporal, tracing.clientInterceptors);
   const created = await ensurePayoutSchedule(temporal, { intervalMs: config.money.payoutIntervalMs, taskQueue: config.temporal.taskQueue });
   log.info({ created, intervalMs: config.money.payoutIntervalMs }, 'payout schedule ensured');
   const dispatcher = createStartDispatcher(config, db, temporal, log.child({ component: 'start-dispatcher' }), metrics);
@@ -72,7 +73,6 @@ async function main(): Promise<void> {
     await dispatcher.stop();
     await codecServer?.close();
     await metricsServer?.close();
-    await temporal.connection.close();
     await connection.close();
     await db.destroy();
     await tracing.shutdown();

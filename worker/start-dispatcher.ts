@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../src/config';
 import type { Logger } from '../src/logger';
@@ -7,7 +8,10 @@ import { deliveryPolicy, webhookFanOut } from '../src/services/webhooks/fan-out'
 import { StartDispatcher } from '../src/services/workflow-starts/dispatcher';
 import { TemporalStartExecutor } from '../src/temporal/start-executor';
 
-/** The workflow-start dispatcher as the worker runs it, with the webhook fan-out feeding it. */
+/**
+ * The workflow-start dispatcher as the worker runs it, with the webhook fan-out feeding it. On a
+ * client over the worker's NativeConnection (worker/main.ts) its starts are eager.
+ */
 export function createStartDispatcher(
   config: Config,
   db: DataSource,
@@ -18,12 +22,19 @@ export function createStartDispatcher(
   return new StartDispatcher({
     db,
     databaseUrl: config.databaseUrl,
-    executor: new TemporalStartExecutor(temporal, config.temporal.taskQueue),
+    executor: new TemporalStartExecutor(temporal, config.temporal.taskQueue, temporal.connection instanceof NativeConnection),
     feeders: [webhookFanOut(db, deliveryPolicy(config.webhooks))],
     channels: ['outbox_events'],
     intervalMs: config.starts.intervalMs,
     retryMaxMs: config.starts.retryMaxMs,
     log,
-    ...(metrics ? { onStartSettled: (type, result) => metrics.workflowStarts.inc({ workflow_type: type, result }) } : {}),
+    ...(metrics
+      ? {
+          onStartSettled: (type, result) => {
+            metrics.workflowStarts.inc({ workflow_type: type, result: result === 'eager' ? 'started' : result });
+            if (result === 'eager') metrics.eagerStarts.inc({ workflow_type: type });
+          },
+        }
+      : {}),
   });
 }

@@ -43,6 +43,7 @@ import { startMetricsServer } from '../../src/observability/metrics-server';
 import { createWorkerMetrics, sdkMetrics } from '../../src/observability/worker-metrics';
 import { createWorker } from '../../worker/create-worker';
 import { createStartDispatcher } from '../../worker/start-dispatcher';
+import { temporalClient } from '../../src/temporal/client';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/mts_bench_checkout';
 const BUYERS = Number(process.env.BENCH_BUYERS ?? 20);
@@ -128,7 +129,9 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const worker = await createWorker({ config, db, connection: env.nativeConnection, metrics: workerMetrics });
   const running = worker.run();
-  const dispatcher = createStartDispatcher(config, db, env.client, createLogger('silent', 'start-dispatcher'), workerMetrics);
+  // On the worker's connection, as worker/main.ts runs it: starts are eager.
+  const dispatcherClient = temporalClient(env.nativeConnection, config.temporal);
+  const dispatcher = createStartDispatcher(config, db, dispatcherClient, createLogger('silent', 'start-dispatcher'), workerMetrics);
   dispatcher.start();
 
   // Seed: SELLERS sellers with a GB delivery option each; ITEMS items with four listings each,

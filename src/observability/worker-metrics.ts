@@ -8,6 +8,7 @@ export interface WorkerMetrics {
   registry: Registry;
   /** Starts carried out by this process's dispatcher, by workflow type and result. */
   workflowStarts: Counter<'workflow_type' | 'result'>;
+  eagerStarts: Counter<'workflow_type'>;
   /** Webhook delivery attempts made by this process, by what the attempt decided. */
   webhookAttempts: Counter<'outcome'>;
 }
@@ -57,6 +58,12 @@ export function createWorkerMetrics(db: DataSource, registry = new Registry()): 
       name: 'workflow_starts_total',
       help: 'Workflow starts (and signal-with-starts) the dispatcher made; result="failed" is a dispatch failure that will be retried.',
       labelNames: ['workflow_type', 'result'],
+      registers: [registry],
+    }),
+    eagerStarts: new Counter({
+      name: 'workflow_starts_eager_total',
+      help: 'Of the started workflows, those whose first task Temporal handed straight to this worker (eager start) instead of queueing it.',
+      labelNames: ['workflow_type'],
       registers: [registry],
     }),
     webhookAttempts: new Counter({

@@ -76,6 +76,8 @@ describe('operating the stack (API + worker + Temporal dev server + Postgres)', 
       return (sample(text, 'webhook_delivery_attempts_total', 'outcome="delivered"') ?? 0) >= 1 && completed ? text : null;
     });
     expect(sample(worker, 'workflow_starts_total', 'workflow_type="webhookDeliveryWorkflow",result="started"')).toBeGreaterThanOrEqual(1);
+    // The dispatcher runs on the worker's connection: the idle worker took the delivery's first task straight from the start.
+    expect(sample(worker, 'workflow_starts_eager_total', 'workflow_type="webhookDeliveryWorkflow"')).toBeGreaterThanOrEqual(1);
     expect(sample(worker, 'outbox_pending_rows', 'outbox="outbox_events"')).toBe(0);
     expect(sample(worker, 'outbox_lag_seconds', 'outbox="workflow_starts"')).toBe(0);
     expect(worker).toMatch(/^db_pool_connections_max\{process="worker"\} \d+/m);

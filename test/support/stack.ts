@@ -37,7 +37,7 @@ export async function startStack(
   const env = await devServerEnv({ sdkMetricsPort: options.sdkMetricsPort });
   const database = await createTestDatabase();
   const tracing = options.tracing;
-  // The API's and the dispatcher's client, with the tracing interceptors when tracing is on.
+  // The API's client, with the tracing interceptors when tracing is on.
   const client = tracing?.clientInterceptors
     ? new Client({
         connection: env.connection,
@@ -57,7 +57,20 @@ export async function startStack(
     tracing,
   });
   const running = worker.run();
-  const dispatcher = createStartDispatcher(api.config, database.db, client, createLogger('silent', 'start-dispatcher'), workerMetrics);
+  // On the worker's own connection, as worker/main.ts runs it: its starts are eager.
+  const dispatcherClient = new Client({
+    connection: env.nativeConnection,
+    namespace: env.namespace,
+    dataConverter: testDataConverter,
+    ...(tracing?.clientInterceptors ? { interceptors: tracing.clientInterceptors } : {}),
+  });
+  const dispatcher = createStartDispatcher(
+    api.config,
+    database.db,
+    dispatcherClient,
+    createLogger('silent', 'start-dispatcher'),
+    workerMetrics,
+  );
   dispatcher.start();
   return {
     api,

@@ -3,10 +3,16 @@ import type { DataSource } from 'typeorm';
 import type { Logger } from '../../logger';
 import type { WorkflowStart, WorkflowStartOptions } from './start';
 
+/**
+ * How a start went: 'eager' is started with its first task handed straight to the worker in this
+ * process (eager workflow start); 'existing' means the id was already taken, and the intent is
+ * fulfilled all the same.
+ */
+export type StartResult = 'started' | 'eager' | 'existing';
+
 /** What carries out one start on Temporal (src/temporal/start-executor.ts in the worker). */
 export interface StartExecutor {
-  /** 'existing' when the id was already taken: the intent is fulfilled all the same. */
-  execute(start: WorkflowStart): Promise<'started' | 'existing'>;
+  execute(start: WorkflowStart): Promise<StartResult>;
 }
 
 /**
@@ -29,7 +35,7 @@ export interface StartDispatcherOptions {
   retryMaxMs: number;
   log: Logger;
   /** Told of every start attempted, for the worker's metrics (`workflow_starts_total`). */
-  onStartSettled?: (workflowType: string, result: 'started' | 'existing' | 'failed') => void;
+  onStartSettled?: (workflowType: string, result: StartResult | 'failed') => void;
   /** Intents claimed per transaction. */
   batchSize?: number;
 }
