@@ -75,7 +75,7 @@ async function call(base: string, method: string, url: string, token: string | n
 /** Series shown from each scrape: request latency and load on the API, starts, outboxes, deliveries and Temporal polling on the worker. */
 const API_SERIES = /^(http_request_duration_seconds_(count|sum)\{[^}]*route="\/(basket|pay)|http_requests_in_flight|db_pool_)/;
 const WORKER_SERIES =
-  /^(workflow_starts_total|outbox_|webhook_delivery_attempts_total|temporal_(workflow_completed|activity_execution_latency_count|workflow_task_schedule_to_start_latency_count|num_pollers|worker_task_slots_available))/;
+  /^(workflow_starts_(total|eager_total)|outbox_|webhook_delivery_attempts_total|temporal_(workflow_completed|activity_execution_latency_count|workflow_task_schedule_to_start_latency_count|num_pollers|worker_task_slots_available))/;
 
 /** The lines of a Prometheus text scrape whose series match, with their HELP line once per family. */
 function metricsExcerpt(scrape: string, series: RegExp): string {
