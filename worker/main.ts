@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   const metrics = createWorkerMetrics(db);
   const worker = await createWorker({ config, db, connection, metrics, tracing });
   // The workflow-start dispatcher runs beside the worker (any number of replicas may), on the
-  // worker's connection: its starts hand their first task straight to this worker (eager start).
+  // worker's connection: without a backlog its starts hand their first task straight to this worker (eager start).
   const temporal = temporalClient(connection, config.temporal, tracing.clientInterceptors);
   const created = await ensurePayoutSchedule(temporal, { intervalMs: config.money.payoutIntervalMs, taskQueue: config.temporal.taskQueue });
   log.info({ created, intervalMs: config.money.payoutIntervalMs }, 'payout schedule ensured');

@@ -10,7 +10,8 @@ import { TemporalStartExecutor } from '../src/temporal/start-executor';
 
 /**
  * The workflow-start dispatcher as the worker runs it, with the webhook fan-out feeding it. On a
- * client over the worker's NativeConnection (worker/main.ts) its starts are eager.
+ * client over the worker's NativeConnection (worker/main.ts) its starts are eager while the outbox
+ * has no backlog (see `StartExecutor`).
  */
 export function createStartDispatcher(
   config: Config,

@@ -74,8 +74,8 @@ async function main(): Promise<void> {
     db,
     databaseUrl: url.toString(),
     executor: {
-      execute: async (s) => {
-        const outcome = await inner.execute(s);
+      execute: async (s, how) => {
+        const outcome = await inner.execute(s, how);
         startedAt.set(s.workflowId, Date.now());
         return outcome;
       },
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
     const direct: number[] = [];
     for (let i = 0; i < STARTS; i++) {
       const t0 = Date.now();
-      await inner.execute(noop());
+      await inner.execute(noop(), { eager: false });
       direct.push(Date.now() - t0);
     }
 

@@ -20,16 +20,17 @@ export class TemporalStartExecutor implements StartExecutor {
     private readonly client: Client,
     private readonly taskQueue: string,
     /**
-     * Ask Temporal to hand a new workflow's first task straight back to the worker in this
-     * process (eager workflow start) instead of queueing it for a poll: one round trip through
-     * Temporal's matching less per start, and a new workflow does not wait behind a backlog for
-     * its first step. Only on a client over the worker's own NativeConnection; when the worker
-     * has no free slot Temporal queues the task as usual. Signal-with-start cannot be eager.
+     * Whether starts can be eager: only on a client over the worker's own NativeConnection.
+     * An eager start asks Temporal to hand the new workflow's first task straight back to the
+     * worker in this process instead of queueing it for a poll: one trip through Temporal's
+     * matching less, and a new workflow at idle starts at once. When the worker has no free slot
+     * Temporal queues the task as usual. Signal-with-start cannot be eager.
      */
-    private readonly eager = false,
+    private readonly canStartEagerly = false,
   ) {}
 
-  async execute(start: WorkflowStart): Promise<StartResult> {
+  /** `how.eager`: the dispatcher has no backlog (see `StartExecutor`). */
+  async execute(start: WorkflowStart, how: { eager: boolean }): Promise<StartResult> {
     const options = start.options ?? {};
     const common = {
       workflowId: start.workflowId,
@@ -63,7 +64,10 @@ export class TemporalStartExecutor implements StartExecutor {
             });
             return 'started';
           }
-          const handle = await this.client.workflow.start<Workflow>(start.workflowType, { ...common, requestEagerStart: this.eager });
+          const handle = await this.client.workflow.start<Workflow>(start.workflowType, {
+            ...common,
+            requestEagerStart: this.canStartEagerly && how.eager,
+          });
           return handle.eagerlyStarted ? 'eager' : 'started';
         }),
       );

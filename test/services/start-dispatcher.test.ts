@@ -20,14 +20,17 @@ const POLICY = { retryScheduleMs: [1000], attemptTimeoutMs: 1000 };
 /** Records what it was asked to start; `fail` decides which starts throw. */
 function recordingExecutor(fail: (s: WorkflowStart) => boolean = () => false) {
   const calls: WorkflowStart[] = [];
+  /** Whether each call was allowed to start eagerly, in call order. */
+  const eager: boolean[] = [];
   const executor: StartExecutor = {
-    execute: async (s) => {
+    execute: async (s, how) => {
       calls.push(s);
+      eager.push(how.eager);
       if (fail(s)) throw new Error(`Temporal refused ${s.workflowId}`);
       return 'started';
     },
   };
-  return { calls, executor };
+  return { calls, eager, executor };
 }
 
 const dispatcherWith = (executor: StartExecutor, feeders = [] as Array<() => Promise<number>>, batchSize?: number) =>
@@ -99,6 +102,15 @@ describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () =>
       ]);
     // Nothing left: a second pass starts nothing.
     expect(await dispatcherWith(recordingExecutor().executor).dispatchBatch()).toBe(0);
+  });
+
+  it('allows eager starts only for a pass that empties the outbox, not in a backlog', async () => {
+    for (let n = 0; n < 3; n += 1) await request(starts.emailChange(newId()));
+    const { eager, executor } = recordingExecutor();
+    const dispatcher = dispatcherWith(executor, [], 2);
+    expect(await dispatcher.dispatchBatch()).toBe(2);
+    expect(await dispatcher.dispatchBatch()).toBe(1);
+    expect(eager).toEqual([false, false, true]);
   });
 
   it('records a failed start (attempts, last_error, a later next attempt) while the rest of the batch starts', async () => {

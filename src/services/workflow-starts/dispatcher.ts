@@ -12,7 +12,14 @@ export type StartResult = 'started' | 'eager' | 'existing';
 
 /** What carries out one start on Temporal (src/temporal/start-executor.ts in the worker). */
 export interface StartExecutor {
-  execute(start: WorkflowStart): Promise<StartResult>;
+  /**
+   * `eager`: the outbox has no backlog (this pass claimed less than a full batch), so the start
+   * may ask Temporal to hand the workflow's first task straight to the worker beside it. In a
+   * backlog every start goes through Temporal's task queue, whose fairness keeps one seller's
+   * burst from taking every worker slot ahead of other sellers' work: eager starts during a
+   * 10,000-event burst doubled another seller's p99 (bench/results/webhooks.md).
+   */
+  execute(start: WorkflowStart, how: { eager: boolean }): Promise<StartResult>;
 }
 
 /**
@@ -126,7 +133,7 @@ export class StartDispatcher {
         [batchSize],
       );
       if (rows.length === 0) return 0;
-      const outcomes = await this.startAll(rows);
+      const outcomes = await this.startAll(rows, { eager: rows.length < batchSize });
       const started = outcomes.filter((o) => o.error === undefined).map((o) => o.id);
       const failed = outcomes.filter((o): o is Required<Outcome> => o.error !== undefined);
       if (started.length > 0) {
@@ -161,7 +168,7 @@ export class StartDispatcher {
    * the next pass). Rows of one workflow id run in order, and after a failure the rest of that id
    * waits too, so a signal-with-start never overtakes its start.
    */
-  private async startAll(rows: PendingRow[]): Promise<Outcome[]> {
+  private async startAll(rows: PendingRow[], how: { eager: boolean }): Promise<Outcome[]> {
     const groups = new Map<string, PendingRow[]>();
     // Groups start in the fairness order of the claim; within one workflow id, in the order written.
     for (const row of rows) groups.set(row.workflow_id, [...(groups.get(row.workflow_id) ?? []), row]);
@@ -172,14 +179,17 @@ export class StartDispatcher {
       for (const row of group) {
         if (error === undefined) {
           try {
-            const result = await this.options.executor.execute({
-              workflowType: row.workflow_type,
-              workflowId: row.workflow_id,
-              requestKey: row.request_key,
-              args: row.args,
-              options: row.options,
-              ...(row.fairness_key ? { fairnessKey: row.fairness_key } : {}),
-            });
+            const result = await this.options.executor.execute(
+              {
+                workflowType: row.workflow_type,
+                workflowId: row.workflow_id,
+                requestKey: row.request_key,
+                args: row.args,
+                options: row.options,
+                ...(row.fairness_key ? { fairnessKey: row.fairness_key } : {}),
+              },
+              how,
+            );
             this.options.onStartSettled?.(row.workflow_type, result);
           } catch (err) {
             error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
