@@ -129,7 +129,7 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const worker = await createWorker({ config, db, connection: env.nativeConnection, metrics: workerMetrics });
   const running = worker.run();
-  // On the worker's connection, as worker/main.ts runs it: starts are eager.
+  // On the worker's connection, as worker/main.ts runs it: without a backlog, starts are eager.
   const dispatcherClient = temporalClient(env.nativeConnection, config.temporal);
   const dispatcher = createStartDispatcher(config, db, dispatcherClient, createLogger('silent', 'start-dispatcher'), workerMetrics);
   dispatcher.start();

@@ -5,6 +5,7 @@ import { createLogger } from '../../src/logger';
 import type { Tracing } from '../../src/observability/tracing';
 import { createWorkerMetrics, type WorkerMetrics } from '../../src/observability/worker-metrics';
 import type { StartDispatcher } from '../../src/services/workflow-starts/dispatcher';
+import { temporalClient } from '../../src/temporal/client';
 import { createWorker } from '../../worker/create-worker';
 import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { startTestApi, type TestApi } from './api';
@@ -57,13 +58,8 @@ export async function startStack(
     tracing,
   });
   const running = worker.run();
-  // On the worker's own connection, as worker/main.ts runs it: its starts are eager.
-  const dispatcherClient = new Client({
-    connection: env.nativeConnection,
-    namespace: env.namespace,
-    dataConverter: testDataConverter,
-    ...(tracing?.clientInterceptors ? { interceptors: tracing.clientInterceptors } : {}),
-  });
+  // On the worker's own connection, as worker/main.ts runs it: without a backlog its starts are eager.
+  const dispatcherClient = temporalClient(env.nativeConnection, api.config.temporal, tracing?.clientInterceptors);
   const dispatcher = createStartDispatcher(
     api.config,
     database.db,

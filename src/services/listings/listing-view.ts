@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { Listing, ListingAttachment } from '../../db/entities';
+import { Listing } from '../../db/entities';
 import type { ListingVariant } from '../../db/entities/listing';
 import { loadItems, type ItemView } from '../catalog/item-view';
 import { loadUserSummaries, type UserSummary } from '../users/user-summary';
@@ -54,28 +54,20 @@ export interface ListingViewOptions {
 }
 
 /**
- * The attachments of the listing aliased `l`, as a JSON array of `AttachmentView` in the order
- * `loadAttachments` reads them: for a query that selects them with its listings, one round trip
- * instead of two.
+ * The attachments of the listing aliased `l`, as a JSON array of `AttachmentView` in position
+ * order: the one statement of what a listing's attachments are, for `loadAttachments` and for a
+ * query that selects them with its listings (`ItemListings.load`: one round trip instead of two).
  */
 export const ATTACHMENTS_JSON_SQL = `(SELECT coalesce(json_agg(json_build_object('id', a.id, 'imageId', a.image_id, 'url', a.url) ORDER BY a.position), '[]')
     FROM listing_attachments a WHERE a.listing_id = l.id)`;
 
-/** The attachments of these listings, in position order, by listing id. */
+/** The attachments of these listings, by listing id. */
 async function loadAttachments(db: DataSource | EntityManager, ids: string[]): Promise<Map<string, AttachmentView[]>> {
-  const rows = await db
-    .getRepository(ListingAttachment)
-    .createQueryBuilder('a')
-    .where('a.listing_id = ANY(:ids)', { ids })
-    .orderBy('a.position')
-    .getMany();
-  const attachmentsOf = new Map<string, AttachmentView[]>();
-  for (const a of rows) {
-    const list = attachmentsOf.get(a.listingId) ?? [];
-    list.push({ id: a.id, imageId: a.imageId, url: a.url });
-    attachmentsOf.set(a.listingId, list);
-  }
-  return attachmentsOf;
+  const rows: Array<{ id: string; attachments: AttachmentView[] }> = await db.query(
+    `SELECT l.id, ${ATTACHMENTS_JSON_SQL} AS attachments FROM unnest($1::uuid[]) AS l (id)`,
+    [ids],
+  );
+  return new Map(rows.map((r) => [r.id, r.attachments]));
 }
 
 /**
