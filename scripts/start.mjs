@@ -88,7 +88,13 @@ async function temporal() {
       ].flatMap((name) => ['--search-attribute', `${name}=Keyword`]),
       // Task-queue fairness: a seller's burst of webhook deliveries is dispatched round-robin with
       // everyone else's work (src/temporal/task-queue-fairness.ts; a unit test keeps the lists equal).
-      ...['matching.useNewMatcher=true', 'matching.enableFairness=true'].flatMap((value) => ['--dynamic-config-value', value]),
+      // One partition, so the round-robin covers the whole queue.
+      ...[
+        'matching.useNewMatcher=true',
+        'matching.enableFairness=true',
+        'matching.numTaskqueueReadPartitions=1',
+        'matching.numTaskqueueWritePartitions=1',
+      ].flatMap((value) => ['--dynamic-config-value', value]),
     ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );

@@ -15,8 +15,13 @@ import { devServerEnv, workflowBundle } from '../support/temporal';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 const BACKLOG = 300;
-/** Where the other seller's event may arrive at the latest: among the first few deliveries. */
-const WITHIN = 10;
+/**
+ * Where the other seller's event may arrive at the latest. Its task is first or second in the
+ * one fair queue (it ties with the backlog's first); the worker's two workflow-task slots may
+ * take both at once, so one more place of slack. With four task-queue partitions it arrived
+ * anywhere up to 53rd (src/temporal/task-queue-fairness.ts).
+ */
+const WITHIN = 3;
 
 let env: TestWorkflowEnvironment;
 let database: TestDatabase;
@@ -75,9 +80,10 @@ const startedDeliveries = async (sellerId: string): Promise<number> => {
 /**
  * Temporal's task queue is the last queue on a delivery's path. One seller's deliveries are
  * already started and waiting there (no worker is polling) when another seller's single event
- * is started behind them; then the worker comes up. With task-queue fairness the single event is
- * dispatched round-robin with the backlog, so it reaches its receiver among the first deliveries,
- * not after the whole backlog. The order of arrival at the receiver is the measure, not a time.
+ * is started behind them; then the worker comes up. With task-queue fairness (over one partition)
+ * the single event is dispatched round-robin with the backlog, so it reaches its receiver among
+ * the first deliveries, not after the whole backlog. The order of arrival at the receiver is the
+ * measure, not a time.
  */
 it("another seller's event is delivered before one seller's backlog drains from Temporal's task queue", async () => {
   const busy = await registerSeller(api, 'busy');
