@@ -2,6 +2,7 @@
 //   api      — the real app (route table, auth, validation, services, views), production settings;
 //   baseline — a bare Koa app answering each route with ONE equivalent SQL statement through `pg`.
 // Tells the parent it is listening through the IPC channel.
+import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import Koa from 'koa';
 import { Pool } from 'pg';
@@ -22,6 +23,8 @@ async function apiApp(): Promise<Koa> {
     JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
     LOG_LEVEL: 'silent',
     PORT: port,
+    // Production requires payload keys; these routes never send a payload, any key does.
+    TEMPORAL_PAYLOAD_KEYS: `bench:${randomBytes(32).toString('base64')}`,
   });
   const db = createDataSource({ url: databaseUrl, poolSize: POOL_SIZE });
   await db.initialize();
