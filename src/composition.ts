@@ -54,7 +54,7 @@ import { EmbeddedImageModerator } from './integrations/images/moderation';
 import { BulkLookup } from './services/search/bulk-lookup';
 import { ListingSearch } from './services/search/listing-search';
 import { CatalogSearch } from './services/search/catalog-search';
-import { DiscoverChangeListener } from './services/catalog/discover-changes';
+import { DiscoverChangeListener, type ItemChanges } from './services/catalog/discover-changes';
 import { JsonCache } from './services/search/json-cache';
 import { loadItems } from './services/catalog/item-view';
 import { createLogger } from './logger';
@@ -115,7 +115,14 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   // One signing rule for every hosted page opened by its link (billing portal, seller money pages).
   const signedLinks = new SignedLinks({ key: config.auth.jwtSecret, ttlSeconds: config.billingPortal.linkTtlSeconds });
   const sellerMoney = new SellerMoney(db, config.money);
-  const discover = discoverServices(config, db);
+  // The database's item change notifications, heard by one connection per API process, keep
+  // Discover's caches and seller search indexes fresh. With both caches off nothing is kept, so nothing listens.
+  const changes =
+    config.discover.cacheTtlMs > 0 || config.search.cacheTtlMs > 0
+      ? new DiscoverChangeListener(config.databaseUrl, createLogger(config.logLevel, 'discover-changes'))
+      : undefined;
+  const discover = discoverServices(config, db, changes);
+  changes?.start();
   return {
     auth: new AuthService(db, accessTokens, oauthApps, signInThrottle, {
       refreshTokenTtlSeconds: config.auth.refreshTokenTtlSeconds,
@@ -137,7 +144,11 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       deliveryPolicy: deliveryPolicy(config.webhooks),
     }),
     webhookInspection: new WebhookInspection(db),
-    listings: new SellerListings(db, (imageId) => uploads.imageUrl(imageId), { searchCacheTtlMs: config.search.cacheTtlMs }),
+    listings: new SellerListings(db, (imageId) => uploads.imageUrl(imageId), {
+      ttlMs: config.search.cacheTtlMs,
+      keepIndexMs: keepWhileListening(config.search.cacheTtlMs, changes),
+      changes,
+    }),
     sellerStats: new SellerStatsService(db),
     sellerDashboard: new SellerDashboard(signedLinks, config.publicBaseUrl),
     deliveryOptions,
@@ -187,32 +198,32 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));
     },
-    close: () => discover.close(),
+    close: async () => changes?.close(),
   };
 }
 
-/** The longest an item view or ranking is kept while changes are heard: a safety net, not a freshness bound. */
+/** The longest an item view, ranking or seller index is kept while changes are heard: a safety net, not a freshness bound. */
 const KEEP_WHILE_LISTENING_MS = 10 * 60_000;
+
+/** How long to keep what the database's change notifications keep fresh: until it changes while they are heard, else the TTL. */
+const keepWhileListening = (ttlMs: number, changes: ItemChanges | undefined) => () =>
+  ttlMs > 0 && changes?.listening ? KEEP_WHILE_LISTENING_MS : ttlMs;
 
 /**
  * Discover's hot answers, kept in memory until the database says they changed (bounded by
- * DISCOVER_CACHE_MS): one item cache shared by bulk lookup and catalog search, and one change
- * listener for all three. With the cache off nothing is kept, so nothing listens.
+ * DISCOVER_CACHE_MS): one item cache shared by bulk lookup and catalog search.
  */
-function discoverServices(config: Config, db: DataSource) {
+function discoverServices(config: Config, db: DataSource, changes: ItemChanges | undefined) {
   const ttlMs = config.discover.cacheTtlMs;
-  const changes = ttlMs > 0 ? new DiscoverChangeListener(config.databaseUrl, createLogger(config.logLevel, 'discover-changes')) : undefined;
   // Item views and rankings change only by what the database notifies: while changes are heard
   // they are kept until they change (KEEP_WHILE_LISTENING_MS is a safety net); otherwise for the TTL.
-  const keepMs = () => (ttlMs > 0 && changes?.listening ? KEEP_WHILE_LISTENING_MS : ttlMs);
+  const keepMs = keepWhileListening(ttlMs, changes);
   const items = new JsonCache((urns) => loadItems(db, urns), keepMs, config.discover.itemCacheBytes);
   changes?.onChange(({ urns }) => items.forget(urns));
   changes?.onReset(() => items.clear());
-  changes?.start();
   return {
     bulkLookup: new BulkLookup(items),
     catalogSearch: new CatalogSearch(db, items, changes, keepMs),
     listingSearch: new ListingSearch(db, changes, ttlMs, keepMs, items),
-    close: async () => changes?.close(),
   };
 }

@@ -1,8 +1,11 @@
-// A benchmark target in its own process (so load generation does not steal its CPU):
+// A benchmark target in its own process (so load generation does not steal its CPU), run compiled:
 //   api      — the real app (route table, auth, validation, services, views), production settings,
-//              with the search cache TTL given (0: every request counts facets and reads the page in SQL);
-//   baseline — a bare Koa app answering with ONE equivalent SQL statement through `pg`.
+//              with the search cache TTL given (SELLER_SEARCH_CACHE_MS);
+//   baseline — a bare Koa app answering with ONE equivalent SQL statement through `pg`;
+//   floor    — a bare node:http server answering the given number of fixed bytes, no work.
 // Prints nothing; tells the parent it is listening through the IPC channel.
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
@@ -12,9 +15,9 @@ import { loadConfig } from '../../src/config';
 import { createDataSource } from '../../src/db/data-source';
 import { createApp } from '../../src/http/app';
 import { createLogger } from '../../src/logger';
-import { baselineSql } from './baseline-sql';
+import { baselineSql, type BaselineRequest } from './baseline-sql';
 
-const [mode, port, databaseUrl, cacheMs = '0'] = process.argv.slice(2) as ['api' | 'baseline', string, string, string?];
+const [mode, port, databaseUrl, arg = ''] = process.argv.slice(2) as ['api' | 'baseline' | 'floor', string, string, string?];
 const POOL_SIZE = 10;
 
 async function apiApp(): Promise<Koa> {
@@ -24,7 +27,11 @@ async function apiApp(): Promise<Koa> {
     JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
     LOG_LEVEL: 'silent',
     PORT: port,
-    SELLER_SEARCH_CACHE_MS: cacheMs,
+    // Every API target answers as one service (one token issuer), as instances behind a balancer do.
+    PUBLIC_BASE_URL: 'http://bench.invalid',
+    SELLER_SEARCH_CACHE_MS: arg,
+    // Production requires payload keys; these routes never send a payload, any key does.
+    TEMPORAL_PAYLOAD_KEYS: `bench:${randomBytes(32).toString('base64')}`,
   });
   const db = createDataSource({ url: databaseUrl, poolSize: POOL_SIZE });
   await db.initialize();
@@ -39,16 +46,25 @@ function baselineApp(): Koa {
   const app = new Koa();
   app.use(koaBody());
   app.use(async (ctx) => {
-    const { sellerId, ...request } = ctx.request.body as { sellerId: string; query?: string; facets?: Record<string, string[]> };
+    const { sellerId, ...request } = ctx.request.body as unknown as { sellerId: string } & BaselineRequest;
     const { sql, params } = baselineSql(sellerId, request);
     ctx.body = (await pool.query(sql, params)).rows[0];
   });
   return app;
 }
 
+function floorServer(bytes: number): http.Server {
+  const body = Buffer.from(`{${' '.repeat(Math.max(0, bytes - 2))}}`);
+  return http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).end(body));
+  });
+}
+
 (async () => {
-  const app = mode === 'api' ? await apiApp() : baselineApp();
-  app.listen(Number(port), '127.0.0.1', () => process.send?.('ready'));
+  const server = mode === 'floor' ? floorServer(Number(arg)) : (mode === 'api' ? await apiApp() : baselineApp()).callback();
+  const listening = server instanceof http.Server ? server : http.createServer(server);
+  listening.listen(Number(port), '127.0.0.1', () => process.send?.('ready'));
 })().catch((err) => {
   console.error(err);
   process.exit(1);

@@ -1,5 +1,5 @@
 import { commitStock, releaseStock, reserveStock } from '../../src/services/listings/stock';
-import { FACET_KEYS } from '../../src/services/listings/seller-search';
+import { FACET_KEYS } from '../../src/services/listings/seller-search-fields';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { seedCatalog, type FixtureItem } from '../support/fixtures';
 

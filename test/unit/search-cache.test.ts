@@ -71,6 +71,40 @@ describe('SearchCache', () => {
     expect(await c.get('once-0', '1', n.compute('again'))).toBe('again#32');
   });
 
+  it('refreshes a changed entry once it is old enough, answering it meanwhile', async () => {
+    const c = new SearchCache<string>(60_000, 10, () => clock);
+    const n = counter();
+    await c.get('k', '1', n.compute('a'));
+    clock = 100;
+    c.expire('k', 1000);
+    // Younger than the minimum age: still answered, nothing recomputed.
+    expect(await c.get('k', '1', n.compute('b'))).toBe('a#1');
+    clock = 1000;
+    expect(await c.get('k', '1', n.compute('b'))).toBe('a#1');
+    expect(await c.get('k', '1', n.compute('c'))).toBe('b#2');
+    // The refreshed entry lives for the full TTL again.
+    clock = 30_000;
+    expect(await c.get('k', '1', n.compute('d'))).toBe('b#2');
+    expect(n.calls()).toBe(2);
+  });
+
+  it('does not trust a refresh that ran while a change arrived: it expires too', async () => {
+    const c = new SearchCache<string>(60_000, 10, () => clock);
+    await c.get('k', '1', async () => 'old');
+    clock = 60_000;
+    let finish: (v: string) => void = () => undefined;
+    const slow = new Promise<string>((resolve) => (finish = resolve));
+    expect(await c.get('k', '1', () => slow)).toBe('old');
+    // The change commits while the refresh is reading; it may not have seen it.
+    c.expire('k', 1000);
+    finish('read before the change');
+    await new Promise((r) => setImmediate(r));
+    expect(await c.get('k', '1', async () => 'unused')).toBe('read before the change');
+    clock = 61_000;
+    expect(await c.get('k', '1', async () => 'after the change')).toBe('read before the change');
+    expect(await c.get('k', '1', async () => 'unused')).toBe('after the change');
+  });
+
   it('computes every time when disabled', async () => {
     const c = new SearchCache<string>(0);
     const n = counter();

@@ -8,8 +8,8 @@ import {
   FILTER_OPS,
   PRICE_BUCKETS,
   QUANTITY_BUCKETS,
-  type SellerSearchRequest,
-} from '../../services/listings/seller-search';
+} from '../../services/listings/seller-search-fields';
+import type { SellerSearchRequest } from '../../services/listings/seller-search';
 import { defineRoute, JsonBytes } from '../route';
 import { documentedAs, listing, timestamp, idParams, type IdParams } from '../schemas';
 import type { Services } from '../services';
@@ -30,7 +30,7 @@ const filter = Joi.object({
     .valid(...Object.keys(FILTER_FIELDS))
     .required(),
   op: Joi.string()
-    .valid(...Object.keys(FILTER_OPS))
+    .valid(...FILTER_OPS)
     .required(),
   value: Joi.alternatives()
     .conditional('op', {

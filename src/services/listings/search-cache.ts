@@ -2,9 +2,12 @@ import { evictSecondChance } from '../second-chance';
 
 interface Entry<T> {
   version: string;
+  storedAt: number;
   expires: number;
   value: Promise<T>;
   refreshing: boolean;
+  /** Set by `expire` during a refresh, which may have read before the change: its result expires by this age too. */
+  expireRefreshAfterMs?: number;
   /** Answered since eviction last passed it (see `evictSecondChance`). */
   used?: boolean;
 }
@@ -40,7 +43,7 @@ export class SearchCache<T> {
         // waits for a computation instead of being served an ever older answer.
         fresh.then(
           // Unless the entry was forgotten meanwhile: a change may have landed after this read.
-          () => this.entries.get(key) === hit && this.store(key, version, fresh),
+          () => this.entries.get(key) === hit && this.store(key, version, fresh, hit.expireRefreshAfterMs),
           () => {
             if (this.entries.get(key) === hit) this.entries.delete(key);
           },
@@ -61,6 +64,23 @@ export class SearchCache<T> {
     return typeof this.ttlMs === 'function' ? this.ttlMs() : this.ttlMs;
   }
 
+  /**
+   * Marks `key` changed without forgetting it: its entry is refreshed (and answered meanwhile)
+   * once it is `minAgeMs` old, which bounds how often changes make it recompute. A refresh
+   * already running may have read before the change, so what it stores expires the same way.
+   */
+  expire(key: string, minAgeMs: number): void {
+    const hit = this.entries.get(key);
+    if (!hit) return;
+    hit.expires = Math.min(hit.expires, hit.storedAt + minAgeMs);
+    if (hit.refreshing) hit.expireRefreshAfterMs = Math.min(hit.expireRefreshAfterMs ?? minAgeMs, minAgeMs);
+  }
+
+  /** Every key and value held (values may still be computing). */
+  held(): Array<[key: string, value: Promise<T>]> {
+    return [...this.entries].map(([key, entry]) => [key, entry.value]);
+  }
+
   /** Forgets `key`, including a computation of it in flight (its callers still get it). */
   delete(key: string): void {
     this.entries.delete(key);
@@ -71,12 +91,19 @@ export class SearchCache<T> {
     this.entries.clear();
   }
 
-  private store(key: string, version: string, value: Promise<T>): void {
+  private store(key: string, version: string, value: Promise<T>, expireAfterMs?: number): void {
     const current = this.entries.get(key);
     // A computation finishing after one for a newer version was stored must not put the old one back.
     if (current && BigInt(current.version) > BigInt(version)) return;
     this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) evictSecondChance(this.entries);
-    this.entries.set(key, { version, expires: this.now() + this.ttl(), value, refreshing: false });
+    const now = this.now();
+    this.entries.set(key, {
+      version,
+      storedAt: now,
+      expires: now + Math.min(this.ttl(), expireAfterMs ?? Infinity),
+      value,
+      refreshing: false,
+    });
   }
 }

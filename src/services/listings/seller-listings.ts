@@ -6,7 +6,7 @@ import { parseListingInput, type ListingInput } from './listing-input';
 import { deleteListing, insertListings, replaceListing } from './listing-rows';
 import { loadListingViews, toListingViews, type AttachmentView, type ListingView } from './listing-view';
 import { touchSellerStats } from '../sellers/stats-version';
-import { SellerSearch, type SellerSearchRequest } from './seller-search';
+import { SellerSearch, type SellerSearchOptions, type SellerSearchRequest } from './seller-search';
 
 /** Most listings one bulk request may carry. */
 export const MAX_BULK_LISTINGS = 100;
@@ -35,9 +35,9 @@ export class SellerListings {
   constructor(
     private readonly db: DataSource,
     private readonly imageUrl: (imageId: string) => string,
-    options: { searchCacheTtlMs: number },
+    search: SellerSearchOptions,
   ) {
-    this.searcher = new SellerSearch(db, options.searchCacheTtlMs);
+    this.searcher = new SellerSearch(db, search);
   }
 
   async create(sellerId: string, input: ListingInput): Promise<ListingView> {

@@ -1,0 +1,320 @@
+import type { DataSource } from 'typeorm';
+import {
+  BOOLEAN_FACETS,
+  FACET_KEYS,
+  FACET_SQL,
+  FILTER_FIELDS,
+  type FacetKey,
+  type FacetValue,
+  type FilterField,
+  type SearchFilter,
+  type SellerSearchResult,
+} from './seller-search-fields';
+
+/**
+ * A text column: a dictionary of its distinct values and each listing's code. Code 0 is "no
+ * value" (SQL NULL): never counted, never matched, as NULL never satisfies a condition in SQL.
+ */
+interface TextColumn {
+  /** `values[code - 1]` is the value of `code`. */
+  values: string[];
+  codes: Map<string, number>;
+  rows: Uint32Array;
+}
+
+/** A condition on a text column, as the set of codes that satisfy it. */
+interface CodeMask {
+  rows: Uint32Array;
+  mask: Uint8Array;
+}
+
+/**
+ * All fourteen facets of every listing, row-major, so a scan reads each listing's facets from one
+ * place: `codes[r * FACETS + f]` is listing r's value of facet f, as a code in one space shared by
+ * all facets (facet f's codes start at `offsets[f]`, and its first code is "no value").
+ */
+interface FacetTable {
+  dictionaries: TextColumn[];
+  offsets: number[];
+  codes: Uint32Array;
+  /** The number of codes, over all facets. */
+  space: number;
+}
+
+/** A facet selection: the facet and the codes (in the shared space) of the values selected. */
+interface FacetMask {
+  facet: number;
+  mask: Uint8Array;
+}
+
+const FACETS = FACET_KEYS.length;
+
+/** A condition on a numeric column (numbers, and dates as microseconds). */
+interface NumberTest {
+  rows: Float64Array;
+  test: (x: number) => boolean;
+}
+
+/** What one search asks of the index. */
+export interface IndexQuery {
+  /** Lower-case words; a listing matches when its search text contains every one. */
+  words: string[];
+  facets: Partial<Record<FacetKey, FacetValue[]>>;
+  filters: SearchFilter[];
+  from: number;
+  size: number;
+}
+
+export interface IndexAnswer {
+  total: number;
+  facets: SellerSearchResult['facets'];
+  /** The page's listing ids, newest first. */
+  page: string[];
+}
+
+/** The lower-case words of a search query. */
+export const queryWords = (query: string | undefined) => (query ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+
+const FILTER_KEYS = Object.keys(FILTER_FIELDS) as FilterField[];
+
+/** Listings read per statement while loading: parsing one chunk holds the event loop for tens of milliseconds, not the whole load. */
+const LOAD_CHUNK = 5000;
+
+/** The seller's live listings, newest first. */
+const LOAD_SQL = `
+  SELECT l.id, l.search_text,
+         ${FACET_KEYS.map((k, n) => `(${FACET_SQL[k]})::text AS f${n}`).join(', ')},
+         ${FILTER_KEYS.map((k) => `${FILTER_FIELDS[k].sql} AS "${k}"`).join(', ')}
+    FROM listings l
+    LEFT JOIN catalog_items i ON i.urn = l.item_urn
+    LEFT JOIN catalog_sets s ON s.urn = i.set_urn
+    LEFT JOIN catalog_series sr ON sr.urn = i.series_urn
+    LEFT JOIN catalog_games g ON g.urn = i.game_urn
+   WHERE l.seller_id = $1 AND l.deleted_at IS NULL
+   ORDER BY l.created_at DESC, l.id DESC`;
+
+type LoadRow = Record<string, string | number | null>;
+
+/** Builds a text column row by row, as chunks of listings arrive. */
+class TextColumnBuilder {
+  private readonly values: string[] = [];
+  private readonly codes = new Map<string, number>();
+  private readonly rows: number[] = [];
+
+  add(value: string | number | null | undefined): void {
+    if (value === null || value === undefined) {
+      this.rows.push(0);
+      return;
+    }
+    const text = String(value);
+    let code = this.codes.get(text);
+    if (code === undefined) {
+      code = this.values.push(text);
+      this.codes.set(text, code);
+    }
+    this.rows.push(code);
+  }
+
+  build(): TextColumn {
+    return { values: this.values, codes: this.codes, rows: Uint32Array.from(this.rows) };
+  }
+}
+
+function facetTable(columns: TextColumn[], listings: number): FacetTable {
+  const offsets: number[] = [];
+  let space = 0;
+  for (const c of columns) {
+    offsets.push(space);
+    space += c.values.length + 1;
+  }
+  const codes = new Uint32Array(listings * FACETS);
+  columns.forEach((c, f) => c.rows.forEach((code, r) => (codes[r * FACETS + f] = offsets[f]! + code)));
+  // Each dictionary keeps its values and their codes; its own per-listing codes now live in `codes`.
+  return { dictionaries: columns.map((c) => ({ ...c, rows: new Uint32Array(0) })), offsets, codes, space };
+}
+
+/** Text order by code point (UTF-8 bytes), the order of the database's C collation, whatever the locale. */
+const compareText = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/** `x op value` for a number, or a date in microseconds; `in` is membership (a value that is no number matches nothing). */
+function numberTest(filter: SearchFilter, kind: 'number' | 'date'): (x: number) => boolean {
+  const toNumber = (v: unknown) => (kind === 'date' ? new Date(v as string | number | Date).getTime() * 1000 : Number(v));
+  if (filter.op === 'in') {
+    const set = new Set((filter.value as unknown[]).map(toNumber));
+    return (x) => set.has(x);
+  }
+  const v = toNumber(filter.value);
+  switch (filter.op) {
+    case 'eq':
+      return (x) => x === v;
+    case 'ne':
+      return (x) => x !== v;
+    case 'lt':
+      return (x) => x < v;
+    case 'lte':
+      return (x) => x <= v;
+    case 'gt':
+      return (x) => x > v;
+    case 'gte':
+      return (x) => x >= v;
+  }
+}
+
+/** Whether a text value satisfies `filter` (never called for "no value"). */
+function textTest(filter: SearchFilter): (value: string) => boolean {
+  if (filter.op === 'in') {
+    const set = new Set((filter.value as unknown[]).map(String));
+    return (value) => set.has(value);
+  }
+  const v = String(filter.value);
+  switch (filter.op) {
+    case 'eq':
+      return (value) => value === v;
+    case 'ne':
+      return (value) => value !== v;
+    case 'lt':
+      return (value) => compareText(value, v) < 0;
+    case 'lte':
+      return (value) => compareText(value, v) <= 0;
+    case 'gt':
+      return (value) => compareText(value, v) > 0;
+    case 'gte':
+      return (value) => compareText(value, v) >= 0;
+  }
+}
+
+/**
+ * One seller's live listings held in memory as columns, newest first: each listing's value of
+ * all fourteen facets (as SQL computes them, `FACET_SQL`), of every filterable field
+ * (`FILTER_FIELDS`) and its search text. A search scans the columns once, matching and counting
+ * all facets together: a few milliseconds for 50,000 listings, where the same counts in SQL
+ * take about 100 ms of database time. A condition on a text column (a facet selection, a text
+ * filter) is first turned into the set of dictionary codes that satisfy it, so the scan tests one
+ * byte per listing.
+ *
+ * An index is a snapshot: `SellerSearch` keys it on the seller's listings version and its age.
+ */
+export class SellerListingIndex {
+  private constructor(
+    private readonly ids: string[],
+    private readonly searchText: Array<string | null>,
+    private readonly facets: FacetTable,
+    private readonly textColumns: Map<FilterField, TextColumn>,
+    private readonly numberColumns: Map<FilterField, Float64Array>,
+  ) {}
+
+  static async load(db: DataSource, sellerId: string, chunk = LOAD_CHUNK): Promise<SellerListingIndex> {
+    const ids: string[] = [];
+    const searchText: Array<string | null> = [];
+    const facets = FACET_KEYS.map(() => new TextColumnBuilder());
+    const texts = new Map<FilterField, TextColumnBuilder>();
+    const numbers = new Map<FilterField, number[]>();
+    for (const key of FILTER_KEYS) {
+      if (FILTER_FIELDS[key].kind === 'string') texts.set(key, new TextColumnBuilder());
+      else numbers.set(key, []);
+    }
+    // One statement, planned for reading all of it, read through a cursor in chunks: each chunk
+    // goes into the columns before the next is read, so the rows as objects never all exist at once.
+    await db.transaction(async (tx) => {
+      await tx.query(`SET LOCAL cursor_tuple_fraction = 1`);
+      await tx.query(`DECLARE seller_listings NO SCROLL CURSOR FOR ${LOAD_SQL}`, [sellerId]);
+      for (;;) {
+        const rows: LoadRow[] = await tx.query(`FETCH ${chunk} FROM seller_listings`);
+        for (const row of rows) {
+          ids.push(row.id as string);
+          searchText.push(row.search_text as string | null);
+          facets.forEach((column, f) => column.add(row[`f${f}`]));
+          for (const [key, column] of texts) column.add(row[key]);
+          for (const [key, column] of numbers) column.push(Number(row[key]));
+        }
+        if (rows.length < chunk) return;
+      }
+    });
+    return new SellerListingIndex(
+      ids,
+      searchText,
+      facetTable(
+        facets.map((b) => b.build()),
+        ids.length,
+      ),
+      new Map([...texts].map(([key, b]) => [key, b.build()])),
+      new Map([...numbers].map(([key, values]) => [key, Float64Array.from(values)])),
+    );
+  }
+
+  /** Whether the seller has a listing of any of these items. */
+  listsAnyOf(urns: string[]): boolean {
+    const items = this.textColumns.get('urn')!.codes;
+    return urns.some((urn) => items.has(urn));
+  }
+
+  search(q: IndexQuery): IndexAnswer {
+    const selections = this.facetMasks(q.facets);
+    const textFilters = this.textFilterMasks(q.filters);
+    const tests = q.filters.flatMap((f): NumberTest[] => {
+      const kind = FILTER_FIELDS[f.field].kind;
+      return kind === 'string' ? [] : [{ rows: this.numberColumns.get(f.field)!, test: numberTest(f, kind) }];
+    });
+    const { codes } = this.facets;
+    const counts = new Uint32Array(this.facets.space);
+    const end = q.from + q.size;
+    const page: string[] = [];
+    let total = 0;
+    rows: for (let r = 0, base = 0; r < this.ids.length; r++, base += FACETS) {
+      for (let i = 0; i < selections.length; i++) if (selections[i]!.mask[codes[base + selections[i]!.facet]!] === 0) continue rows;
+      for (let i = 0; i < textFilters.length; i++) if (textFilters[i]!.mask[textFilters[i]!.rows[r]!] === 0) continue rows;
+      for (let i = 0; i < tests.length; i++) if (!tests[i]!.test(tests[i]!.rows[r]!)) continue rows;
+      if (q.words.length > 0) {
+        const text = this.searchText[r];
+        if (text === null || text === undefined) continue;
+        for (const word of q.words) if (!text.includes(word)) continue rows;
+      }
+      if (total >= q.from && total < end) page.push(this.ids[r]!);
+      total++;
+      for (let f = 0; f < FACETS; f++) counts[codes[base + f]!]!++;
+    }
+    return { total, facets: this.facetCounts(counts), page };
+  }
+
+  /** Within a facet the selected values are alternatives; a value no listing has selects nothing. */
+  private facetMasks(selection: IndexQuery['facets']): FacetMask[] {
+    return FACET_KEYS.flatMap((key, f) => {
+      const selected = selection[key];
+      if (!selected || selected.length === 0) return [];
+      const mask = new Uint8Array(this.facets.space);
+      for (const value of selected) {
+        const code = this.facets.dictionaries[f]!.codes.get(String(value));
+        if (code !== undefined) mask[this.facets.offsets[f]! + code] = 1;
+      }
+      return [{ facet: f, mask }];
+    });
+  }
+
+  /** Each filter on a text field, tested once per distinct value. */
+  private textFilterMasks(filters: SearchFilter[]): CodeMask[] {
+    return filters.flatMap((f) => {
+      const column = this.textColumns.get(f.field);
+      if (!column) return [];
+      const test = textTest(f);
+      const mask = new Uint8Array(column.values.length + 1);
+      column.values.forEach((value, i) => (mask[i + 1] = test(value) ? 1 : 0));
+      return [{ rows: column.rows, mask }];
+    });
+  }
+
+  /** Counts per facet, most frequent first, then by value; values no match has are left out. */
+  private facetCounts(counts: Uint32Array): SellerSearchResult['facets'] {
+    return Object.fromEntries(
+      FACET_KEYS.map((key, f) => {
+        const { values } = this.facets.dictionaries[f]!;
+        const offset = this.facets.offsets[f]!;
+        const boolean = BOOLEAN_FACETS.includes(key);
+        const list = values
+          .map((value, i) => ({ value: boolean ? value === 'true' : value, count: counts[offset + i + 1]! }))
+          .filter((v) => v.count > 0)
+          .sort((a, b) => b.count - a.count || String(a.value).localeCompare(String(b.value)));
+        return [key, list];
+      }),
+    ) as SellerSearchResult['facets'];
+  }
+}
