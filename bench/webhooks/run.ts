@@ -28,6 +28,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { Client as PgClient } from 'pg';
+import type { DataSource } from 'typeorm';
 import { cpuShare, cpuTicks, freePort, percentile, portOpen, rss, spawnTemporalDevServer, stopChild } from '../support';
 import { loadConfig } from '../../src/config';
 import { connectAndMigrate } from '../../src/db/data-source';
@@ -260,6 +261,7 @@ async function webhooks(
   during: Latency;
   failed: number;
   memory: Record<'api' | 'worker', { now: number; peak: number }>;
+  stages: Latency[];
 }> {
   const stack = await startStack(databaseUrl, temporalAddress);
   const pg = new PgClient({ connectionString: databaseUrl });
@@ -289,8 +291,9 @@ async function webhooks(
   await waitFor(() => receiptsOf(warm.ids[0]!).length === others[0]!.endpoints, 'the first delivery (worker start-up)', 180_000);
 
   /** Commits one event of `seller`, resolves with the commit → receipt latency of each of its deliveries. */
-  const single = async (seller: Seller, n: number): Promise<number[]> => {
+  const single = async (seller: Seller, n: number, committedAt?: Map<string, number>): Promise<number[]> => {
     const { ids, at } = await commit(seller.id, [listingEventData(seller.id, n)]);
+    committedAt?.set(ids[0]!, at);
     await waitFor(() => receiptsOf(ids[0]!).length === seller.endpoints, `delivery of single event ${n}`);
     return receiptsOf(ids[0]!).map((t) => t - at);
   };
@@ -306,10 +309,11 @@ async function webhooks(
   const committed = new Map<string, number>();
   let burstDone = false;
   const during: number[] = [];
+  const probeCommits = new Map<string, number>();
   const probes = (async () => {
     const pending: Array<Promise<number[]>> = [];
     for (let i = 0; !burstDone; i += 1) {
-      pending.push(single(others[i % others.length]!, 10_000 + i));
+      pending.push(single(others[i % others.length]!, 10_000 + i, probeCommits));
       await sleep(PROBE_INTERVAL_MS);
     }
     for (const values of await Promise.all(pending)) during.push(...values);
@@ -335,6 +339,7 @@ async function webhooks(
     p99: percentile(latencies, 99),
   };
   const memory = { api: rss(stack.api.pid!), worker: rss(stack.worker.pid!) };
+  const stages = await probeStages(db, probeCommits, receiptsOf);
   // Every attempt should succeed at once; a failed one (e.g. a receiver timeout) means a retry skewed the figures.
   const [{ failed }] = await db.query(`SELECT count(*)::int AS failed FROM webhook_attempts WHERE NOT succeeded`);
   await db.destroy();
@@ -346,7 +351,45 @@ async function webhooks(
     during: latency(`other sellers' single events, one every ${PROBE_INTERVAL_MS / 1000} s during the burst`, during),
     failed,
     memory,
+    stages,
   };
+}
+
+/**
+ * Where the time of each probe event during the burst went, stage by stage, from the database's
+ * own timestamps: the fan-out stamping the event, the dispatcher's start of its (last-started)
+ * delivery workflow, that delivery's attempt in the worker, and its (last) receipt.
+ */
+async function probeStages(
+  db: DataSource,
+  committedAt: Map<string, number>,
+  receiptsOf: (eventId: string) => number[],
+): Promise<Latency[]> {
+  const rows: Array<{ id: string; dispatched: number; started: number; attempted: number }> = await db.query(
+    `SELECT o.id, extract(epoch FROM o.dispatched_at) * 1000 AS dispatched,
+            max(extract(epoch FROM w.started_at)) * 1000 AS started, max(extract(epoch FROM a.attempted_at)) * 1000 AS attempted
+       FROM outbox_events o
+       JOIN webhook_deliveries d ON d.event_id = o.id
+       JOIN workflow_starts w ON w.workflow_id = 'webhook:' || o.id || ':' || d.endpoint_id AND w.request_key = ''
+       JOIN webhook_attempts a ON a.delivery_id = d.id
+      WHERE o.id = ANY ($1::uuid[])
+      GROUP BY o.id, o.dispatched_at`,
+    [[...committedAt.keys()]],
+  );
+  const stage = (name: string, f: (r: (typeof rows)[number]) => number) =>
+    latency(
+      name,
+      rows.map((r) => Math.round(f(r))),
+    );
+  return [
+    stage('commit → fanned out (outbox event stamped, delivery intents written)', (r) => Number(r.dispatched) - committedAt.get(r.id)!),
+    stage(
+      'fanned out → started (dispatcher claimed the intent, Temporal accepted the start)',
+      (r) => Number(r.started) - Number(r.dispatched),
+    ),
+    stage('started → attempt (workflow task, activity task, worker slot)', (r) => Number(r.attempted) - Number(r.started)),
+    stage('attempt → receipt (signed HTTP POST)', (r) => Math.max(...receiptsOf(r.id)) - Number(r.attempted)),
+  ];
 }
 
 async function main(): Promise<void> {
@@ -393,6 +436,7 @@ function writeReport(r: {
   during: Latency;
   failed: number;
   memory: Record<'api' | 'worker', { now: number; peak: number }>;
+  stages: Latency[];
   loadBefore: number[];
   loadAfter: number[];
   cpu: string;
@@ -428,6 +472,13 @@ function writeReport(r: {
     lat(r.floor),
     lat(r.idle),
     lat(r.during),
+    '',
+    'Where the time of the probe events during the burst went (per event, its slowest delivery; stages from the',
+    "database's timestamps, so they add up to the commit → receipt time only roughly):",
+    '',
+    '| stage | events | p50 ms | p99 ms | max ms |',
+    '|---|---|---|---|---|',
+    ...r.stages.map(lat),
     '',
     `Failed delivery attempts (retried): ${r.failed}.`,
     '',
