@@ -21,6 +21,12 @@ export interface SellerSearchRequest {
  */
 const INDEXED_SELLERS = 32;
 
+/**
+ * Whole answers kept per process. An answer is 35 kB for a page of 25 hits and up to four times
+ * that for 100, so this bounds them at about 7 MB (28 MB at the largest pages).
+ */
+const ANSWERS_KEPT = 200;
+
 export interface SellerSearchOptions {
   /** SELLER_SEARCH_CACHE_MS: how long an answer lives, and how stale stock moved by checkouts may be. 0: nothing is kept. */
   ttlMs: number;
@@ -54,7 +60,7 @@ export class SellerSearch {
     private readonly options: SellerSearchOptions,
   ) {
     this.indexes = new SearchCache(options.keepIndexMs, INDEXED_SELLERS);
-    this.answers = new SearchCache(options.ttlMs);
+    this.answers = new SearchCache(options.ttlMs, ANSWERS_KEPT);
     options.changes?.onChange(({ urns }) => this.itemsChanged(urns));
     // Changes may have gone unheard: every index is reloaded (each still answers meanwhile).
     options.changes?.onReset(() => this.indexes.held().forEach(([sellerId]) => this.indexes.expire(sellerId, 0)));
