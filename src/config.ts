@@ -173,6 +173,8 @@ export interface StartDispatchConfig {
   intervalMs: number;
   /** Longest wait before a failed start is tried again (the wait doubles from 1 s up to this). */
   retryMaxMs: number;
+  /** Outbox events fanned out, and starts made, per pass (WORKFLOW_START_BATCH). */
+  batchSize: number;
 }
 
 const DURATION = /^(\d+)(ms|s|m|h|d)$/;
@@ -271,6 +273,7 @@ const schema = Joi.object({
   WEBHOOK_DISABLE_AFTER: Joi.string().pattern(DURATION).default('5d'),
   WORKFLOW_START_INTERVAL: Joi.string().pattern(DURATION).default('1s'),
   WORKFLOW_START_RETRY_MAX: Joi.string().pattern(DURATION).default('30s'),
+  WORKFLOW_START_BATCH: Joi.number().integer().min(1).max(1000).default(100),
   CHECKOUT_HOLD_SECONDS: Joi.number().integer().min(1).max(86_400).default(900),
   ORDER_AUTO_RECEIPT_SECONDS: Joi.number()
     .integer()
@@ -445,7 +448,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       attemptTimeoutMs: parseDuration(value.WEBHOOK_TIMEOUT),
       disableAfterMs: parseDuration(value.WEBHOOK_DISABLE_AFTER),
     },
-    starts: { intervalMs: parseDuration(value.WORKFLOW_START_INTERVAL), retryMaxMs: parseDuration(value.WORKFLOW_START_RETRY_MAX) },
+    starts: {
+      intervalMs: parseDuration(value.WORKFLOW_START_INTERVAL),
+      retryMaxMs: parseDuration(value.WORKFLOW_START_RETRY_MAX),
+      batchSize: value.WORKFLOW_START_BATCH,
+    },
     uploads: { dir: path.resolve(value.UPLOADS_DIR), maxBytes: value.UPLOAD_MAX_BYTES },
     imports: { maxBytes: value.IMPORT_MAX_BYTES, batchSize: value.IMPORT_BATCH_SIZE },
     search: { cacheTtlMs: value.SELLER_SEARCH_CACHE_MS },

@@ -24,7 +24,9 @@ export function createStartDispatcher(
     db,
     databaseUrl: config.databaseUrl,
     executor: new TemporalStartExecutor(temporal, config.temporal.taskQueue, temporal.connection instanceof NativeConnection),
-    feeders: [webhookFanOut(db, deliveryPolicy(config.webhooks))],
+    // One pass fans out and starts up to this many: an event committed during a pass waits for it.
+    feeders: [webhookFanOut(db, deliveryPolicy(config.webhooks), config.starts.batchSize)],
+    batchSize: config.starts.batchSize,
     channels: ['outbox_events'],
     intervalMs: config.starts.intervalMs,
     retryMaxMs: config.starts.retryMaxMs,

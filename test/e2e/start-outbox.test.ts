@@ -24,7 +24,7 @@ it('Temporal down delays workflow starts, never loses or doubles them', async ()
   const log = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) });
   // The dispatcher's client points at the address where Temporal will come up.
   const temporal = new Client({ connection: Connection.lazy({ address: `127.0.0.1:${port}`, connectTimeout: '1s' }) });
-  const config = { ...api.config, starts: { intervalMs: 200, retryMaxMs: 1000 } };
+  const config = { ...api.config, starts: { ...api.config.starts, intervalMs: 200, retryMaxMs: 1000 } };
   const dispatcher = createStartDispatcher(config, database.db, temporal, log);
   let env: TestWorkflowEnvironment | undefined;
   try {

@@ -89,7 +89,12 @@ describe('webhook delivery under faults', () => {
     const log = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) });
     // The dispatcher's client points at the address where Temporal will come back.
     const temporal = new Client({ connection: Connection.lazy({ address: `127.0.0.1:${port}`, connectTimeout: '1s' }) });
-    const dispatcher = createStartDispatcher({ ...api.config, starts: { intervalMs: 200, retryMaxMs: 1000 } }, database.db, temporal, log);
+    const dispatcher = createStartDispatcher(
+      { ...api.config, starts: { ...api.config.starts, intervalMs: 200, retryMaxMs: 1000 } },
+      database.db,
+      temporal,
+      log,
+    );
     let env: TestWorkflowEnvironment | undefined;
     try {
       const seller = await registerSeller(api);
