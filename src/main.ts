@@ -3,6 +3,7 @@ import { tracing } from './api-tracing';
 import { loadConfig } from './config';
 import { connectAndMigrate } from './db/data-source';
 import { createApp } from './http/app';
+import { createApiServer } from './http/server';
 import { createLogger } from './logger';
 import { createApiMetrics, registerDbPoolMetrics } from './observability/api-metrics';
 import { closeGracefully } from './observability/http-shutdown';
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
     config.metrics.apiPort === 0
       ? undefined
       : await startMetricsServer(metrics.registry, { host: config.metrics.host, port: config.metrics.apiPort });
-  const server = app.listen(config.port, config.host, () => {
+  const server = createApiServer(app.callback()).listen(config.port, config.host, () => {
     log.info(
       { url: config.publicBaseUrl, docs: `${config.publicBaseUrl}/docs`, metrics: metricsServer?.url, tracing: config.tracing.exporter },
       'api listening',

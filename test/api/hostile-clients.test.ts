@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import net from 'node:net';
 import { SignJWT } from 'jose';
 import { newId } from '../../src/ids';
 import { registerSeller, registerUser, startTestApi, type TestApi } from '../support/api';
@@ -73,6 +74,36 @@ describe('text at the edge: NUL and unpaired surrogates are a 400 naming the fie
       .post('/auth/register')
       .send({ email: 'emoji@example.test', username: 'emoji1', password: '😀😀😀😀😀😀😀😀😀😀' })
       .expect(201);
+  });
+});
+
+/** Bytes written straight to the server's socket, and everything it answers before closing. */
+function rawBytes(request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const { port } = new URL(api.baseUrl);
+    const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(request));
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.on('error', reject);
+  });
+}
+
+describe('requests the HTTP parser refuses: problem+json, not a bare status line', () => {
+  it('answers a URL over the 16 kB header limit with 431 and a malformed request line with 400', async () => {
+    const long = await rawBytes(`GET /oauth/authorize?state=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+    const [head, body] = long.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 431 /);
+    expect(head).toContain('Content-Type: application/problem+json');
+    expect(JSON.parse(body!)).toEqual({
+      type: '/problems/request-header-too-large',
+      title: 'Request Header Fields Too Large',
+      status: 431,
+      detail: 'The request line and headers exceed 16 kB.',
+    });
+    const malformed = await rawBytes('NOT A REQUEST\r\n\r\n');
+    expect(malformed).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(malformed.split('\r\n\r\n')[1]!)).toMatchObject({ type: '/problems/malformed-request', status: 400 });
   });
 });
 

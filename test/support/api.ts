@@ -1,9 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import supertest from 'supertest';
 import { createServices } from '../../src/composition';
 import { loadConfig, type Config } from '../../src/config';
 import { createApp } from '../../src/http/app';
+import { createApiServer } from '../../src/http/server';
 import type { Services } from '../../src/http/services';
 import { createLogger, type Logger } from '../../src/logger';
 import { createApiMetrics, registerDbPoolMetrics, type ApiMetrics } from '../../src/observability/api-metrics';
@@ -51,7 +52,7 @@ export async function startTestApi(
   const database = options.database ?? (await createTestDatabase());
   // Listening first lets the app know its own address: PUBLIC_BASE_URL is the OAuth issuer,
   // which clients compare with the URL they discovered it at.
-  const server: Server = createServer();
+  const server: Server = createApiServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
