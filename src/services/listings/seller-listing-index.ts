@@ -7,18 +7,23 @@ import {
   type FacetKey,
   type FacetValue,
   type FilterField,
+  type FilterOp,
   type SearchFilter,
   type SellerSearchResult,
 } from './seller-search-fields';
 
 /**
- * A text column: a dictionary of its distinct values and each listing's code. Code 0 is "no
- * value" (SQL NULL): never counted, never matched, as NULL never satisfies a condition in SQL.
+ * The distinct values of a text column and their codes. Code 0 is "no value" (SQL NULL): never
+ * counted, never matched, as NULL never satisfies a condition in SQL.
  */
-interface TextColumn {
+interface Dictionary {
   /** `values[code - 1]` is the value of `code`. */
   values: string[];
   codes: Map<string, number>;
+}
+
+/** A text column: its dictionary and each listing's code. */
+interface TextColumn extends Dictionary {
   rows: Uint32Array;
 }
 
@@ -34,7 +39,7 @@ interface CodeMask {
  * all facets (facet f's codes start at `offsets[f]`, and its first code is "no value").
  */
 interface FacetTable {
-  dictionaries: TextColumn[];
+  dictionaries: Dictionary[];
   offsets: number[];
   codes: Uint32Array;
   /** The number of codes, over all facets. */
@@ -129,59 +134,47 @@ function facetTable(columns: TextColumn[], listings: number): FacetTable {
   }
   const codes = new Uint32Array(listings * FACETS);
   columns.forEach((c, f) => c.rows.forEach((code, r) => (codes[r * FACETS + f] = offsets[f]! + code)));
-  // Each dictionary keeps its values and their codes; its own per-listing codes now live in `codes`.
-  return { dictionaries: columns.map((c) => ({ ...c, rows: new Uint32Array(0) })), offsets, codes, space };
+  // The columns' own per-listing codes now live in `codes`; only their dictionaries are kept.
+  return { dictionaries: columns.map((c) => ({ values: c.values, codes: c.codes })), offsets, codes, space };
 }
 
 /** Text order by code point (UTF-8 bytes), the order of the database's C collation, whatever the locale. */
 const compareText = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
-/** `x op value` for a number, or a date in microseconds; `in` is membership (a value that is no number matches nothing). */
-function numberTest(filter: SearchFilter, kind: 'number' | 'date'): (x: number) => boolean {
-  const toNumber = (v: unknown) => (kind === 'date' ? new Date(v as string | number | Date).getTime() * 1000 : Number(v));
+/** Whether `x op value` holds, from the sign of their comparison (NaN satisfies only `ne`, as before). */
+const HOLDS: Record<Exclude<FilterOp, 'in'>, (comparison: number) => boolean> = {
+  eq: (c) => c === 0,
+  ne: (c) => c !== 0,
+  lt: (c) => c < 0,
+  lte: (c) => c <= 0,
+  gt: (c) => c > 0,
+  gte: (c) => c >= 0,
+};
+
+/**
+ * `filter` as a test of one value: `in` is membership, every other op compares with the
+ * filter's value. `parse` turns the filter's value(s) into the column's kind.
+ */
+function filterTest<T>(filter: SearchFilter, parse: (v: unknown) => T, compare: (a: T, b: T) => number): (x: T) => boolean {
   if (filter.op === 'in') {
-    const set = new Set((filter.value as unknown[]).map(toNumber));
+    const set = new Set((filter.value as unknown[]).map(parse));
     return (x) => set.has(x);
   }
-  const v = toNumber(filter.value);
-  switch (filter.op) {
-    case 'eq':
-      return (x) => x === v;
-    case 'ne':
-      return (x) => x !== v;
-    case 'lt':
-      return (x) => x < v;
-    case 'lte':
-      return (x) => x <= v;
-    case 'gt':
-      return (x) => x > v;
-    case 'gte':
-      return (x) => x >= v;
-  }
+  const v = parse(filter.value);
+  const holds = HOLDS[filter.op];
+  return (x) => holds(compare(x, v));
 }
 
-/** Whether a text value satisfies `filter` (never called for "no value"). */
-function textTest(filter: SearchFilter): (value: string) => boolean {
-  if (filter.op === 'in') {
-    const set = new Set((filter.value as unknown[]).map(String));
-    return (value) => set.has(value);
-  }
-  const v = String(filter.value);
-  switch (filter.op) {
-    case 'eq':
-      return (value) => value === v;
-    case 'ne':
-      return (value) => value !== v;
-    case 'lt':
-      return (value) => compareText(value, v) < 0;
-    case 'lte':
-      return (value) => compareText(value, v) <= 0;
-    case 'gt':
-      return (value) => compareText(value, v) > 0;
-    case 'gte':
-      return (value) => compareText(value, v) >= 0;
-  }
-}
+/** A test of a number, or of a date in microseconds (a value that is no number matches nothing). */
+const numberTest = (filter: SearchFilter, kind: 'number' | 'date') =>
+  filterTest(
+    filter,
+    (v) => (kind === 'date' ? new Date(v as string | number | Date).getTime() * 1000 : Number(v)),
+    (a, b) => a - b,
+  );
+
+/** A test of a text value (never called for "no value"). */
+const textTest = (filter: SearchFilter) => filterTest(filter, String, compareText);
 
 /**
  * One seller's live listings held in memory as columns, newest first: each listing's value of
