@@ -1,9 +1,9 @@
-import sharp from 'sharp';
 import type { DataSource } from 'typeorm';
 import { verifyPassword, hashPassword } from '../auth/passwords';
 import { uniqueViolation } from '../db-errors';
 import { conflict, invalid, notFound } from '../errors';
 import { plainText } from '../cases/plain-text';
+import { sharp } from '../../integrations/images/sharp';
 import type { Uploads } from '../uploads';
 
 /** Longest public profile text, counted after sanitising. */
@@ -112,7 +112,7 @@ export class Accounts {
     const source = await this.uploads.ownReadyBytes(userId, uploadId, kind);
     let bytes: Buffer;
     try {
-      bytes = await sharp(source, { limitInputPixels: 50_000_000 })
+      bytes = await (await sharp(source, { limitInputPixels: 50_000_000 }))
         .rotate()
         .resize({ ...IMAGE_SIZES[kind], fit: 'cover', position: 'attention' })
         .webp({ quality: 82 })

@@ -1,12 +1,17 @@
-import PDFDocument from 'pdfkit';
+import type PDFDocument from 'pdfkit';
 import type { DeliveryAddress } from '../basket/pricing';
 import type { OrderView } from './order-view';
 
 /** £ with two decimals from integer pence, without floating point. */
 export const formatPence = (pence: number) => `£${Math.floor(pence / 100)}.${String(pence % 100).padStart(2, '0')}`;
 
-function render(write: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', margin: 50 });
+/**
+ * pdfkit is loaded on first use: about 10 MB of resident memory that only invoice and packing-slip
+ * downloads need, not every API and worker process at start.
+ */
+async function render(write: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
+  const { default: Document }: { default: typeof PDFDocument } = await import('pdfkit');
+  const doc = new Document({ size: 'A4', margin: 50 });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
