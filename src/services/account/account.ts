@@ -112,7 +112,8 @@ export class Accounts {
     const source = await this.uploads.ownReadyBytes(userId, uploadId, kind);
     let bytes: Buffer;
     try {
-      bytes = await (await sharp(source, { limitInputPixels: 50_000_000 }))
+      const image = await sharp(source, { limitInputPixels: 50_000_000 });
+      bytes = await image
         .rotate()
         .resize({ ...IMAGE_SIZES[kind], fit: 'cover', position: 'attention' })
         .webp({ quality: 82 })
