@@ -27,5 +27,6 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 USER node
-# node itself as PID 1 (not npm): SIGTERM reaches the process, which drains and exits.
-CMD ["node", "dist/src/main.js"]
+# node itself as PID 1 (not npm): SIGTERM reaches the process, which drains and exits. The V8
+# flags are src/api-node-flags.json's (docs/operations.md, "The API's young generation").
+CMD ["node", "--min-semi-space-size=16", "--max-semi-space-size=64", "dist/src/main.js"]

@@ -7,11 +7,13 @@
 // (from 0) has its metrics listeners 10·i ports above the defaults; only worker 0 serves the codec
 // endpoint (docs/operations.md, "Several replicas").
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DATA_DIR, ensureTemporalBinaries, log, portOpen, run, startEmbeddedPostgres, stopChildren, waitForPort } from './lib.mjs';
 
 const env = { NODE_ENV: 'development', ...process.env };
+/** V8 flags every API process runs with (docs/operations.md, "The API's young generation"). */
+const API_NODE_FLAGS = JSON.parse(readFileSync(new URL('../src/api-node-flags.json', import.meta.url), 'utf8'));
 const apiPort = Number(env.PORT ?? 3000);
 const apiReplicas = replicas('API_REPLICAS');
 const workerReplicas = replicas('WORKER_REPLICAS');
@@ -104,8 +106,8 @@ async function temporal() {
   log(`Temporal: dev server on port ${port}, data in .data/temporal.sqlite`);
 }
 
-function tsNode(entry) {
-  return [process.execPath, ['-r', 'ts-node/register', entry]];
+function tsNode(entry, nodeFlags = []) {
+  return [process.execPath, [...nodeFlags, '-r', 'ts-node/register', entry]];
 }
 
 function replicas(name) {
@@ -118,13 +120,13 @@ function replicas(name) {
 const offset = (base, i) => (Number(base) === 0 ? 0 : Number(base) + 10 * i);
 
 /** Runs one process of the service; its exit (unless we are stopping) stops everything. */
-function spawnEntry(entry, name, replicaEnv) {
-  const child = run(...tsNode(entry), { env: { ...env, ...replicaEnv } });
+function spawnEntry(entry, name, replicaEnv, nodeFlags = []) {
+  const child = run(...tsNode(entry, nodeFlags), { env: { ...env, ...replicaEnv } });
   child.once('exit', (code) => !stopping && (log(`${name} exited (${code})`), shutdown(1)));
 }
 
 async function startApis() {
-  if (apiReplicas === 1) return spawnEntry('src/main.ts', 'API', {});
+  if (apiReplicas === 1) return spawnEntry('src/main.ts', 'API', {}, API_NODE_FLAGS);
   // Every replica names the proxy as its public address (OAuth issuer, hosted payment pages).
   env.PUBLIC_BASE_URL ??= `http://127.0.0.1:${apiPort}`;
   const ports = [];
@@ -133,10 +135,12 @@ async function startApis() {
     if (await portOpen(port))
       throw new Error(`port ${port} is taken; API_REPLICAS=${apiReplicas} uses ports ${apiPort} to ${apiPort + apiReplicas}`);
     ports.push(port);
-    spawnEntry('src/main.ts', `API ${i + 1} (port ${port})`, {
-      PORT: String(port),
-      METRICS_PORT: String(offset(env.METRICS_PORT ?? 9464, i)),
-    });
+    spawnEntry(
+      'src/main.ts',
+      `API ${i + 1} (port ${port})`,
+      { PORT: String(port), METRICS_PORT: String(offset(env.METRICS_PORT ?? 9464, i)) },
+      API_NODE_FLAGS,
+    );
   }
   const host = env.HOST ?? '127.0.0.1';
   const targets = ports.map((port) => `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).join(',');

@@ -29,6 +29,7 @@ import { capturingDataSource, explainCalls } from './explain';
 import { generateCatalog } from './generate';
 import { BENCH } from './settings';
 import { prng } from '../../test/support/random';
+import API_NODE_FLAGS from '../../src/api-node-flags.json';
 import { bulkLookups, cycle, listingSearches, take, zipf, type Draw } from './workload';
 
 const SIZES = (process.env.BENCH_GROWTH_SIZES ?? '10000,100000').split(',').map(Number);
@@ -54,7 +55,7 @@ const urlOf = (items: number) => {
 };
 
 function serve(target: 'uncached' | 'floor', url: string): ChildProcess {
-  return spawn(process.execPath, ['-r', 'ts-node/register', path.join(__dirname, 'server.ts'), target, '600'], {
+  return spawn(process.execPath, [...API_NODE_FLAGS, '-r', 'ts-node/register', path.join(__dirname, 'server.ts'), target, '600'], {
     stdio: 'inherit',
     env: { ...process.env, BENCH_DATABASE_URL: url, BENCH_UNCACHED_API_PORT: String(API_PORT), BENCH_FLOOR_PORT: String(FLOOR_PORT) },
   });

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { latency, runLoad, settle, type LoadResult } from '../load';
 import { compileToDist, cpuShare, cpuTicks, rssAtEnd, waitForHttp as waitFor } from '../support';
+import API_NODE_FLAGS from '../../src/api-node-flags.json';
 import { BENCH, benchDatabaseUrl } from './settings';
 import { bulkLookups, cycle, listingSearches, searches, take, type Workload } from './workload';
 
@@ -126,7 +127,7 @@ const server = () => compileToDist(['server.ts', 'baseline.ts', 'settings.ts'].m
  * from the code's.
  */
 async function measureFloor(bytes: number): Promise<{ bytes: number; many: LoadResult; one: LoadResult }> {
-  const floor = spawn(process.execPath, [server(), 'floor', String(bytes)], { stdio: 'inherit' });
+  const floor = spawn(process.execPath, [...API_NODE_FLAGS, server(), 'floor', String(bytes)], { stdio: 'inherit' });
   try {
     await waitFor(`http://127.0.0.1:${BENCH.floorPort}/`);
     const at = (connections: number) =>
@@ -165,7 +166,7 @@ function report(
       'PostgreSQL, server and load generator on the same machine, loopback only.',
     `Catalog: ≥ 100,000 items, ≥ 500,000 listings (bench/catalog/generate.ts), market data in item_market. autocannon (bench/load.ts); per scenario a 3 s warm-up of each side (the cached API: ${BENCH.apiWarmSeconds} s more on varied workloads, on draws never measured), then ` +
       `${BENCH.rounds} alternating ${BENCH.roundSeconds} s rounds baseline / API / API without cache; each cell is the median round (errors: sum over rounds). ` +
-      `baseline = bare Koa + one SQL statement via pg (bench/catalog/baseline.ts), same pool size (10); each target in its own process, compiled (bench/catalog/server.ts beside the build in dist/, no ts-node; Node ${process.version}). Latencies in ms.`,
+      `baseline = bare Koa + one SQL statement via pg (bench/catalog/baseline.ts), same pool size (10); each target in its own process, compiled (bench/catalog/server.ts beside the build in dist/, no ts-node; Node ${process.version}, with the API's V8 flags ${API_NODE_FLAGS.join(' ')}, src/api-node-flags.json). Latencies in ms.`,
     `Machine floor: a bare node:http server answering ${(floor.bytes / 1000).toFixed(0)} kB of fixed bytes (the bulk lookup answer's size) with no work ` +
       `reached ${floor.many.rps.toFixed(0)} req/s, p50 / p99 ${latency(floor.many)} at ${BENCH.connections} connections and ` +
       `${floor.one.rps.toFixed(0)} req/s, p50 / p99 ${latency(floor.one)} at 1 connection.`,
@@ -207,8 +208,9 @@ function report(
 }
 
 async function main(): Promise<void> {
+  // Every target runs with the API's V8 flags, as the API is deployed.
   const servers = (['api', 'uncached', 'baseline'] as const).map((target) =>
-    spawn(process.execPath, [server(), target], { stdio: 'inherit' }),
+    spawn(process.execPath, [...API_NODE_FLAGS, server(), target], { stdio: 'inherit' }),
   );
   try {
     await waitFor(`http://127.0.0.1:${BENCH.apiPort}/healthz`);

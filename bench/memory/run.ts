@@ -12,6 +12,7 @@ import { Client } from 'pg';
 import { runLoad } from '../load';
 import { freePort, portOpen, rss, rssAtEnd, spawnTemporalDevServer, stopChild } from '../support';
 import { BENCH, benchDatabaseUrl } from '../catalog/settings';
+import API_NODE_FLAGS from '../../src/api-node-flags.json';
 import { bulkLookups, cycle, listingSearches, searches, take } from '../catalog/workload';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -21,8 +22,8 @@ const SECONDS = Number(process.env.MEMORY_BENCH_SECONDS ?? 10);
 const IDLE_SETTLE_MS = 10_000;
 
 const VARIANTS = {
-  'ts-node': { api: ['-r', 'ts-node/register', 'src/main.ts'], worker: ['-r', 'ts-node/register', 'worker/main.ts'] },
-  compiled: { api: ['dist/src/main.js'], worker: ['dist/worker/main.js'] },
+  'ts-node': { api: [...API_NODE_FLAGS, '-r', 'ts-node/register', 'src/main.ts'], worker: ['-r', 'ts-node/register', 'worker/main.ts'] },
+  compiled: { api: [...API_NODE_FLAGS, 'dist/src/main.js'], worker: ['dist/worker/main.js'] },
 };
 type Variant = keyof typeof VARIANTS;
 

@@ -37,6 +37,7 @@ import { emitEvents, type ListingEventData } from '../../src/services/events/out
 import { listingEventData } from '../../test/support/listings';
 import { encryptSecret, newSigningSecret } from '../../src/services/webhooks/signing';
 import { TASK_QUEUE_FAIRNESS_ARGS } from '../../src/temporal/task-queue-fairness';
+import API_NODE_FLAGS from '../../src/api-node-flags.json';
 import type { baselineWorkflow } from './baseline-workflow';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -233,7 +234,7 @@ async function startStack(databaseUrl: string, temporalAddress: string): Promise
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     JWT_SECRET,
   };
-  const api = spawn(process.execPath, ['dist/src/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const api = spawn(process.execPath, [...API_NODE_FLAGS, 'dist/src/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(api);
   const apiBase = `http://127.0.0.1:${port}`;
   await waitFor(async () => {

@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
+import API_NODE_FLAGS from '../../src/api-node-flags.json';
 import { readCompose, ROOT, type ComposeService } from '../support/compose';
 
 // No Docker engine runs here or in CI, so docker-compose.yml is checked as data: against the
@@ -98,11 +100,15 @@ describe('the production profile', () => {
   });
 
   it('runs two API and two worker replicas of the compiled image, none publishing a port', () => {
-    const commands = { 'prod-api': 'dist/src/main.js', 'prod-worker': 'dist/worker/main.js', 'prod-migrate': 'dist/scripts/migrate.js' };
-    for (const [name, entry] of Object.entries(commands)) {
+    const commands = {
+      'prod-api': ['node', ...API_NODE_FLAGS, 'dist/src/main.js'],
+      'prod-worker': ['node', 'dist/worker/main.js'],
+      'prod-migrate': ['node', 'dist/scripts/migrate.js'],
+    };
+    for (const [name, command] of Object.entries(commands)) {
       const s = service(name);
       expect(s.build).toBe('.');
-      expect(s.command).toEqual(['node', entry]);
+      expect(s.command).toEqual(command);
       expect(s.ports).toBeUndefined();
       expect(s.environment).toMatchObject({ NODE_ENV: 'production', TEMPORAL_ADDRESS: 'prod-temporal:7233' });
       expect(s.environment!.TEMPORAL_PAYLOAD_KEYS).toMatch(/^\$\{TEMPORAL_PAYLOAD_KEYS:\?/);
@@ -126,5 +132,25 @@ describe('the production profile', () => {
     // Round robin is nginx's default balancing; no other method is configured.
     expect(conf).not.toMatch(/\b(ip_hash|least_conn|hash|random)\b/);
     expect(conf).toMatch(/listen 80;\s+location \/ \{\s+proxy_pass http:\/\/api;/);
+  });
+});
+
+describe('every API process runs with the V8 flags of src/api-node-flags.json', () => {
+  // The flags are process arguments, so each way of starting the API repeats them; this keeps
+  // those copies equal. scripts/start.mjs reads the file itself.
+  it('in the image, in both compose profiles and in npm start', () => {
+    expect(API_NODE_FLAGS.length).toBeGreaterThan(0);
+    const cmd = /^CMD (\[.*\])$/m.exec(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'))![1]!;
+    expect(JSON.parse(cmd)).toEqual(['node', ...API_NODE_FLAGS, 'dist/src/main.js']);
+    for (const name of ['api', 'prod-api']) expect(services[name]!.command).toEqual(['node', ...API_NODE_FLAGS, 'dist/src/main.js']);
+    expect(readFileSync(path.join(ROOT, 'scripts/start.mjs'), 'utf8')).toContain("'../src/api-node-flags.json'");
+  });
+
+  it('are flags this node accepts', () => {
+    const run = spawnSync(process.execPath, [...API_NODE_FLAGS, '-e', 'process.exit(0)'], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    // An unknown flag fails the same way, so the check above can fail.
+    expect(spawnSync(process.execPath, ['--no-such-v8-flag-at-all', '-e', '0'], { encoding: 'utf8' }).status).not.toBe(0);
   });
 });
