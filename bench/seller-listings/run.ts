@@ -187,7 +187,7 @@ async function main(): Promise<void> {
       '',
       `Run ${new Date().toISOString()} on this machine (${os.cpus().length} cores), PostgreSQL 15 on localhost. One seller with ${LISTINGS} listings`,
       `over 2,000 catalog items, a second seller with 5,000. autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per measurement after a 3 s`,
-      'warm-up with other draws; each target compiled, in its own process, with a pool of 10. Latencies in ms.',
+      `warm-up with other draws; each target compiled, in its own process, with a pool of 10 and the API's V8 flags (${API_NODE_FLAGS.join(' ')}). Latencies in ms.`,
       '',
       '- **API**: the real app, production settings, default `SELLER_SEARCH_CACHE_MS` (5 s): matching (query, facets, filters),',
       "  counting and paging on the in-memory index of the seller's listings, the page's listings read per answer, whole answers",
