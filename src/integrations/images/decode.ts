@@ -1,6 +1,6 @@
 import type { Metadata } from 'sharp';
 import { detectImageType, type ImageType } from './image-type';
-import { sharp } from './sharp';
+import { loadSharp } from './sharp';
 
 /** Bounds on what is decoded at all; anything beyond them is refused before it costs memory. */
 export interface DecodeLimits {
@@ -50,9 +50,10 @@ export async function decodeImage(bytes: Buffer, limits: DecodeLimits = DEFAULT_
     result.reasons.push('unsupported-type');
     return result;
   }
+  const sharp = await loadSharp();
   let meta: Metadata;
   try {
-    meta = await (await sharp(bytes, { animated: true, limitInputPixels: false })).metadata();
+    meta = await sharp(bytes, { animated: true, limitInputPixels: false }).metadata();
   } catch {
     result.reasons.push('undecodable');
     return result;
@@ -75,7 +76,7 @@ export async function decodeImage(bytes: Buffer, limits: DecodeLimits = DEFAULT_
   if (result.reasons.length > 0) return result;
   try {
     // A full decode of every frame, failing on the first error rather than returning grey.
-    await (await sharp(bytes, { animated: true, failOn: 'error', limitInputPixels: limits.maxTotalPixels })).raw().toBuffer();
+    await sharp(bytes, { animated: true, failOn: 'error', limitInputPixels: limits.maxTotalPixels }).raw().toBuffer();
   } catch {
     result.reasons.push('undecodable');
   }
@@ -87,7 +88,8 @@ export async function decodeImage(bytes: Buffer, limits: DecodeLimits = DEFAULT_
  * standard deviations near zero mean a single flat colour.
  */
 export async function channelSpread(bytes: Buffer): Promise<number> {
-  const stats = await (await sharp(bytes, { failOn: 'error' })).stats();
+  const sharp = await loadSharp();
+  const stats = await sharp(bytes, { failOn: 'error' }).stats();
   return Math.max(...stats.channels.map((c) => c.stdev));
 }
 
@@ -97,7 +99,8 @@ export async function channelSpread(bytes: Buffer): Promise<number> {
  * picture still shows the right way up. Animated WebP stays animated.
  */
 export async function stripMetadata(bytes: Buffer, type: ImageType): Promise<Buffer> {
-  const image = (await sharp(bytes, { animated: type === 'image/webp', failOn: 'error' })).autoOrient();
+  const sharp = await loadSharp();
+  const image = sharp(bytes, { animated: type === 'image/webp', failOn: 'error' }).autoOrient();
   // sharp writes no metadata unless asked (`keepMetadata`/`withMetadata`), so the output is clean.
   switch (type) {
     case 'image/png':

@@ -3,7 +3,7 @@ import { verifyPassword, hashPassword } from '../auth/passwords';
 import { uniqueViolation } from '../db-errors';
 import { conflict, invalid, notFound } from '../errors';
 import { plainText } from '../cases/plain-text';
-import { sharp } from '../../integrations/images/sharp';
+import { loadSharp } from '../../integrations/images/sharp';
 import type { Uploads } from '../uploads';
 
 /** Longest public profile text, counted after sanitising. */
@@ -110,10 +110,10 @@ export class Accounts {
 
   private async resized(userId: string, uploadId: string, kind: keyof typeof IMAGE_SIZES): Promise<string> {
     const source = await this.uploads.ownReadyBytes(userId, uploadId, kind);
+    const sharp = await loadSharp();
     let bytes: Buffer;
     try {
-      const image = await sharp(source, { limitInputPixels: 50_000_000 });
-      bytes = await image
+      bytes = await sharp(source, { limitInputPixels: 50_000_000 })
         .rotate()
         .resize({ ...IMAGE_SIZES[kind], fit: 'cover', position: 'attention' })
         .webp({ quality: 82 })
