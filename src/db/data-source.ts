@@ -19,11 +19,11 @@ export function createDataSource({ url, poolSize = 10, applicationName = 'market
     migrationsTransactionMode: 'each',
     synchronize: false,
     logging: false,
-    // PostgreSQL's JIT compiles any plan estimated above jit_above_cost, which on a large
-    // catalog includes OLTP statements such as the price-ordered search (an unbounded estimate
-    // for a walk that stops after one page). Compiling cost 10-40 ms per statement there and
-    // buys nothing for queries that touch thousands of rows: price search p50 35 -> 27 ms on
-    // 1M items with it off (docs/operations.md, "PostgreSQL settings").
+    // PostgreSQL's JIT compiles any plan estimated above jit_above_cost. On a large catalog
+    // that includes searches that count or order all of a name's matches (the planner
+    // overestimates them about fourfold and charges a market-row probe for each), and compiling
+    // cost more than the statement saved: price search p50 35 -> 27 ms on 1M items with it off
+    // (docs/operations.md, "PostgreSQL settings").
     extra: { max: poolSize, application_name: applicationName, options: '-c jit=off' },
   });
 }
