@@ -48,7 +48,8 @@ export interface ListingViewOptions {
   withoutItemAndSeller?: boolean;
   /**
    * Each listing's attachments by listing id, read by the caller's own query with
-   * `ATTACHMENTS_JSON_SQL` (`ItemListings.load`), so none is read here. A listing absent has none.
+   * `ATTACHMENTS_JSON_SQL` (`ItemListings.load`, `loadListingViews`), so none is read here. A
+   * listing absent has none.
    */
   attachments?: Map<string, AttachmentView[]>;
 }
@@ -56,7 +57,8 @@ export interface ListingViewOptions {
 /**
  * The attachments of the listing aliased `l`, as a JSON array of `AttachmentView` in position
  * order: the one statement of what a listing's attachments are, for `loadAttachments` and for a
- * query that selects them with its listings (`ItemListings.load`: one round trip instead of two).
+ * query that selects them with its listings (`ItemListings.load`, `loadListingViews`: one round
+ * trip instead of two).
  */
 export const ATTACHMENTS_JSON_SQL = `(SELECT coalesce(json_agg(json_build_object('id', a.id, 'imageId', a.image_id, 'url', a.url) ORDER BY a.position), '[]')
     FROM listing_attachments a WHERE a.listing_id = l.id)`;
@@ -122,11 +124,20 @@ export async function toListingViews(
   }));
 }
 
-/** Listing views by id, in the order given; ids that do not exist are skipped. */
+/**
+ * Listing views by id, in the order given; ids that do not exist are skipped. The listings are
+ * read with their attachments, one round trip instead of two (seller search reads a page per answer).
+ */
 export async function loadListingViews(db: DataSource | EntityManager, ids: string[], options: ListingViewOptions): Promise<ListingView[]> {
   if (ids.length === 0) return [];
-  const rows = await db.getRepository(Listing).createQueryBuilder('l').where('l.id = ANY(:ids)', { ids }).getMany();
-  const byId = new Map(rows.map((r) => [r.id, r]));
+  const { entities, raw } = await db
+    .getRepository(Listing)
+    .createQueryBuilder('l')
+    .where('l.id = ANY(:ids)', { ids })
+    .addSelect(ATTACHMENTS_JSON_SQL, 'attachments')
+    .getRawAndEntities<{ l_id: string; attachments: AttachmentView[] }>();
+  const byId = new Map(entities.map((r) => [r.id, r]));
   const ordered = ids.map((id) => byId.get(id)).filter((l): l is Listing => l !== undefined);
-  return toListingViews(db, ordered, options);
+  const attachments = new Map(raw.map((r) => [r.l_id, r.attachments]));
+  return toListingViews(db, ordered, { attachments, ...options });
 }
