@@ -153,7 +153,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     sellerDashboard: new SellerDashboard(signedLinks, config.publicBaseUrl),
     deliveryOptions,
     uploads,
-    imports: new ListingImports(db),
+    imports: new ListingImports(db, { maxRows: config.imports.maxRows }),
     catalogTree: new CatalogHierarchy(db),
     bulkLookup: discover.bulkLookup,
     listingSearch: discover.listingSearch,

@@ -71,6 +71,8 @@ export interface Config {
   };
   imports: {
     maxBytes: number;
+    /** Lines after the header an import may have. */
+    maxRows: number;
     batchSize: number;
   };
   search: {
@@ -314,6 +316,8 @@ const schema = Joi.object({
     .integer()
     .min(1024)
     .default(5 * 1024 * 1024),
+  // Bounds the worker's parse of one file (time and memory), whatever the rows hold.
+  IMPORT_MAX_ROWS: Joi.number().integer().min(1).default(50_000),
   IMPORT_BATCH_SIZE: Joi.number().integer().min(1).max(5000).default(500),
   // Above the longest webhook metrics window (30 d), so those figures stay whole.
   RETENTION_AGE: Joi.string().pattern(DURATION).default('35d'),
@@ -454,7 +458,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       batchSize: value.WORKFLOW_START_BATCH,
     },
     uploads: { dir: path.resolve(value.UPLOADS_DIR), maxBytes: value.UPLOAD_MAX_BYTES },
-    imports: { maxBytes: value.IMPORT_MAX_BYTES, batchSize: value.IMPORT_BATCH_SIZE },
+    imports: { maxBytes: value.IMPORT_MAX_BYTES, maxRows: value.IMPORT_MAX_ROWS, batchSize: value.IMPORT_BATCH_SIZE },
     search: { cacheTtlMs: value.SELLER_SEARCH_CACHE_MS },
     discover: { cacheTtlMs: value.DISCOVER_CACHE_MS, itemCacheBytes: value.DISCOVER_ITEM_CACHE_MB * 1024 * 1024 },
     checkout: { holdSeconds: value.CHECKOUT_HOLD_SECONDS },

@@ -4,7 +4,7 @@ import { registerSeller, startTestApi, type TestApi } from '../support/api';
 // No Temporal here: what the API checks before scheduling, and what it does when it cannot.
 let api: TestApi;
 beforeAll(async () => {
-  api = await startTestApi({ env: { IMPORT_MAX_BYTES: '2048' } });
+  api = await startTestApi({ env: { IMPORT_MAX_BYTES: '2048', IMPORT_MAX_ROWS: '3' } });
 });
 afterAll(() => api.close());
 
@@ -27,6 +27,20 @@ describe('POST /seller/imports (before the workflow)', () => {
     const seller = await registerSeller(api);
     await post(seller.bearer, JSON.stringify({ csv: 'urn' }), 'application/json').expect(415);
     await post(seller.bearer, `urn,condition,language,price,quantity\n${'x,MINT,en,1,1\n'.repeat(300)}`).expect(413);
+  });
+
+  it('refuses more lines after the header than IMPORT_MAX_ROWS, storing nothing; empty lines do not count', async () => {
+    const seller = await registerSeller(api);
+    const header = 'urn,condition,language,price,quantity\r\n';
+    const res = await post(seller.bearer, `${header}${',,,,\r\n'.repeat(4)}`);
+    expect(res.status).toBe(400);
+    expect(res.body.type).toBe('/problems/import-too-many-rows');
+    expect(res.body.detail).toContain('more than 3 lines after the header');
+    const rows = await api.database.db.query(`SELECT 1 FROM listing_imports WHERE seller_id = $1`, [seller.id]);
+    expect(rows).toHaveLength(0);
+
+    const spaced = await post(seller.bearer, `${header}\r\n${'x,MINT,en,1,1\n\n'.repeat(3)}\r\n`);
+    expect(spaced.status).toBe(202);
   });
 
   it('accepts the import while Temporal is unreachable: it stays PENDING and its workflow waits in the start outbox', async () => {

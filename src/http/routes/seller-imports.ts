@@ -32,7 +32,11 @@ export const sellerImportRoutes = (s: Services, maxBytes: number) => [
     request: { rawBody: { mediaTypes: ['text/csv'], description: `A UTF-8 CSV file, at most ${maxBytes} bytes.` } },
     responses: {
       202: { description: 'Accepted: the import, PENDING.', schema: importView },
-      400: { description: '`import-csv-invalid`: the header is missing required columns or has unknown ones.' },
+      400: {
+        description:
+          '`import-csv-invalid`: the header is missing required columns or has unknown ones. ' +
+          '`import-too-many-rows`: more lines after the header than an import takes (`IMPORT_MAX_ROWS`, default 50,000).',
+      },
       413: { description: 'The file is over the size cap.' },
     },
     handler: async ({ principal, ctx }) => {

@@ -45,6 +45,23 @@ export function readHeader(csv: string): string[] {
   return header;
 }
 
+/**
+ * Whether the file has more than `max` lines after the first, not counting empty ones (which the
+ * parser skips). Lines bound the records from above (a quoted cell may span lines); the count
+ * stops at `max + 1`, so a huge file costs no more than an acceptable one.
+ */
+export function hasMoreDataLinesThan(csv: string, max: number): boolean {
+  let lines = 0;
+  for (let start = 0; start < csv.length && lines <= max + 1;) {
+    const newline = csv.indexOf('\n', start);
+    const end = newline === -1 ? csv.length : newline;
+    const empty = end === start || (end === start + 1 && csv[start] === '\r');
+    if (!empty) lines += 1;
+    start = end + 1;
+  }
+  return lines - 1 > max;
+}
+
 function parseOrThrow(csv: string, options: Options): unknown[] {
   try {
     return parse(csv, { bom: true, trim: true, skip_empty_lines: true, ...options }) as unknown[];
