@@ -11,7 +11,9 @@ import { chmodSync, createWriteStream, existsSync, mkdtempSync, readdirSync, rea
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import API_NODE_FLAGS from '../src/api-node-flags.json';
 import { SEARCH_ATTRIBUTE_ARGS } from '../src/domain/search-attributes';
+import WORKER_NODE_FLAGS from '../worker/node-flags.json';
 
 export const ROOT = path.resolve(__dirname, '..');
 // Compiled into dist/scripts/, ROOT is dist/; the checkout is one level up.
@@ -255,8 +257,8 @@ export class LocalStack {
   // ---- API and worker ---------------------------------------------------------------------
 
   async startProcess(component: 'api' | 'worker'): Promise<void> {
-    const entry = component === 'api' ? 'dist/src/main.js' : 'dist/worker/main.js';
-    this.spawnChild(component, process.execPath, [path.join(CHECKOUT, entry)], { ...process.env, ...this.env });
+    const [flags, entry] = component === 'api' ? [API_NODE_FLAGS, 'dist/src/main.js'] : [WORKER_NODE_FLAGS, 'dist/worker/main.js'];
+    this.spawnChild(component, process.execPath, [...flags, path.join(CHECKOUT, entry)], { ...process.env, ...this.env });
   }
 
   private spawnChild(component: Exclude<Component, 'postgres'>, command: string, args: string[], env: NodeJS.ProcessEnv): void {

@@ -13,6 +13,7 @@ import { runLoad } from '../load';
 import { freePort, portOpen, rss, rssAtEnd, spawnTemporalDevServer, stopChild } from '../support';
 import { BENCH, benchDatabaseUrl } from '../catalog/settings';
 import API_NODE_FLAGS from '../../src/api-node-flags.json';
+import WORKER_NODE_FLAGS from '../../worker/node-flags.json';
 import { bulkLookups, cycle, listingSearches, searches, take } from '../catalog/workload';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -23,7 +24,7 @@ const IDLE_SETTLE_MS = 10_000;
 
 const VARIANTS = {
   'ts-node': { api: [...API_NODE_FLAGS, '-r', 'ts-node/register', 'src/main.ts'], worker: ['-r', 'ts-node/register', 'worker/main.ts'] },
-  compiled: { api: [...API_NODE_FLAGS, 'dist/src/main.js'], worker: ['dist/worker/main.js'] },
+  compiled: { api: [...API_NODE_FLAGS, 'dist/src/main.js'], worker: [...WORKER_NODE_FLAGS, 'dist/worker/main.js'] },
 };
 type Variant = keyof typeof VARIANTS;
 

@@ -38,6 +38,7 @@ import { listingEventData } from '../../test/support/listings';
 import { encryptSecret, newSigningSecret } from '../../src/services/webhooks/signing';
 import { TASK_QUEUE_FAIRNESS_ARGS } from '../../src/temporal/task-queue-fairness';
 import API_NODE_FLAGS from '../../src/api-node-flags.json';
+import WORKER_NODE_FLAGS from '../../worker/node-flags.json';
 import type { baselineWorkflow } from './baseline-workflow';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -242,7 +243,11 @@ async function startStack(databaseUrl: string, temporalAddress: string): Promise
     return (await fetch(`${apiBase}/readyz`).catch(() => undefined))?.ok === true;
   }, 'the API to be ready');
   // The API has migrated the database; the worker starts on it.
-  const worker = spawn(process.execPath, ['dist/worker/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const worker = spawn(process.execPath, [...WORKER_NODE_FLAGS, 'dist/worker/main.js'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   children.push(worker);
   worker.once('exit', (code) => code !== 0 && code !== null && console.error(`the worker exited (${code})`));
   return { api, worker, apiBase };

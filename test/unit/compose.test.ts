@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
 import API_NODE_FLAGS from '../../src/api-node-flags.json';
+import WORKER_NODE_FLAGS from '../../worker/node-flags.json';
 import { readCompose, ROOT, type ComposeService } from '../support/compose';
 
 // No Docker engine runs here or in CI, so docker-compose.yml is checked as data: against the
@@ -102,7 +103,7 @@ describe('the production profile', () => {
   it('runs two API and two worker replicas of the compiled image, none publishing a port', () => {
     const commands = {
       'prod-api': ['node', ...API_NODE_FLAGS, 'dist/src/main.js'],
-      'prod-worker': ['node', 'dist/worker/main.js'],
+      'prod-worker': ['node', ...WORKER_NODE_FLAGS, 'dist/worker/main.js'],
       'prod-migrate': ['node', 'dist/scripts/migrate.js'],
     };
     for (const [name, command] of Object.entries(commands)) {
@@ -146,11 +147,23 @@ describe('every API process runs with the V8 flags of src/api-node-flags.json', 
     expect(readFileSync(path.join(ROOT, 'scripts/start.mjs'), 'utf8')).toContain("'../src/api-node-flags.json'");
   });
 
-  it('are flags this node accepts', () => {
-    const run = spawnSync(process.execPath, [...API_NODE_FLAGS, '-e', 'process.exit(0)'], { encoding: 'utf8' });
-    expect(run.stderr).toBe('');
-    expect(run.status).toBe(0);
+  it("are flags this node accepts, as are the worker's", () => {
+    for (const flags of [API_NODE_FLAGS, WORKER_NODE_FLAGS]) {
+      const run = spawnSync(process.execPath, [...flags, '-e', 'process.exit(0)'], { encoding: 'utf8' });
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+    }
     // An unknown flag fails the same way, so the check above can fail.
     expect(spawnSync(process.execPath, ['--no-such-v8-flag-at-all', '-e', '0'], { encoding: 'utf8' }).status).not.toBe(0);
+  });
+});
+
+describe('every compiled worker process runs with the V8 flags of worker/node-flags.json', () => {
+  // From source (npm start) the worker keeps V8's defaults: it bundles the workflows with webpack at start.
+  it('in both compose profiles and in the throw-away stack of scripts/local-stack.ts', () => {
+    expect(WORKER_NODE_FLAGS.length).toBeGreaterThan(0);
+    for (const name of ['worker', 'prod-worker'])
+      expect(services[name]!.command).toEqual(['node', ...WORKER_NODE_FLAGS, 'dist/worker/main.js']);
+    expect(readFileSync(path.join(ROOT, 'scripts/local-stack.ts'), 'utf8')).toContain("from '../worker/node-flags.json'");
   });
 });
