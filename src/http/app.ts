@@ -60,7 +60,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...sellerListingRoutes(services),
     ...sellerAccountRoutes(services),
     ...uploadRoutes(services),
-    ...sellerImportRoutes(services, config.imports.maxBytes),
+    ...sellerImportRoutes(services, config.imports),
     ...discoverRoutes(services),
     ...catalogTreeRoutes(services),
     ...listingSearchRoutes(services),

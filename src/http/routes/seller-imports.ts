@@ -18,7 +18,7 @@ const importView = Joi.object({
 }).meta({ component: 'ListingImport' });
 type None = Record<string, never>;
 
-export const sellerImportRoutes = (s: Services, maxBytes: number) => [
+export const sellerImportRoutes = (s: Services, { maxBytes, maxRows }: { maxBytes: number; maxRows: number }) => [
   defineRoute<None, None, undefined, 'seller'>({
     operationId: 'createListingImport',
     method: 'post',
@@ -35,7 +35,7 @@ export const sellerImportRoutes = (s: Services, maxBytes: number) => [
       400: {
         description:
           '`import-csv-invalid`: the header is missing required columns or has unknown ones. ' +
-          '`import-too-many-rows`: more lines after the header than an import takes (`IMPORT_MAX_ROWS`, default 50,000).',
+          `\`import-too-many-rows\`: more than ${maxRows} non-empty lines after the header (\`IMPORT_MAX_ROWS\`).`,
       },
       413: { description: 'The file is over the size cap.' },
     },

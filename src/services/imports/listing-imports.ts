@@ -49,7 +49,7 @@ export class ListingImports {
       throw err;
     }
     // Lines, not parsed records: counting them costs milliseconds where parsing a 5 MB file takes
-    // seconds of the API's event loop. A quoted cell spanning lines is the only over-count.
+    // seconds of the API's event loop.
     if (hasMoreDataLinesThan(csv, this.limits.maxRows))
       throw invalid(
         'import-too-many-rows',
