@@ -7,7 +7,7 @@ import { toJsonBytes } from '../json-bytes';
 import { requestHash, type IdempotencyKeys, type StoredAnswer } from '../services/idempotency/idempotency-keys';
 import { JsonBytes, takesIdempotencyKey, type AnyRoute, type AuthLevel, type HandlerResult } from './route';
 import { illFormedFields } from './text';
-import { validatePart } from './validation';
+import { partValidator } from './validation';
 
 export interface RouterDeps {
   authenticator: Authenticator;
@@ -116,14 +116,19 @@ function replay(ctx: Context, answer: StoredAnswer): void {
 export const toKoaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 function routeMiddleware(route: AnyRoute, deps: RouterDeps): Middleware {
+  const req = route.request ?? {};
+  const validate = {
+    params: req.params && partValidator<Record<string, string>>(req.params, 'params'),
+    query: req.query && partValidator<Record<string, unknown>>(req.query, 'query'),
+    body: req.body && partValidator<unknown>(req.body, 'body'),
+  };
   return async (ctx) => {
     const principal = await resolvePrincipal(ctx, route.auth, deps);
     checkBodyType(ctx, route);
     checkText(ctx);
-    const req = route.request ?? {};
-    const params = req.params ? validatePart(req.params, ctx.params, 'params') : ctx.params;
-    const query = req.query ? validatePart(req.query, { ...ctx.query }, 'query') : {};
-    const body = req.body ? validatePart(req.body, ctx.request.body ?? {}, 'body') : undefined;
+    const params = validate.params ? validate.params(ctx.params) : ctx.params;
+    const query = validate.query ? validate.query({ ...ctx.query }) : {};
+    const body = validate.body ? validate.body(ctx.request.body ?? {}) : undefined;
 
     const key = principal && takesIdempotencyKey(route) ? idempotencyKeyOf(ctx) : null;
     let result: HandlerResult;
