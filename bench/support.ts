@@ -101,6 +101,22 @@ export const portOpen = (port: number) =>
     socket.once('error', () => resolve(false));
   });
 
+/** The benchmark's running children: ended when the benchmark ends, however it ends. */
+const children = new Set<ChildProcess>();
+process.on('exit', () => children.forEach((child) => child.kill('SIGTERM')));
+
+/**
+ * Ends `child` when this process ends, on success or on a crash. A benchmark that died of an
+ * error (say, its database dropped under it) used to leave its servers running and holding
+ * their ports, and the next run then failed to listen. Every child a benchmark starts goes
+ * through here.
+ */
+export function endsWithBench<T extends ChildProcess>(child: T): T {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
 /** SIGTERM, resolved when the process has exited (at once if it already has). */
 export function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
@@ -112,22 +128,24 @@ export function stopChild(child: ChildProcess): Promise<void> {
 
 /** A headless Temporal CLI dev server (in memory) on 127.0.0.1:`port` with every search attribute. */
 export function spawnTemporalDevServer(port: number, extraArgs: string[] = []): ChildProcess {
-  return spawn(
-    TEMPORAL_CLI,
-    [
-      'server',
-      'start-dev',
-      '--ip',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--headless',
-      '--log-level',
-      'error',
-      ...SEARCH_ATTRIBUTE_ARGS,
-      ...extraArgs,
-    ],
-    { stdio: 'ignore' },
+  return endsWithBench(
+    spawn(
+      TEMPORAL_CLI,
+      [
+        'server',
+        'start-dev',
+        '--ip',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--headless',
+        '--log-level',
+        'error',
+        ...SEARCH_ATTRIBUTE_ARGS,
+        ...extraArgs,
+      ],
+      { stdio: 'ignore' },
+    ),
   );
 }
 

@@ -21,7 +21,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import misspellings from '../../data/search/misspellings.json';
 import { latency, runLoad, settle, type LoadResult } from '../load';
-import { adminQuery, cpuShare, cpuTicks, rssAtEnd, waitForHttp as waitFor } from '../support';
+import { adminQuery, endsWithBench, cpuShare, cpuTicks, rssAtEnd, waitForHttp as waitFor } from '../support';
 import { loadItems } from '../../src/services/catalog/item-view';
 import { searchCatalog } from '../../src/services/search/catalog-search';
 import { searchListings } from '../../src/services/search/listing-search';
@@ -55,10 +55,12 @@ const urlOf = (items: number) => {
 };
 
 function serve(target: 'uncached' | 'floor', url: string): ChildProcess {
-  return spawn(process.execPath, [...API_NODE_FLAGS, '-r', 'ts-node/register', path.join(__dirname, 'server.ts'), target, '600'], {
-    stdio: 'inherit',
-    env: { ...process.env, BENCH_DATABASE_URL: url, BENCH_UNCACHED_API_PORT: String(API_PORT), BENCH_FLOOR_PORT: String(FLOOR_PORT) },
-  });
+  return endsWithBench(
+    spawn(process.execPath, [...API_NODE_FLAGS, '-r', 'ts-node/register', path.join(__dirname, 'server.ts'), target, '600'], {
+      stdio: 'inherit',
+      env: { ...process.env, BENCH_DATABASE_URL: url, BENCH_UNCACHED_API_PORT: String(API_PORT), BENCH_FLOOR_PORT: String(FLOOR_PORT) },
+    }),
+  );
 }
 
 /** Requests each workload cycles through (the API here is uncached: repeats cost the same as new ones). */

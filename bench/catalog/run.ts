@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { latency, runLoad, settle, type LoadResult } from '../load';
-import { compileToDist, cpuShare, cpuTicks, rssAtEnd, waitForHttp as waitFor } from '../support';
+import { compileToDist, endsWithBench, cpuShare, cpuTicks, rssAtEnd, waitForHttp as waitFor } from '../support';
 import API_NODE_FLAGS from '../../src/api-node-flags.json';
 import { BENCH, benchDatabaseUrl } from './settings';
 import { bulkLookups, cycle, listingSearches, searches, take, type Workload } from './workload';
@@ -127,7 +127,7 @@ const server = () => compileToDist(['server.ts', 'baseline.ts', 'settings.ts'].m
  * from the code's.
  */
 async function measureFloor(bytes: number): Promise<{ bytes: number; many: LoadResult; one: LoadResult }> {
-  const floor = spawn(process.execPath, [...API_NODE_FLAGS, server(), 'floor', String(bytes)], { stdio: 'inherit' });
+  const floor = endsWithBench(spawn(process.execPath, [...API_NODE_FLAGS, server(), 'floor', String(bytes)], { stdio: 'inherit' }));
   try {
     await waitFor(`http://127.0.0.1:${BENCH.floorPort}/`);
     const at = (connections: number) =>
@@ -210,7 +210,7 @@ function report(
 async function main(): Promise<void> {
   // Every target runs with the API's V8 flags, as the API is deployed.
   const servers = (['api', 'uncached', 'baseline'] as const).map((target) =>
-    spawn(process.execPath, [...API_NODE_FLAGS, server(), target], { stdio: 'inherit' }),
+    endsWithBench(spawn(process.execPath, [...API_NODE_FLAGS, server(), target], { stdio: 'inherit' })),
   );
   try {
     await waitFor(`http://127.0.0.1:${BENCH.apiPort}/healthz`);

@@ -13,7 +13,7 @@ import readline from 'node:readline';
 import { Client } from 'pg';
 import API_NODE_FLAGS from '../../src/api-node-flags.json';
 import { latency, runLoad, type LoadResult } from '../load';
-import { compileToDist, rss, stopChild, waitForHttp } from '../support';
+import { compileToDist, endsWithBench, rss, stopChild, waitForHttp } from '../support';
 import { BENCH, benchDatabaseUrl } from './settings';
 import { bulkLookups, cycle, take, type Workload } from './workload';
 
@@ -41,9 +41,11 @@ const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, 
 
 async function measure(variant: (typeof VARIANTS)[number], workload: Workload, seed: number): Promise<Run> {
   const [server] = compileToDist(['server.ts', 'baseline.ts', 'settings.ts'].map((f) => `bench/catalog/${f}`));
-  const child: ChildProcess = spawn(process.execPath, ['--trace-gc', ...variant.flags, server!, 'api'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child: ChildProcess = endsWithBench(
+    spawn(process.execPath, ['--trace-gc', ...variant.flags, server!, 'api'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
   let counting = false;
   const counts = { markCompacts: 0, scavenges: 0 };
   // One --trace-gc line per collection.

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { latency, runLoad, settle } from '../load';
-import { adminQuery, cpuShare, cpuTicks, rssAtEnd } from '../support';
+import { adminQuery, endsWithBench, cpuShare, cpuTicks, rssAtEnd } from '../support';
 import { connectAndMigrate } from '../../src/db/data-source';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/mts_bench_conversations';
@@ -29,7 +29,9 @@ const admin = (sql: string) => adminQuery(DATABASE_URL, sql);
 const dbName = () => new URL(DATABASE_URL).pathname.slice(1);
 
 function start(mode: 'api' | 'baseline', port: number): Promise<ChildProcess> {
-  const child = fork(path.join(__dirname, 'server.ts'), [mode, String(port), DATABASE_URL], { execArgv: ['-r', 'ts-node/register'] });
+  const child = endsWithBench(
+    fork(path.join(__dirname, 'server.ts'), [mode, String(port), DATABASE_URL], { execArgv: ['-r', 'ts-node/register'] }),
+  );
   return new Promise((resolve, reject) => {
     child.once('message', () => resolve(child));
     child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { runLoad } from '../load';
-import { freePort, portOpen, rss, rssAtEnd, spawnTemporalDevServer, stopChild } from '../support';
+import { endsWithBench, freePort, portOpen, rss, rssAtEnd, spawnTemporalDevServer, stopChild } from '../support';
 import { BENCH, benchDatabaseUrl } from '../catalog/settings';
 import API_NODE_FLAGS from '../../src/api-node-flags.json';
 import WORKER_NODE_FLAGS from '../../worker/node-flags.json';
@@ -89,8 +89,10 @@ async function measure(variant: Variant): Promise<Figures> {
       // Production requires payload keys: one throw-away key, shared by the API and the worker.
       TEMPORAL_PAYLOAD_KEYS: `bench:${randomBytes(32).toString('base64')}`,
     };
-    const api = spawn(process.execPath, VARIANTS[variant].api, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
-    const worker = spawn(process.execPath, VARIANTS[variant].worker, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const api = endsWithBench(spawn(process.execPath, VARIANTS[variant].api, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] }));
+    const worker = endsWithBench(
+      spawn(process.execPath, VARIANTS[variant].worker, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] }),
+    );
     children.push(api, worker);
     const base = `http://127.0.0.1:${apiPort}`;
     await waitFor(async () => (await fetch(`${base}/readyz`)).ok, 'API');

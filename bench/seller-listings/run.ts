@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { latency, runLoad, settle } from '../load';
-import { adminQuery, compileToDist, cpuShare, cpuTicks, rssAtEnd } from '../support';
+import { adminQuery, compileToDist, endsWithBench, cpuShare, cpuTicks, rssAtEnd } from '../support';
 import { cycle, take, type Draw, type Workload } from '../catalog/workload';
 import { connectAndMigrate } from '../../src/db/data-source';
 import API_NODE_FLAGS from '../../src/api-node-flags.json';
@@ -81,7 +81,7 @@ async function seedListings(c: Client, sellerId: string, count: number): Promise
 function start(mode: 'api' | 'baseline' | 'floor', port: number, arg: string): Promise<ChildProcess> {
   const [server] = compileToDist(['server.ts', 'baseline-sql.ts'].map((f) => `bench/seller-listings/${f}`));
   // Every target runs with the API's V8 flags, as the API is deployed.
-  const child = fork(server!, [mode, String(port), DATABASE_URL, arg], { execArgv: API_NODE_FLAGS });
+  const child = endsWithBench(fork(server!, [mode, String(port), DATABASE_URL, arg], { execArgv: API_NODE_FLAGS }));
   return new Promise((resolve, reject) => {
     child.once('message', () => resolve(child));
     child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));

@@ -29,7 +29,7 @@ import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { Client as PgClient } from 'pg';
 import type { DataSource } from 'typeorm';
-import { cpuShare, cpuTicks, freePort, percentile, portOpen, rss, spawnTemporalDevServer, stopChild } from '../support';
+import { cpuShare, cpuTicks, endsWithBench, freePort, percentile, portOpen, rss, spawnTemporalDevServer, stopChild } from '../support';
 import { loadConfig } from '../../src/config';
 import { connectAndMigrate } from '../../src/db/data-source';
 import { newId } from '../../src/ids';
@@ -235,7 +235,9 @@ async function startStack(databaseUrl: string, temporalAddress: string): Promise
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     JWT_SECRET,
   };
-  const api = spawn(process.execPath, [...API_NODE_FLAGS, 'dist/src/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const api = endsWithBench(
+    spawn(process.execPath, [...API_NODE_FLAGS, 'dist/src/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] }),
+  );
   children.push(api);
   const apiBase = `http://127.0.0.1:${port}`;
   await waitFor(async () => {
@@ -243,11 +245,13 @@ async function startStack(databaseUrl: string, temporalAddress: string): Promise
     return (await fetch(`${apiBase}/readyz`).catch(() => undefined))?.ok === true;
   }, 'the API to be ready');
   // The API has migrated the database; the worker starts on it.
-  const worker = spawn(process.execPath, [...WORKER_NODE_FLAGS, 'dist/worker/main.js'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const worker = endsWithBench(
+    spawn(process.execPath, [...WORKER_NODE_FLAGS, 'dist/worker/main.js'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
   children.push(worker);
   worker.once('exit', (code) => code !== 0 && code !== null && console.error(`the worker exited (${code})`));
   return { api, worker, apiBase };
