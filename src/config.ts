@@ -91,6 +91,8 @@ export interface Config {
   checkout: {
     /** How long a checkout holds stock before an unpaid session expires and releases it. */
     holdSeconds: number;
+    /** How often the expiry sweep releases the holds of run-out sessions: their most lag. */
+    expirySweepMs: number;
   };
   orders: {
     /** After shipping, an order counts as received automatically once this has passed. */
@@ -277,6 +279,7 @@ const schema = Joi.object({
   WORKFLOW_START_RETRY_MAX: Joi.string().pattern(DURATION).default('30s'),
   WORKFLOW_START_BATCH: Joi.number().integer().min(1).max(1000).default(100),
   CHECKOUT_HOLD_SECONDS: Joi.number().integer().min(1).max(86_400).default(900),
+  CHECKOUT_EXPIRY_SWEEP: Joi.string().pattern(DURATION).default('10s'),
   ORDER_AUTO_RECEIPT_SECONDS: Joi.number()
     .integer()
     .min(1)
@@ -461,7 +464,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imports: { maxBytes: value.IMPORT_MAX_BYTES, maxRows: value.IMPORT_MAX_ROWS, batchSize: value.IMPORT_BATCH_SIZE },
     search: { cacheTtlMs: value.SELLER_SEARCH_CACHE_MS },
     discover: { cacheTtlMs: value.DISCOVER_CACHE_MS, itemCacheBytes: value.DISCOVER_ITEM_CACHE_MB * 1024 * 1024 },
-    checkout: { holdSeconds: value.CHECKOUT_HOLD_SECONDS },
+    checkout: { holdSeconds: value.CHECKOUT_HOLD_SECONDS, expirySweepMs: parseDuration(value.CHECKOUT_EXPIRY_SWEEP) },
     orders: { autoReceiptSeconds: value.ORDER_AUTO_RECEIPT_SECONDS, deliveredReceiptSeconds: value.ORDER_DELIVERED_RECEIPT_SECONDS },
     money: {
       sellerFeeBps: value.SELLER_FEE_BPS,

@@ -11,6 +11,7 @@ import { temporalClient } from '../src/temporal/client';
 import { ensurePayoutSchedule } from '../src/temporal/payout-schedule';
 import { startCodecServer } from '../src/temporal/codec-server';
 import { AesGcmPayloadCodec } from '../src/temporal/payload-codec';
+import { ensureCheckoutExpirySchedule } from '../src/temporal/checkout-expiry-schedule';
 import { ensureRetentionSchedule } from '../src/temporal/retention-schedule';
 import { createWorker } from './create-worker';
 import { createStartDispatcher } from './start-dispatcher';
@@ -48,7 +49,7 @@ async function main(): Promise<void> {
   log.info({ created, intervalMs: config.money.payoutIntervalMs }, 'payout schedule ensured');
   const dispatcher = createStartDispatcher(config, db, temporal, log.child({ component: 'start-dispatcher' }), metrics);
   dispatcher.start();
-  keepRetentionSchedule(temporal, config, log);
+  keepSchedules(temporal, config, log);
   const metricsServer =
     config.metrics.workerPort === 0
       ? undefined
@@ -81,17 +82,18 @@ async function main(): Promise<void> {
 }
 
 /**
- * Creates or updates the retention Schedule; while Temporal cannot be reached it tries again
- * every 30 s instead of holding up the worker (the outboxes lose nothing by waiting).
+ * Creates or updates the Schedules that follow this configuration (retention, checkout expiry);
+ * while Temporal cannot be reached it tries again every 30 s instead of holding up the worker
+ * (outbox rows and run-out holds lose nothing by waiting: a later sweep takes them all).
  */
-function keepRetentionSchedule(temporal: Client, config: Config, log: Logger): void {
+function keepSchedules(temporal: Client, config: Config, log: Logger): void {
+  const taskQueue = config.temporal.taskQueue;
   const attempt = () =>
-    ensureRetentionSchedule(temporal, {
-      taskQueue: config.temporal.taskQueue,
-      everyMs: config.retention.everyMs,
-      olderThanMs: config.retention.olderThanMs,
-    }).catch((err: unknown) => {
-      log.warn({ err }, 'retention schedule not set up yet; retrying in 30 s');
+    Promise.all([
+      ensureRetentionSchedule(temporal, { taskQueue, everyMs: config.retention.everyMs, olderThanMs: config.retention.olderThanMs }),
+      ensureCheckoutExpirySchedule(temporal, { taskQueue, everyMs: config.checkout.expirySweepMs }),
+    ]).catch((err: unknown) => {
+      log.warn({ err }, 'schedules not set up yet; retrying in 30 s');
       setTimeout(attempt, 30_000).unref();
     });
   void attempt();

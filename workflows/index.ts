@@ -1,6 +1,6 @@
 // Every workflow the worker hosts. Deterministic code only: activities do all I/O.
 export { caseWorkflow } from './case';
-export { checkoutWorkflow } from './checkout';
+export { checkoutExpiryWorkflow } from './checkout-expiry';
 export { emailChangeWorkflow } from './email-change';
 export { emailDeliveryWorkflow } from './email-delivery';
 export { fundsReleaseWorkflow } from './funds-release';

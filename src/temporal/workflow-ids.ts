@@ -9,7 +9,6 @@ export const workflowIds = {
   case: (caseId: string) => `case:${caseId}`,
   reviewWindow: (purchaseId: string) => `review-window:${purchaseId}`,
   webhookDelivery: (eventId: string, endpointId: string) => `webhook:${eventId}:${endpointId}`,
-  checkout: (sessionId: string) => `checkout:${sessionId}`,
   import: (importId: string) => `import:${importId}`,
   orderReceipt: (orderId: string) => `order-receipt:${orderId}`,
   shipmentTracking: (shipmentId: string) => `shipment-tracking:${shipmentId}`,
@@ -18,4 +17,6 @@ export const workflowIds = {
   payout: (sellerId: string, runDate: string) => `payout:${sellerId}:${runDate}`,
   /** The Temporal Schedule that starts the payout runs, and its workflows' id prefix. */
   payoutRunSchedule: 'payout-run',
+  /** The Temporal Schedule that sweeps run-out checkout holds, and its workflows' id prefix. */
+  checkoutExpirySchedule: 'checkout-expiry',
 };

@@ -1,3 +1,4 @@
+import { ensureCheckoutExpirySchedule } from '../../src/temporal/checkout-expiry-schedule';
 import { registerUser, type TestUser } from '../support/api';
 import { apiClient, dataOf, expectStatus, type Schemas } from '../support/client';
 import { pdfText } from '../support/pdf-text';
@@ -106,6 +107,50 @@ it('a failed payment releases the holds; the listing is locked only while held',
   expect(await stockOf(listingIds[0]!)).toEqual({ quantity: 1, reserved: 0 });
   expect(await listing()).toMatchObject({ locked: false, available: 1 });
   await expectStatus(settle(api, url, 'success'), 409);
+});
+
+it('a hold that has run out: the page says expired, a late payment is refused and frees the stock, the Schedule sweeps the rest', async () => {
+  const api = stack.api;
+  const db = api.database.db;
+  const { listingIds } = await sellerWithListings(api, [
+    { quantity: 1, price: 900 },
+    { quantity: 1, price: 900 },
+  ]);
+  const [paidLate, abandoned] = (await Promise.all(
+    listingIds.map(async (listingId) => {
+      const buyer = await registerUser(api);
+      return { listingId, url: await checkoutUrl(buyer, await fillBasket(api, buyer, [{ listingId }])) };
+    }),
+  )) as [{ listingId: string; url: string }, { listingId: string; url: string }];
+  // Both holds' time passes; nothing has swept them yet.
+  await db.query(`UPDATE checkout_sessions SET expires_at = now() - interval '1 second' WHERE id = ANY($1)`, [
+    [paidLate, abandoned].map((c) => sessionIdOf(c.url)),
+  ]);
+  const page = await dataOf(
+    apiClient(api).GET('/pay/{sessionId}', { params: { path: { sessionId: sessionIdOf(paidLate.url) } }, parseAs: 'text' }),
+  );
+  expect(page).toContain('<dd>expired</dd>');
+  expect(page).not.toContain('<form');
+
+  const late = await settle(api, paidLate.url, 'success');
+  expect(late.response.status).toBe(409);
+  expect(late.error).toMatchObject({ type: '/problems/checkout-closed', detail: 'This checkout is already expired.' });
+  expect(await stockOf(paidLate.listingId)).toEqual({ quantity: 1, reserved: 0 });
+  expect(await stockOf(abandoned.listingId)).toEqual({ quantity: 1, reserved: 1 });
+
+  await ensureCheckoutExpirySchedule(stack.env.client, { taskQueue: api.config.temporal.taskQueue, everyMs: 1000 });
+  try {
+    await eventually(async () => ((await stockOf(abandoned.listingId)).reserved === 0 ? true : null));
+  } finally {
+    await stack.env.client.schedule.getHandle('checkout-expiry').delete();
+  }
+  const [{ status }] = await db.query(`SELECT status FROM checkout_sessions WHERE id = $1`, [sessionIdOf(abandoned.url)]);
+  expect(status).toBe('EXPIRED');
+  const [{ holds }] = await db.query(
+    `SELECT count(*)::int AS holds FROM listing_holds WHERE listing_id = ANY($1) AND released_at IS NULL`,
+    [listingIds],
+  );
+  expect(holds).toBe(0);
 });
 
 it('end to end: two sellers, checkout, payment, two orders, each seller ships, buyer receives, purchase COMPLETED', async () => {

@@ -1,9 +1,9 @@
 import { SpanKind } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { workflowIds } from '../../src/temporal/workflow-ids';
-import { registerUser } from '../support/api';
-import { apiClient, dataOf } from '../support/client';
-import { boughtOrder, checkoutUrl, disputeFirstItem, fillBasket, sellerWithListings } from '../support/shop';
+import { registerSeller } from '../support/api';
+import { apiClient, dataOf, rawText } from '../support/client';
+import { boughtOrder, disputeFirstItem } from '../support/shop';
 import { eventually, startStack, type TestStack } from '../support/stack';
 import { startTestTracing, Trace, type TestTracing } from '../support/tracing';
 
@@ -13,8 +13,7 @@ let stack: TestStack;
 let traced: TestTracing;
 beforeAll(async () => {
   traced = startTestTracing();
-  // A short hold, so an unpaid checkout's workflow expires it (an activity) within the test.
-  stack = await startStack({ CHECKOUT_HOLD_SECONDS: '2' }, { tracing: traced.tracing });
+  stack = await startStack({}, { tracing: traced.tracing });
 }, 120_000);
 afterAll(async () => {
   await stack?.stop();
@@ -47,28 +46,30 @@ async function connected(traceId: string, root: ReadableSpan): Promise<void> {
   expect(orphans).toEqual([]);
 }
 
-it('a checkout is one trace: the request and its SQL, the start through the outbox, the workflow, its activity and its SQL', async () => {
+it('a listing import is one trace: the request and its SQL, the start through the outbox, the workflow, its activities and their SQL', async () => {
   const { api } = stack;
-  const { listingIds } = await sellerWithListings(api, [{ quantity: 1, price: 900 }]);
-  const buyer = await registerUser(api, 'tracedbuyer');
-  const basketId = await fillBasket(api, buyer, [{ listingId: listingIds[0]! }]);
-  await checkoutUrl(api, buyer, basketId, 'https://shop.example/thanks');
+  const seller = await registerSeller(api, 'tracedseller');
+  const imported = await dataOf(
+    apiClient(api, seller.bearer).POST('/seller/imports', {
+      body: 'urn,condition,language,price,quantity\nurn:mts:card:none,MINT,en,100,1\n',
+      ...rawText('text/csv'),
+    }),
+    202,
+  );
 
-  const request = serverSpan('POST /basket/:id/checkout', `/basket/${basketId}/checkout`);
+  const request = serverSpan('POST /seller/imports', '/seller/imports');
   // No traceparent came in: the request starts the trace.
   expect(request.parentSpanId).toBeUndefined();
   expect(request.attributes).toMatchObject({
-    'http.route': '/basket/:id/checkout',
+    'http.route': '/seller/imports',
     'http.request.method': 'POST',
-    'http.response.status_code': 201,
+    'http.response.status_code': 202,
   });
   const traceId = request.spanContext().traceId;
 
-  // Unpaid, the session expires after the hold: the workflow runs `expireCheckout` and ends,
-  // which is when its run span is exported.
-  await eventually(async () => spans().find((s) => s.name === 'RunActivity:expireCheckout' && s.spanContext().traceId === traceId), 30_000);
+  // The workflow's run span is exported when it ends, after its last activity.
   await eventually(
-    async () => spans().find((s) => s.name === 'RunWorkflow:checkoutWorkflow' && s.spanContext().traceId === traceId),
+    async () => spans().find((s) => s.name === 'RunWorkflow:listingImportWorkflow' && s.spanContext().traceId === traceId),
     30_000,
   );
   const t = Trace.of(spans(), traceId);
@@ -78,25 +79,25 @@ it('a checkout is one trace: the request and its SQL, the start through the outb
   expect(requestSql.map(statementOf)).toEqual(expect.arrayContaining([expect.stringContaining('INSERT INTO workflow_starts')]));
 
   // The dispatcher made the start later, in the worker, inside the trace stored with the intent.
-  const start = t.one('StartWorkflow:checkoutWorkflow');
+  const start = t.one('StartWorkflow:listingImportWorkflow');
   expect(start.parentSpanId).toBe(request.spanContext().spanId);
   expect(start.startTime[0] * 1e9 + start.startTime[1]).toBeGreaterThanOrEqual(request.startTime[0] * 1e9 + request.startTime[1]);
-  const run = t.one('RunWorkflow:checkoutWorkflow');
+  const run = t.one('RunWorkflow:listingImportWorkflow');
   expect(run.parentSpanId).toBe(start.spanContext().spanId);
-  const schedule = t.one('StartActivity:expireCheckout');
+  const schedule = t.one('StartActivity:startImport');
   expect(schedule.parentSpanId).toBe(run.spanContext().spanId);
-  const activity = t.one('RunActivity:expireCheckout');
+  const activity = t.one('RunActivity:startImport');
   expect(activity.parentSpanId).toBe(schedule.spanContext().spanId);
   // Temporal's spans are INTERNAL; the request's is SERVER and the SQL's CLIENT.
   expect([start, run, schedule, activity].map((s) => s.kind)).toEqual(Array(4).fill(SpanKind.INTERNAL));
   const activitySql = t.childrenOf(activity).filter(isSql);
-  expect(activitySql.map(statementOf)).toEqual(expect.arrayContaining([expect.stringMatching(/checkout_sessions/)]));
+  expect(activitySql.map(statementOf)).toEqual(expect.arrayContaining([expect.stringMatching(/listing_imports/)]));
 
   // Nothing in the trace hangs loose: every span's parent is in it (once the last are exported).
   await connected(traceId, request);
-  // The session did expire, so what the trace shows happened.
-  const [row] = await api.database.db.query(`SELECT status FROM checkout_sessions WHERE basket_id = $1`, [basketId]);
-  expect(row?.status).toBe('EXPIRED');
+  // The import did finish, so what the trace shows happened.
+  const [row] = await api.database.db.query(`SELECT status FROM listing_imports WHERE id = $1`, [imported.id]);
+  expect(row?.status).toBe('COMPLETED');
 }, 90_000);
 
 it("a case action continues the caller's traceparent through the Update, the workflow's handler and its activity", async () => {

@@ -80,11 +80,11 @@ describe('requestWorkflowStart', () => {
   });
 
   it('keeps a signal-with-start beside the start of the same workflow', async () => {
-    const sessionId = newId();
-    await request(starts.checkout(sessionId, 60));
-    await request(starts.checkoutSettled(sessionId, 60));
-    await request(starts.checkoutSettled(sessionId, 60));
-    expect((await rowsOf(`checkout:${sessionId}`)).map((r) => r.request_key)).toEqual(['', 'paymentSettled']);
+    const orderId = newId();
+    await request(starts.orderReceipt(orderId, 60));
+    await request(starts.orderDelivered(orderId, 60, 10));
+    await request(starts.orderDelivered(orderId, 60, 10));
+    expect((await rowsOf(`order-receipt:${orderId}`)).map((r) => r.request_key)).toEqual(['', 'orderDelivered']);
   });
 });
 
@@ -170,21 +170,21 @@ describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () =>
   });
 
   it('makes the requests of one workflow in order, and holds a signal back while its start fails', async () => {
-    const sessionId = newId();
-    await request(starts.checkout(sessionId, 60));
-    await request(starts.checkoutSettled(sessionId, 60));
+    const orderId = newId();
+    await request(starts.orderReceipt(orderId, 60));
+    await request(starts.orderDelivered(orderId, 60, 10));
     const failing = recordingExecutor(() => true);
     await dispatcherWith(failing.executor).dispatchBatch();
     // Only the start was tried; the signal waits with it.
     expect(failing.calls.map((c) => c.requestKey)).toEqual(['']);
-    expect((await rowsOf(`checkout:${sessionId}`)).map((r) => r.started_at)).toEqual([null, null]);
+    expect((await rowsOf(`order-receipt:${orderId}`)).map((r) => r.started_at)).toEqual([null, null]);
 
-    await api.database.db.query(`UPDATE workflow_starts SET next_attempt_at = now() WHERE workflow_id = $1`, [`checkout:${sessionId}`]);
+    await api.database.db.query(`UPDATE workflow_starts SET next_attempt_at = now() WHERE workflow_id = $1`, [`order-receipt:${orderId}`]);
     const ok = recordingExecutor();
     await dispatcherWith(ok.executor).dispatchBatch();
     expect(ok.calls.map((c) => [c.requestKey, c.options?.signal?.name])).toEqual([
       ['', undefined],
-      ['paymentSettled', 'paymentSettled'],
+      ['orderDelivered', 'orderDelivered'],
     ]);
   });
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createLogger } from '../../src/logger';
 import { createStartDispatcher } from '../../worker/start-dispatcher';
@@ -6,9 +7,9 @@ import { fillBasket, pay, sellerWithListings } from '../support/shop';
 import { startTimeSkippingStack, type TimeSkippingStack } from '../support/stack';
 
 /**
- * The checkout hold and the automatic receipt on the time-skipping server, driven through the
- * real API and run by the real activities on a real database: a 15-minute hold or a 21-day
- * receipt period passes in milliseconds.
+ * The checkout hold expiry sweep and the automatic receipt on the time-skipping server, driven
+ * through the real API and run by the real activities on a real database: a 21-day receipt
+ * period passes in milliseconds. A hold's end is a database time, so a test moves it instead.
  */
 let env: TestWorkflowEnvironment;
 let api: TestApi;
@@ -47,22 +48,40 @@ const sessionState = async (sessionId: string, listingId: string) => {
   return { status, quantity, reserved };
 };
 
-describe('checkoutWorkflow', () => {
-  it('expires an unpaid session after the hold time and releases its holds', async () => {
-    const { sessionId, listingId, url } = await checkedOut();
-    expect(await sessionState(sessionId, listingId)).toEqual({ status: 'OPEN', quantity: 2, reserved: 2 });
-    const result = await untilResult(`checkout:${sessionId}`);
-    expect(result).toBe('expired');
-    expect(await sessionState(sessionId, listingId)).toEqual({ status: 'EXPIRED', quantity: 2, reserved: 0 });
-    const late = await api.http.post(new URL(url).pathname).type('form').send({ outcome: 'success' }).expect(409);
+/** Puts the session's hold end in the past, as if its hold time had passed. */
+const runOut = (sessionId: string) =>
+  api.database.db.query(`UPDATE checkout_sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [sessionId]);
+
+/** One sweep, as the `checkout-expiry` Schedule starts it, run by the file's worker. */
+const sweep = () =>
+  env.client.workflow.execute('checkoutExpiryWorkflow', {
+    args: [{}],
+    workflowId: `checkout-expiry-${randomUUID()}`,
+    taskQueue: api.config.temporal.taskQueue,
+  }) as Promise<number>;
+
+describe('checkoutExpiryWorkflow', () => {
+  it('expires the unpaid sessions whose hold has run out and releases their holds; the others stay', async () => {
+    const due = await checkedOut();
+    const young = await checkedOut();
+    await runOut(due.sessionId);
+    expect(await sessionState(due.sessionId, due.listingId)).toEqual({ status: 'OPEN', quantity: 2, reserved: 2 });
+
+    expect(await sweep()).toBeGreaterThanOrEqual(1);
+    expect(await sessionState(due.sessionId, due.listingId)).toEqual({ status: 'EXPIRED', quantity: 2, reserved: 0 });
+    expect(await sessionState(young.sessionId, young.listingId)).toEqual({ status: 'OPEN', quantity: 2, reserved: 2 });
+    const late = await api.http.post(new URL(due.url).pathname).type('form').send({ outcome: 'success' }).expect(409);
     expect(late.body.type).toMatch(/checkout-closed/);
+    // A second sweep finds nothing more of these to expire.
+    await sweep();
+    expect(await sessionState(young.sessionId, young.listingId)).toEqual({ status: 'OPEN', quantity: 2, reserved: 2 });
   });
 
-  it('ends at the payment and leaves the committed stock alone', async () => {
+  it('leaves a paid session and its committed stock alone', async () => {
     const { sessionId, listingId, url } = await checkedOut();
     await pay(api, url);
-    const result = await untilResult(`checkout:${sessionId}`);
-    expect(result).toBe('settled');
+    await runOut(sessionId);
+    await sweep();
     expect(await sessionState(sessionId, listingId)).toEqual({ status: 'PAID', quantity: 0, reserved: 0 });
   });
 });

@@ -8,7 +8,8 @@ import type { ConversationNotifyInput } from './conversation-notify';
  */
 export interface WorkflowInputs {
   caseWorkflow: CaseWorkflowInput;
-  checkoutWorkflow: { sessionId: string; holdSeconds: number };
+  /** Started by the checkout expiry Schedule; no input. */
+  checkoutExpiryWorkflow: Record<string, never>;
   emailChangeWorkflow: { requestId: string };
   emailDeliveryWorkflow: { messageId: string };
   /** One seller's payout of one run date (YYYY-MM-DD); `transitSeconds` from in transit to the bank's answer. */

@@ -28,6 +28,7 @@ import { ShipmentAttachments1733502000000 } from './1733502000000-shipment-attac
 import { WorkflowStartFairness1733505000000 } from './1733505000000-workflow-start-fairness';
 import { ItemMarketRefreshPerItem1733506000000 } from './1733506000000-item-market-refresh-per-item';
 import { DiscoverChangeNotifications1733510000000 } from './1733510000000-discover-change-notifications';
+import { CheckoutExpiryIndex1733520000000 } from './1733520000000-checkout-expiry-index';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -61,4 +62,5 @@ export const migrations = [
   WorkflowStartFairness1733505000000,
   ItemMarketRefreshPerItem1733506000000,
   DiscoverChangeNotifications1733510000000,
+  CheckoutExpiryIndex1733520000000,
 ];

@@ -9,7 +9,7 @@ import { actionsAllowed, allows, type StateTable } from '../state-table';
 
 export const CHECKOUT_STATUSES = ['OPEN', 'PAID', 'FAILED', 'EXPIRED'] as const;
 export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
-/** `payment`: the payment provider's outcome; `buyer`: a new checkout of the same basket; `system`: the hold's timer. */
+/** `payment`: the payment provider's outcome; `buyer`: a new checkout of the same basket; `system`: the hold expiry sweep, or a payment arriving after the hold ran out. */
 export const CHECKOUT_ACTORS = ['payment', 'buyer', 'system'] as const;
 export type CheckoutActor = (typeof CHECKOUT_ACTORS)[number];
 export type CheckoutAction = 'pay' | 'fail' | 'expire';

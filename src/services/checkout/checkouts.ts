@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Baskets } from '../basket/baskets';
 import { conflict, DomainError, notFound } from '../errors';
-import { requestWorkflowStart, starts } from '../workflow-starts';
 import { commitCheckout, type SessionSnapshot } from './commit';
 import { placeHolds, releaseHolds } from './holds';
 import { CHECKOUT_TRANSITIONS, type CheckoutStatus } from '../../domain/orders/order-machine';
@@ -19,16 +18,21 @@ export type PaymentResult = { outcome: 'paid'; redirect: string } | { outcome: '
 /** Checkout refusals name the listings that caused them (spec: body `{listingIds}`). */
 const refused = (code: string, message: string, listingIds: string[]) => new DomainError('conflict', code, message, { listingIds });
 
-/** Moves open sessions (one by id, or a basket's) to a final unpaid status and frees their holds. */
+/**
+ * Moves open sessions (one by id, or a basket's) to a final unpaid status and frees their holds;
+ * with `onlyRunOut`, only a session whose hold has run out (`expires_at` passed).
+ */
 async function closeOpenSessions(
   tx: EntityManager,
   which: { sessionId: string } | { basketId: string },
   action: 'fail' | 'expire',
+  onlyRunOut = false,
 ): Promise<boolean> {
   const [column, value] = 'sessionId' in which ? ['id', which.sessionId] : ['basket_id', which.basketId];
   const { from, to } = CHECKOUT_TRANSITIONS[action];
   const [rows]: [Array<{ id: string }>] = await tx.query(
-    `UPDATE checkout_sessions SET status = $2, updated_at = now() WHERE ${column} = $1 AND status = ANY($3) RETURNING id`,
+    `UPDATE checkout_sessions SET status = $2, updated_at = now()
+      WHERE ${column} = $1 AND status = ANY($3) ${onlyRunOut ? 'AND expires_at <= now()' : ''} RETURNING id`,
     [value, to, from],
   );
   for (const { id } of rows) await releaseHolds(tx, id);
@@ -36,11 +40,21 @@ async function closeOpenSessions(
 }
 
 /**
- * Expires an unpaid session and releases its holds (the checkout workflow's timer); false when it
- * had already settled, so it is safe to repeat.
+ * The hold expiry sweep (docs/checkout-orders.md, "Hold expiry"): expires up to `limit` unpaid
+ * sessions whose hold has run out, oldest first, and releases their holds. One transaction per
+ * session, locking it and then its listings (never a listing before a session, like every
+ * other path); a session paid or superseded meanwhile is left alone. Returns how many it expired.
  */
-export function expireCheckoutSession(db: DataSource, sessionId: string): Promise<boolean> {
-  return db.transaction((tx) => closeOpenSessions(tx, { sessionId }, 'expire'));
+export async function expireRunOutCheckouts(db: DataSource, limit: number): Promise<number> {
+  const due: Array<{ id: string }> = await db.query(
+    `SELECT id FROM checkout_sessions WHERE status = 'OPEN' AND expires_at <= now() ORDER BY expires_at LIMIT $1`,
+    [limit],
+  );
+  let expired = 0;
+  for (const { id } of due) {
+    if (await db.transaction((tx) => closeOpenSessions(tx, { sessionId: id }, 'expire', true))) expired++;
+  }
+  return expired;
 }
 
 /**
@@ -69,9 +83,9 @@ const SESSION_COLUMNS = `id, basket_id AS "basketId", buyer_id AS "buyerId", lin
 /**
  * Checkout sessions: from basket to held stock and a payment session, and from a payment
  * outcome to a purchase or released holds. Every transition is a conditional UPDATE on the
- * session's status, so a replayed outcome, a late expiry and a payment can never both act.
- * `checkout:{sessionId}` (the hold timer) is requested with the session and told of the payment
- * with the settlement, each in the same transaction (docs/checkout-orders.md).
+ * session's status, so a replayed outcome, the expiry sweep and a payment can never both act.
+ * A session is over when its hold runs out, whether or not the sweep has reached it yet: the
+ * payment page shows it EXPIRED and a payment expires it there and then (docs/checkout-orders.md).
  */
 export class Checkouts {
   constructor(
@@ -137,7 +151,6 @@ export class Checkouts {
           expiresAt,
         ],
       );
-      await requestWorkflowStart(tx, starts.checkout(sessionId, this.options.holdSeconds));
       // The holds last: a popular listing's row stays locked from its hold until this commits, and
       // every other checkout and payment of it waits that long.
       const failed = await placeHolds(tx, sessionId, session.lines, expiresAt);
@@ -148,7 +161,9 @@ export class Checkouts {
 
   async paymentPage(sessionId: string): Promise<PaymentPage> {
     const [row]: PaymentPage[] = await this.db.query(
-      `SELECT id, status, total, expires_at AS "expiresAt" FROM checkout_sessions WHERE id = $1`,
+      `SELECT id, CASE WHEN status = 'OPEN' AND expires_at <= now() THEN 'EXPIRED' ELSE status END AS status,
+              total, expires_at AS "expiresAt"
+         FROM checkout_sessions WHERE id = $1`,
       [sessionId],
     );
     if (!row) throw notFound('Checkout session');
@@ -166,10 +181,9 @@ export class Checkouts {
       await tx.query(`SELECT b.id FROM baskets b JOIN checkout_sessions c ON c.basket_id = b.id WHERE c.id = $1 FOR UPDATE OF b`, [
         sessionId,
       ]);
-      const settled = await this.applyOutcome(tx, sessionId, outcome);
-      // The hold timer ends now instead of expiring an already settled session later.
-      if (settled) await requestWorkflowStart(tx, starts.checkoutSettled(sessionId, this.options.holdSeconds));
-      return settled;
+      // A hold that has run out is over, even before the sweep reaches it: no payment after it.
+      await closeOpenSessions(tx, { sessionId }, 'expire', true);
+      return this.applyOutcome(tx, sessionId, outcome);
     });
     return result ?? this.replay(sessionId, outcome);
   }

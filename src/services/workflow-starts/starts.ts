@@ -1,4 +1,3 @@
-import { paymentSettledSignal } from '../../../workflows/contracts/checkout';
 import { orderCaseClosedSignal } from '../../../workflows/contracts/funds-release';
 import type { TrackingPolicy, WebhookDeliveryPolicy, WorkflowInputs } from '../../../workflows/contracts/inputs';
 import { orderDeliveredSignal, trackingNumberChangedSignal } from '../../../workflows/contracts/shipment-tracking';
@@ -37,9 +36,6 @@ export interface WebhookEventRef {
   type: string;
   sellerId: string;
 }
-
-const checkoutSummary = (sessionId: string, holdSeconds: number) =>
-  `Checkout session ${sessionId}: holds its listings for up to ${holdSeconds} s until paid`;
 
 const keyword = (key: { name: string }, value: string): StartSearchAttribute => ({ name: key.name, type: 'KEYWORD', value });
 
@@ -157,31 +153,6 @@ export const starts = {
         summary: `Carrier tracking of shipment ${shipmentId}`,
       },
       `tracking-number:${correctionId}`,
-    );
-  },
-
-  checkout(sessionId: string, holdSeconds: number): WorkflowStart {
-    return start(
-      'checkoutWorkflow',
-      workflowIds.checkout(sessionId),
-      { sessionId, holdSeconds },
-      { summary: checkoutSummary(sessionId, holdSeconds) },
-    );
-  },
-
-  /**
-   * Tells `checkout:{sessionId}` its payment settled, as a signal-with-start: whichever of the
-   * start and this request the dispatcher reaches first, the workflow ends without expiring
-   * anything. Once the workflow has closed, REJECT_DUPLICATE turns this into a no-op.
-   */
-  checkoutSettled(sessionId: string, holdSeconds: number): WorkflowStart {
-    return start(
-      'checkoutWorkflow',
-      workflowIds.checkout(sessionId),
-      { sessionId, holdSeconds },
-      // The same summary as the plain start: whichever request starts the workflow sets it.
-      { signal: { name: paymentSettledSignal.name, args: [] }, summary: checkoutSummary(sessionId, holdSeconds) },
-      paymentSettledSignal.name,
     );
   },
 
