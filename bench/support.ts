@@ -173,8 +173,13 @@ export function processCpuTicks(): { machine: number; processes: Map<number, { g
     const group: CpuGroup | null = Number(pid) === process.pid ? 'bench process' : comm === 'temporal' ? 'Temporal server' : null;
     if (group) processes.set(Number(pid), { group, ticks: Number(fields[11]) + Number(fields[12]) }); // utime + stime
   }
+  return { machine: busyTicks(), processes };
+}
+
+/** The machine's busy CPU time so far (user, nice, system, irq, softirq), in clock ticks. */
+export function busyTicks(): number {
   const [user, nice, system, , , irq, softirq] = cpuTicks();
-  return { machine: (user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0), processes };
+  return (user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0);
 }
 
 /**
