@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { SignedLinks } from '../auth/signed-links';
 import { DomainError } from '../errors';
+import { SESSION_STATUS_NOW } from '../checkout/checkouts';
 
 export interface BillingPortalPage {
   username: string;
@@ -40,7 +41,8 @@ export class BillingPortal {
       [userId],
     );
     const payments = await this.db.query(
-      `SELECT id, status, total, purchase_id AS "purchaseId", created_at AS "createdAt" FROM checkout_sessions WHERE buyer_id = $1 ORDER BY created_at DESC, id LIMIT 200`,
+      `SELECT id, ${SESSION_STATUS_NOW} AS status, total, purchase_id AS "purchaseId", created_at AS "createdAt"
+         FROM checkout_sessions WHERE buyer_id = $1 ORDER BY created_at DESC, id LIMIT 200`,
       [userId],
     );
     return { username: user.username, expiresAt: link.expiresAt, invoices, payments };

@@ -15,6 +15,12 @@ export interface PaymentPage {
 
 export type PaymentResult = { outcome: 'paid'; redirect: string } | { outcome: 'failed' };
 
+/**
+ * A session's status as of now: OPEN past its hold reads EXPIRED, whether or not the expiry sweep
+ * has reached it yet (docs/checkout-orders.md, "Hold expiry"). For every query that shows one.
+ */
+export const SESSION_STATUS_NOW = `CASE WHEN status = 'OPEN' AND expires_at <= now() THEN 'EXPIRED' ELSE status END`;
+
 /** Checkout refusals name the listings that caused them (spec: body `{listingIds}`). */
 const refused = (code: string, message: string, listingIds: string[]) => new DomainError('conflict', code, message, { listingIds });
 
@@ -161,9 +167,7 @@ export class Checkouts {
 
   async paymentPage(sessionId: string): Promise<PaymentPage> {
     const [row]: PaymentPage[] = await this.db.query(
-      `SELECT id, CASE WHEN status = 'OPEN' AND expires_at <= now() THEN 'EXPIRED' ELSE status END AS status,
-              total, expires_at AS "expiresAt"
-         FROM checkout_sessions WHERE id = $1`,
+      `SELECT id, ${SESSION_STATUS_NOW} AS status, total, expires_at AS "expiresAt" FROM checkout_sessions WHERE id = $1`,
       [sessionId],
     );
     if (!row) throw notFound('Checkout session');
