@@ -153,7 +153,8 @@ describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () =>
         return 'started';
       },
     };
-    const pass = dispatcherWith(executor).dispatchBatch();
+    // A batch of 100, well over the 32 lanes, however small the default batch is.
+    const pass = dispatcherWith(executor, [], 100).dispatchBatch();
     // The other 99 all start while the slow one is still waiting: with starts made in fixed
     // waves of 32, the 68 after the slow one's wave waited for it.
     const deadline = Date.now() + 10_000;

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { WebhookDeliveryPolicy } from '../../../workflows/contracts/inputs';
 import { requestWorkflowStarts, starts } from '../workflow-starts';
+import { DEFAULT_START_BATCH } from '../../config';
 import type { StartFeeder } from '../workflow-starts/dispatcher';
 
 /**
@@ -12,7 +13,7 @@ import type { StartFeeder } from '../workflow-starts/dispatcher';
  * (each seller's oldest, then each seller's second…), like the start intents after them, so one
  * seller's burst does not hold up another seller's event (docs/webhooks.md, "Fairness").
  */
-export function webhookFanOut(db: DataSource, policy: WebhookDeliveryPolicy, batchSize = 100): StartFeeder {
+export function webhookFanOut(db: DataSource, policy: WebhookDeliveryPolicy, batchSize = DEFAULT_START_BATCH): StartFeeder {
   return () =>
     db.transaction(async (tx) => {
       const rows: Array<{ event_id: string; seller_id: string; type: string; endpoint_id: string | null }> = await tx.query(

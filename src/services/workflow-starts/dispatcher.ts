@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
+import { DEFAULT_START_BATCH } from '../../config';
 import type { Logger } from '../../logger';
 import type { WorkflowStart, WorkflowStartOptions } from './start';
 
@@ -111,7 +112,7 @@ export class StartDispatcher {
   }
 
   private async startBatch(): Promise<number> {
-    const batchSize = this.options.batchSize ?? 100;
+    const batchSize = this.options.batchSize ?? DEFAULT_START_BATCH;
     return this.options.db.transaction(async (tx) => {
       // Round-robin across fairness keys: every key's oldest due intent, then every key's
       // second… The ranking reads all due intents (window functions cannot take row locks), so
@@ -211,7 +212,7 @@ export class StartDispatcher {
   }
 
   private async run(): Promise<void> {
-    const batchSize = this.options.batchSize ?? 100;
+    const batchSize = this.options.batchSize ?? DEFAULT_START_BATCH;
     while (!this.stopped) {
       if (!this.listener) await this.listen();
       let handled = 0;
