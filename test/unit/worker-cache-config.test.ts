@@ -21,8 +21,8 @@ describe('WORKER_MAX_CACHED_WORKFLOWS', () => {
 });
 
 describe('WORKFLOW_START_BATCH', () => {
-  it('is 100 per dispatcher pass unless set, and refuses what is no pass size', () => {
-    expect(loadConfig(base).starts.batchSize).toBe(100);
+  it('is 25 per dispatcher pass unless set, and refuses what is no pass size', () => {
+    expect(loadConfig(base).starts.batchSize).toBe(25);
     expect(loadConfig({ ...base, WORKFLOW_START_BATCH: '32' }).starts.batchSize).toBe(32);
     for (const value of ['0', '1001', '2.5', 'all']) {
       expect(() => loadConfig({ ...base, WORKFLOW_START_BATCH: value })).toThrow(/WORKFLOW_START_BATCH/);
