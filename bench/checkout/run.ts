@@ -267,9 +267,9 @@ async function main(): Promise<void> {
    * run its first task, and a backlog left behind would be work the phase did not pay for (and
    * the next phase would).
    */
-  const drains: string[] = [];
-  /** Per phase, the seconds until its starts were made (the first half of its drain). */
-  const startsMadeAfter = new Map<string, number>();
+  /** Each drain: seconds until the phase's starts were made, and until the machine was quiet (if it was). */
+  const drains: Array<{ phase: string; startsMade: number; seconds: number; quiet: boolean }> = [];
+  const startsMadeAfter = (phase: string) => drains.find((d) => d.phase === phase)!.startsMade;
   const drain = async (phase: string): Promise<number> => {
     const t0 = Date.now();
     const drainDeadline = t0 + 120_000;
@@ -279,7 +279,6 @@ async function main(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const startsMade = (Date.now() - t0) / 1000;
-    startsMadeAfter.set(phase, startsMade);
     let quiet = false;
     while (!quiet && Date.now() < drainDeadline) {
       const before = busyTicks();
@@ -287,10 +286,10 @@ async function main(): Promise<void> {
       quiet = (busyTicks() - before) / 100 / 0.5 < QUIET_CORES;
     }
     const seconds = (Date.now() - t0) / 1000;
-    drains.push(`| ${phase} | ${startsMade.toFixed(1)} | ${quiet ? seconds.toFixed(1) : `not within ${seconds.toFixed(0)}`} |`);
+    drains.push({ phase, startsMade, seconds, quiet });
     return seconds;
   };
-  /** Per second, counted until the phase's starts were all made. */
+  /** Per second, counted until the phase's drain ended (its starts made, then the machine quiet). */
   const sustained = (n: number, seconds: number, drained: number) => n / (seconds + drained);
 
   /** Fills the buyer's open basket as a buyer would: the basket, 1–4 drawn lines, the delivery address. */
@@ -414,8 +413,8 @@ async function main(): Promise<void> {
   const sessionsShare = share(sessionPayMs.length, sessionsSeconds, sessionsDrained);
   // The same baseline counted only until its starts were made, as this bench did before it waited for a quiet machine.
   const baselineStartsMadeRate =
-    (sustained(baselineBefore.n, baselineBefore.seconds, startsMadeAfter.get('baseline before checkout')!) +
-      sustained(baselineAfter.n, baselineAfter.seconds, startsMadeAfter.get('baseline after checkout')!)) /
+    (sustained(baselineBefore.n, baselineBefore.seconds, startsMadeAfter('baseline before checkout')) +
+      sustained(baselineAfter.n, baselineAfter.seconds, startsMadeAfter('baseline after checkout'))) /
     2;
   const side1 = (name: string, r: Awaited<ReturnType<typeof closedLoop>>, drained: number | null) =>
     `| ${name} | ${r.n} | ${r.rps.toFixed(1)} | ${drained === null ? '—' : sustained(r.n, r.seconds, drained).toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} |`;
@@ -472,7 +471,7 @@ Seconds after each phase until its workflow starts were all made, and until the 
 
 | phase | starts made | machine quiet |
 |---|---|---|
-${drains.join('\n')}
+${drains.map((d) => `| ${d.phase} | ${d.startsMade.toFixed(1)} | ${d.quiet ? d.seconds.toFixed(1) : `not within ${d.seconds.toFixed(0)}`} |`).join('\n')}
 
 **Sessions created and paid per second = ${sessionsShare} of the baseline's** (sustained rates; the baseline's is the mean of
 before and after, ${baselineRate.toFixed(1)}/s). Whole cycles: ${share(payMs.length, elapsed, cyclesDrained)}. A session is two requests, two

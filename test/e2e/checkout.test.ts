@@ -1,9 +1,10 @@
 import { ensureCheckoutExpirySchedule } from '../../src/temporal/checkout-expiry-schedule';
+import { workflowIds } from '../../src/temporal/workflow-ids';
 import { registerUser, type TestUser } from '../support/api';
 import { apiClient, dataOf, expectStatus, type Schemas } from '../support/client';
 import { pdfText } from '../support/pdf-text';
 import { eventually, startStack, type TestStack } from '../support/stack';
-import { fillBasket, pay, sellerWithListings, sessionIdOf, settle } from '../support/shop';
+import { fillBasket, pay, runOutHolds, sellerWithListings, sessionIdOf, settle } from '../support/shop';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -123,9 +124,10 @@ it('a hold that has run out: the page says expired, a late payment is refused an
     }),
   )) as [{ listingId: string; url: string }, { listingId: string; url: string }];
   // Both holds' time passes; nothing has swept them yet.
-  await db.query(`UPDATE checkout_sessions SET expires_at = now() - interval '1 second' WHERE id = ANY($1)`, [
+  await runOutHolds(
+    api,
     [paidLate, abandoned].map((c) => sessionIdOf(c.url)),
-  ]);
+  );
   const page = await dataOf(
     apiClient(api).GET('/pay/{sessionId}', { params: { path: { sessionId: sessionIdOf(paidLate.url) } }, parseAs: 'text' }),
   );
@@ -142,7 +144,7 @@ it('a hold that has run out: the page says expired, a late payment is refused an
   try {
     await eventually(async () => ((await stockOf(abandoned.listingId)).reserved === 0 ? true : null));
   } finally {
-    await stack.env.client.schedule.getHandle('checkout-expiry').delete();
+    await stack.env.client.schedule.getHandle(workflowIds.checkoutExpirySchedule).delete();
   }
   const [{ status }] = await db.query(`SELECT status FROM checkout_sessions WHERE id = $1`, [sessionIdOf(abandoned.url)]);
   expect(status).toBe('EXPIRED');

@@ -57,6 +57,13 @@ export const payPath = (url: string) => new URL(url).pathname;
 export const sessionIdOf = (url: string) => payPath(url).split('/').pop()!;
 
 /**
+ * Puts the sessions' hold end in the past, as if their hold time had passed: it is a database
+ * time, which neither the time-skipping server nor a short CHECKOUT_HOLD_SECONDS moves for one test.
+ */
+export const runOutHolds = (api: TestApi, sessionIds: string[]) =>
+  api.database.db.query(`UPDATE checkout_sessions SET expires_at = now() - interval '1 second' WHERE id = ANY($1)`, [sessionIds]);
+
+/**
  * Settles a checkout through the simulator's `POST /pay/{sessionId}` (the page's form, sent as
  * the JSON the document also accepts). The redirect is not followed: a success answers 303 to
  * the `successUrl`, which is another site.

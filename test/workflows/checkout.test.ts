@@ -3,7 +3,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createLogger } from '../../src/logger';
 import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { registerUser, type TestApi } from '../support/api';
-import { fillBasket, pay, sellerWithListings } from '../support/shop';
+import { fillBasket, pay, runOutHolds, sellerWithListings } from '../support/shop';
 import { startTimeSkippingStack, type TimeSkippingStack } from '../support/stack';
 
 /**
@@ -48,10 +48,6 @@ const sessionState = async (sessionId: string, listingId: string) => {
   return { status, quantity, reserved };
 };
 
-/** Puts the session's hold end in the past, as if its hold time had passed. */
-const runOut = (sessionId: string) =>
-  api.database.db.query(`UPDATE checkout_sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [sessionId]);
-
 /** One sweep, as the `checkout-expiry` Schedule starts it, run by the file's worker. */
 const sweep = () =>
   env.client.workflow.execute('checkoutExpiryWorkflow', {
@@ -64,7 +60,7 @@ describe('checkoutExpiryWorkflow', () => {
   it('expires the unpaid sessions whose hold has run out and releases their holds; the others stay', async () => {
     const due = await checkedOut();
     const young = await checkedOut();
-    await runOut(due.sessionId);
+    await runOutHolds(api, [due.sessionId]);
     expect(await sessionState(due.sessionId, due.listingId)).toEqual({ status: 'OPEN', quantity: 2, reserved: 2 });
 
     expect(await sweep()).toBeGreaterThanOrEqual(1);
@@ -80,7 +76,7 @@ describe('checkoutExpiryWorkflow', () => {
   it('leaves a paid session and its committed stock alone', async () => {
     const { sessionId, listingId, url } = await checkedOut();
     await pay(api, url);
-    await runOut(sessionId);
+    await runOutHolds(api, [sessionId]);
     await sweep();
     expect(await sessionState(sessionId, listingId)).toEqual({ status: 'PAID', quantity: 0, reserved: 0 });
   });

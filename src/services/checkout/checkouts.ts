@@ -15,11 +15,14 @@ export interface PaymentPage {
 
 export type PaymentResult = { outcome: 'paid'; redirect: string } | { outcome: 'failed' };
 
+/** A session's hold has run out: from then on it can only expire, whether or not the sweep has reached it. */
+const HOLD_RUN_OUT = `expires_at <= now()`;
+
 /**
  * A session's status as of now: OPEN past its hold reads EXPIRED, whether or not the expiry sweep
  * has reached it yet (docs/checkout-orders.md, "Hold expiry"). For every query that shows one.
  */
-export const SESSION_STATUS_NOW = `CASE WHEN status = 'OPEN' AND expires_at <= now() THEN 'EXPIRED' ELSE status END`;
+export const SESSION_STATUS_NOW = `CASE WHEN status = 'OPEN' AND ${HOLD_RUN_OUT} THEN 'EXPIRED' ELSE status END`;
 
 /** Checkout refusals name the listings that caused them (spec: body `{listingIds}`). */
 const refused = (code: string, message: string, listingIds: string[]) => new DomainError('conflict', code, message, { listingIds });
@@ -38,7 +41,7 @@ async function closeOpenSessions(
   const { from, to } = CHECKOUT_TRANSITIONS[action];
   const [rows]: [Array<{ id: string }>] = await tx.query(
     `UPDATE checkout_sessions SET status = $2, updated_at = now()
-      WHERE ${column} = $1 AND status = ANY($3) ${onlyRunOut ? 'AND expires_at <= now()' : ''} RETURNING id`,
+      WHERE ${column} = $1 AND status = ANY($3) ${onlyRunOut ? `AND ${HOLD_RUN_OUT}` : ''} RETURNING id`,
     [value, to, from],
   );
   for (const { id } of rows) await releaseHolds(tx, id);
@@ -53,7 +56,7 @@ async function closeOpenSessions(
  */
 export async function expireRunOutCheckouts(db: DataSource, limit: number): Promise<number> {
   const due: Array<{ id: string }> = await db.query(
-    `SELECT id FROM checkout_sessions WHERE status = 'OPEN' AND expires_at <= now() ORDER BY expires_at LIMIT $1`,
+    `SELECT id FROM checkout_sessions WHERE status = 'OPEN' AND ${HOLD_RUN_OUT} ORDER BY expires_at LIMIT $1`,
     [limit],
   );
   let expired = 0;
