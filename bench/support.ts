@@ -149,17 +149,20 @@ export function spawnTemporalDevServer(port: number, extraArgs: string[] = []): 
   );
 }
 
-type CpuGroup = 'bench process' | 'Temporal server';
-const CPU_GROUPS: CpuGroup[] = ['bench process', 'Temporal server'];
+/** Processes always told apart: this one and the Temporal dev server (named `temporal`). */
+const CPU_GROUPS = ['bench process', 'Temporal server'];
+
+type ProcessTicks = { machine: number; processes: Map<number, { group: string; ticks: number }> };
 
 /**
- * CPU time used so far (user + system, in clock ticks of 1/100 s, all threads) by this process
- * and by each process named `temporal`, by pid (Linux /proc/<pid>/stat), beside the whole
- * machine's busy time (/proc/stat). Two snapshots around a phase tell which of them the phase's
- * work cost (`cpuByProcess`).
+ * CPU time used so far (user + system, in clock ticks of 1/100 s, all threads) by this process,
+ * by each process named `temporal` and by the processes in `named` (label → pid), by pid (Linux
+ * /proc/<pid>/stat), beside the whole machine's busy time (/proc/stat). Two snapshots around a
+ * phase tell which of them the phase's work cost (`cpuByProcess`, `cpuTicksByGroup`).
  */
-export function processCpuTicks(): { machine: number; processes: Map<number, { group: CpuGroup; ticks: number }> } {
-  const processes = new Map<number, { group: CpuGroup; ticks: number }>();
+export function processCpuTicks(named: Record<string, number> = {}): ProcessTicks {
+  const labels = new Map(Object.entries(named).map(([label, pid]) => [pid, label]));
+  const processes = new Map<number, { group: string; ticks: number }>();
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     let stat: string;
     try {
@@ -170,7 +173,8 @@ export function processCpuTicks(): { machine: number; processes: Map<number, { g
     // "pid (comm) state …": fields after the command name, which may itself hold spaces.
     const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const group: CpuGroup | null = Number(pid) === process.pid ? 'bench process' : comm === 'temporal' ? 'Temporal server' : null;
+    const group =
+      Number(pid) === process.pid ? 'bench process' : comm === 'temporal' ? 'Temporal server' : (labels.get(Number(pid)) ?? null);
     if (group) processes.set(Number(pid), { group, ticks: Number(fields[11]) + Number(fields[12]) }); // utime + stime
   }
   return { machine: busyTicks(), processes };
@@ -183,22 +187,24 @@ export function busyTicks(): number {
 }
 
 /**
- * "bench process 0.93 cores, Temporal server 0.61, the rest (PostgreSQL …) 0.38" between two
- * snapshots `seconds` apart. The rest is the machine's busy time less the two: PostgreSQL's
- * backends come and go with the pool, so their own counters would lose the ones that exited.
+ * The clock ticks each group used between two snapshots, in the order: this process, the Temporal
+ * server, the named processes; then `rest`, the machine's busy time less all of them (PostgreSQL's
+ * backends come and go with the pool, so their own counters would lose the ones that exited).
  */
-export function cpuByProcess(
-  before: ReturnType<typeof processCpuTicks>,
-  after: ReturnType<typeof processCpuTicks>,
-  seconds: number,
-): string {
-  const used = new Map<CpuGroup, number>(CPU_GROUPS.map((g) => [g, 0]));
+export function cpuTicksByGroup(before: ProcessTicks, after: ProcessTicks): { groups: Map<string, number>; rest: number } {
+  const groups = new Map<string, number>(CPU_GROUPS.map((g) => [g, 0]));
   for (const [pid, now] of after.processes) {
-    used.set(now.group, used.get(now.group)! + now.ticks - (before.processes.get(pid)?.ticks ?? 0));
+    groups.set(now.group, (groups.get(now.group) ?? 0) + now.ticks - (before.processes.get(pid)?.ticks ?? 0));
   }
-  const rest = after.machine - before.machine - [...used.values()].reduce((a, b) => a + b, 0);
+  const rest = after.machine - before.machine - [...groups.values()].reduce((a, b) => a + b, 0);
+  return { groups, rest };
+}
+
+/** "bench process 0.93 cores, Temporal server 0.61, the rest (PostgreSQL …) 0.38" between two snapshots `seconds` apart. */
+export function cpuByProcess(before: ProcessTicks, after: ProcessTicks, seconds: number): string {
+  const { groups, rest } = cpuTicksByGroup(before, after);
   const cores = (ticks: number) => (ticks / 100 / seconds).toFixed(2);
-  return `${CPU_GROUPS.map((g, i) => `${g} ${cores(used.get(g)!)}${i === 0 ? ' cores' : ''}`).join(', ')}, the rest (PostgreSQL …) ${cores(rest)}`;
+  return `${[...groups].map(([g, ticks], i) => `${g} ${cores(ticks)}${i === 0 ? ' cores' : ''}`).join(', ')}, the rest (PostgreSQL …) ${cores(rest)}`;
 }
 
 /** Resident memory of a process (Linux /proc/<pid>/status), in MiB: now (VmRSS) and its peak (VmHWM); null once it has exited. */

@@ -29,7 +29,19 @@ import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { Client as PgClient } from 'pg';
 import type { DataSource } from 'typeorm';
-import { cpuShare, cpuTicks, endsWithBench, freePort, percentile, portOpen, rss, spawnTemporalDevServer, stopChild } from '../support';
+import {
+  cpuShare,
+  cpuTicks,
+  cpuTicksByGroup,
+  endsWithBench,
+  freePort,
+  percentile,
+  portOpen,
+  processCpuTicks,
+  rss,
+  spawnTemporalDevServer,
+  stopChild,
+} from '../support';
 import { loadConfig } from '../../src/config';
 import { connectAndMigrate } from '../../src/db/data-source';
 import { newId } from '../../src/ids';
@@ -63,6 +75,8 @@ interface Burst {
   rate: number;
   p50: number;
   p99: number;
+  /** CPU time the burst cost, by process, in clock ticks (`cpuTicksByGroup`). */
+  cpu: ReturnType<typeof cpuTicksByGroup>;
 }
 
 interface Latency {
@@ -161,6 +175,7 @@ async function baseline(address: string): Promise<Burst> {
   });
   const run = worker.run();
   const ids = Array.from({ length: EVENTS }, () => newId());
+  const cpuBefore = processCpuTicks();
   for (let i = 0; i < ids.length; i += PRODUCER_BATCH) {
     await Promise.all(
       ids.slice(i, i + PRODUCER_BATCH).map((id) => {
@@ -174,6 +189,7 @@ async function baseline(address: string): Promise<Burst> {
     );
   }
   await waitFor(() => done.size === EVENTS, 'baseline activities');
+  const cpu = cpuTicksByGroup(cpuBefore, processCpuTicks());
   worker.shutdown();
   await run;
   await client.connection.close();
@@ -188,6 +204,7 @@ async function baseline(address: string): Promise<Burst> {
     rate: done.size / seconds,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
+    cpu,
   };
 }
 
@@ -328,12 +345,14 @@ async function webhooks(
     }
     for (const values of await Promise.all(pending)) during.push(...values);
   })();
+  const cpuBefore = processCpuTicks({ API: stack.api.pid!, worker: stack.worker.pid! });
   for (let i = 0; i < EVENTS; i += PRODUCER_BATCH) {
     const batch = Array.from({ length: Math.min(PRODUCER_BATCH, EVENTS - i) }, (_, j) => listingEventData(burstSeller.id, i + j));
     const { ids, at } = await commit(burstSeller.id, batch);
     for (const id of ids) committed.set(id, at);
   }
   await waitFor(() => (receiver.perSeller.get('seller-0') ?? 0) === EVENTS * BURST_ENDPOINTS, 'the burst receipts');
+  const cpu = cpuTicksByGroup(cpuBefore, processCpuTicks({ API: stack.api.pid!, worker: stack.worker.pid! }));
   burstDone = true;
   await probes;
   const receipts = [...committed].flatMap(([id, at]) => receiver.receipts(id).map((t) => ({ at: t, latency: t - at })));
@@ -347,6 +366,7 @@ async function webhooks(
     rate: receipts.length / seconds,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
+    cpu,
   };
   const memory = { api: rss(stack.api.pid!), worker: rss(stack.worker.pid!) };
   const stages = await probeStages(db, probeCommits, receiptsOf);
@@ -475,6 +495,8 @@ function writeReport(r: {
     `Webhook rate = **${((100 * r.burst.rate) / r.baseline.rate).toFixed(0)} %** of the baseline's (target ≥ 90 %). ` +
       'Both are bursts: their latency includes the queueing of the whole burst.',
     '',
+    ...cpuPerDelivery([r.baseline, r.burst]),
+    '',
     '## Single-event latency (commit → receipt, per delivery)',
     '',
     '| scenario | deliveries | p50 ms | p99 ms | max ms |',
@@ -502,6 +524,27 @@ function writeReport(r: {
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, text);
   console.log(text);
+}
+
+/**
+ * CPU time per delivery, by process, over each burst: where a webhook delivery costs more than
+ * the baseline's bare workflow. The bench process hosts the baseline's worker and, in both
+ * bursts, the producer and the receiver.
+ */
+function cpuPerDelivery(bursts: Burst[]): string[] {
+  const groups = [...new Set(bursts.flatMap((b) => [...b.cpu.groups.keys()]))];
+  const ms = (ticks: number, b: Burst) => ((ticks * 10) / b.deliveries).toFixed(1);
+  return [
+    'CPU time per delivery over each burst, in ms (clock ticks of every thread; the bench process runs the producer,',
+    "the receiver and the baseline's worker; the rest is the machine's busy time less the named processes: PostgreSQL):",
+    '',
+    `| scenario | ${groups.join(' | ')} | the rest (PostgreSQL …) | total |`,
+    `|---|${groups.map(() => '---:|').join('')}---:|---:|`,
+    ...bursts.map((b) => {
+      const total = [...b.cpu.groups.values()].reduce((x, y) => x + y, 0) + b.cpu.rest;
+      return `| ${b.scenario} | ${groups.map((g) => (b.cpu.groups.has(g) ? ms(b.cpu.groups.get(g)!, b) : '—')).join(' | ')} | ${ms(b.cpu.rest, b)} | ${ms(total, b)} |`;
+    }),
+  ];
 }
 
 main().catch((err) => {
