@@ -5,11 +5,24 @@ import type {
   WorkflowInternalsInterceptor,
   WorkflowOutboundCallsInterceptor,
 } from '@temporalio/workflow';
-import {
+import type {
   OpenTelemetryInboundInterceptor,
   OpenTelemetryInternalsInterceptor,
   OpenTelemetryOutboundInterceptor,
 } from '@temporalio/interceptors-opentelemetry/lib/workflow';
+
+type OpenTelemetryWorkflow = typeof import('@temporalio/interceptors-opentelemetry/lib/workflow');
+
+/**
+ * The OpenTelemetry workflow interceptors, loaded only by a run that was started with a trace.
+ * Each new run evaluates afresh the modules of the workflow bundle it loads, and OpenTelemetry's
+ * (api, core, sdk-trace-base, semantic-conventions: about 650 KB of the bundle) are the largest
+ * part of them besides the SDK itself: a CPU profile of the worker's workflow thread during a
+ * webhook burst showed their evaluation, every run, whether traced or not. Webpack still bundles
+ * them; this `require` only decides when they run.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const openTelemetryWorkflow = (): OpenTelemetryWorkflow => require('@temporalio/interceptors-opentelemetry/lib/workflow');
 
 /** The header the OpenTelemetry client interceptor puts a start's trace context in. */
 const TRACE_HEADER = '_tracer-data';
@@ -35,6 +48,8 @@ export const interceptors = (): WorkflowInterceptors => {
   const inbound: In = {
     execute(input, next) {
       if (TRACE_HEADER in input.headers) {
+        const { OpenTelemetryInboundInterceptor, OpenTelemetryOutboundInterceptor, OpenTelemetryInternalsInterceptor } =
+          openTelemetryWorkflow();
         otel = {
           inbound: new OpenTelemetryInboundInterceptor(),
           outbound: new OpenTelemetryOutboundInterceptor(),
