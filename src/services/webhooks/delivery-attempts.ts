@@ -82,7 +82,7 @@ export class WebhookDeliveryAttempts {
     const { statusCode } = response;
     // The common outcomes are one statement each, with no BEGIN and COMMIT around them: with
     // `prepareDelivery`, a delivered attempt is two round trips to the database (it was eight).
-    if (statusCode !== null && statusCode >= 200 && statusCode < 300) {
+    if (succeeded(statusCode)) {
       // Conditional, so the common case (not failing) writes nothing to the endpoint row.
       await recordAttempt(
         this.db,
@@ -211,5 +211,7 @@ async function recordAttempt(
   );
 }
 
-const httpError = (statusCode: number | null) =>
-  statusCode === null ? null : statusCode >= 200 && statusCode < 300 ? null : `HTTP ${statusCode}`;
+/** A receiver's answer that delivers the event: any 2xx. */
+const succeeded = (statusCode: number | null): statusCode is number => statusCode !== null && statusCode >= 200 && statusCode < 300;
+
+const httpError = (statusCode: number | null) => (statusCode === null || succeeded(statusCode) ? null : `HTTP ${statusCode}`);
