@@ -1,16 +1,24 @@
 import { toKeptJsonBytes } from '../../json-bytes';
 import { evictSecondChance } from '../second-chance';
 
+/**
+ * Every field is set when the entry is made, so all entries share one shape with the fields
+ * inside the object: a field added later goes to a separate property array, one more object per
+ * entry and one more memory access for each item a lookup answers.
+ */
 interface Entry {
   expires: number;
-  /** The value as JSON bytes (`toJsonBytes`), or null when the key has none (a URN not in the catalog). */
-  json: Promise<Buffer | null>;
+  /**
+   * The value being loaded: JSON bytes (`toJsonBytes`), or null when the key has none (a URN not
+   * in the catalog). Dropped once the value is in, so a kept entry holds no promise.
+   */
+  json: Promise<Buffer | null> | undefined;
   /** `json` once settled: a lookup whose entries are all settled answers without a promise each. */
-  value?: Buffer | null;
+  value: Buffer | null | undefined;
   /** An expired entry being re-read: it keeps answering until the new value is in. */
   refreshing: boolean;
   /** Answered since eviction last passed it (see `evictSecondChance`). */
-  used?: boolean;
+  used: boolean;
   /** What it counts against `maxBytes`, once its value is in (see `ENTRY_OVERHEAD_BYTES`). */
   bytes: number;
 }
@@ -73,7 +81,7 @@ export class JsonCache<V> {
     const loaded = toLoad.size > 0 ? this.loadBatch([...toLoad]) : undefined;
     const answer = entries.map((entry, n) => entry ?? loaded!.get(keys[n]!)!);
     if (answer.every((e) => e.value !== undefined)) return answer.map((e) => e.value!);
-    return Promise.all(answer.map((e) => e.json));
+    return Promise.all(answer.map((e) => (e.value !== undefined ? e.value : e.json!)));
   }
 
   /**
@@ -85,11 +93,12 @@ export class JsonCache<V> {
     const created = new Map<string, Entry>();
     for (const key of keys) {
       const json = batch.then((found) => serialize(found.get(key)));
-      const entry: Entry = { expires: this.now() + this.ttlMs(), json, refreshing: false, bytes: 0 };
+      const entry: Entry = { expires: this.now() + this.ttlMs(), json, value: undefined, refreshing: false, used: false, bytes: 0 };
       const stale = this.entries.get(key);
       json.then(
         (value) => {
           entry.value = value;
+          entry.json = undefined;
           // A refreshed entry counts its time from when its value is in; one forgotten meanwhile stays forgotten.
           if (stale && this.entries.get(key) === stale) this.store(key, { ...entry, expires: this.now() + this.ttlMs() });
           else if (this.entries.get(key) === entry) this.count(entry);
