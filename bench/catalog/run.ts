@@ -174,7 +174,7 @@ function report(
     '',
     `## ${BENCH.connections} connections`,
     '',
-    '"API" is the service as deployed (Discover caches on: item views and rankings kept until a change is notified, listing sets for DISCOVER_CACHE_MS, 30 s); "API, no cache" is the same app with DISCOVER_CACHE_MS=0, ' +
+    '"API" is the service as deployed (Discover caches on: item views, rankings and each item\'s live listings kept until a change is notified, the sellers shown on listing hits for DISCOVER_CACHE_MS, 30 s); "API, no cache" is the same app with DISCOVER_CACHE_MS=0, ' +
       'so every request reads the database like the baseline does. The first three scenarios are varied workloads (bench/catalog/workload.ts): ' +
       'every request drawn from a distribution (Zipf over the catalog, real misspellings, varied filters, sorts and pages), no two consecutive ' +
       'requests alike. Each round draws fresh requests from its own seed (the same for every side of that round), drawn before the clock starts; no round repeats a request list another round or the warm-up sent, ' +
