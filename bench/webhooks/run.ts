@@ -5,13 +5,17 @@
  * and a Temporal CLI dev server with task-queue fairness on (as `npm start` runs it).
  *
  * 1. Machine floor: a bare HTTP POST of a delivery-sized body to the receiver on loopback.
- * 2. Baseline burst, same run and dev server: one trivial one-activity workflow per event.
+ * 2. Baseline burst, same run: one trivial one-activity workflow per delivery, as many as the
+ *    burst below makes deliveries.
  * 3. Idle: BENCH_IDLE_EVENTS (200) single events, one at a time with a pause between, from
  *    BENCH_SELLERS (20) sellers with 1 or 2 endpoints each.
  * 4. Burst: BENCH_EVENTS (10,000) events of one seller, 2 endpoints each, committed as fast as the
  *    producer can; meanwhile one single event of another seller every BENCH_PROBE_INTERVAL_MS
  *    (2,000), whose latency shows whether the burst holds everyone else up.
- * Then the resident memory of the API and worker processes.
+ * Then the resident memory of the API and worker processes. The baseline (2) and the webhook
+ * phases (3, 4) each run on a dev server of their own, started empty: the in-memory dev server
+ * costs more per workflow the more closed workflows it holds (bench/webhooks/dev-server-aging.ts),
+ * so bursts on one server, one after the other, would not meet the same conditions.
  *
  *   npm run build && node -r ts-node/register bench/webhooks/run.ts        (BENCH_EVENTS=1000 for a shorter run)
  *
@@ -62,6 +66,8 @@ const IDLE_GAP_MS = 100;
 const FLOOR_REQUESTS = 200;
 const FAIRNESS = process.env.BENCH_FAIRNESS !== '0';
 const BURST_ENDPOINTS = 2;
+/** The baseline starts as many workflows as the burst makes deliveries (one workflow each). */
+const BASELINE_WORKFLOWS = EVENTS * BURST_ENDPOINTS;
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const TIMEOUT_MS = 30 * 60_000;
 const PRODUCER_BATCH = 100;
@@ -174,7 +180,7 @@ async function baseline(address: string): Promise<Burst> {
     activities: { touch: async (eventId: string) => void done.set(eventId, Date.now()) },
   });
   const run = worker.run();
-  const ids = Array.from({ length: EVENTS }, () => newId());
+  const ids = Array.from({ length: BASELINE_WORKFLOWS }, () => newId());
   const cpuBefore = processCpuTicks();
   for (let i = 0; i < ids.length; i += PRODUCER_BATCH) {
     await Promise.all(
@@ -188,7 +194,7 @@ async function baseline(address: string): Promise<Burst> {
       }),
     );
   }
-  await waitFor(() => done.size === EVENTS, 'baseline activities');
+  await waitFor(() => done.size === BASELINE_WORKFLOWS, 'baseline activities');
   const cpu = cpuTicksByGroup(cpuBefore, processCpuTicks());
   worker.shutdown();
   await run;
@@ -197,8 +203,8 @@ async function baseline(address: string): Promise<Burst> {
   const latencies = [...done].map(([id, at]) => at - started.get(id)!).sort((a, b) => a - b);
   const seconds = (Math.max(...done.values()) - Math.min(...started.values())) / 1000;
   return {
-    scenario: 'baseline: one trivial activity workflow per event',
-    events: EVENTS,
+    scenario: 'baseline: one trivial activity workflow per delivery',
+    events: BASELINE_WORKFLOWS,
     deliveries: done.size,
     seconds,
     rate: done.size / seconds,
@@ -422,6 +428,22 @@ async function probeStages(
   ];
 }
 
+/**
+ * Runs `phase` against a Temporal dev server of its own, started empty, and stops the server and
+ * the API and worker processes the phase started, however it ends.
+ */
+async function onFreshDevServer<T>(phase: (address: string) => Promise<T>): Promise<T> {
+  const port = await freePort();
+  const temporal = spawnTemporalDevServer(port, FAIRNESS ? TASK_QUEUE_FAIRNESS_ARGS : []);
+  try {
+    await waitFor(() => portOpen(port), 'the Temporal dev server', 60_000);
+    return await phase(`127.0.0.1:${port}`);
+  } finally {
+    for (const child of children.splice(0).reverse()) await stopChild(child);
+    await stopChild(temporal);
+  }
+}
+
 async function main(): Promise<void> {
   if (!existsSync(path.join(ROOT, 'dist/worker/main.js')))
     throw new Error('run `npm run build` first: the benchmark runs the compiled API and worker');
@@ -434,25 +456,19 @@ async function main(): Promise<void> {
   await admin.query(`CREATE DATABASE ${dbName}`);
   const url = new URL(ADMIN_URL);
   url.pathname = `/${dbName}`;
-  const temporalPort = await freePort();
-  const temporal = spawnTemporalDevServer(temporalPort, FAIRNESS ? TASK_QUEUE_FAIRNESS_ARGS : []);
   const receiver = new Receiver();
   try {
-    await waitFor(() => portOpen(temporalPort), 'the Temporal dev server', 60_000);
-    const address = `127.0.0.1:${temporalPort}`;
     const base = await receiver.start();
     const f = await floor(base);
     console.log(f);
-    console.log(`baseline: ${EVENTS} workflows…`);
-    const b = await baseline(address);
+    console.log(`baseline: ${BASELINE_WORKFLOWS} workflows…`);
+    const b = await onFreshDevServer((address) => baseline(address));
     console.log(b);
-    const w = await webhooks(url.toString(), address, receiver, base);
+    const w = await onFreshDevServer((address) => webhooks(url.toString(), address, receiver, base));
     console.log(w);
     writeReport({ floor: f, baseline: b, ...w, loadBefore, loadAfter: os.loadavg(), cpu: cpuShare(ticks, cpuTicks()) });
   } finally {
-    for (const child of children.reverse()) await stopChild(child);
     await receiver.close();
-    await stopChild(temporal);
     await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     await admin.end();
   }
@@ -481,7 +497,8 @@ function writeReport(r: {
     '',
     `Run ${new Date().toISOString()} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ` +
       `Temporal CLI dev server (in-memory, task-queue fairness ${FAIRNESS ? 'on' : 'off'}), PostgreSQL on 127.0.0.1, receiver on loopback; ` +
-      'compiled API and worker processes. Baseline first, on the same dev server.',
+      'compiled API and worker processes. The baseline and the webhook phases each on a dev server of their own, started empty; ' +
+      'the baseline starts as many workflows as the burst makes deliveries.',
     '',
     `Load average (1, 5, 15 min) before ${load(r.loadBefore)}, after ${load(r.loadAfter)}; CPU over the run: ${r.cpu}.`,
     '',
