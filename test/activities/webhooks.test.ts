@@ -215,6 +215,57 @@ describe('attemptWebhookDelivery (on Postgres, real HTTP)', () => {
     expect(attempt).toEqual({ status_code: null, error: 'timed out after 300 ms' });
     receiver.release();
   });
+  it('keeps the connection to a receiver open from one delivery to the next', async () => {
+    const seller = await registerSeller(api);
+    const endpoint = await endpointFor(seller);
+    for (let i = 0; i < 3; i += 1) {
+      const { eventId } = await listingEvent(seller);
+      expect(await activities().attemptWebhookDelivery(input(eventId, endpoint.id))).toEqual({ outcome: 'delivered' });
+    }
+    expect(receiver.received).toHaveLength(3);
+    expect(new Set(receiver.received.map((r) => r.connection)).size).toBe(1);
+  });
+
+  it('sends once more on a new connection when the receiver closed the kept one, and only once', async () => {
+    const seller = await registerSeller(api);
+    const endpoint = await endpointFor(seller);
+    const deliver = async () => {
+      const { eventId } = await listingEvent(seller);
+      const result = await activities().attemptWebhookDelivery(input(eventId, endpoint.id));
+      const attempts = await q(
+        `SELECT a.succeeded, a.status_code, a.error FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.event_id = $1`,
+        [eventId],
+      );
+      return { result, attempts, connections: receiver.received.map((r) => r.connection) };
+    };
+    const ok = { status: 200, body: 'ok' };
+
+    // The receiver drops the kept connection when the next request arrives on it, as one whose
+    // idle timeout fired just as the request was sent would: the request goes again, once.
+    await deliver();
+    const kept = receiver.received[0]!.connection;
+    receiver.received.length = 0;
+    receiver.respond = (r) => (r.connection === kept ? 'drop' : ok);
+    const retried = await deliver();
+    expect(retried.result).toEqual({ outcome: 'delivered' });
+    expect(retried.attempts).toEqual([{ succeeded: true, status_code: 200, error: null }]);
+    expect(retried.connections).toHaveLength(2);
+    expect(retried.connections[0]).toBe(kept);
+    expect(retried.connections[1]).not.toBe(kept);
+
+    // A receiver that drops every request: the new connection fails too, and that is the
+    // attempt's failure (no third request).
+    receiver.respond = () => ok;
+    await deliver();
+    receiver.received.length = 0;
+    receiver.respond = () => 'drop';
+    const dropped = await deliver();
+    expect(dropped.result.outcome).toBe('retry');
+    expect(dropped.connections).toHaveLength(2);
+    expect(dropped.connections[0]).not.toBe(dropped.connections[1]);
+    expect(dropped.attempts).toEqual([{ succeeded: false, status_code: null, error: expect.stringMatching(/socket hang up|ECONNRESET/) }]);
+  });
+
   it('records an attempt that cannot even be sent (a stored header Node refuses) as failed, counting toward auto-disable', async () => {
     const seller = await registerSeller(api);
     const endpoint = await endpointFor(seller, { headers: { 'X-Shop': 'north' } });

@@ -13,9 +13,15 @@ export interface ReceivedWebhook {
   /** Verified with the `standardwebhooks` package against the secret in force, or null. */
   payload: { type: string; data: Record<string, unknown> } | null;
   receivedAt: number;
+  /** Which TCP connection it came on: 1 for the receiver's first, 2 for its second… */
+  connection: number;
 }
 
-export type Responder = (req: ReceivedWebhook, n: number) => { status: number; headers?: Record<string, string>; body?: string } | 'hang';
+/** 'hang': never answer (until `release`); 'drop': close the connection without answering. */
+export type Responder = (
+  req: ReceivedWebhook,
+  n: number,
+) => { status: number; headers?: Record<string, string>; body?: string } | 'hang' | 'drop';
 
 /**
  * A real HTTP receiver on 127.0.0.1 that records every request and verifies its signature with
@@ -26,11 +32,14 @@ export class WebhookReceiver {
   respond: Responder = () => ({ status: 200, body: 'ok' });
   secret: string | undefined;
   private readonly hanging = new Set<http.ServerResponse>();
+  private readonly connections = new WeakMap<object, number>();
+  private connectionCount = 0;
   private constructor(private readonly server: http.Server) {}
 
   static async start(): Promise<WebhookReceiver> {
     const server = http.createServer();
     const receiver = new WebhookReceiver(server);
+    server.on('connection', (socket) => receiver.connections.set(socket, ++receiver.connectionCount));
     server.on('request', (req, res) => receiver.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return receiver;
@@ -78,11 +87,21 @@ export class WebhookReceiver {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const record: ReceivedWebhook = { headers: req.headers, body, payload: this.verify(body, req.headers), receivedAt: Date.now() };
+      const record: ReceivedWebhook = {
+        headers: req.headers,
+        body,
+        payload: this.verify(body, req.headers),
+        receivedAt: Date.now(),
+        connection: this.connections.get(req.socket) ?? 0,
+      };
       this.received.push(record);
       const answer = this.respond(record, this.received.length);
       if (answer === 'hang') {
         this.hanging.add(res);
+        return;
+      }
+      if (answer === 'drop') {
+        req.socket.destroy();
         return;
       }
       res.writeHead(answer.status, answer.headers ?? {});

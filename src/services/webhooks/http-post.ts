@@ -23,24 +23,78 @@ export interface WebhookResponse {
 }
 
 const EXCERPT_BYTES = 1024;
+/**
+ * How long a connection to a receiver is kept open between deliveries. Below the 5 s idle
+ * timeout of Node's own HTTP server, the shortest common default; a receiver that announces a
+ * shorter one (`Keep-Alive: timeout=…`) is taken at its word.
+ */
+const IDLE_CONNECTION_MS = 4_000;
+/** Idle connections kept per receiver (host and port); more are closed once their delivery is done. */
+const IDLE_CONNECTIONS_PER_RECEIVER = 8;
+
+type Transport = typeof http | typeof https;
+
+/**
+ * Connections kept alive between deliveries, so a receiver that gets many events pays for one
+ * TCP (and TLS) handshake, not one per delivery. One pool per transport and per address policy:
+ * a pool's sockets were all opened through the same `guardedLookup`, so a socket opened while
+ * private addresses were allowed is never handed to a delivery that must not reach them.
+ */
+const pools = new Map<string, http.Agent>();
+
+function keptAlive(transport: Transport, allowPrivate: boolean): http.Agent {
+  const key = `${transport === https ? 'https' : 'http'}:${allowPrivate ? 'private' : 'public'}`;
+  let agent = pools.get(key);
+  if (!agent) {
+    agent = new transport.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS, maxFreeSockets: IDLE_CONNECTIONS_PER_RECEIVER });
+    pools.set(key, agent);
+  }
+  return agent;
+}
 
 /**
  * POSTs one webhook. Never throws for what the receiver does (refusal, timeout, bad status):
  * those are results to record. Redirects are not followed: a 3xx is a failed attempt, since
  * following it could lead to a host the address check never saw.
  */
-export function postWebhook(req: WebhookRequest): Promise<WebhookResponse> {
+export async function postWebhook(req: WebhookRequest): Promise<WebhookResponse> {
   const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
   const url = new URL(req.url);
   const host = hostOf(url);
   // Literal addresses skip DNS (and so the guarded lookup): check them here.
   if (net.isIP(host) && !req.allowPrivate && !isPublicAddress(host)) {
-    return Promise.resolve(failure(elapsed(), `refused: ${host} is not a public address`));
+    return failure(elapsedSince(started), `refused: ${host} is not a public address`);
   }
   const transport = url.protocol === 'https:' ? https : http;
+  const first = await exchange(req, url, transport, keptAlive(transport, req.allowPrivate), started);
+  if (!first.staleConnection) return first.response;
+  // The kept connection had been closed by the receiver (its idle timeout raced this request):
+  // nothing was answered, so the same attempt goes once more on a new connection, within what
+  // is left of its deadline. A receiver may rarely see the event twice; `webhook-id` is there
+  // for that, as for every retry.
+  return (await exchange(req, url, transport, false, started)).response;
+}
+
+const elapsedSince = (started: number) => Math.round(performance.now() - started);
+
+/** Reset or closed before any answer, on a connection an earlier delivery left open. */
+const isStaleConnection = (request: http.ClientRequest, err: NodeJS.ErrnoException) =>
+  request.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
+
+/** One HTTP exchange, over `agent` (false: a connection of its own), bounded by `req.timeoutMs` since `started`. */
+function exchange(
+  req: WebhookRequest,
+  url: URL,
+  transport: Transport,
+  agent: http.Agent | false,
+  started: number,
+): Promise<{ response: WebhookResponse; staleConnection: boolean }> {
+  const elapsed = () => elapsedSince(started);
+  const settled = (response: WebhookResponse, staleConnection = false) => ({ response, staleConnection });
+  const remainingMs = Math.max(1, req.timeoutMs - elapsed());
   return new Promise((resolve) => {
     let request: http.ClientRequest;
+    let answered = false;
     try {
       request = transport.request(
         url,
@@ -48,10 +102,11 @@ export function postWebhook(req: WebhookRequest): Promise<WebhookResponse> {
           method: 'POST',
           headers: { ...req.headers, 'content-length': Buffer.byteLength(req.body).toString() },
           lookup: guardedLookup(req.allowPrivate),
-          timeout: req.timeoutMs,
-          agent: false,
+          timeout: remainingMs,
+          agent,
         },
         (response) => {
+          answered = true;
           const chunks: Buffer[] = [];
           let size = 0;
           response.on('data', (chunk: Buffer) => {
@@ -61,13 +116,15 @@ export function postWebhook(req: WebhookRequest): Promise<WebhookResponse> {
           response.on('end', () => {
             clearTimeout(deadline);
             const excerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
-            resolve({
-              statusCode: response.statusCode ?? null,
-              latencyMs: elapsed(),
-              error: null,
-              excerpt: excerpt || null,
-              retryAfterMs: parseRetryAfter(response.headers['retry-after']),
-            });
+            resolve(
+              settled({
+                statusCode: response.statusCode ?? null,
+                latencyMs: elapsed(),
+                error: null,
+                excerpt: excerpt || null,
+                retryAfterMs: parseRetryAfter(response.headers['retry-after']),
+              }),
+            );
           });
           response.on('error', (err) => settleError(err));
         },
@@ -75,16 +132,17 @@ export function postWebhook(req: WebhookRequest): Promise<WebhookResponse> {
     } catch (err) {
       // The request could not even be built (e.g. a stored header Node refuses to write): an
       // attempt that failed, recorded like any other, never an exception retried forever.
-      resolve(failure(elapsed(), `not sent: ${(err as Error).message}`));
+      resolve(settled(failure(elapsed(), `not sent: ${(err as Error).message}`)));
       return;
     }
+    const timedOut = () => request.destroy(new Error(`timed out after ${req.timeoutMs} ms`));
     // `timeout` above only covers socket idleness; this bounds the whole exchange.
-    const deadline = setTimeout(() => request.destroy(new Error(`timed out after ${req.timeoutMs} ms`)), req.timeoutMs);
-    const settleError = (err: Error) => {
+    const deadline = setTimeout(timedOut, remainingMs);
+    const settleError = (err: NodeJS.ErrnoException) => {
       clearTimeout(deadline);
-      resolve(failure(elapsed(), err.message));
+      resolve(settled(failure(elapsed(), err.message), !answered && isStaleConnection(request, err)));
     };
-    request.on('timeout', () => request.destroy(new Error(`timed out after ${req.timeoutMs} ms`)));
+    request.on('timeout', timedOut);
     request.on('error', settleError);
     request.end(req.body);
   });
