@@ -234,6 +234,15 @@ export function rssAtEnd(processes: Array<[label: string, pid: number | 'self' |
 /** The label of the bench process when the API and worker run inside it. */
 export const IN_PROCESS = 'bench process (API and worker in-process)';
 
+/** Resolves once `done()` holds, checking every 20 ms; throws after `timeoutMs` (30 min) naming `what`. */
+export async function waitFor(done: () => boolean | Promise<boolean>, what: string, timeoutMs = 30 * 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 /** Resolves once `url` answers at all (a server started beside the bench), polling every 200 ms. */
 export async function waitForHttp(url: string, attempts = 300): Promise<void> {
   for (let i = 0; i < attempts; i += 1) {

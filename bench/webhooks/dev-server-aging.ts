@@ -16,29 +16,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { cpuShare, cpuTicks, cpuTicksByGroup, freePort, portOpen, processCpuTicks, spawnTemporalDevServer, stopChild } from '../support';
-import { newId } from '../../src/ids';
+import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
+import { cpuShare, cpuTicks, freePort, portOpen, spawnTemporalDevServer, stopChild, waitFor } from '../support';
 import { TASK_QUEUE_FAIRNESS_ARGS } from '../../src/temporal/task-queue-fairness';
-import type { baselineWorkflow } from './baseline-workflow';
+import { BareWorkflows } from './bare-workflows';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const WORKFLOWS = Number(process.env.BENCH_WORKFLOWS ?? 2000);
-/** Starts in flight at once, as the webhook benchmark's baseline sends them. */
-const START_BATCH = 100;
 const TICK_MS = 10; // /proc clock ticks are 1/100 s
-const TASK_QUEUE = 'bench-aging';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(done: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10 * 60_000;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await sleep(20);
-  }
-}
 
 interface Round {
   held: number;
@@ -55,39 +40,14 @@ async function main(): Promise<void> {
   const temporal = spawnTemporalDevServer(port, TASK_QUEUE_FAIRNESS_ARGS);
   const rounds: Round[] = [];
   try {
-    await until(() => portOpen(port));
-    const address = `127.0.0.1:${port}`;
-    const connection = await NativeConnection.connect({ address });
-    const client = new Client({ connection: await Connection.connect({ address }) });
-    const done = new Set<string>();
-    const worker = await Worker.create({
-      connection,
-      taskQueue: TASK_QUEUE,
-      workflowBundle: await bundleWorkflowCode({
-        workflowsPath: require.resolve('./baseline-workflow'),
-        logger: new DefaultLogger('WARN'),
-      }),
-      activities: { touch: async (id: string) => void done.add(id) },
+    await waitFor(() => portOpen(port), 'the Temporal dev server', 60_000);
+    const workflowBundle = await bundleWorkflowCode({
+      workflowsPath: require.resolve('./baseline-workflow'),
+      logger: new DefaultLogger('WARN'),
     });
-    const running = worker.run();
+    const bench = await BareWorkflows.start(`127.0.0.1:${port}`, 'bench-aging', workflowBundle);
     for (let r = 0; r < ROUNDS; r += 1) {
-      done.clear();
-      const ids = Array.from({ length: WORKFLOWS }, () => newId());
-      const before = processCpuTicks();
-      const t0 = Date.now();
-      for (let i = 0; i < ids.length; i += START_BATCH)
-        await Promise.all(
-          ids.slice(i, i + START_BATCH).map((id) =>
-            client.workflow.start<typeof baselineWorkflow>('baselineWorkflow', {
-              workflowId: `aging:${id}`,
-              taskQueue: TASK_QUEUE,
-              args: [id],
-            }),
-          ),
-        );
-      await until(() => done.size === WORKFLOWS);
-      const seconds = (Date.now() - t0) / 1000;
-      const cpu = cpuTicksByGroup(before, processCpuTicks());
+      const { seconds, cpu } = await bench.burst(WORKFLOWS, { workflowId: (id) => `aging:${id}` });
       const perWorkflow = (group: string) => ((cpu.groups.get(group) ?? 0) * TICK_MS) / WORKFLOWS;
       const round = {
         held: r * WORKFLOWS,
@@ -98,10 +58,7 @@ async function main(): Promise<void> {
       console.log(round);
       rounds.push(round);
     }
-    worker.shutdown();
-    await running;
-    await client.connection.close();
-    await connection.close();
+    await bench.close();
   } finally {
     await stopChild(temporal);
   }

@@ -29,8 +29,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
 import { Client as PgClient } from 'pg';
 import type { DataSource } from 'typeorm';
 import {
@@ -45,6 +44,7 @@ import {
   rss,
   spawnTemporalDevServer,
   stopChild,
+  waitFor,
 } from '../support';
 import { loadConfig } from '../../src/config';
 import { connectAndMigrate } from '../../src/db/data-source';
@@ -55,7 +55,7 @@ import { encryptSecret, newSigningSecret } from '../../src/services/webhooks/sig
 import { TASK_QUEUE_FAIRNESS_ARGS } from '../../src/temporal/task-queue-fairness';
 import API_NODE_FLAGS from '../../src/api-node-flags.json';
 import WORKER_NODE_FLAGS from '../../worker/node-flags.json';
-import type { baselineWorkflow } from './baseline-workflow';
+import { BareWorkflows } from './bare-workflows';
 
 const ROOT = path.resolve(__dirname, '../..');
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
@@ -69,7 +69,6 @@ const BURST_ENDPOINTS = 2;
 /** The baseline starts as many workflows as the burst makes deliveries (one workflow each). */
 const BASELINE_WORKFLOWS = EVENTS * BURST_ENDPOINTS;
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const TIMEOUT_MS = 30 * 60_000;
 const PRODUCER_BATCH = 100;
 const JWT_SECRET = randomBytes(32).toString('hex');
 
@@ -94,14 +93,6 @@ interface Latency {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor(done: () => boolean | Promise<boolean>, what: string, timeoutMs = TIMEOUT_MS): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 function latency(scenario: string, values: number[]): Latency {
   const sorted = [...values].sort((a, b) => a - b);
@@ -169,39 +160,14 @@ async function floor(base: string): Promise<Latency> {
 }
 
 async function baseline(address: string): Promise<Burst> {
-  const started = new Map<string, number>();
-  const done = new Map<string, number>();
-  const connection = await NativeConnection.connect({ address });
-  const client = new Client({ connection: await Connection.connect({ address }) });
-  const worker = await Worker.create({
-    connection,
-    taskQueue: 'bench-baseline',
-    workflowBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('./baseline-workflow'), logger: new DefaultLogger('WARN') }),
-    activities: { touch: async (eventId: string) => void done.set(eventId, Date.now()) },
+  const workflowBundle = await bundleWorkflowCode({
+    workflowsPath: require.resolve('./baseline-workflow'),
+    logger: new DefaultLogger('WARN'),
   });
-  const run = worker.run();
-  const ids = Array.from({ length: BASELINE_WORKFLOWS }, () => newId());
-  const cpuBefore = processCpuTicks();
-  for (let i = 0; i < ids.length; i += PRODUCER_BATCH) {
-    await Promise.all(
-      ids.slice(i, i + PRODUCER_BATCH).map((id) => {
-        started.set(id, Date.now());
-        return client.workflow.start<typeof baselineWorkflow>('baselineWorkflow', {
-          workflowId: `bench-baseline:${id}`,
-          taskQueue: 'bench-baseline',
-          args: [id],
-        });
-      }),
-    );
-  }
-  await waitFor(() => done.size === BASELINE_WORKFLOWS, 'baseline activities');
-  const cpu = cpuTicksByGroup(cpuBefore, processCpuTicks());
-  worker.shutdown();
-  await run;
-  await client.connection.close();
-  await connection.close();
+  const bench = await BareWorkflows.start(address, 'bench-baseline', workflowBundle);
+  const { started, done, seconds, cpu } = await bench.burst(BASELINE_WORKFLOWS, { workflowId: (id) => `bench-baseline:${id}` });
+  await bench.close();
   const latencies = [...done].map(([id, at]) => at - started.get(id)!).sort((a, b) => a - b);
-  const seconds = (Math.max(...done.values()) - Math.min(...started.values())) / 1000;
   return {
     scenario: 'baseline: one trivial activity workflow per delivery',
     events: BASELINE_WORKFLOWS,

@@ -17,20 +17,19 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, Connection, type WorkflowStartOptions } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { cpuShare, cpuTicks, cpuTicksByGroup, freePort, portOpen, processCpuTicks, spawnTemporalDevServer, stopChild } from '../support';
+import type { WorkflowStartOptions } from '@temporalio/client';
+import { bundleWorkflowCode, DefaultLogger, Runtime, type WorkerOptions } from '@temporalio/worker';
+import { cpuShare, cpuTicks, freePort, portOpen, spawnTemporalDevServer, stopChild, waitFor } from '../support';
 import { WEBHOOK_SEARCH_ATTRIBUTES } from '../../src/domain/webhooks/search-attributes';
 import { newId } from '../../src/ids';
 import { TASK_QUEUE_FAIRNESS_ARGS } from '../../src/temporal/task-queue-fairness';
+import { BareWorkflows } from './bare-workflows';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const WORKFLOWS = Number(process.env.BENCH_WORKFLOWS ?? 2000);
-const START_BATCH = 100;
 /** Sellers the fairness keys cycle through. */
 const SELLERS = 3;
 const TICK_MS = 10; // /proc clock ticks are 1/100 s
-const TASK_QUEUE = 'bench-start-options';
 
 interface Variant {
   name: string;
@@ -65,64 +64,26 @@ const VARIANTS: Variant[] = [
   },
 ];
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(done: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10 * 60_000;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await sleep(20);
-  }
-}
-
 interface Measure {
   rate: number;
   serverMs: number;
 }
 
-async function measure(variant: Variant, workflowBundle: { code: string }): Promise<Measure> {
+async function measure(variant: Variant, workflowBundle: WorkerOptions['workflowBundle']): Promise<Measure> {
   const port = await freePort();
   const temporal = spawnTemporalDevServer(port, TASK_QUEUE_FAIRNESS_ARGS);
   try {
-    await until(() => portOpen(port));
-    const address = `127.0.0.1:${port}`;
-    const connection = await NativeConnection.connect({ address });
-    const client = new Client({ connection: await Connection.connect({ address }) });
-    const done = new Set<string>();
-    const worker = await Worker.create({
-      connection,
-      taskQueue: TASK_QUEUE,
-      workflowBundle,
-      activities: { touch: async (id: string) => void done.add(id) },
+    await waitFor(() => portOpen(port), 'the Temporal dev server', 60_000);
+    const bench = await BareWorkflows.start(`127.0.0.1:${port}`, 'bench-start-options', workflowBundle);
+    await bench.burst(1, { workflowId: () => 'warm-up' });
+    const { seconds, cpu } = await bench.burst(WORKFLOWS, {
+      workflowType: variant.workflowType,
+      // As long as a delivery's id, `webhook:{eventId}:{endpointId}`.
+      workflowId: (id) => `webhook:${id}:${newId()}`,
+      options: (n) => ({ workflowIdReusePolicy: 'REJECT_DUPLICATE', ...variant.options(n) }),
     });
-    const running = worker.run();
-    await client.workflow.execute('baselineWorkflow', { workflowId: 'warm-up', taskQueue: TASK_QUEUE, args: ['warm-up'] });
-    done.clear();
-    const ids = Array.from({ length: WORKFLOWS }, () => newId());
-    const before = processCpuTicks();
-    const t0 = Date.now();
-    for (let i = 0; i < ids.length; i += START_BATCH)
-      await Promise.all(
-        ids.slice(i, i + START_BATCH).map((id, j) =>
-          client.workflow.start(variant.workflowType, {
-            workflowId: `webhook:${id}:${newId()}`,
-            taskQueue: TASK_QUEUE,
-            args: [id],
-            workflowIdReusePolicy: 'REJECT_DUPLICATE',
-            ...variant.options(i + j),
-          }),
-        ),
-      );
-    await until(() => done.size === WORKFLOWS);
-    const seconds = (Date.now() - t0) / 1000;
-    // The workflows complete just after their activity: let the last completions in.
-    await sleep(500);
-    const server = cpuTicksByGroup(before, processCpuTicks()).groups.get('Temporal server') ?? 0;
-    worker.shutdown();
-    await running;
-    await client.connection.close();
-    await connection.close();
-    return { rate: WORKFLOWS / seconds, serverMs: (server * TICK_MS) / WORKFLOWS };
+    await bench.close();
+    return { rate: WORKFLOWS / seconds, serverMs: ((cpu.groups.get('Temporal server') ?? 0) * TICK_MS) / WORKFLOWS };
   } finally {
     await stopChild(temporal);
   }
