@@ -34,23 +34,18 @@ const IDLE_CONNECTIONS_PER_RECEIVER = 8;
 
 type Transport = typeof http | typeof https;
 
+const KEEP_ALIVE = { keepAlive: true, timeout: IDLE_CONNECTION_MS, maxFreeSockets: IDLE_CONNECTIONS_PER_RECEIVER };
+
 /**
  * Connections kept alive between deliveries, so a receiver that gets many events pays for one
  * TCP (and TLS) handshake, not one per delivery. One pool per transport and per address policy:
  * a pool's sockets were all opened through the same `guardedLookup`, so a socket opened while
  * private addresses were allowed is never handed to a delivery that must not reach them.
  */
-const pools = new Map<string, http.Agent>();
-
-function keptAlive(transport: Transport, allowPrivate: boolean): http.Agent {
-  const key = `${transport === https ? 'https' : 'http'}:${allowPrivate ? 'private' : 'public'}`;
-  let agent = pools.get(key);
-  if (!agent) {
-    agent = new transport.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS, maxFreeSockets: IDLE_CONNECTIONS_PER_RECEIVER });
-    pools.set(key, agent);
-  }
-  return agent;
-}
+const POOLS = {
+  http: { public: new http.Agent(KEEP_ALIVE), private: new http.Agent(KEEP_ALIVE) },
+  https: { public: new https.Agent(KEEP_ALIVE), private: new https.Agent(KEEP_ALIVE) },
+};
 
 /**
  * POSTs one webhook. Never throws for what the receiver does (refusal, timeout, bad status):
@@ -65,8 +60,10 @@ export async function postWebhook(req: WebhookRequest): Promise<WebhookResponse>
   if (net.isIP(host) && !req.allowPrivate && !isPublicAddress(host)) {
     return failure(elapsedSince(started), `refused: ${host} is not a public address`);
   }
-  const transport = url.protocol === 'https:' ? https : http;
-  const first = await exchange(req, url, transport, keptAlive(transport, req.allowPrivate), started);
+  const scheme = url.protocol === 'https:' ? 'https' : 'http';
+  const transport = scheme === 'https' ? https : http;
+  const pool = POOLS[scheme][req.allowPrivate ? 'private' : 'public'];
+  const first = await exchange(req, url, transport, pool, started);
   if (!first.staleConnection) return first.response;
   // The kept connection had been closed by the receiver (its idle timeout raced this request):
   // nothing was answered, so the same attempt goes once more on a new connection, within what
