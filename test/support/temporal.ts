@@ -1,4 +1,3 @@
-import net from 'node:net';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import {
   bundleWorkflowCode,
@@ -13,7 +12,10 @@ import { loadConfig } from '../../src/config';
 import { SEARCH_ATTRIBUTE_ARGS } from '../../src/domain/search-attributes';
 import { temporalDataConverter } from '../../src/temporal/data-converter';
 import { TASK_QUEUE_FAIRNESS_ARGS } from '../../src/temporal/task-queue-fairness';
-import { TEMPORAL_CLI, TEMPORAL_TEST_SERVER } from './env';
+import { startDevServer } from './dev-server';
+import { TEMPORAL_TEST_SERVER } from './env';
+
+export { freePort } from './dev-server';
 
 /**
  * The data converter of every test client and worker: payloads encrypted with the key test
@@ -79,32 +81,30 @@ export function runInBackground(worker: Worker): () => Promise<void> {
 }
 
 /**
- * A real Temporal CLI dev server, for end-to-end tests: on a free port, or on `port` (a test that
- * brings Temporal up where clients have been failing to reach it).
+ * A real Temporal CLI dev server, for end-to-end tests: on a port of its own, or on `port` (a
+ * test that brings Temporal up where clients have been failing to reach it; reserve it with
+ * `freePort`). Its teardown stops the server too.
  */
-export function devServerEnv(options: { port?: number; sdkMetricsPort?: number } = {}): Promise<TestWorkflowEnvironment> {
+export async function devServerEnv(options: { port?: number; sdkMetricsPort?: number } = {}): Promise<TestWorkflowEnvironment> {
   quietRuntime(options.sdkMetricsPort);
-  return TestWorkflowEnvironment.createLocal({
-    client: { dataConverter: testDataConverter },
-    server: {
-      executable: { type: 'existing-path', path: TEMPORAL_CLI },
-      namespace: 'default',
-      ...(options.port ? { port: options.port } : {}),
-      extraArgs: ['--log-level', 'error', ...SEARCH_ATTRIBUTE_ARGS, ...TASK_QUEUE_FAIRNESS_ARGS],
-    },
+  const server = await startDevServer({
+    port: options.port,
+    args: ['--log-level', 'error', ...SEARCH_ATTRIBUTE_ARGS, ...TASK_QUEUE_FAIRNESS_ARGS],
   });
-}
-
-/** A TCP port nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
+  let env: TestWorkflowEnvironment;
+  try {
+    env = await TestWorkflowEnvironment.createFromExistingServer({ address: server.address, client: { dataConverter: testDataConverter } });
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  // An environment made for an existing server leaves the server running at teardown.
+  const closeConnections = env.teardown.bind(env);
+  env.teardown = async () => {
+    await closeConnections();
+    await server.stop();
+  };
+  return env;
 }
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
