@@ -281,6 +281,29 @@ describe('fairness (docs/webhooks.md, "Fairness")', () => {
     expect(calls.filter((c) => c.fairnessKey === burst).map((c) => c.workflowId)).toEqual(ids);
   });
 
+  it("skips a key's intents that are backing off, and starts its due ones and every other key's", async () => {
+    const [failing, other] = [newId(), newId()];
+    const failingStarts = Array.from({ length: 5 }, () => delivery(failing));
+    await api.database.db.transaction((tx) => requestWorkflowStarts(tx, failingStarts));
+    const lone = delivery(other);
+    await request(lone);
+    // The failing seller's three oldest intents wait out a back-off; its two newest are due.
+    const backingOff = failingStarts.slice(0, 3).map((s) => s.workflowId);
+    await api.database.db.query(
+      `UPDATE workflow_starts SET next_attempt_at = now() + interval '1 hour', attempts = 1 WHERE workflow_id = ANY ($1)`,
+      [backingOff],
+    );
+
+    const { calls, executor } = recordingExecutor();
+    expect(await dispatcherWith(executor, [], 10).dispatchBatch()).toBe(3);
+    expect(calls.map((c) => c.workflowId).sort()).toEqual([...failingStarts.slice(3).map((s) => s.workflowId), lone.workflowId].sort());
+    const [{ waiting }] = await api.database.db.query(
+      `SELECT count(*)::int AS waiting FROM workflow_starts WHERE workflow_id = ANY ($1) AND started_at IS NULL`,
+      [backingOff],
+    );
+    expect(waiting).toBe(3);
+  });
+
   it("fans events out round-robin across sellers: a seller's single event starts in the first pass despite another's backlog", async () => {
     const [big, small] = [await registerSeller(api), await registerSeller(api)];
     for (const seller of [big, small])

@@ -29,6 +29,7 @@ import { WorkflowStartFairness1733505000000 } from './1733505000000-workflow-sta
 import { ItemMarketRefreshPerItem1733506000000 } from './1733506000000-item-market-refresh-per-item';
 import { DiscoverChangeNotifications1733510000000 } from './1733510000000-discover-change-notifications';
 import { CheckoutExpiryIndex1733520000000 } from './1733520000000-checkout-expiry-index';
+import { RoundRobinIndexes1733530000000 } from './1733530000000-round-robin-indexes';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -63,4 +64,5 @@ export const migrations = [
   ItemMarketRefreshPerItem1733506000000,
   DiscoverChangeNotifications1733510000000,
   CheckoutExpiryIndex1733520000000,
+  RoundRobinIndexes1733530000000,
 ];

@@ -3,6 +3,32 @@ import type { WebhookDeliveryPolicy } from '../../../workflows/contracts/inputs'
 import { requestWorkflowStarts, starts } from '../workflow-starts';
 import { DEFAULT_START_BATCH } from '../../config';
 import type { StartFeeder } from '../workflow-starts/dispatcher';
+import { roundRobinRanking, type RoundRobinQueue } from '../../db/round-robin';
+
+/** Events not yet fanned out, rationed by seller. */
+const PENDING_EVENTS: RoundRobinQueue = {
+  table: 'outbox_events',
+  key: 'seller_id',
+  order: ['created_at', 'id'],
+  pending: 'dispatched_at IS NULL',
+};
+
+/**
+ * One pass's claim ($1: the batch size): events round-robin across sellers, each with the
+ * endpoints subscribed to its type (none: one row with a null endpoint). Four batches' worth of
+ * candidates leave room to skip events another worker holds. Exported for
+ * bench/workflow-starts/claim-cost.ts.
+ */
+export const CLAIM_EVENTS = `WITH RECURSIVE ${roundRobinRanking(PENDING_EVENTS, '$1 * 4')},
+  batch AS (
+    SELECT o.id, o.seller_id, o.type FROM ranked r JOIN outbox_events o ON o.id = r.id
+     WHERE o.dispatched_at IS NULL
+     ORDER BY r.turn, r.created_at, r.id
+     LIMIT $1
+       FOR UPDATE OF o SKIP LOCKED)
+  SELECT b.id AS event_id, b.seller_id, b.type, e.id AS endpoint_id
+    FROM batch b
+    LEFT JOIN webhook_endpoints e ON e.seller_id = b.seller_id AND e.enabled AND b.type = ANY (e.subscriptions)`;
 
 /**
  * Turns outbox events into delivery start intents, one per (event, endpoint subscribed to its
@@ -16,24 +42,9 @@ import type { StartFeeder } from '../workflow-starts/dispatcher';
 export function webhookFanOut(db: DataSource, policy: WebhookDeliveryPolicy, batchSize = DEFAULT_START_BATCH): StartFeeder {
   return () =>
     db.transaction(async (tx) => {
-      const rows: Array<{ event_id: string; seller_id: string; type: string; endpoint_id: string | null }> = await tx.query(
-        `WITH ranked AS (
-           SELECT id, created_at, row_number() OVER (PARTITION BY seller_id ORDER BY created_at, id) AS turn
-             FROM outbox_events
-            WHERE dispatched_at IS NULL
-            ORDER BY turn, created_at, id
-            LIMIT $1 * 4),
-         batch AS (
-           SELECT o.id, o.seller_id, o.type FROM ranked r JOIN outbox_events o ON o.id = r.id
-            WHERE o.dispatched_at IS NULL
-            ORDER BY r.turn, r.created_at, r.id
-            LIMIT $1
-              FOR UPDATE OF o SKIP LOCKED)
-         SELECT b.id AS event_id, b.seller_id, b.type, e.id AS endpoint_id
-           FROM batch b
-           LEFT JOIN webhook_endpoints e ON e.seller_id = b.seller_id AND e.enabled AND b.type = ANY (e.subscriptions)`,
-        [batchSize],
-      );
+      const rows: Array<{ event_id: string; seller_id: string; type: string; endpoint_id: string | null }> = await tx.query(CLAIM_EVENTS, [
+        batchSize,
+      ]);
       if (rows.length === 0) return 0;
       await requestWorkflowStarts(
         tx,

@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { DEFAULT_START_BATCH } from '../../config';
+import { roundRobinRanking, type RoundRobinQueue } from '../../db/round-robin';
 import type { Logger } from '../../logger';
 import type { WorkflowStart, WorkflowStartOptions } from './start';
 
@@ -53,6 +54,28 @@ const START_CONCURRENCY = 32;
 const RETRY_BASE_MS = 1000;
 /** Best-ranked candidates considered per claim, in batches: room to skip rows other dispatchers hold. */
 const CANDIDATE_BATCHES = 4;
+/** Intents rationed by their fairness key (a webhook delivery's seller); failed ones wait out a back-off. */
+const PENDING_STARTS: RoundRobinQueue = {
+  table: 'workflow_starts',
+  key: 'fairness_key',
+  order: ['id'],
+  pending: 'started_at IS NULL',
+  due: 'next_attempt_at <= now()',
+};
+
+/**
+ * One pass's claim ($1: the batch size), round-robin across fairness keys. The ranking cannot lock
+ * rows (window functions), so the rows are locked in a second step, from a few batches' worth of
+ * the best-ranked candidates: rows another dispatcher holds are skipped, not waited for.
+ * Exported for bench/workflow-starts/claim-cost.ts.
+ */
+export const CLAIM_STARTS = `WITH RECURSIVE ${roundRobinRanking(PENDING_STARTS, `$1 * ${CANDIDATE_BATCHES}`)}
+  SELECT w.id, w.workflow_type, w.workflow_id, w.request_key, w.args, w.options, w.fairness_key
+    FROM ranked r JOIN workflow_starts w ON w.id = r.id
+   WHERE w.started_at IS NULL AND w.next_attempt_at <= now()
+   ORDER BY r.turn, r.id
+   LIMIT $1
+     FOR UPDATE OF w SKIP LOCKED`;
 
 interface PendingRow {
   id: string;
@@ -114,25 +137,7 @@ export class StartDispatcher {
   private async startBatch(): Promise<number> {
     const batchSize = this.options.batchSize ?? DEFAULT_START_BATCH;
     return this.options.db.transaction(async (tx) => {
-      // Round-robin across fairness keys: every key's oldest due intent, then every key's
-      // second… The ranking reads all due intents (window functions cannot take row locks), so
-      // the rows are locked in a second step, from a few batches' worth of the best-ranked
-      // candidates: rows another dispatcher holds are skipped, not waited for.
-      const rows: PendingRow[] = await tx.query(
-        `WITH ranked AS (
-           SELECT id, row_number() OVER (PARTITION BY fairness_key ORDER BY id) AS turn
-             FROM workflow_starts
-            WHERE started_at IS NULL AND next_attempt_at <= now()
-            ORDER BY turn, id
-            LIMIT $1 * ${CANDIDATE_BATCHES})
-         SELECT w.id, w.workflow_type, w.workflow_id, w.request_key, w.args, w.options, w.fairness_key
-           FROM ranked r JOIN workflow_starts w ON w.id = r.id
-          WHERE w.started_at IS NULL AND w.next_attempt_at <= now()
-          ORDER BY r.turn, r.id
-          LIMIT $1
-            FOR UPDATE OF w SKIP LOCKED`,
-        [batchSize],
-      );
+      const rows: PendingRow[] = await tx.query(CLAIM_STARTS, [batchSize]);
       if (rows.length === 0) return 0;
       const outcomes = await this.startAll(rows, { eager: rows.length < batchSize });
       const started = outcomes.filter((o) => o.error === undefined).map((o) => o.id);
