@@ -86,9 +86,10 @@ export async function startDevServer(options: { port?: number; args: string[] })
  */
 async function answers(address: string): Promise<void> {
   if (!(await listening(address))) throw new Error('nothing listens yet');
-  const connection = await Connection.connect({ address, connectTimeout: '2s' });
+  // Closed whether or not it connected: a failed `Connection.connect` leaves its channel open.
+  const connection = Connection.lazy({ address, connectTimeout: '2s' });
   try {
-    await connection.workflowService.getSystemInfo({});
+    await connection.ensureConnected(); // getSystemInfo, refused until the frontend is healthy
   } finally {
     await connection.close();
   }
