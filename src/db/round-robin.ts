@@ -16,10 +16,10 @@ export interface RoundRobinQueue {
 
 /**
  * The common table expressions `keys` and `ranked` (after `WITH RECURSIVE`): `ranked` holds the
- * `id` and `turn` of the queue's first `limit` pending rows in round-robin order, every key's
- * oldest row first (turn 1), then every key's second, so one key's burst waits behind every other
- * key's rows rather than in front of them (docs/webhooks.md, "Fairness"). Order the claim by
- * `turn` and then the queue's `order` columns.
+ * `order` columns and the `turn` of the queue's first `limit` pending rows in round-robin order,
+ * every key's oldest row first (turn 1), then every key's second, so one key's burst waits
+ * behind every other key's rows rather than in front of them (docs/webhooks.md, "Fairness").
+ * Order the claim by `turn` and then the queue's `order` columns.
  *
  * A ranking over the whole backlog cost more the longer it was (100–150 ms a claim with
  * 100,000 rows behind one seller, bench/results/outbox-claims.md). Here `keys` walks the keys
@@ -28,8 +28,7 @@ export interface RoundRobinQueue {
  * (about 4 ms) behind 1,000 or 100,000 rows of one seller. It costs one probe per key instead:
  * thousands of keys with a row or two each are slower to walk than to rank (docs/webhooks.md,
  * "Fairness"). The queue needs a partial index on (key, order…) WHERE pending, including the
- * `due` columns.
- * `limit` is a SQL expression (a parameter placeholder).
+ * `due` columns. `limit` is a SQL expression (a parameter placeholder).
  */
 export function roundRobinRanking(q: RoundRobinQueue, limit: string): string {
   const order = q.order.join(', ');
