@@ -22,7 +22,8 @@ export interface DevServer {
  * The tests start it themselves rather than through the SDK's `createLocal`, which gives the
  * server five seconds to answer and sends its output nowhere the test report shows. Here a
  * server that exits or stays silent fails with its own last words, and a loaded machine gets the
- * time it needs. The arguments the SDK adds for its own tests are kept.
+ * time it needs. Of the SDK's arguments for the servers it starts, the two that matter here are
+ * kept: no server version check, and Updates on (case workflows take them).
  */
 export async function startDevServer(options: { port?: number; args: string[] }): Promise<DevServer> {
   const port = options.port ?? (await freePort());
