@@ -6,6 +6,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { Client } from 'pg';
 import { SEARCH_ATTRIBUTE_ARGS } from '../src/domain/search-attributes';
+import { devServerArgs, freePort } from '../test/support/dev-server';
 import { TEMPORAL_CLI } from '../test/support/env';
 
 const ROOT = path.join(__dirname, '..');
@@ -83,16 +84,8 @@ export function rss(pid: number): { now: number; peak: number } {
   return { now: m?.rss ?? NaN, peak: m?.peak ?? NaN };
 }
 
-/** A TCP port nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}
+/** A TCP port nothing listens on, kept from other processes' connections until a server binds it. */
+export { freePort };
 
 export const portOpen = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -129,23 +122,7 @@ export function stopChild(child: ChildProcess): Promise<void> {
 /** A headless Temporal CLI dev server (in memory) on 127.0.0.1:`port` with every search attribute. */
 export function spawnTemporalDevServer(port: number, extraArgs: string[] = []): ChildProcess {
   return endsWithBench(
-    spawn(
-      TEMPORAL_CLI,
-      [
-        'server',
-        'start-dev',
-        '--ip',
-        '127.0.0.1',
-        '--port',
-        String(port),
-        '--headless',
-        '--log-level',
-        'error',
-        ...SEARCH_ATTRIBUTE_ARGS,
-        ...extraArgs,
-      ],
-      { stdio: 'ignore' },
-    ),
+    spawn(TEMPORAL_CLI, devServerArgs(port, ['--log-level', 'error', ...SEARCH_ATTRIBUTE_ARGS, ...extraArgs]), { stdio: 'ignore' }),
   );
 }
 

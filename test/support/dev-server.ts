@@ -15,6 +15,18 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
+/** The Temporal CLI's arguments for a dev server in memory, headless, on 127.0.0.1:`port` (tests and benches). */
+export const devServerArgs = (port: number, extra: string[]): string[] => [
+  'server',
+  'start-dev',
+  '--ip',
+  '127.0.0.1',
+  '--port',
+  String(port),
+  '--headless',
+  ...extra,
+];
+
 /**
  * A Temporal CLI dev server (in memory, headless) on 127.0.0.1:`port`, or on a port of its own,
  * ready once its frontend answers.
@@ -30,14 +42,7 @@ export async function startDevServer(options: { port?: number; args: string[] })
   const address = `127.0.0.1:${port}`;
   const child = spawn(
     TEMPORAL_CLI,
-    [
-      'server',
-      'start-dev',
-      '--ip',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--headless',
+    devServerArgs(port, [
       '--namespace',
       'default',
       ...['frontend.enableServerVersionCheck=false', 'frontend.enableUpdateWorkflowExecution=true'].flatMap((value) => [
@@ -45,7 +50,7 @@ export async function startDevServer(options: { port?: number; args: string[] })
         value,
       ]),
       ...options.args,
-    ],
+    ]),
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
