@@ -90,21 +90,41 @@ describe('operating the stack (API + worker + Temporal dev server + Postgres)', 
     ).toBeGreaterThanOrEqual(1);
   }, 120_000);
 
-  it('webhook deliveries are found by seller, endpoint, event type and outcome, and carry a summary', async () => {
-    const { env } = stack;
-    const { seller, endpoint, eventId } = await deliveredWebhook();
-    const query = `WebhookSellerId = '${seller.id}' AND WebhookEventType = 'LISTING_CREATED' AND WebhookOutcome = 'delivered'`;
-    const found = await eventually(async () => {
+  it('webhook deliveries are found by seller, endpoint and event type, carry a summary, and those that did not arrive their outcome', async () => {
+    const { api, env } = stack;
+    const list = async (query: string) => {
       const ids: string[] = [];
       for await (const wf of env.client.workflow.list({ query })) ids.push(wf.workflowId);
       return ids.length > 0 ? ids : null;
-    }, 30_000);
+    };
+    const { seller, endpoint, eventId } = await deliveredWebhook();
+    const ofSeller = `WebhookSellerId = '${seller.id}' AND WebhookEventType = 'LISTING_CREATED'`;
+    // A delivered delivery completes without an outcome: one upsert fewer on the common path.
+    const found = await eventually(() => list(`${ofSeller} AND ExecutionStatus = 'Completed' AND WebhookOutcome IS NULL`), 30_000);
     expect(found).toEqual([workflowIds.webhookDelivery(eventId, endpoint.id)]);
     const description = await env.client.workflow.getHandle(found[0]!).describe();
     expect(description.typedSearchAttributes.get(WEBHOOK_SEARCH_ATTRIBUTES.endpointId)).toBe(endpoint.id);
+    expect(description.typedSearchAttributes.get(WEBHOOK_SEARCH_ATTRIBUTES.outcome)).toBeUndefined();
     expect(await description.staticSummary()).toBe(
       `Webhook LISTING_CREATED event ${eventId} to endpoint ${endpoint.id} of seller ${seller.id}`,
     );
+
+    // A receiver that answers 410 Gone: its delivery ends `gone`, and says so.
+    const gone = await WebhookReceiver.start();
+    gone.respond = () => ({ status: 410 });
+    try {
+      const goneEndpoint = await gone.register(api, seller);
+      const created = await apiClient(api, seller.bearer).POST('/seller/listings', {
+        body: { urn: await anyItemUrn(), quantity: 1, price: 1099, condition: 'NEAR_MINT', language: 'en' },
+      });
+      expect(created.response.status).toBe(201);
+      const ended = await eventually(() => list(`${ofSeller} AND WebhookOutcome = 'gone'`), 30_000);
+      expect(ended).toHaveLength(1);
+      expect(ended[0]).toMatch(new RegExp(`^webhook:[^:]+:${goneEndpoint.id}$`));
+      expect(gone.received).toHaveLength(1);
+    } finally {
+      await gone.close();
+    }
   }, 120_000);
 
   it("a case's history holds ciphertext only; the codec endpoint shows it to an operator", async () => {
