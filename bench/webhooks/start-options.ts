@@ -1,7 +1,7 @@
 /**
  * What the Temporal server pays for each thing a webhook delivery adds to a bare workflow: the
  * search attributes and summary it is started with, its fairness key, and the patch marker and
- * `WebhookOutcome` upsert when it ends (src/services/workflow-starts/starts.ts,
+ * `WebhookOutcome` upsert when it ends (a delivered delivery now skips these; src/services/workflow-starts/starts.ts,
  * workflows/webhook-delivery.ts). The webhook benchmark shows the whole difference; this splits
  * the server's part of it.
  *
@@ -38,29 +38,44 @@ interface Variant {
   options: (n: number) => Partial<WorkflowStartOptions>;
 }
 
-/** A delivery's search attributes and summary, as `starts.webhookDelivery` sets them. */
-const searchAttributes = (): Partial<WorkflowStartOptions> => {
-  const [eventId, endpointId, sellerId] = [newId(), newId(), newId()];
-  return {
-    staticSummary: `Webhook LISTING_CREATED event ${eventId} to endpoint ${endpointId} of seller ${sellerId}`,
-    typedSearchAttributes: [
-      { key: WEBHOOK_SEARCH_ATTRIBUTES.endpointId, value: endpointId },
-      { key: WEBHOOK_SEARCH_ATTRIBUTES.sellerId, value: sellerId },
-      { key: WEBHOOK_SEARCH_ATTRIBUTES.eventType, value: 'LISTING_CREATED' },
-    ],
-  };
-};
+/** A delivery's search attributes, as `starts.webhookDelivery` sets them. */
+const searchAttributes = (): Partial<WorkflowStartOptions> => ({
+  typedSearchAttributes: [
+    { key: WEBHOOK_SEARCH_ATTRIBUTES.endpointId, value: newId() },
+    { key: WEBHOOK_SEARCH_ATTRIBUTES.sellerId, value: newId() },
+    { key: WEBHOOK_SEARCH_ATTRIBUTES.eventType, value: 'LISTING_CREATED' },
+  ],
+});
+/** A delivery's summary, as long as the one `starts.webhookDelivery` writes. */
+const summary = (): Partial<WorkflowStartOptions> => ({
+  staticSummary: `Webhook LISTING_CREATED event ${newId()} to endpoint ${newId()} of seller ${newId()}`,
+});
 const fairnessKey = (n: number): Partial<WorkflowStartOptions> => ({ priority: { fairnessKey: `seller-${n % SELLERS}` } });
+const all =
+  (...parts: Array<(n: number) => Partial<WorkflowStartOptions>>) =>
+  (n: number) =>
+    Object.assign({}, ...parts.map((part) => part(n))) as Partial<WorkflowStartOptions>;
 
 const VARIANTS: Variant[] = [
   { name: 'bare workflow', workflowType: 'baselineWorkflow', options: () => ({}) },
-  { name: '+ search attributes and summary', workflowType: 'baselineWorkflow', options: searchAttributes },
+  { name: '+ search attributes', workflowType: 'baselineWorkflow', options: searchAttributes },
+  { name: '+ summary', workflowType: 'baselineWorkflow', options: summary },
+  { name: '+ search attributes and summary', workflowType: 'baselineWorkflow', options: all(searchAttributes, summary) },
   { name: '+ fairness key', workflowType: 'baselineWorkflow', options: fairnessKey },
-  { name: '+ search attributes, outcome upsert and patch marker', workflowType: 'baselineWithOutcomeWorkflow', options: searchAttributes },
   {
-    name: 'all of them (as a delivery)',
+    name: '+ search attributes, outcome upsert and patch marker',
     workflowType: 'baselineWithOutcomeWorkflow',
-    options: (n) => ({ ...searchAttributes(), ...fairnessKey(n) }),
+    options: all(searchAttributes, summary),
+  },
+  {
+    name: 'all of them (a delivery before the outcome went to failures only)',
+    workflowType: 'baselineWithOutcomeWorkflow',
+    options: all(searchAttributes, summary, fairnessKey),
+  },
+  {
+    name: 'a delivered delivery now (search attributes, summary, fairness key)',
+    workflowType: 'baselineWorkflow',
+    options: all(searchAttributes, summary, fairnessKey),
   },
 ];
 
