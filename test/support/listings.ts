@@ -1,31 +1,37 @@
 import type { DataSource } from 'typeorm';
 import { newId } from '../../src/ids';
-import { emitEvents, type ListingEventData } from '../../src/services/events/outbox';
+import type { ListingEventData } from '../../src/services/events/outbox';
+import type { ListingInput } from '../../src/services/listings/listing-input';
+import { insertListings } from '../../src/services/listings/listing-rows';
 
 /**
- * Creates a listing the way the listing write will (one transaction: the row and its
- * `LISTING_CREATED` outbox event). Stand-in until `POST /seller/listings` lands; tests should
- * then switch to the route.
+ * Creates a listing with the listing write's own code (`insertListings`: the row and its
+ * `LISTING_CREATED` outbox event in one transaction), without going through HTTP, for tests about
+ * what follows the event. Returns the event's id and the data it carries.
  */
 export async function createListing(db: DataSource, sellerId: string, fields: { urn?: string; quantity?: number; price?: number } = {}) {
   return db.transaction(async (tx) => {
-    const listingId = newId();
-    const row = { urn: fields.urn ?? 'urn:mts:card:base1-4', quantity: fields.quantity ?? 1, price: fields.price ?? 1250 };
-    const [{ created_at: createdAt }] = await tx.query(
-      `INSERT INTO listings (id, seller_id, item_urn, condition, language, price, quantity, valid)
-       VALUES ($1, $2, $3, 'NEAR_MINT', 'en', $4, $5, true) RETURNING created_at`,
-      [listingId, sellerId, row.urn, row.price, row.quantity],
-    );
-    const data: ListingEventData = {
-      sellerId,
-      createdAt: (createdAt as Date).toISOString(),
-      urn: row.urn,
-      listingId,
-      quantity: row.quantity,
-      price: row.price,
+    const input: ListingInput = {
+      urn: fields.urn ?? 'urn:mts:card:base1-4',
+      condition: 'NEAR_MINT',
+      language: 'en',
+      price: fields.price ?? 1250,
+      quantity: fields.quantity ?? 1,
+      comment: '',
+      gradingProvider: null,
+      gradingScore: null,
+      gradingNumber: null,
+      notes: null,
+      reference: null,
+      hidden: false,
+      variants: [],
     };
-    const [eventId] = await emitEvents(tx, 'LISTING_CREATED', [data]);
-    return { eventId: eventId!, data };
+    const [listing] = await insertListings(tx, sellerId, [{ input }]);
+    const [event]: Array<{ id: string; data: ListingEventData }> = await tx.query(
+      `SELECT id, data FROM outbox_events WHERE type = 'LISTING_CREATED' AND data->>'listingId' = $1`,
+      [listing!.id],
+    );
+    return { eventId: event!.id, data: event!.data };
   });
 }
 
