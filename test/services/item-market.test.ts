@@ -6,6 +6,7 @@ import type { ListingInput } from '../../src/services/listings/listing-input';
 import { LIVE_LISTING_SQL } from '../../src/services/listings/visibility';
 import { registerSeller, startTestApi, type TestApi } from '../support/api';
 import { seedCatalog } from '../support/fixtures';
+import { listingInput } from '../support/listings';
 import { prng } from '../support/random';
 
 let api: TestApi;
@@ -54,21 +55,13 @@ describe('item_market (precomputed market data)', () => {
     let holdsPlaced = 0;
     const counts: Record<string, number> = {};
 
-    const input = (): ListingInput => ({
-      urn: rnd.pick(urns),
-      condition: 'NEAR_MINT',
-      language: 'en',
-      price: rnd.int(10) === 0 ? 0 : 100 + rnd.int(5000), // a zero price is stored as not valid
-      quantity: rnd.int(4),
-      comment: '',
-      gradingProvider: null,
-      gradingScore: null,
-      gradingNumber: null,
-      notes: null,
-      reference: null,
-      hidden: rnd.int(6) === 0,
-      variants: [],
-    });
+    const input = (): ListingInput =>
+      listingInput({
+        urn: rnd.pick(urns),
+        price: rnd.int(10) === 0 ? 0 : 100 + rnd.int(5000), // a zero price is stored as not valid
+        quantity: rnd.int(4),
+        hidden: rnd.int(6) === 0,
+      });
 
     // Each operation is what a seller, a checkout or an operator does through the services.
     const operations: Record<string, () => Promise<unknown>> = {
@@ -176,21 +169,8 @@ describe('item_market (precomputed market data)', () => {
     const { items } = await seedCatalog(db);
     const urn = items[0]!.urn;
     const seller = await registerSeller(api);
-    const base = {
-      condition: 'NEAR_MINT',
-      language: 'en',
-      quantity: 1,
-      comment: '',
-      gradingProvider: null,
-      gradingScore: null,
-      gradingNumber: null,
-      notes: null,
-      reference: null,
-      hidden: false,
-      variants: [],
-    };
-    const a = await api.services.listings.create(seller.id, { ...base, urn, price: 500 });
-    const b = await api.services.listings.create(seller.id, { ...base, urn, price: 700 });
+    const a = await api.services.listings.create(seller.id, listingInput({ urn, price: 500, quantity: 1 }));
+    const b = await api.services.listings.create(seller.id, listingInput({ urn, price: 700, quantity: 1 }));
     expect(await stored(db).then((rows) => rows.find((r) => r.item_urn === urn))).toMatchObject({
       min_price: 500,
       max_price: 700,

@@ -4,6 +4,21 @@ import type { ListingEventData } from '../../src/services/events/outbox';
 import type { ListingInput } from '../../src/services/listings/listing-input';
 import { insertListings } from '../../src/services/listings/listing-rows';
 
+/** A seller's listing input: a near-mint English card, nothing optional set, with `fields` on top. */
+export const listingInput = (fields: Pick<ListingInput, 'urn' | 'price' | 'quantity'> & Partial<ListingInput>): ListingInput => ({
+  condition: 'NEAR_MINT',
+  language: 'en',
+  comment: '',
+  gradingProvider: null,
+  gradingScore: null,
+  gradingNumber: null,
+  notes: null,
+  reference: null,
+  hidden: false,
+  variants: [],
+  ...fields,
+});
+
 /**
  * Creates a listing with the listing write's own code (`insertListings`: the row and its
  * `LISTING_CREATED` outbox event in one transaction), without going through HTTP, for tests about
@@ -11,21 +26,11 @@ import { insertListings } from '../../src/services/listings/listing-rows';
  */
 export async function createListing(db: DataSource, sellerId: string, fields: { urn?: string; quantity?: number; price?: number } = {}) {
   return db.transaction(async (tx) => {
-    const input: ListingInput = {
+    const input = listingInput({
       urn: fields.urn ?? 'urn:mts:card:base1-4',
-      condition: 'NEAR_MINT',
-      language: 'en',
       price: fields.price ?? 1250,
       quantity: fields.quantity ?? 1,
-      comment: '',
-      gradingProvider: null,
-      gradingScore: null,
-      gradingNumber: null,
-      notes: null,
-      reference: null,
-      hidden: false,
-      variants: [],
-    };
+    });
     const [listing] = await insertListings(tx, sellerId, [{ input }]);
     const [event]: Array<{ id: string; data: ListingEventData }> = await tx.query(
       `SELECT id, data FROM outbox_events WHERE type = 'LISTING_CREATED' AND data->>'listingId' = $1`,
