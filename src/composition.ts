@@ -57,6 +57,7 @@ import { CatalogSearch } from './services/search/catalog-search';
 import { DiscoverChangeListener, type ItemChanges } from './services/catalog/discover-changes';
 import { JsonCache } from './services/search/json-cache';
 import { loadItems } from './services/catalog/item-view';
+import { loadUserSummaries } from './services/users/user-summary';
 import { createLogger } from './logger';
 import { priceHistory } from './services/catalog/price-history';
 import { EmailOutbox } from './services/email/outbox';
@@ -148,6 +149,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       ttlMs: config.search.cacheTtlMs,
       keepIndexMs: keepWhileListening(config.search.cacheTtlMs, changes),
       changes,
+      views: discover.views,
     }),
     sellerStats: new SellerStatsService(db),
     sellerDashboard: new SellerDashboard(signedLinks, config.publicBaseUrl),
@@ -202,6 +204,9 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   };
 }
 
+/** A seller summary is about 300 bytes of JSON: 8 MB keeps some 15,000 sellers. */
+const SELLER_SUMMARIES_BUDGET_BYTES = 8 * 1024 * 1024;
+
 /** The longest an item view, ranking or seller index is kept while changes are heard: a safety net, not a freshness bound. */
 const KEEP_WHILE_LISTENING_MS = 10 * 60_000;
 
@@ -221,9 +226,16 @@ function discoverServices(config: Config, db: DataSource, changes: ItemChanges |
   const items = new JsonCache((urns) => loadItems(db, urns), keepMs, config.discover.itemCacheBytes);
   changes?.onChange(({ urns }) => items.forget(urns));
   changes?.onReset(() => items.clear());
+  // Nothing notifies a seller's public figures (rating, sales): a summary is kept for the TTL.
+  const sellers = new JsonCache(
+    (ids) => loadUserSummaries(db, ids),
+    () => ttlMs,
+    SELLER_SUMMARIES_BUDGET_BYTES,
+  );
   return {
     bulkLookup: new BulkLookup(items),
     catalogSearch: new CatalogSearch(db, items, changes, keepMs),
-    listingSearch: new ListingSearch(db, changes, ttlMs, keepMs, items),
+    listingSearch: new ListingSearch(db, changes, ttlMs, keepMs, { items, sellers }),
+    views: { items, sellers },
   };
 }

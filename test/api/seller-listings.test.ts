@@ -293,6 +293,18 @@ describe('seller listing search', () => {
     expect(res.body.hits[0]).toHaveProperty('notes');
   });
 
+  it('shows each hit as the listing route shows it, item and seller included', async () => {
+    const res = await search(seller, {}).expect(200);
+    expect(res.body.hits).toHaveLength(4);
+    for (const hit of res.body.hits) {
+      const own = await api.http.get(`/seller/listings/${hit.id}`).set(seller.bearer).expect(200);
+      expect(hit).toEqual(own.body);
+    }
+    // The listing of a URN outside the catalog has no item; the others carry theirs and the seller.
+    expect(res.body.hits.filter((h: { item: unknown }) => h.item === null)).toHaveLength(1);
+    expect(res.body.hits.filter((h: { seller: { id: string } }) => h.seller.id === seller.id)).toHaveLength(4);
+  });
+
   it('applies query, facets, filters and paging', async () => {
     const byText = await search(seller, { query: 'BLASTO' }).expect(200);
     expect(byText.body.hits.map((h: { item: { name: string } }) => h.item.name)).toEqual(['Blastoise']);

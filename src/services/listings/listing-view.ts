@@ -125,11 +125,14 @@ export async function toListingViews(
 }
 
 /**
- * Listing views by id, in the order given; ids that do not exist are skipped. The listings are
- * read with their attachments, one round trip instead of two (seller search reads a page per answer).
+ * Listings by id, in the order given, with their attachments; ids that do not exist are skipped.
+ * One round trip: the listings are read with their attachments.
  */
-export async function loadListingViews(db: DataSource | EntityManager, ids: string[], options: ListingViewOptions): Promise<ListingView[]> {
-  if (ids.length === 0) return [];
+export async function loadListingRows(
+  db: DataSource | EntityManager,
+  ids: string[],
+): Promise<{ listings: Listing[]; attachments: Map<string, AttachmentView[]> }> {
+  if (ids.length === 0) return { listings: [], attachments: new Map() };
   const { entities, raw } = await db
     .getRepository(Listing)
     .createQueryBuilder('l')
@@ -137,7 +140,14 @@ export async function loadListingViews(db: DataSource | EntityManager, ids: stri
     .addSelect(ATTACHMENTS_JSON_SQL, 'attachments')
     .getRawAndEntities<{ l_id: string; attachments: AttachmentView[] }>();
   const byId = new Map(entities.map((r) => [r.id, r]));
-  const ordered = ids.map((id) => byId.get(id)).filter((l): l is Listing => l !== undefined);
-  const attachments = new Map(raw.map((r) => [r.l_id, r.attachments]));
-  return toListingViews(db, ordered, { attachments, ...options });
+  return {
+    listings: ids.map((id) => byId.get(id)).filter((l): l is Listing => l !== undefined),
+    attachments: new Map(raw.map((r) => [r.l_id, r.attachments])),
+  };
+}
+
+/** Listing views by id, in the order given; ids that do not exist are skipped. */
+export async function loadListingViews(db: DataSource | EntityManager, ids: string[], options: ListingViewOptions): Promise<ListingView[]> {
+  const { listings, attachments } = await loadListingRows(db, ids);
+  return toListingViews(db, listings, { attachments, ...options });
 }

@@ -1,10 +1,14 @@
 import type { DataSource } from 'typeorm';
 import { toJsonBytes } from '../../json-bytes';
 import type { ItemChanges } from '../catalog/discover-changes';
+import type { ItemView } from '../catalog/item-view';
+import type { JsonCache } from '../search/json-cache';
 import { readSellerStatsVersion } from '../sellers/stats-version';
+import type { UserSummary } from '../users/user-summary';
 import { SearchCache } from './search-cache';
-import { loadListingViews } from './listing-view';
-import type { FacetKey, FacetValue, SearchFilter, SellerSearchResult } from './seller-search-fields';
+import { cutAroundItemAndSeller, NULL_JSON } from './listing-bytes';
+import { loadListingRows, toListingViews } from './listing-view';
+import type { FacetKey, FacetValue, SearchFilter } from './seller-search-fields';
 import { queryWords, SellerListingIndex } from './seller-listing-index';
 
 export interface SellerSearchRequest {
@@ -34,6 +38,11 @@ export interface SellerSearchOptions {
   keepIndexMs: () => number;
   /** The database's item change notifications (`DiscoverChangeListener`), when they are listened to. */
   changes?: ItemChanges;
+  /**
+   * Item views and seller summaries as Discover keeps them (by URN, by user id), shared with its
+   * searches: a hit's item and seller are spliced in from these rather than read per answer.
+   */
+  views: { items: JsonCache<ItemView>; sellers: JsonCache<UserSummary> };
 }
 
 /**
@@ -41,7 +50,9 @@ export interface SellerSearchOptions {
  *
  * Matching (query, facets and filters), counting and paging run over an in-memory index of the
  * seller's listings (`SellerListingIndex`); only the version and the page's listings are read per
- * answer.
+ * answer. Each hit's item view and the seller's summary come from Discover's caches
+ * (`options.views`): item views are kept until the database notifies a change to the item, the
+ * summary (rating, sales) for DISCOVER_CACHE_MS, as buyers see it in listing search.
  *
  * Indexes and whole answers are cached (`SearchCache`) under the seller's listings version, so
  * a listing write by the seller shows in the next search in every process. What bumps no version
@@ -88,9 +99,22 @@ export class SellerSearch {
         from: req.from,
         size: req.size,
       });
-      const hits = await loadListingViews(this.db, found.page, { includePrivate: true });
-      const result: SellerSearchResult = { total: found.total, hits, facets: found.facets };
-      return toJsonBytes(result);
+      const { listings, attachments } = await loadListingRows(this.db, found.page);
+      const [views, items, [seller]] = await Promise.all([
+        toListingViews(this.db, listings, { includePrivate: true, withoutItemAndSeller: true, attachments }),
+        this.options.views.items.getMany(listings.map((l) => l.itemUrn)),
+        this.options.views.sellers.getMany(listings.length > 0 ? [sellerId] : []),
+      ]);
+      // `toJsonBytes({ total, hits, facets })`, with each hit's item and seller spliced in.
+      const parts: Buffer[] = [Buffer.from(`{"total":${found.total},"hits":[`)];
+      views.forEach((view, n) => {
+        const [head, middle, tail] = cutAroundItemAndSeller(view);
+        parts.push(...(n > 0 ? [COMMA] : []), head, items[n] ?? NULL_JSON, middle, seller ?? NULL_JSON, tail);
+      });
+      parts.push(FACETS_KEY, toJsonBytes(found.facets), CLOSE);
+      return Buffer.concat(parts);
     });
   }
 }
+
+const [COMMA, FACETS_KEY, CLOSE] = [',', '],"facets":', '}'].map((text) => Buffer.from(text)) as [Buffer, Buffer, Buffer];

@@ -1,7 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { Listing } from '../../db/entities';
-import { asciiJsonBytes, toKeptBytes } from '../../json-bytes';
-import { ATTACHMENTS_JSON_SQL, toListingViews, type AttachmentView, type ListingView } from '../listings/listing-view';
+import { toKeptBytes } from '../../json-bytes';
+import { cutAroundItemAndSeller, NULL_JSON } from '../listings/listing-bytes';
+import { ATTACHMENTS_JSON_SQL, toListingViews, type AttachmentView } from '../listings/listing-view';
 import { LIVE_LISTING_SQL } from '../listings/visibility';
 import type { ListingQuery, ListingSort } from './listing-query';
 
@@ -71,7 +72,7 @@ export class ItemListings {
     const createdUs = new Map(raw.map((r) => [r.l_id, BigInt(r.created_us)]));
     const attachments = new Map(raw.map((r) => [r.l_id, r.attachments]));
     const views = await toListingViews(db, entities, { includePrivate: false, withoutItemAndSeller: true, attachments });
-    const pieces = views.map((view) => cutAround(view, 'item', 'seller'));
+    const pieces = views.map((view) => cutAroundItemAndSeller(view));
     const bytes = toKeptBytes(Buffer.concat(pieces.flat()));
     let at = 0;
     const hits = entities.map((l, n): Hit => {
@@ -122,37 +123,14 @@ export function renderPage(total: number, hits: Hit[], item: Buffer | null, sell
     if (n > 0) parts.push(COMMA);
     parts.push(
       bytes.subarray(start, itemAt),
-      item ?? NULL,
+      item ?? NULL_JSON,
       bytes.subarray(itemAt, sellerAt),
-      sellers[n] ?? NULL,
+      sellers[n] ?? NULL_JSON,
       bytes.subarray(sellerAt, end),
     );
   });
   parts.push(CLOSE);
   return Buffer.concat(parts);
-}
-
-/**
- * `toJsonBytes(view)` cut around the values of `first` and `second`, two of its properties in
- * that order: JSON.stringify writes an object as `{`, its defined properties in order as
- * `"key":value` joined by commas, and `}`, so the bytes between those values are exactly these.
- */
-function cutAround(view: ListingView, first: keyof ListingView, second: keyof ListingView): [Buffer, Buffer, Buffer] {
-  const texts: string[] = [];
-  let text = '{';
-  let separator = '';
-  for (const [key, value] of Object.entries(view)) {
-    if (value === undefined) continue;
-    text += `${separator}${JSON.stringify(key)}:`;
-    separator = ',';
-    if (key === first || key === second) {
-      texts.push(text);
-      text = '';
-    } else text += JSON.stringify(value);
-  }
-  texts.push(`${text}}`);
-  if (texts.length !== 3) throw new Error(`a listing view without "${first}" or "${second}"`);
-  return texts.map(asciiJsonBytes) as [Buffer, Buffer, Buffer];
 }
 
 /** The filters of `searchListings`, as a predicate: an absent or empty filter lets everything through. */
@@ -170,4 +148,4 @@ function matcher(f: ListingQuery['filters']): (hit: Hit) => boolean {
 
 const uuidText = (id: string) => id.replace(/[{}-]/g, '').toLowerCase();
 
-const [COMMA, NULL, CLOSE] = [',', 'null', ']}'].map((s) => Buffer.from(s)) as [Buffer, Buffer, Buffer];
+const [COMMA, CLOSE] = [',', ']}'].map((s) => Buffer.from(s)) as [Buffer, Buffer];

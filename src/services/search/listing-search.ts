@@ -8,7 +8,7 @@ import type { ItemView } from '../catalog/item-view';
 import { ItemListings, renderPage } from './item-listings';
 import { JsonCache } from './json-cache';
 import { toListingViews, type ListingView } from '../listings/listing-view';
-import { loadUserSummaries, type UserSummary } from '../users/user-summary';
+import type { UserSummary } from '../users/user-summary';
 import { LIVE_LISTING_SQL } from '../listings/visibility';
 
 export interface ListingPage {
@@ -77,24 +77,19 @@ export class ListingSearch {
   /** Slug → URN, for searches by slug; a catalog change may move a slug, so those drop it. */
   private readonly slugs = new Map<string, Promise<string | null>>();
 
-  /** Seller summaries by user id, as the hits show them. */
-  private readonly sellers: JsonCache<UserSummary>;
-
   constructor(
     private readonly db: DataSource,
     changes: ItemChanges | undefined,
     private readonly cacheTtlMs: number,
     /** How long a kept item's listings may live: until they change while changes are heard, `cacheTtlMs` otherwise. */
     keepMs: () => number,
-    /** Item views, shared with bulk lookup and catalog search: every hit of an item shows its view. */
-    private readonly itemViews: JsonCache<ItemView>,
+    /**
+     * Item views, shared with bulk lookup and catalog search (every hit of an item shows its
+     * view), and seller summaries by user id, kept for `cacheTtlMs`; both shared with seller search.
+     */
+    private readonly views: { items: JsonCache<ItemView>; sellers: JsonCache<UserSummary> },
   ) {
     this.items = new SearchCache(keepMs, ITEMS_KEPT);
-    this.sellers = new JsonCache(
-      (ids) => loadUserSummaries(db, ids),
-      () => cacheTtlMs,
-      SELLERS_BUDGET_BYTES,
-    );
     changes?.onChange(({ urns, catalog }) => {
       // Past this many changed items, forgetting everything is cheaper than remembering each.
       if (this.versions.size + urns.length > VERSIONS_KEPT) return this.reset();
@@ -114,10 +109,10 @@ export class ListingSearch {
     // The item's view is read beside its listings: a new item costs one round trip, not two.
     const [listings, [item]] = await Promise.all([
       this.items.get(urn, version, () => ItemListings.load(this.db, urn)),
-      this.itemViews.getMany([urn]),
+      this.views.items.getMany([urn]),
     ]);
     const { total, hits } = listings.select(query);
-    const sellers = await this.sellers.getMany(hits.map((hit) => hit.sellerId));
+    const sellers = await this.views.sellers.getMany(hits.map((hit) => hit.sellerId));
     return renderPage(total, hits, item ?? null, sellers);
   }
 
@@ -151,8 +146,6 @@ export class ListingSearch {
  * searches (10k: 81 %).
  */
 const ITEMS_KEPT = 20_000;
-/** A seller summary is about 300 bytes of JSON: 8 MB keeps some 15,000 sellers. */
-const SELLERS_BUDGET_BYTES = 8 * 1024 * 1024;
 const VERSIONS_KEPT = 100_000;
 /** What an item that does not resolve matches: nothing. */
 const EMPTY_PAGE = toJsonBytes({ total: 0, hits: [] });
