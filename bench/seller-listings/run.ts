@@ -2,7 +2,8 @@
 // Builds its own database (BENCH_DATABASE_URL, default mts_bench_listings on the local
 // PostgreSQL): 2,000 catalog items, one seller with 50,000 listings and a second seller with
 // 5,000 (so the seller scope has something to exclude). Then, in the same run, autocannon at 50
-// connections against the machine floor, the real API (compiled) and the baseline (seller search
+// connections against the machine floor, the real API (compiled), the same API as two processes
+// sharing the port (what a second replica adds on this machine) and the baseline (seller search
 // as it was before the in-memory index, as one SQL statement), with varied searches drawn per
 // request (workload.ts) and one repeated request as a labelled extra. Writes
 // bench/results/seller-listings.md and drops the database unless BENCH_KEEP=1.
@@ -22,7 +23,7 @@ const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.
 const LISTINGS = 50_000;
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 15);
-const PORTS = { api: 39_411, baseline: 39_412, floor: 39_413 };
+const PORTS = { api: 39_411, baseline: 39_412, floor: 39_413, api2: 39_414 };
 /** Requests drawn per round: more than any target answers in one, so none is sent twice. */
 const PREDRAWN = 40_000;
 
@@ -78,12 +79,18 @@ async function seedListings(c: Client, sellerId: string, count: number): Promise
   );
 }
 
-function start(mode: 'api' | 'baseline' | 'floor', port: number, arg: string): Promise<ChildProcess> {
+interface Target {
+  child: ChildProcess;
+  /** The processes that serve (two for `api2`), for their memory. */
+  pids: number[];
+}
+
+function start(mode: 'api' | 'api2' | 'baseline' | 'floor', port: number, arg: string): Promise<Target> {
   const [server] = compileToDist(['server.ts', 'baseline-sql.ts'].map((f) => `bench/seller-listings/${f}`));
   // Every target runs with the API's V8 flags, as the API is deployed.
   const child = endsWithBench(fork(server!, [mode, String(port), DATABASE_URL, arg], { execArgv: API_NODE_FLAGS }));
   return new Promise((resolve, reject) => {
-    child.once('message', () => resolve(child));
+    child.once('message', (m: { pids: number[] }) => resolve({ child, pids: m.pids }));
     child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
   });
 }
@@ -123,7 +130,11 @@ async function main(): Promise<void> {
   await c.connect();
   await seedCatalog(c);
 
-  const children: ChildProcess[] = [await start('api', PORTS.api, '5000'), await start('baseline', PORTS.baseline, '')];
+  const targets: Target[] = [
+    await start('api', PORTS.api, '5000'),
+    await start('baseline', PORTS.baseline, ''),
+    await start('api2', PORTS.api2, '5000'),
+  ];
   try {
     const base = `http://127.0.0.1:${PORTS.api}`;
     const register = async (name: string) => {
@@ -147,7 +158,7 @@ async function main(): Promise<void> {
       body: JSON.stringify({ size: 25 }),
     });
     const floorBytes = Buffer.byteLength(await first.text());
-    children.push(await start('floor', PORTS.floor, String(floorBytes)));
+    targets.push(await start('floor', PORTS.floor, String(floorBytes)));
     const loadBefore = os.loadavg()[0]!.toFixed(1);
     const ticks = cpuTicks();
     const floor = await load(PORTS.floor, { name: 'floor', target: '', body: { size: 25 } }, {}, 0);
@@ -160,6 +171,8 @@ async function main(): Promise<void> {
       t = Date.now();
       const api = await load(PORTS.api, scenario, seller.bearer, seed);
       await settle();
+      const api2 = await load(PORTS.api2, scenario, seller.bearer, seed);
+      await settle();
       const baseline = await load(PORTS.baseline, scenario, {}, seed, forBaseline(seller.id));
       await settle();
       const cells = [
@@ -171,7 +184,9 @@ async function main(): Promise<void> {
         latency(baseline),
         latency(api),
         scenario.target,
-        api.errors + baseline.errors,
+        api2.rps.toFixed(0),
+        latency(api2),
+        api.errors + api2.errors + baseline.errors,
       ];
       const line = `| ${cells.join(' | ')} |`;
       console.log(line, `(${Date.now() - t} ms)`);
@@ -190,33 +205,38 @@ async function main(): Promise<void> {
       `warm-up with other draws; each target compiled, in its own process, with a pool of 10 and the API's V8 flags (${API_NODE_FLAGS.join(' ')}). Latencies in ms.`,
       '',
       '- **API**: the real app, production settings, default `SELLER_SEARCH_CACHE_MS` (5 s): matching (query, facets, filters),',
-      "  counting and paging on the in-memory index of the seller's listings, the page's listings read per answer, whole answers",
-      '  cached (an answer is served again only when the distribution repeats a body within the cache TTL).',
+      "  counting and paging on the in-memory index of the seller's listings, the page's listings read per answer (their item",
+      "  views and the seller's summary from Discover's caches), whole answers cached (an answer is served again only when the",
+      '  distribution repeats a body within the cache TTL).',
       '- **baseline**: seller search as it was before the index (the old service with its cache off measured 85–100 % of it):',
       '  a bare Koa app answering with ONE SQL statement through `pg` that computes the same facets, total and page',
       '  (bench/seller-listings/baseline-sql.ts, frozen).',
       `- **floor**: a bare node:http server answering ${floorBytes} fixed bytes (a first page of all listings) with no work:`,
       `  ${floor.rps.toFixed(0)} req/s, p50 / p99 ${latency(floor)}.`,
+      '- **API, 2 processes**: the same API as two processes sharing the port (node:cluster gives each connection to one in',
+      '  turn), each with its own caches: what a second replica adds where one process saturates a core. A labelled extra:',
+      '  the target is read on the single process.',
       '- Varied workloads (bench/seller-listings/workload.ts) draw every request from a seed; the repeated body is a labelled extra.',
       ...notes.map((n) => `- ${n}.`),
       '',
       `Machine load average (1 min) ${loadBefore} before and ${os.loadavg()[0]!.toFixed(1)} after the measurements; CPU time during them: ${cpuShare(ticks, cpuTicks())}.`,
       rssAtEnd(
         [
-          ['API', children[0]!.pid],
-          ['baseline', children[1]!.pid],
+          ['API', targets[0]!.pids[0]],
+          ['baseline', targets[1]!.pids[0]],
+          ...targets[2]!.pids.map((pid, n): [string, number] => [`API, 2 processes: process ${n + 1}`, pid]),
         ],
         'no worker runs in this bench',
       ),
       '',
-      '| scenario | baseline req/s | API req/s | API / baseline | API / floor | baseline p50 / p99 | API p50 / p99 | target | errors |',
-      '|---|---|---|---|---|---|---|---|---|',
+      '| scenario | baseline req/s | API req/s | API / baseline | API / floor | baseline p50 / p99 | API p50 / p99 | target | API, 2 processes req/s | API, 2 processes p50 / p99 | errors |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
       ...rows,
       '',
     ].join('\n');
     writeFileSync(path.join(__dirname, '../results/seller-listings.md'), report);
   } finally {
-    for (const child of children) child.kill('SIGTERM');
+    for (const { child } of targets) child.kill('SIGTERM');
     await c.end();
     if (process.env.BENCH_KEEP !== '1') await admin(`DROP DATABASE IF EXISTS ${dbName()} WITH (FORCE)`);
   }

@@ -1,9 +1,13 @@
 // A benchmark target in its own process (so load generation does not steal its CPU), run compiled:
 //   api      — the real app (route table, auth, validation, services, views), production settings,
 //              with the search cache TTL given (SELLER_SEARCH_CACHE_MS);
+//   api2     — two such processes sharing the port (node:cluster hands each connection to one of
+//              them in turn): what a second replica adds on this machine, each with caches of its own;
 //   baseline — a bare Koa app answering with ONE equivalent SQL statement through `pg`;
 //   floor    — a bare node:http server answering the given number of fixed bytes, no work.
-// Prints nothing; tells the parent it is listening through the IPC channel.
+// Prints nothing; tells the parent it is listening through the IPC channel (with the pids that
+// serve, for their memory).
+import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { Client, Connection } from '@temporalio/client';
@@ -17,8 +21,9 @@ import { createApp } from '../../src/http/app';
 import { createLogger } from '../../src/logger';
 import { baselineSql, type BaselineRequest } from './baseline-sql';
 
-const [mode, port, databaseUrl, arg = ''] = process.argv.slice(2) as ['api' | 'baseline' | 'floor', string, string, string?];
+const [mode, port, databaseUrl, arg = ''] = process.argv.slice(2) as ['api' | 'api2' | 'baseline' | 'floor', string, string, string?];
 const POOL_SIZE = 10;
+const API2_PROCESSES = 2;
 
 async function apiApp(): Promise<Koa> {
   const config = loadConfig({
@@ -61,10 +66,27 @@ function floorServer(bytes: number): http.Server {
   });
 }
 
+/** `api2`: forks the API processes and reports ready once each listens; they end with this process. */
+function primary(): void {
+  const workers = Array.from({ length: API2_PROCESSES }, () => cluster.fork());
+  let listening = 0;
+  for (const worker of workers) {
+    worker.once('listening', () => {
+      if (++listening === workers.length) process.send?.({ pids: workers.map((w) => w.process.pid) });
+    });
+    worker.once('exit', (code) => code !== 0 && process.exit(1));
+  }
+  process.once('SIGTERM', () => {
+    workers.forEach((w) => w.process.kill('SIGTERM'));
+    process.exit(0);
+  });
+}
+
 (async () => {
-  const server = mode === 'floor' ? floorServer(Number(arg)) : (mode === 'api' ? await apiApp() : baselineApp()).callback();
+  if (mode === 'api2' && cluster.isPrimary) return primary();
+  const server = mode === 'floor' ? floorServer(Number(arg)) : (mode === 'baseline' ? baselineApp() : await apiApp()).callback();
   const listening = server instanceof http.Server ? server : http.createServer(server);
-  listening.listen(Number(port), '127.0.0.1', () => process.send?.('ready'));
+  listening.listen(Number(port), '127.0.0.1', () => process.send?.({ pids: [process.pid] }));
 })().catch((err) => {
   console.error(err);
   process.exit(1);
