@@ -210,4 +210,18 @@ describe('seller search index', () => {
     // The workload must exercise matches, not only empty results.
     expect(nonEmpty).toBeGreaterThan(50);
   });
+
+  it('answers word searches the same before and after it has dropped the listings of words it kept', async () => {
+    const index = await SellerListingIndex.load(api.database.db, seller.id);
+    const search = (words: string[]) => index.search({ words, facets: {}, filters: [], from: 0, size: 100 });
+    const queries = [['char'], ['binder'], ['binder', 'blue'], ['alakazam'], ['set']];
+    const first = queries.map(search);
+    expect(first.filter((a) => a.total > 0).length).toBeGreaterThan(3);
+    // More distinct words than an index keeps the listings of (256), then the same searches again.
+    for (let n = 0; n < 300; n++) search([`word${n}`]);
+    expect(queries.map(search)).toEqual(first);
+    // And each agrees with a full scan's answer: a fresh index that has kept no word.
+    const fresh = await SellerListingIndex.load(api.database.db, seller.id);
+    expect(queries.map((words) => fresh.search({ words, facets: {}, filters: [], from: 0, size: 100 }))).toEqual(first);
+  });
 });

@@ -63,8 +63,12 @@ interface FacetMask {
 
 const FACETS = FACET_KEYS.length;
 
-/** A selection of more than 1 / SCAN_ALL_ABOVE of the listings is matched by scanning them all (`narrowestSelection`). */
+/** A condition that holds for more than 1 / SCAN_ALL_ABOVE of the listings is matched by scanning them all (`candidates`). */
 const SCAN_ALL_ABOVE = 4;
+
+/** Words kept per index with their listings (`rowsContaining`), and row numbers over all of them (1 MB). */
+const WORDS_KEPT = 256;
+const WORD_ROWS_KEPT = 250_000;
 
 /** A condition on a numeric column (numbers, and dates as microseconds). */
 interface NumberTest {
@@ -214,9 +218,9 @@ const textTest = (filter: SearchFilter) => filterTest(filter, String, compareTex
  * all facets together: 0.1–2 ms for 50,000 listings (0.4–0.6 ms on the mean of the bench's varied
  * searches), where the same counts in SQL take about 100 ms of database time. A condition on a
  * text column (a facet selection, a text filter) is first turned into the set of dictionary codes
- * that satisfy it, so the scan tests one byte per listing. A facet selection narrows the scan to
- * the listings it selects (`narrowestSelection`), and a search with no condition takes the counts
- * of all listings, made when the index is loaded.
+ * that satisfy it, so the scan tests one byte per listing. A facet selection, or a word searched
+ * for before, narrows the scan to the listings it selects (`candidates`), and a search with no
+ * condition takes the counts of all listings, made when the index is loaded.
  *
  * An index is a snapshot: `SellerSearch` keys it on the seller's listings version and its age.
  */
@@ -231,8 +235,12 @@ export class SellerListingIndex {
     this.everyRow = Uint32Array.from(ids.keys());
   }
 
-  /** 0, 1, …: what a search scans when no selection narrows it. */
+  /** 0, 1, …: what a search scans when no condition narrows it. */
   private readonly everyRow: Uint32Array;
+
+  /** Each word searched for recently, with its listings (`rowsContaining`). */
+  private readonly wordRows = new Map<string, Uint32Array>();
+  private wordRowsKept = 0;
 
   static async load(db: DataSource, sellerId: string, chunk = LOAD_CHUNK): Promise<SellerListingIndex> {
     const ids: string[] = [];
@@ -290,8 +298,8 @@ export class SellerListingIndex {
     if (selections.length === 0 && textFilters.length === 0 && tests.length === 0 && q.words.length === 0) {
       return { total: listings, facets: this.facetCounts(this.facets.allCounts), page: this.ids.slice(q.from, q.from + q.size) };
     }
-    // Only the listings of the narrowest selection can match: scan those, or all.
-    const candidates = this.narrowestSelection(selections);
+    // Only the listings of the narrowest condition can match: scan those, or all.
+    const candidates = this.candidates(selections, q.words);
     const { codes } = this.facets;
     const counts = new Uint32Array(this.facets.space);
     const end = q.from + q.size;
@@ -317,30 +325,60 @@ export class SellerListingIndex {
   }
 
   /**
-   * The listings of the selection that selects fewest, ascending; undefined without one, or when
-   * it selects so many that scanning every listing in order is faster (measured on 50,000
-   * listings: reading rows through a list cost more than skipping the others past about a
-   * quarter). Within a facet each listing has one value, so the postings of its selected values
-   * never overlap.
+   * The listings a search has to look at, ascending: those of its narrowest condition among the
+   * facet selections and the query's words. Undefined when even that one holds for more than a
+   * quarter of the listings: past that, reading rows through a list measured slower than
+   * scanning every listing in order (50,000 listings).
    */
-  private narrowestSelection(selections: FacetMask[]): Uint32Array | undefined {
-    const { postingStart, postings } = this.facets;
-    let narrowest: number[] | undefined;
+  private candidates(selections: FacetMask[], words: string[]): Uint32Array | undefined {
+    const { postingStart } = this.facets;
+    const scanAllAbove = this.ids.length / SCAN_ALL_ABOVE;
+    let narrowest: (() => Uint32Array) | undefined;
     let fewest = Infinity;
     for (const { selected } of selections) {
       const size = selected.reduce((sum, c) => sum + postingStart[c + 1]! - postingStart[c]!, 0);
-      if (size < fewest) [narrowest, fewest] = [selected, size];
+      if (size < fewest) [narrowest, fewest] = [() => this.selectedRows(selected, size), size];
     }
-    if (!narrowest || fewest > this.ids.length / SCAN_ALL_ABOVE) return undefined;
-    const slices = narrowest.map((c) => postings.subarray(postingStart[c]!, postingStart[c + 1]!));
-    if (slices.length === 1) return slices[0];
-    const rows = new Uint32Array(fewest);
+    for (const word of words) {
+      // Finding a word's listings the first time reads every search text: worth it only when
+      // nothing narrower spares the scan that would read them anyway.
+      const rows = this.wordRows.get(word) ?? (fewest > scanAllAbove ? this.rowsContaining(word) : undefined);
+      if (rows && rows.length < fewest) [narrowest, fewest] = [() => rows, rows.length];
+    }
+    return narrowest && fewest <= scanAllAbove ? narrowest() : undefined;
+  }
+
+  /** The listings with any of these codes of one facet, ascending (a listing has one value per facet, so they never overlap). */
+  private selectedRows(selected: number[], size: number): Uint32Array {
+    const { postingStart, postings } = this.facets;
+    const slices = selected.map((c) => postings.subarray(postingStart[c]!, postingStart[c + 1]!));
+    if (slices.length === 1) return slices[0]!;
+    const rows = new Uint32Array(size);
     let at = 0;
     for (const slice of slices) {
       rows.set(slice, at);
       at += slice.length;
     }
     return rows.sort();
+  }
+
+  /**
+   * The listings whose search text contains `word`, ascending, kept for the index's life (it never
+   * changes) within WORDS_KEPT words and WORD_ROWS_KEPT row numbers, the oldest word dropped
+   * first: sellers search their stock by the same few names again and again.
+   */
+  private rowsContaining(word: string): Uint32Array {
+    const found: number[] = [];
+    this.searchText.forEach((text, r) => text?.includes(word) && found.push(r));
+    const rows = Uint32Array.from(found);
+    this.wordRowsKept += rows.length;
+    this.wordRows.set(word, rows);
+    for (const [kept, keptRows] of this.wordRows) {
+      if ((this.wordRowsKept <= WORD_ROWS_KEPT && this.wordRows.size <= WORDS_KEPT) || kept === word) break;
+      this.wordRows.delete(kept);
+      this.wordRowsKept -= keptRows.length;
+    }
+    return rows;
   }
 
   /** Within a facet the selected values are alternatives; a value no listing has selects nothing. */
