@@ -305,6 +305,17 @@ describe('seller listing search', () => {
     expect(res.body.hits.filter((h: { seller: { id: string } }) => h.seller.id === seller.id)).toHaveLength(4);
   });
 
+  it("splices the item and seller into each hit whatever the listing's own text holds", async () => {
+    const other = await registerSeller(api);
+    const pair = '"item":null,"seller":null';
+    await create(other, { urn: items[0]!.urn, comment: pair, notes: `x${pair}`, variants: [{ item: null, seller: null }] });
+    const res = await search(other, {}).expect(200);
+    const own = await api.http.get(`/seller/listings/${res.body.hits[0].id}`).set(other.bearer).expect(200);
+    expect(res.body.hits[0]).toEqual(own.body);
+    expect(res.body.hits[0]).toMatchObject({ comment: pair, variants: [{ item: null, seller: null }], seller: { id: other.id } });
+    expect(res.body.hits[0].item.urn).toBe(items[0]!.urn);
+  });
+
   it('applies query, facets, filters and paging', async () => {
     const byText = await search(seller, { query: 'BLASTO' }).expect(200);
     expect(byText.body.hits.map((h: { item: { name: string } }) => h.item.name)).toEqual(['Blastoise']);
