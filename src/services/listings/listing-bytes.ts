@@ -1,5 +1,17 @@
 import { asciiJsonBytes } from '../../json-bytes';
+import type { ItemView } from '../catalog/item-view';
+import type { JsonCache } from '../search/json-cache';
+import type { UserSummary } from '../users/user-summary';
 import type { ListingView } from './listing-view';
+
+/**
+ * Where the values spliced into hits come from: item views by URN and seller summaries by user
+ * id, as Discover keeps them (`discoverServices`), shared by listing search and seller search.
+ */
+export interface HitViewCaches {
+  items: JsonCache<ItemView>;
+  sellers: JsonCache<UserSummary>;
+}
 
 /** How `JSON.stringify` writes a view whose item and seller are null: the two properties are adjacent. */
 const NULL_ITEM_AND_SELLER = '"item":null,"seller":null';

@@ -1,12 +1,9 @@
 import type { DataSource } from 'typeorm';
 import { toJsonBytes } from '../../json-bytes';
 import type { ItemChanges } from '../catalog/discover-changes';
-import type { ItemView } from '../catalog/item-view';
-import type { JsonCache } from '../search/json-cache';
 import { readSellerStatsVersion } from '../sellers/stats-version';
-import type { UserSummary } from '../users/user-summary';
 import { SearchCache } from './search-cache';
-import { cutAroundItemAndSeller, NULL_JSON } from './listing-bytes';
+import { cutAroundItemAndSeller, NULL_JSON, type HitViewCaches } from './listing-bytes';
 import { loadListingRows, toListingViews } from './listing-view';
 import type { FacetKey, FacetValue, SearchFilter } from './seller-search-fields';
 import { queryWords, SellerListingIndex } from './seller-listing-index';
@@ -39,11 +36,8 @@ export interface SellerSearchOptions {
   keepIndexMs: () => number;
   /** The database's item change notifications (`DiscoverChangeListener`), when they are listened to. */
   changes?: ItemChanges;
-  /**
-   * Item views and seller summaries as Discover keeps them (by URN, by user id), shared with its
-   * searches: a hit's item and seller are spliced in from these rather than read per answer.
-   */
-  views: { items: JsonCache<ItemView>; sellers: JsonCache<UserSummary> };
+  /** Discover's item views and seller summaries: a hit's item and seller are spliced in from these rather than read per answer. */
+  views: HitViewCaches;
 }
 
 /**

@@ -4,11 +4,9 @@ import { toJsonBytes } from '../../json-bytes';
 import type { ItemChanges } from '../catalog/discover-changes';
 import type { ListingQuery, ListingSort } from './listing-query';
 import { SearchCache } from '../listings/search-cache';
-import type { ItemView } from '../catalog/item-view';
 import { ItemListings, renderPage } from './item-listings';
-import { JsonCache } from './json-cache';
+import type { HitViewCaches } from '../listings/listing-bytes';
 import { toListingViews, type ListingView } from '../listings/listing-view';
-import type { UserSummary } from '../users/user-summary';
 import { LIVE_LISTING_SQL } from '../listings/visibility';
 
 export interface ListingPage {
@@ -87,7 +85,7 @@ export class ListingSearch {
      * Item views, shared with bulk lookup and catalog search (every hit of an item shows its
      * view), and seller summaries by user id, kept for `cacheTtlMs`; both shared with seller search.
      */
-    private readonly views: { items: JsonCache<ItemView>; sellers: JsonCache<UserSummary> },
+    private readonly views: HitViewCaches,
   ) {
     this.items = new SearchCache(keepMs, ITEMS_KEPT);
     changes?.onChange(({ urns, catalog }) => {
