@@ -38,5 +38,26 @@ export function cutAroundItemAndSeller(view: ListingView): [Buffer, Buffer, Buff
   ) as [Buffer, Buffer, Buffer];
 }
 
-/** JSON `null`, for an item or seller a cache has no value for. */
-export const NULL_JSON = Buffer.from('null');
+/** A hit cut around its item and seller (`cutAroundItemAndSeller`), with the two values to splice in: JSON bytes, or null where a cache has none. */
+export interface SplicedHit {
+  pieces: [Buffer, Buffer, Buffer];
+  item: Buffer | null;
+  seller: Buffer | null;
+}
+
+/**
+ * The start of an answer `{ total, hits, … }` as `toJsonBytes` writes it, up to the end of the
+ * hits array: `{"total":…,"hits":[…]`, each hit with its item and seller spliced in. The caller
+ * adds any further properties and the closing brace.
+ */
+export function totalAndHits(total: number, hits: SplicedHit[]): Buffer[] {
+  const parts: Buffer[] = [Buffer.from(`{"total":${total},"hits":[`)];
+  hits.forEach(({ pieces: [head, middle, tail], item, seller }, n) => {
+    if (n > 0) parts.push(COMMA);
+    parts.push(head, item ?? NULL_JSON, middle, seller ?? NULL_JSON, tail);
+  });
+  parts.push(CLOSE_ARRAY);
+  return parts;
+}
+
+const [COMMA, NULL_JSON, CLOSE_ARRAY] = [',', 'null', ']'].map((text) => Buffer.from(text)) as [Buffer, Buffer, Buffer];

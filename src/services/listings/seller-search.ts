@@ -3,7 +3,7 @@ import { toJsonBytes } from '../../json-bytes';
 import type { ItemChanges } from '../catalog/discover-changes';
 import { readSellerStatsVersion } from '../sellers/stats-version';
 import { SearchCache } from './search-cache';
-import { cutAroundItemAndSeller, NULL_JSON, type HitViewCaches } from './listing-bytes';
+import { cutAroundItemAndSeller, totalAndHits, type HitViewCaches } from './listing-bytes';
 import { loadListingRows, toListingViews } from './listing-view';
 import type { FacetKey, FacetValue, SearchFilter } from './seller-search-fields';
 import { queryWords, SellerListingIndex } from './seller-listing-index';
@@ -101,15 +101,10 @@ export class SellerSearch {
         this.options.views.sellers.getMany(listings.length > 0 ? [sellerId] : []),
       ]);
       // `toJsonBytes({ total, hits, facets })`, with each hit's item and seller spliced in.
-      const parts: Buffer[] = [Buffer.from(`{"total":${found.total},"hits":[`)];
-      views.forEach((view, n) => {
-        const [head, middle, tail] = cutAroundItemAndSeller(view);
-        parts.push(...(n > 0 ? [COMMA] : []), head, items[n] ?? NULL_JSON, middle, seller ?? NULL_JSON, tail);
-      });
-      parts.push(FACETS_KEY, toJsonBytes(found.facets), CLOSE);
-      return Buffer.concat(parts);
+      const hits = views.map((view, n) => ({ pieces: cutAroundItemAndSeller(view), item: items[n] ?? null, seller: seller ?? null }));
+      return Buffer.concat([...totalAndHits(found.total, hits), FACETS_KEY, toJsonBytes(found.facets), CLOSE]);
     });
   }
 }
 
-const [COMMA, FACETS_KEY, CLOSE] = [',', '],"facets":', '}'].map((text) => Buffer.from(text)) as [Buffer, Buffer, Buffer];
+const [FACETS_KEY, CLOSE] = [',"facets":', '}'].map((text) => Buffer.from(text)) as [Buffer, Buffer];

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { Listing } from '../../db/entities';
 import { toKeptBytes } from '../../json-bytes';
-import { cutAroundItemAndSeller, NULL_JSON } from '../listings/listing-bytes';
+import { cutAroundItemAndSeller, totalAndHits, type SplicedHit } from '../listings/listing-bytes';
 import { ATTACHMENTS_JSON_SQL, toListingViews, type AttachmentView } from '../listings/listing-view';
 import { LIVE_LISTING_SQL } from '../listings/visibility';
 import type { ListingQuery, ListingSort } from './listing-query';
@@ -118,19 +118,12 @@ export class ItemListings {
  * `toJsonBytes` writes them, null where there is none.
  */
 export function renderPage(total: number, hits: Hit[], item: Buffer | null, sellers: Array<Buffer | null>): Buffer {
-  const parts: Buffer[] = [Buffer.from(`{"total":${total},"hits":[`)];
-  hits.forEach(({ bytes, start, itemAt, sellerAt, end }, n) => {
-    if (n > 0) parts.push(COMMA);
-    parts.push(
-      bytes.subarray(start, itemAt),
-      item ?? NULL_JSON,
-      bytes.subarray(itemAt, sellerAt),
-      sellers[n] ?? NULL_JSON,
-      bytes.subarray(sellerAt, end),
-    );
-  });
-  parts.push(CLOSE);
-  return Buffer.concat(parts);
+  const spliced = hits.map(({ bytes, start, itemAt, sellerAt, end }, n): SplicedHit => ({
+    pieces: [bytes.subarray(start, itemAt), bytes.subarray(itemAt, sellerAt), bytes.subarray(sellerAt, end)],
+    item,
+    seller: sellers[n] ?? null,
+  }));
+  return Buffer.concat([...totalAndHits(total, spliced), CLOSE]);
 }
 
 /** The filters of `searchListings`, as a predicate: an absent or empty filter lets everything through. */
@@ -148,4 +141,4 @@ function matcher(f: ListingQuery['filters']): (hit: Hit) => boolean {
 
 const uuidText = (id: string) => id.replace(/[{}-]/g, '').toLowerCase();
 
-const [COMMA, CLOSE] = [',', ']}'].map((s) => Buffer.from(s)) as [Buffer, Buffer];
+const CLOSE = Buffer.from('}');
