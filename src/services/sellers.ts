@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { SellerAccount } from '../db/entities';
+import { prepared, queryPrepared } from '../db/prepared';
 import { conflict } from './errors';
 
 export interface SellerStatusView {
@@ -41,7 +42,9 @@ export class Sellers {
   }
 
   async isActiveSeller(userId: string): Promise<boolean> {
-    const rows = await this.db.query(`SELECT 1 FROM seller_accounts WHERE user_id = $1 AND status = 'ACTIVE'`, [userId]);
-    return rows.length > 0;
+    return (await queryPrepared(this.db, ACTIVE_SELLER, [userId])).length > 0;
   }
 }
+
+/** Asked on every request to a seller route. */
+const ACTIVE_SELLER = prepared('active-seller', `SELECT 1 FROM seller_accounts WHERE user_id = $1 AND status = 'ACTIVE'`);

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { prepared, queryPrepared } from '../../db/prepared';
 import { UUID_PATTERN } from '../../ids';
 import { AccessTokens } from './access-tokens';
 import type { UserActivity } from '../users/activity';
@@ -16,6 +17,21 @@ export type Principal =
 
 /** How often a PAT's `last_used_at` is refreshed; avoids a write on every request. */
 const LAST_USED_RESOLUTION = "interval '1 minute'";
+
+// Run on every authenticated request, hence prepared (see `PreparedStatement`).
+const USER_EXISTS = prepared('user-exists', `SELECT 1 FROM users WHERE id = $1`);
+const USE_PAT = prepared(
+  'use-personal-access-token',
+  `WITH hit AS (
+     SELECT id, user_id, last_used_at FROM personal_access_tokens
+      WHERE token_hash = $1 AND (expires_at IS NULL OR expires_at > now())
+   ), touch AS (
+     UPDATE personal_access_tokens p SET last_used_at = now()
+       FROM hit WHERE p.id = hit.id
+        AND (hit.last_used_at IS NULL OR hit.last_used_at < now() - ${LAST_USED_RESOLUTION})
+   )
+   SELECT user_id FROM hit`,
+);
 
 /** Resolves an `Authorization` header value to the user it authenticates, or null. */
 export class Authenticator {
@@ -49,8 +65,7 @@ export class Authenticator {
 
   private async userExists(userId: string): Promise<boolean> {
     if (!UUID_PATTERN.test(userId)) return false;
-    const rows: unknown[] = await this.db.query(`SELECT 1 FROM users WHERE id = $1`, [userId]);
-    return rows.length > 0;
+    return (await queryPrepared(this.db, USER_EXISTS, [userId])).length > 0;
   }
 
   /**
@@ -58,19 +73,7 @@ export class Authenticator {
    * deleted token has no row, so revocation takes effect on the very next request.
    */
   private async authenticatePat(token: string): Promise<Principal | null> {
-    const rows: Array<{ user_id: string }> = await this.db.query(
-      `WITH hit AS (
-         SELECT id, user_id, last_used_at FROM personal_access_tokens
-          WHERE token_hash = $1 AND (expires_at IS NULL OR expires_at > now())
-       ), touch AS (
-         UPDATE personal_access_tokens p SET last_used_at = now()
-           FROM hit WHERE p.id = hit.id
-            AND (hit.last_used_at IS NULL OR hit.last_used_at < now() - ${LAST_USED_RESOLUTION})
-       )
-       SELECT user_id FROM hit`,
-      [hashSecret(token)],
-    );
-    const row = rows[0];
+    const [row] = await queryPrepared<{ user_id: string }>(this.db, USE_PAT, [hashSecret(token)]);
     return row ? { userId: row.user_id, via: 'apikey' } : null;
   }
 }

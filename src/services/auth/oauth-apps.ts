@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { prepared, queryPrepared } from '../../db/prepared';
 import { newId } from '../../ids';
 import { DomainError, notFound } from '../errors';
 import { constantTimeEqual, constantTimeEqualHex, hashSecret, newSecret } from './secrets';
@@ -9,6 +10,14 @@ const CODE_TTL_SECONDS = 300;
 
 /** RFC 7636 §4.1: 43–128 unreserved characters (also the shape of an S256 challenge, which is 43). */
 const PKCE_VALUE = /^[A-Za-z0-9._~-]{43,128}$/;
+
+/** Asked on every request an application's access token makes (see `PreparedStatement`). */
+const HONOURED = prepared(
+  'oauth-token-honoured',
+  `SELECT 1 FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id
+    WHERE g.user_id = $1 AND g.client_id = $2 AND c.disabled_at IS NULL
+      AND NOT EXISTS (SELECT 1 FROM oauth_revoked_access_tokens r WHERE r.jti = $3)`,
+);
 
 export interface OAuthClient {
   id: string;
@@ -235,13 +244,7 @@ export class OAuthApps {
    * linked, the operator keeps it enabled, and the token itself was not revoked (RFC 7009).
    */
   async isHonoured(userId: string, clientId: string, jti: string): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
-      `SELECT 1 FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id
-        WHERE g.user_id = $1 AND g.client_id = $2 AND c.disabled_at IS NULL
-          AND NOT EXISTS (SELECT 1 FROM oauth_revoked_access_tokens r WHERE r.jti = $3)`,
-      [userId, clientId, jti],
-    );
-    return rows.length > 0;
+    return (await queryPrepared(this.db, HONOURED, [userId, clientId, jti])).length > 0;
   }
 
   /** Whether tokens for (user, application) may still be issued: linked, and the application enabled. */

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { ItemImage, ItemMetadata } from '../../db/entities';
+import { prepared, queryPrepared } from '../../db/prepared';
 
 /** The spec's Item resource. Prices are pence; price fields are null when nothing is for sale. */
 export interface ItemView {
@@ -70,7 +71,9 @@ interface ItemRow {
  * transaction of every listing write (migration 1733443700000); an item with nothing for sale
  * has no row there.
  */
-const ITEMS_SQL = `
+const ITEMS = prepared(
+  'catalog-items',
+  `
   SELECT i.urn, i.slug, i.type, i.title, i.name, i.rarity, i.number, i.description,
          i.images, i.alternatives, i.metadata, g.name AS game_name,
          s.urn AS set_urn, s.name AS set_name, s.printed_count, s.total_count, s."references", s.size,
@@ -81,7 +84,8 @@ const ITEMS_SQL = `
     JOIN catalog_series sr ON sr.urn = i.series_urn
     JOIN catalog_games g ON g.urn = i.game_urn
     LEFT JOIN item_market m ON m.item_urn = i.urn
-   WHERE i.urn = ANY($1::text[])`;
+   WHERE i.urn = ANY($1::text[])`,
+);
 
 function toItemView(r: ItemRow): ItemView {
   return {
@@ -119,6 +123,6 @@ function toItemView(r: ItemRow): ItemView {
 export async function loadItems(db: DataSource | EntityManager, urns: string[]): Promise<Map<string, ItemView>> {
   const unique = [...new Set(urns)];
   if (unique.length === 0) return new Map();
-  const rows: ItemRow[] = await db.query(ITEMS_SQL, [unique]);
+  const rows = await queryPrepared<ItemRow>(db, ITEMS, [unique]);
   return new Map(rows.map((r) => [r.urn, toItemView(r)]));
 }

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { Listing } from '../../db/entities';
+import type { Listing } from '../../db/entities';
+import { prepared, queryPrepared } from '../../db/prepared';
 import type { ListingVariant } from '../../db/entities/listing';
 import { loadItems, type ItemView } from '../catalog/item-view';
 import { loadUserSummaries, type UserSummary } from '../users/user-summary';
@@ -133,18 +134,29 @@ export async function loadListingRows(
   ids: string[],
 ): Promise<{ listings: Listing[]; attachments: Map<string, AttachmentView[]> }> {
   if (ids.length === 0) return { listings: [], attachments: new Map() };
-  const { entities, raw } = await db
-    .getRepository(Listing)
-    .createQueryBuilder('l')
-    .where('l.id = ANY(:ids)', { ids })
-    .addSelect(ATTACHMENTS_JSON_SQL, 'attachments')
-    .getRawAndEntities<{ l_id: string; attachments: AttachmentView[] }>();
-  const byId = new Map(entities.map((r) => [r.id, r]));
+  const rows = await queryPrepared<WithAttachments>(db, LISTINGS_BY_ID, [ids]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
   return {
-    listings: ids.map((id) => byId.get(id)).filter((l): l is Listing => l !== undefined),
-    attachments: new Map(raw.map((r) => [r.l_id, r.attachments])),
+    listings: ids.map((id) => byId.get(id)).filter((l): l is WithAttachments => l !== undefined),
+    attachments: new Map(rows.map((r) => [r.id, r.attachments])),
   };
 }
+
+/**
+ * Every column of a listing (alias `l`) under its entity property's name: a row of a raw
+ * statement that selects these is a `Listing`, without the query builder's per-call cost.
+ */
+export const LISTING_COLUMNS = `l.id, l.seller_id AS "sellerId", l.item_urn AS "itemUrn", l.condition, l.language, l.price,
+  l.quantity, l.reserved, l.comment, l.grading_provider AS "gradingProvider", l.grading_score AS "gradingScore",
+  l.grading_number AS "gradingNumber", l.notes, l.reference, l.variants, l.hidden, l.valid,
+  l.created_at AS "createdAt", l.updated_at AS "updatedAt", l.deleted_at AS "deletedAt"`;
+
+type WithAttachments = Listing & { attachments: AttachmentView[] };
+
+const LISTINGS_BY_ID = prepared(
+  'listings-by-id',
+  `SELECT ${LISTING_COLUMNS}, ${ATTACHMENTS_JSON_SQL} AS attachments FROM listings l WHERE l.id = ANY($1::uuid[])`,
+);
 
 /** Listing views by id, in the order given; ids that do not exist are skipped. */
 export async function loadListingViews(db: DataSource | EntityManager, ids: string[], options: ListingViewOptions): Promise<ListingView[]> {

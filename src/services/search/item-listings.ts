@@ -1,8 +1,9 @@
 import type { DataSource } from 'typeorm';
-import { Listing } from '../../db/entities';
+import type { Listing } from '../../db/entities';
+import { prepared, queryPrepared } from '../../db/prepared';
 import { toKeptBytes } from '../../json-bytes';
 import { cutAroundItemAndSeller, totalAndHits, type SplicedHit } from '../listings/listing-bytes';
-import { ATTACHMENTS_JSON_SQL, toListingViews, type AttachmentView } from '../listings/listing-view';
+import { ATTACHMENTS_JSON_SQL, LISTING_COLUMNS, toListingViews, type AttachmentView } from '../listings/listing-view';
 import { LIVE_LISTING_SQL } from '../listings/visibility';
 import type { ListingQuery, ListingSort } from './listing-query';
 
@@ -60,29 +61,20 @@ export class ItemListings {
 
   /** One round trip: the listings with their attachments (the item and sellers come from caches of their own). */
   static async load(db: DataSource, urn: string): Promise<ItemListings> {
-    const { entities, raw } = await db
-      .getRepository(Listing)
-      .createQueryBuilder('l')
-      .innerJoin('seller_accounts', 'sa', 'sa.user_id = l.seller_id')
-      .where(LIVE_LISTING_SQL)
-      .andWhere('l.item_urn = :urn', { urn })
-      .addSelect(`(extract(epoch FROM l.created_at) * 1000000)::bigint::text`, 'created_us')
-      .addSelect(ATTACHMENTS_JSON_SQL, 'attachments')
-      .getRawAndEntities<{ l_id: string; created_us: string; attachments: AttachmentView[] }>();
-    const createdUs = new Map(raw.map((r) => [r.l_id, BigInt(r.created_us)]));
-    const attachments = new Map(raw.map((r) => [r.l_id, r.attachments]));
-    const views = await toListingViews(db, entities, { includePrivate: false, withoutItemAndSeller: true, attachments });
+    const rows = await queryPrepared<Listing & { createdUs: string; attachments: AttachmentView[] }>(db, LIVE_LISTINGS_OF_ITEM, [urn]);
+    const attachments = new Map(rows.map((r) => [r.id, r.attachments]));
+    const views = await toListingViews(db, rows, { includePrivate: false, withoutItemAndSeller: true, attachments });
     const pieces = views.map((view) => cutAroundItemAndSeller(view));
     const bytes = toKeptBytes(Buffer.concat(pieces.flat()));
     let at = 0;
-    const hits = entities.map((l, n): Hit => {
+    const hits = rows.map((l, n): Hit => {
       const [head, middle, tail] = pieces[n]!;
       const start = at;
       at += head.length + middle.length + tail.length;
       return {
         id: l.id,
         price: l.price,
-        createdUs: createdUs.get(l.id)!,
+        createdUs: BigInt(l.createdUs),
         condition: l.condition,
         language: l.language,
         graded: l.gradingProvider !== null,
@@ -111,6 +103,15 @@ export class ItemListings {
     return { total, hits };
   }
 }
+
+/** One round trip: an item's live listings (LIVE_LISTING_SQL) with their attachments. */
+const LIVE_LISTINGS_OF_ITEM = prepared(
+  'live-listings-of-item',
+  `SELECT ${LISTING_COLUMNS}, (extract(epoch FROM l.created_at) * 1000000)::bigint::text AS "createdUs",
+          ${ATTACHMENTS_JSON_SQL} AS attachments
+     FROM listings l JOIN seller_accounts sa ON sa.user_id = l.seller_id
+    WHERE ${LIVE_LISTING_SQL} AND l.item_urn = $1`,
+);
 
 /**
  * The page `{ total, hits }` as JSON bytes, as `toJsonBytes(await searchListings(db, query))`

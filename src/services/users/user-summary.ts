@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { prepared, queryPrepared } from '../../db/prepared';
 
 /** The spec's "User summary", shown for sellers, senders, reviewed users and buyers. */
 export interface UserSummary {
@@ -68,10 +69,12 @@ export function toUserSummary(row: UserSummaryRow): UserSummary {
   };
 }
 
+const USER_SUMMARIES = prepared('user-summaries', `SELECT ${userSummaryColumns('u')} FROM users u WHERE u.id = ANY($1::uuid[])`);
+
 /** Summaries of many users in one query, keyed by id. */
 export async function loadUserSummaries(db: DataSource | EntityManager, ids: string[]): Promise<Map<string, UserSummary>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const rows: UserSummaryRow[] = await db.query(`SELECT ${userSummaryColumns('u')} FROM users u WHERE u.id = ANY($1::uuid[])`, [unique]);
+  const rows = await queryPrepared<UserSummaryRow>(db, USER_SUMMARIES, [unique]);
   return new Map(rows.map((r) => [r.id, toUserSummary(r)]));
 }
