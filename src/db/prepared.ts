@@ -36,11 +36,13 @@ export async function queryPrepared<R extends QueryResultRow>(
   values: unknown[],
 ): Promise<R[]> {
   const config = { name: statement.name, text: statement.text, values };
+  const source = db instanceof DataSource ? db : db.connection;
+  // Through TypeORM's logger as its own queries are, so query logging (and bench/catalog/explain.ts) sees these too.
+  source.logger.logQuery(statement.text, values);
   if (!(db instanceof DataSource) && db.queryRunner) {
     const client = (await db.queryRunner.connect()) as PoolClient;
     return (await client.query<R>(config)).rows;
   }
-  const source = db instanceof DataSource ? db : db.connection;
   const pool = (source.driver as unknown as { master: Pool }).master;
   return (await pool.query<R>(config)).rows;
 }

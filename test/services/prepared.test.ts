@@ -1,3 +1,4 @@
+import { DataSource, type Logger } from 'typeorm';
 import { prepared, queryPrepared } from '../../src/db/prepared';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 
@@ -46,6 +47,28 @@ describe('prepared statements', () => {
     expect(inside).toBe(1);
     const [after] = await queryPrepared<{ n: number }>(database.db, SEEN, [name]);
     expect(after!.n).toBe(0);
+  });
+
+  it("pass through TypeORM's query logger, as its own statements do", async () => {
+    const logged: Array<[string, unknown[] | undefined]> = [];
+    const quiet = () => undefined;
+    const logger: Logger = {
+      logQuery: (query, parameters) => void logged.push([query, parameters]),
+      logQueryError: quiet,
+      logQuerySlow: quiet,
+      logSchemaBuild: quiet,
+      logMigration: quiet,
+      log: quiet,
+    };
+    const logging = new DataSource({ ...database.db.options, logging: ['query'], logger });
+    await logging.initialize();
+    try {
+      logged.length = 0; // what initialize() sent
+      await queryPrepared(logging, BACKEND, [7]);
+      expect(logged).toEqual([[BACKEND.text, [7]]]);
+    } finally {
+      await logging.destroy();
+    }
   });
 
   it('refuse one name with two texts when declared', () => {
