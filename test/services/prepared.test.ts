@@ -50,7 +50,7 @@ describe('prepared statements', () => {
   });
 
   it("pass through TypeORM's query logger, as its own statements do", async () => {
-    const logged: Array<[string, unknown[] | undefined]> = [];
+    const logged: Array<[string, unknown]> = [];
     const quiet = () => undefined;
     const logger: Logger = {
       logQuery: (query, parameters) => void logged.push([query, parameters]),
