@@ -85,4 +85,23 @@ describe('PostgreSQL unreachable', () => {
     );
     expect(n).toBe(2);
   }, 60_000);
+
+  it('runs its prepared statements again on the connections it opens after the outage', async () => {
+    // Every step below authenticates (the token's user) and checks the seller account, and seller
+    // search reads the seller's version and page: prepared statements, parsed per connection.
+    const { body } = await register('preparedseller').expect(201);
+    const bearer = { authorization: `Bearer ${body.accessToken as string}` };
+    await api.http.post('/seller').set(bearer).send({}).expect(201);
+    const search = () => api.http.post('/seller/listings/search').set(bearer).send({});
+    expect((await search().expect(200)).body).toMatchObject({ total: 0, hits: [] });
+
+    await relay.down();
+    const during = await search();
+    expect(during.status).toBe(503);
+    expect(during.body.type).toBe('/problems/temporarily-unavailable');
+
+    await relay.up();
+    expect((await search().expect(200)).body).toMatchObject({ total: 0, hits: [] });
+    await api.http.get('/user/addresses').set(bearer).expect(200);
+  }, 60_000);
 });
