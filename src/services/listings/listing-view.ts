@@ -44,12 +44,12 @@ export interface ListingViewOptions {
   includePrivate: boolean;
   /**
    * Leave `item` and `seller` null without reading them: for a caller that fills them from
-   * caches of its own (Discover listing search, `ItemListings`).
+   * caches of its own (`ItemListings` for listing search, seller search).
    */
   withoutItemAndSeller?: boolean;
   /**
    * Each listing's attachments by listing id, read by the caller's own query with
-   * `ATTACHMENTS_JSON_SQL` (`ItemListings.load`, `loadListingViews`), so none is read here. A
+   * `ATTACHMENTS_JSON_SQL` (`ItemListings.load`, `loadListingRows`), so none is read here. A
    * listing absent has none.
    */
   attachments?: Map<string, AttachmentView[]>;
@@ -58,7 +58,7 @@ export interface ListingViewOptions {
 /**
  * The attachments of the listing aliased `l`, as a JSON array of `AttachmentView` in position
  * order: the one statement of what a listing's attachments are, for `loadAttachments` and for a
- * query that selects them with its listings (`ItemListings.load`, `loadListingViews`: one round
+ * query that selects them with its listings (`ItemListings.load`, `loadListingRows`: one round
  * trip instead of two).
  */
 export const ATTACHMENTS_JSON_SQL = `(SELECT coalesce(json_agg(json_build_object('id', a.id, 'imageId', a.image_id, 'url', a.url) ORDER BY a.position), '[]')
