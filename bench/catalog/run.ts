@@ -25,7 +25,7 @@ interface Scenario {
 
 interface Row {
   scenario: string;
-  side: 'baseline' | 'api' | 'uncached';
+  side: 'baseline' | 'api' | 'uncached' | 'floor';
   connections: number;
   rps: number;
   p50: number;
@@ -123,29 +123,36 @@ const server = () => compileToDist(['server.ts', 'baseline.ts', 'settings.ts'].m
 /**
  * The machine's floor: a bare node:http server answering fixed bytes as large as the bulk lookup
  * answer, doing no work at all. What it reaches is what this machine and load generator allow
- * any server today, which separates the host's speed (it varies between days on shared VMs)
- * from the code's.
+ * any server today, which separates the host's speed (it varies between days on shared VMs,
+ * and within a run) from the code's. It stays up for the whole run: besides the figures of the
+ * header, it is a fourth side of every round at 50 connections, so each round's share of the
+ * floor compares two rates measured a few seconds apart.
  */
-async function measureFloor(bytes: number): Promise<{ bytes: number; many: LoadResult; one: LoadResult }> {
-  const floor = endsWithBench(spawn(process.execPath, [...API_NODE_FLAGS, server(), 'floor', String(bytes)], { stdio: 'inherit' }));
-  try {
-    await waitFor(`http://127.0.0.1:${BENCH.floorPort}/`);
-    const at = (connections: number) =>
-      runLoad({
-        url: `http://127.0.0.1:${BENCH.floorPort}/`,
-        method: 'GET',
-        headers: {},
-        connections,
-        durationSeconds: BENCH.roundSeconds,
-      });
-    await settle();
-    const many = await at(BENCH.connections);
-    const one = await at(1);
-    return { bytes, many, one };
-  } finally {
-    floor.kill('SIGTERM');
-  }
+function startFloor(bytes: number) {
+  return endsWithBench(spawn(process.execPath, [...API_NODE_FLAGS, server(), 'floor', String(bytes)], { stdio: 'inherit' }));
 }
+
+const loadFloor = (connections: number) =>
+  runLoad({ url: `http://127.0.0.1:${BENCH.floorPort}/`, method: 'GET', headers: {}, connections, durationSeconds: BENCH.roundSeconds });
+
+async function measureFloor(bytes: number): Promise<{ bytes: number; many: LoadResult; one: LoadResult }> {
+  await waitFor(`http://127.0.0.1:${BENCH.floorPort}/`);
+  await settle();
+  const many = await loadFloor(BENCH.connections);
+  const one = await loadFloor(1);
+  return { bytes, many, one };
+}
+
+/** Per scenario at 50 connections: the API's rate over the floor's in each round, median over the rounds. */
+type FloorShares = Map<string, { median: number; rounds: number[]; floorRps: number[] }>;
+
+/** The lowest and highest rate of the floor over the rounds. */
+function floorRange(shares: FloorShares): string {
+  const all = [...shares.values()].flatMap((s) => s.floorRps);
+  return `${Math.min(...all).toFixed(0)}–${Math.max(...all).toFixed(0)}`;
+}
+
+const medianOf = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const find = (rows: Row[], s: Scenario, side: Row['side'], connections: number) =>
   rows.find((r) => r.scenario === s.name && r.side === side && r.connections === connections)!;
@@ -155,6 +162,7 @@ function report(
   list: Scenario[],
   load: { before: number[]; after: number[]; cpu: string },
   floor: Awaited<ReturnType<typeof measureFloor>>,
+  shares: FloorShares,
   rss: string,
 ): string {
   const avg = (l: number[]) => l.map((n) => n.toFixed(1)).join(' / ');
@@ -169,7 +177,8 @@ function report(
       `baseline = bare Koa + one SQL statement via pg (bench/catalog/baseline.ts), same pool size (10); each target in its own process, compiled (bench/catalog/server.ts beside the build in dist/, no ts-node; Node ${process.version}, with the API's V8 flags ${API_NODE_FLAGS.join(' ')}, src/api-node-flags.json). Latencies in ms.`,
     `Machine floor: a bare node:http server answering ${(floor.bytes / 1000).toFixed(0)} kB of fixed bytes (the bulk lookup answer's size) with no work ` +
       `reached ${floor.many.rps.toFixed(0)} req/s, p50 / p99 ${latency(floor.many)} at ${BENCH.connections} connections and ` +
-      `${floor.one.rps.toFixed(0)} req/s, p50 / p99 ${latency(floor.one)} at 1 connection.`,
+      `${floor.one.rps.toFixed(0)} req/s, p50 / p99 ${latency(floor.one)} at 1 connection, measured before the scenarios; ` +
+      `in the rounds at ${BENCH.connections} connections it made ${floorRange(shares)} req/s.`,
     rss,
     '',
     `## ${BENCH.connections} connections`,
@@ -179,7 +188,8 @@ function report(
       'every request drawn from a distribution (Zipf over the catalog, real misspellings, varied filters, sorts and pages), no two consecutive ' +
       'requests alike. Each round draws fresh requests from its own seed (the same for every side of that round), drawn before the clock starts; no round repeats a request list another round or the warm-up sent, ' +
       'so what a cache serves there is what the distribution itself repeats (popular items and queries). "extra, repeated body" scenarios send one body over and over (what a whole-answer cache serves best). ' +
-      '"API / floor" compares with the floor above (fixed bytes the size of a bulk lookup answer).',
+      '"API / floor" compares with the floor (fixed bytes the size of a bulk lookup answer), which runs as a fourth side of every round: ' +
+      "each round's API rate over the floor's rate in the same round, the median of the rounds (the host's speed drifts within a run).",
     '',
     '| scenario | baseline req/s | API req/s | API / baseline | API / floor | API, no cache req/s | no cache / baseline | baseline p50 / p99 | API p50 / p99 | API, no cache p50 / p99 | target | errors |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|',
@@ -188,10 +198,19 @@ function report(
   for (const s of list) {
     const [b, a, u] = (['baseline', 'api', 'uncached'] as const).map((side) => find(rows, s, side, BENCH.connections)) as [Row, Row, Row];
     lines.push(
-      `| ${s.name} | ${b.rps.toFixed(0)} | ${a.rps.toFixed(0)} | ${share(a, b)} | ${((a.rps / floor.many.rps) * 100).toFixed(1)} % | ${u.rps.toFixed(0)} | ${share(u, b)} | ${latency(b)} | ${latency(a)} | ${latency(u)} | ${s.target} | ${b.errors + a.errors + u.errors} |`,
+      `| ${s.name} | ${b.rps.toFixed(0)} | ${a.rps.toFixed(0)} | ${share(a, b)} | ${(shares.get(s.name)!.median * 100).toFixed(1)} % | ${u.rps.toFixed(0)} | ${share(u, b)} | ${latency(b)} | ${latency(a)} | ${latency(u)} | ${s.target} | ${b.errors + a.errors + u.errors} |`,
     );
   }
+  const perRound = list.map(
+    (s) =>
+      `${s.name}: ${shares
+        .get(s.name)!
+        .rounds.map((x) => (100 * x).toFixed(1))
+        .join(', ')}`,
+  );
   lines.push(
+    '',
+    `API / floor in each round, %: ${perRound.join('; ')}.`,
     '',
     '## 1 connection (service time without queueing), varied workloads',
     '',
@@ -212,13 +231,17 @@ async function main(): Promise<void> {
   const servers = (['api', 'uncached', 'baseline'] as const).map((target) =>
     endsWithBench(spawn(process.execPath, [...API_NODE_FLAGS, server(), target], { stdio: 'inherit' })),
   );
+  let floorServer: ReturnType<typeof startFloor> | undefined;
   try {
     await waitFor(`http://127.0.0.1:${BENCH.apiPort}/healthz`);
     await waitFor(`http://127.0.0.1:${BENCH.baselinePort}/`);
     await waitFor(`http://127.0.0.1:${BENCH.uncachedApiPort}/healthz`);
     const list = await scenarios();
     const rows: Row[] = [];
-    const floor = await measureFloor(await check(BENCH.apiPort, list[0]!));
+    const bytes = await check(BENCH.apiPort, list[0]!);
+    floorServer = startFloor(bytes);
+    const floor = await measureFloor(bytes);
+    const shares: FloorShares = new Map();
     const before = os.loadavg();
     const ticks = cpuTicks();
     for (const connections of [BENCH.connections, 1]) {
@@ -229,7 +252,8 @@ async function main(): Promise<void> {
           ['api', BENCH.apiPort],
           ['uncached', BENCH.uncachedApiPort],
         ] as const;
-        const rounds: Record<Row['side'], Row[]> = { baseline: [], api: [], uncached: [] };
+        const rounds: Record<Row['side'], Row[]> = { baseline: [], api: [], uncached: [], floor: [] };
+        const withFloor = connections === BENCH.connections;
         const seed = (round: number) => 1000 * connections + round;
         for (const [side, port] of sides) {
           await check(port, s);
@@ -247,6 +271,15 @@ async function main(): Promise<void> {
             const r = await load(port, s, BENCH.roundSeconds, connections, seed(round));
             rounds[side].push({ scenario: s.name, side, connections, ...r });
           }
+          if (withFloor) {
+            await settle();
+            rounds.floor.push({ scenario: s.name, side: 'floor', connections, ...(await loadFloor(connections)) });
+          }
+        }
+        if (withFloor) {
+          const perRound = rounds.api.map((a, n) => a.rps / rounds.floor[n]!.rps);
+          shares.set(s.name, { median: medianOf(perRound), rounds: perRound, floorRps: rounds.floor.map((r) => r.rps) });
+          console.log(`${s.name} [API / floor per round]: ${perRound.map((x) => `${(100 * x).toFixed(1)} %`).join(', ')}`);
         }
         for (const [side] of sides) {
           const sorted = [...rounds[side]].sort((a, b) => a.rps - b.rps);
@@ -269,10 +302,10 @@ async function main(): Promise<void> {
       'no worker runs in this bench',
     );
     console.log(rss);
-    writeFileSync(out, report(rows, list, { before, after: os.loadavg(), cpu: cpuShare(ticks, cpuTicks()) }, floor, rss));
+    writeFileSync(out, report(rows, list, { before, after: os.loadavg(), cpu: cpuShare(ticks, cpuTicks()) }, floor, shares, rss));
     console.log(`\nwritten to ${path.relative(process.cwd(), out)}`);
   } finally {
-    for (const server of servers) server.kill('SIGTERM');
+    for (const server of [...servers, floorServer]) server?.kill('SIGTERM');
   }
 }
 
