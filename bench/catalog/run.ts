@@ -173,7 +173,7 @@ function report(
       `load average (1/5/15 min) ${avg(load.before)} before, ${avg(load.after)} after; CPU time during the run: ${load.cpu}. ` +
       'PostgreSQL, server and load generator on the same machine, loopback only.',
     `Catalog: ≥ 100,000 items, ≥ 500,000 listings (bench/catalog/generate.ts), market data in item_market. autocannon (bench/load.ts); per scenario a 3 s warm-up of each side (the cached API: ${BENCH.apiWarmSeconds} s more on varied workloads, on draws never measured), then ` +
-      `${BENCH.rounds} alternating ${BENCH.roundSeconds} s rounds baseline / API / API without cache; each cell is the median round (errors: sum over rounds). ` +
+      `${BENCH.rounds} alternating ${BENCH.roundSeconds} s rounds baseline / API / API without cache (and the floor, at ${BENCH.connections} connections); each cell is the median round (errors: sum over rounds). ` +
       `baseline = bare Koa + one SQL statement via pg (bench/catalog/baseline.ts), same pool size (10); each target in its own process, compiled (bench/catalog/server.ts beside the build in dist/, no ts-node; Node ${process.version}, with the API's V8 flags ${API_NODE_FLAGS.join(' ')}, src/api-node-flags.json). Latencies in ms.`,
     `Machine floor: a bare node:http server answering ${(floor.bytes / 1000).toFixed(0)} kB of fixed bytes (the bulk lookup answer's size) with no work ` +
       `reached ${floor.many.rps.toFixed(0)} req/s, p50 / p99 ${latency(floor.many)} at ${BENCH.connections} connections and ` +
