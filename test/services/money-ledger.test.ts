@@ -468,3 +468,33 @@ describe('random histories (property)', () => {
     expect({ losses: losses > 0, recoveries: recoveries > 0 }).toEqual({ losses: true, recoveries: true });
   });
 });
+
+describe('a suspended seller', () => {
+  it('is paid out nothing while suspended (the money waits in available, releases go on) and everything once reinstated', async () => {
+    const seller = await registerSeller(api);
+    const operator = await registerUser(api, 'operator');
+    const buyer = await registerUser(api);
+    const first = await commitPaidCheckout(db(), buyer.id, seller.id, 1000);
+    await receive(first.orderId, buyer.id);
+    await releaseOrderFunds(db(), first.orderId);
+    const second = await commitPaidCheckout(db(), buyer.id, seller.id, 2000);
+    await receive(second.orderId, buyer.id);
+
+    await api.services.operators.suspendSeller(operator.id, seller.id, 'Counterfeit cards reported');
+    const runDate = '2031-03-01';
+    const before = await db().query(`SELECT count(*)::int AS n FROM workflow_starts WHERE workflow_id LIKE $1`, [`payout:${seller.id}:%`]);
+    await api.services.sellerMoney.requestPayoutRun(runDate);
+    const after = await db().query(`SELECT count(*)::int AS n FROM workflow_starts WHERE workflow_id LIKE $1`, [`payout:${seller.id}:%`]);
+    expect(after[0].n).toBe(before[0].n); // no payout requested for a suspended seller
+    // A payout requested before the suspension creates nothing either.
+    expect(await api.services.sellerMoney.createPayout(seller.id, runDate)).toBeNull();
+    // The hold still ends: the second order's share joins the first in available.
+    expect(await releaseOrderFunds(db(), second.orderId)).toBe('released');
+    expect(await sellerBalances(db().manager, seller.id)).toEqual({ pending: 0, available: 950 + 1900 });
+
+    await api.services.operators.reinstateSeller(operator.id, seller.id, 'Cleared');
+    const payoutId = await api.services.sellerMoney.createPayout(seller.id, runDate);
+    expect(payoutId).not.toBeNull();
+    expect(await sellerBalances(db().manager, seller.id)).toEqual({ pending: 0, available: 0 });
+  });
+});

@@ -29,13 +29,15 @@ const PAYOUT_COLUMNS = `id, amount::int AS amount, currency, to_char(arrival_dat
 
 /**
  * The payout run of `runDate`: in one transaction, requests `payout:{sellerId}:{runDate}` through
- * the start outbox for every seller with money available. Run twice for a date, it requests
+ * the start outbox for every active seller with money available. Run twice for a date, it requests
  * nothing new (the outbox drops repeats). Returns how many payouts it requested.
  */
 export async function requestPayoutRun(db: DataSource, runDate: string, options: { transitSeconds: number }): Promise<number> {
   return db.transaction(async (tx) => {
+    // A suspended seller's money stays on the platform (docs/sellers-operators.md "Money").
     const sellers: Array<{ seller_id: string }> = await tx.query(
-      `SELECT seller_id FROM ledger_entries WHERE account = 'seller_available' GROUP BY seller_id HAVING sum(amount) > 0 ORDER BY seller_id`,
+      `SELECT e.seller_id FROM ledger_entries e JOIN seller_accounts a ON a.user_id = e.seller_id AND a.status = 'ACTIVE'
+        WHERE e.account = 'seller_available' GROUP BY e.seller_id HAVING sum(e.amount) > 0 ORDER BY e.seller_id`,
     );
     await requestWorkflowStarts(
       tx,
@@ -47,7 +49,8 @@ export async function requestPayoutRun(db: DataSource, runDate: string, options:
 
 /**
  * Creates the seller's payout of `runDate` for everything available: the money moves from
- * available to in transit. Idempotent per seller and date; null when nothing is available.
+ * available to in transit. Idempotent per seller and date; null when nothing is available or
+ * the seller is suspended.
  */
 export async function createPayout(db: DataSource, sellerId: string, runDate: string, arrivalDays: number): Promise<string | null> {
   return db.transaction(async (tx) => {
@@ -57,6 +60,9 @@ export async function createPayout(db: DataSource, sellerId: string, runDate: st
       runDate,
     ]);
     if (existing) return existing.id;
+    // Suspended since the run was requested: nothing leaves until the seller is reinstated.
+    const [active] = await tx.query(`SELECT 1 FROM seller_accounts WHERE user_id = $1 AND status = 'ACTIVE'`, [sellerId]);
+    if (!active) return null;
     const { available } = await sellerBalances(tx, sellerId);
     if (available <= 0) return null;
     const id = newId();
