@@ -38,6 +38,8 @@ const ORDERS: Expected<OrderStatus, OrderActionName, OrderActor> = {
   SHIPPED: { seller: { dispute: 'SHIPPED' }, buyer: { receive: 'RECEIVED', dispute: 'SHIPPED' }, system: { receive: 'RECEIVED' } },
   RECEIVED: { seller: { dispute: 'RECEIVED' }, buyer: { dispute: 'RECEIVED' } },
   CANCELLED: {},
+  // Refunded in full: nothing left to ship, receive, dispute or cancel.
+  REFUNDED: {},
 };
 
 const CHECKOUTS: Expected<CheckoutStatus, keyof typeof CHECKOUT_TRANSITIONS, CheckoutActor> = {

@@ -35,7 +35,7 @@ export const PURCHASE_TRANSITIONS = {
   complete: { actors: ['system'], from: ['PAID'], to: 'COMPLETED' },
 } as const satisfies StateTable<PurchaseStatus, PurchaseAction, PurchaseActor>;
 
-export const ORDER_STATUSES = ['ACCEPTED', 'SHIPPED', 'RECEIVED', 'CANCELLED'] as const;
+export const ORDER_STATUSES = ['ACCEPTED', 'SHIPPED', 'RECEIVED', 'CANCELLED', 'REFUNDED'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /** Orders and their items are created ACCEPTED with the purchase. */
 export const ORDER_INITIAL_STATUS: OrderStatus = 'ACCEPTED';
@@ -53,8 +53,15 @@ export type OrderActionName = (typeof ORDER_ACTIONS)[number];
  * case and changes no status. Before shipment the buyer may `request-cancel` (the seller is told;
  * no status changes) and the seller may `cancel` (with or without a request): the order and
  * its items are CANCELLED and refunded in full (docs/money.md). A cancelled order has no actions.
+ * A live order whose refunds reach what was paid for it closes as REFUNDED (`ORDER_REFUNDED`), with
+ * no actions either: nothing to ship, cancel, receive or dispute any more.
  */
 const LIVE_ORDER_STATUSES = ['ACCEPTED', 'SHIPPED', 'RECEIVED'] as const;
+/** Where a refund in full moves a live order and its items that are not cancelled (money/refunds.ts). */
+export const ORDER_REFUNDED = { from: LIVE_ORDER_STATUSES, to: 'REFUNDED' } as const satisfies {
+  from: readonly OrderStatus[];
+  to: OrderStatus;
+};
 export const ORDER_TRANSITIONS = {
   ship: { actors: ['seller'], from: ['ACCEPTED'], to: 'SHIPPED' },
   receive: { actors: ['buyer', 'system'], from: ['SHIPPED'], to: 'RECEIVED' },

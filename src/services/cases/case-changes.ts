@@ -46,6 +46,11 @@ export async function recordCaseChange(
   options: { reviewWindowSeconds: number },
 ): Promise<RecordedChange | null> {
   return db.transaction(async (tx) => {
+    // The order before its case: the lock order of every writer of both (opening a case and
+    // cancelling an order lock the order first), so a refund here and a cancellation never deadlock.
+    const [ofCase]: Array<{ order_id: string }> = await tx.query(`SELECT order_id FROM cases WHERE id = $1`, [c.caseId]);
+    if (!ofCase) return null;
+    await tx.query(`SELECT 1 FROM orders WHERE id = $1 FOR UPDATE`, [ofCase.order_id]);
     const [row]: Array<{ purchase_id: string; seller_id: string; buyer_id: string; order_id: string; reason: string }> = await tx.query(
       `SELECT purchase_id, seller_id, buyer_id, order_id, reason FROM cases WHERE id = $1 FOR UPDATE`,
       [c.caseId],

@@ -7,9 +7,11 @@ import { enqueueEmail } from '../../integrations/email/outbox';
 import { restoreStock } from '../listings/stock';
 import { refundOrder } from '../money/refunds';
 import { touchSellerStats } from '../sellers/stats-version';
+import { emitOrderUpdated } from './order-events';
 import { openCase, type CaseRequest, type OpenedCase } from '../cases/case-opening';
 import {
   ORDER_ITEM_TRANSITIONS,
+  ORDER_REFUNDED,
   ORDER_TRANSITIONS,
   orderActorMay,
   orderAllows,
@@ -17,6 +19,8 @@ import {
   type OrderItemStatus,
   type OrderStatus,
 } from '../../domain/orders/order-machine';
+
+const CLOSED_ORDER_STATUSES: OrderStatus[] = [ORDER_TRANSITIONS.cancel.to, ORDER_REFUNDED.to];
 
 export const CASE_REASONS = ['SNAD', 'DAMAGED', 'WRONG_ITEM', 'NOT_RECEIVED', 'OTHER', 'CHARGEBACK'] as const;
 export type CaseReason = (typeof CASE_REASONS)[number];
@@ -89,6 +93,10 @@ export async function applyOrderAction(
   // Which party may take which action is the order table's; ownership was checked in SQL above.
   if (!orderActorMay(actor.role, action.action))
     throw conflict('action-not-allowed', `The ${actor.role} cannot ${action.action} an order.`);
+  // A closed order (cancelled, or refunded in full) takes no action at all: say why, whatever the action.
+  if (CLOSED_ORDER_STATUSES.includes(order.status) && actor.role !== 'system') {
+    throw conflict(order.status === 'CANCELLED' ? 'order-cancelled' : 'order-refunded', `The order is ${order.status.toLowerCase()}.`);
+  }
   const items: ItemRow[] = await tx.query(
     `SELECT id, listing_id, urn, price, quantity, status FROM order_items WHERE order_id = $1 ORDER BY created_at, id FOR UPDATE`,
     [order.id],
@@ -272,7 +280,8 @@ async function cancel(tx: EntityManager, order: OrderRow, items: ItemRow[]): Pro
 
 function refuseAfterShipment(order: OrderRow, action: 'cancel' | 'request-cancel'): void {
   if (orderAllows(order.status, action === 'cancel' ? 'seller' : 'buyer', action)) return;
-  throw conflict(order.status === 'CANCELLED' ? 'order-cancelled' : 'order-already-shipped', `The order is ${order.status.toLowerCase()}.`);
+  const code = order.status === 'CANCELLED' ? 'order-cancelled' : order.status === 'REFUNDED' ? 'order-refunded' : 'order-already-shipped';
+  throw conflict(code, `The order is ${order.status.toLowerCase()}.`);
 }
 
 async function notify(tx: EntityManager, userId: string, orderId: string, text: string): Promise<string> {
@@ -281,8 +290,9 @@ async function notify(tx: EntityManager, userId: string, orderId: string, text: 
 }
 
 /**
- * The purchase lifecycle's one completion rule: COMPLETED when every order is received or
- * cancelled, at least one was received, and no case is open. Called after a receipt, a
+ * The purchase lifecycle's one completion rule: COMPLETED when every order is received, cancelled
+ * or refunded in full, at least one was received (a purchase nothing of which was sold does not
+ * complete), and no case is open. Called after a receipt, a
  * cancellation and when a case closes (src/services/cases/case-changes.ts).
  */
 export async function completePurchaseIfSettled(tx: EntityManager, purchaseId: string): Promise<boolean> {
@@ -297,27 +307,10 @@ export async function completePurchaseIfSettled(tx: EntityManager, purchaseId: s
       purchaseId,
       PURCHASE_TRANSITIONS.complete.to,
       PURCHASE_TRANSITIONS.complete.from,
-      [ORDER_TRANSITIONS.receive.to, ORDER_TRANSITIONS.cancel.to],
+      [ORDER_TRANSITIONS.receive.to, ORDER_TRANSITIONS.cancel.to, ORDER_REFUNDED.to],
       ORDER_TRANSITIONS.receive.to,
     ],
   );
   if (rows[0]) await touchAccountStats(tx, rows[0].buyer_id);
   return rows.length > 0;
-}
-
-/** ORDER_UPDATED with the order's current items; also emitted by tracking changes (shipment-tracking.ts). */
-export async function emitOrderUpdated(tx: EntityManager, order: { id: string; seller_id: string }): Promise<void> {
-  const items: ItemRow[] = await tx.query(
-    `SELECT listing_id, urn, price, quantity FROM order_items WHERE order_id = $1 ORDER BY created_at, id`,
-    [order.id],
-  );
-  const [{ updated_at }]: [{ updated_at: Date }] = await tx.query(`SELECT updated_at FROM orders WHERE id = $1`, [order.id]);
-  await emitEvents(tx, 'ORDER_UPDATED', [
-    {
-      sellerId: order.seller_id,
-      createdAt: updated_at.toISOString(),
-      orderId: order.id,
-      listings: items.map((i) => ({ urn: i.urn, listingId: i.listing_id, quantity: i.quantity, price: i.price })),
-    },
-  ]);
 }

@@ -3,7 +3,7 @@ import { newId } from '../../ids';
 import { uniqueViolation } from '../db-errors';
 import { conflict, invalid, notFound } from '../errors';
 import type { Uploads } from '../uploads';
-import { emitOrderUpdated } from './order-engine';
+import { emitOrderUpdated } from './order-events';
 
 /** Proof-of-postage images a shipment carries at most (docs/sellers-operators.md). */
 export const MAX_SHIPMENT_ATTACHMENTS = 5;

@@ -4,7 +4,7 @@ import type { Carrier, TrackingReport, TrackingStatus } from '../../integrations
 import { newId } from '../../ids';
 import { conflict, notFound } from '../errors';
 import { requestWorkflowStart, starts } from '../workflow-starts';
-import { emitOrderUpdated } from './order-engine';
+import { emitOrderUpdated } from './order-events';
 
 /** What one poll found: the carrier's status, or why there is none. */
 export type TrackingPoll = TrackingStatus | 'UNKNOWN_NUMBER' | 'SHIPMENT_GONE';
