@@ -320,7 +320,12 @@ export const orderView = Joi.object({
     )
     .required(),
   adjustments: Joi.array().items(adjustment).required(),
-  transfers: Joi.array().items(transfer).required(),
+  transfers: Joi.array()
+    .items(transfer)
+    .required()
+    .description(
+      "The seller share's release and any reversal or recovery of it (docs/money.md). Empty in the buyer's view: the seller's money is not the buyer's.",
+    ),
   reviews: Joi.object().pattern(Joi.string(), Joi.number().integer().min(1).max(5)).required(),
   actions: Joi.array()
     .items(Joi.string().valid(...ORDER_ACTIONS))

@@ -3,6 +3,7 @@ import type { OutcomeType } from '../../src/domain/cases/machine';
 import { recordCaseChange } from '../../src/services/cases/case-changes';
 import { registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { insertCase } from '../support/cases';
+import { shipAndReceive } from '../support/money';
 import { fillBasket, pay, sellerWithListings } from '../support/shop';
 
 /**
@@ -192,5 +193,35 @@ describe('refund labels', () => {
       { kind: 'PARTIAL', amount: 2000 },
       { kind: 'PARTIAL', amount: 150 },
     ]);
+  });
+});
+
+describe('transfers', () => {
+  it('show a pending amount that follows the ledger through a refund during the hold, to the seller only', async () => {
+    const b = await buyTwoCards();
+    await shipAndReceive(api, b.seller, b.buyer, b.purchaseId, b.orderId);
+    const pendingOnLedger = async () =>
+      (
+        await db().query(
+          `SELECT COALESCE(sum(amount), 0)::int AS sum FROM ledger_entries WHERE order_id = $1 AND account = 'seller_pending'`,
+          [b.orderId],
+        )
+      )[0].sum;
+    const transfer = async () => (await api.http.get('/seller/transfers').set(b.seller.bearer).expect(200)).body.transfers[0];
+    const atReceipt = await pendingOnLedger();
+    expect(await transfer()).toMatchObject({ status: 'PENDING', amount: atReceipt });
+
+    await agreed(b.orderId, [b.lines[0]!], 'REFUND', 1000);
+    const afterRefund = await pendingOnLedger();
+    expect(afterRefund).toBeLessThan(atReceipt);
+    expect(await transfer()).toMatchObject({ status: 'PENDING', amount: afterRefund });
+    const sellerView = (await api.http.get(`/seller/orders/${b.orderId}`).set(b.seller.bearer).expect(200)).body;
+    expect(sellerView.transfers).toEqual([expect.objectContaining({ status: 'PENDING', amount: afterRefund })]);
+
+    // The buyer sees the refund (their money), not the seller's share.
+    const purchase = (await api.http.get(`/user/purchases/${b.purchaseId}`).set(b.buyer.bearer).expect(200)).body;
+    const order = purchase.orders.find((o: { id: string }) => o.id === b.orderId);
+    expect(order.transfers).toEqual([]);
+    expect(order.adjustments).toEqual([expect.objectContaining({ type: 'REFUND', amount: 1000 })]);
   });
 });

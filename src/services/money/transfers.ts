@@ -19,8 +19,16 @@ export interface TransferView {
   updatedAt: Date;
 }
 
-const TRANSFER_COLUMNS = `id, order_id AS "orderId", type, status, amount::int AS amount, currency, available_on AS "availableOn",
-  created_at AS "createdAt", updated_at AS "updatedAt"`;
+/**
+ * A PENDING transfer's amount is what the ledger holds pending for its order now, so a refund
+ * during the hold shows at once (the stored amount is what was pending at receipt); a COMPLETED
+ * one shows what moved.
+ */
+const TRANSFER_COLUMNS = `id, order_id AS "orderId", type, status,
+  (CASE WHEN status = 'PENDING'
+        THEN GREATEST(0, (SELECT COALESCE(sum(e.amount), 0) FROM ledger_entries e WHERE e.order_id = transfers.order_id AND e.account = 'seller_pending'))
+        ELSE amount END)::int AS amount,
+  currency, available_on AS "availableOn", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /**
  * An order was received: its seller share becomes available once the hold period has passed.

@@ -62,7 +62,7 @@ export interface OrderView {
   cases: CaseView[];
   /** Refunds of accepted REFUND outcomes (docs/money.md). */
   adjustments: AdjustmentView[];
-  /** The seller share's release to available and any reversal of it (docs/money.md). */
+  /** The seller share's release to available and any reversal of it (docs/money.md); always empty for the buyer. */
   transfers: TransferView[];
   /** Reviewer user id → that reviewer's rating. */
   reviews: Record<string, number>;
@@ -152,7 +152,7 @@ export async function loadOrderViews(
       db,
       orders.map((o) => o.buyerId),
     ),
-    transfersOfOrders(db, orderIds),
+    viewer === 'SELLER' ? transfersOfOrders(db, orderIds) : new Map<string, TransferView[]>(),
     adjustmentsOfOrders(db, orderIds),
     loadShipmentAttachments(
       db,
@@ -185,6 +185,7 @@ export async function loadOrderViews(
       purchase: { deliveryAddress: o.deliveryAddress, user: buyers.get(o.buyerId) ?? null },
       cases: casesOf.get(o.id) ?? [],
       adjustments: adjustments.get(o.id) ?? [],
+      // The seller's share, fee and recoveries are the seller's business: a buyer sees their own money only (adjustments).
       transfers: transfers.get(o.id) ?? [],
       reviews: Object.fromEntries((reviewsOf.get(o.id) ?? []).map((r) => [r.reviewerId, r.rating])),
       actions: nextActions(o.status, viewer === 'SELLER' ? 'seller' : 'buyer'),
