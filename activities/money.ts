@@ -1,5 +1,6 @@
 import type { FundsRelease } from '../workflows/contracts/funds-release';
 import type { PayoutStatus } from '../src/services/money/payouts';
+import type { Reconciliation } from '../src/services/money/reconciler';
 import type { SellerMoney } from '../src/services/money/seller-money';
 
 export interface MoneyActivityDeps {
@@ -16,6 +17,8 @@ export interface MoneyActivities {
   markPayoutInTransit(payoutId: string): Promise<void>;
   /** The bank's answer: PAID, or FAILED with the money back in available. */
   settlePayout(payoutId: string): Promise<PayoutStatus>;
+  /** Finishes money overdue as of `asOf` (ISO time: the reconciler workflow's clock) and records it. */
+  reconcileMoney(asOf: string): Promise<Reconciliation[]>;
 }
 
 export function createMoneyActivities({ sellerMoney }: MoneyActivityDeps): MoneyActivities {
@@ -25,5 +28,6 @@ export function createMoneyActivities({ sellerMoney }: MoneyActivityDeps): Money
     createPayout: (sellerId, runDate) => sellerMoney.createPayout(sellerId, runDate),
     markPayoutInTransit: (payoutId) => sellerMoney.markPayoutInTransit(payoutId),
     settlePayout: (payoutId) => sellerMoney.settlePayout(payoutId),
+    reconcileMoney: (asOf) => sellerMoney.reconcile(new Date(asOf)),
   };
 }

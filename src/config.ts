@@ -120,6 +120,10 @@ export interface Config {
     payoutArrivalDays: number;
     /** How long a payout stays in transit before the bank (simulator) answers. */
     payoutTransitSeconds: number;
+    /** How often the money reconciler's Schedule looks for money not settled in time. */
+    reconcileEveryMs: number;
+    /** How far past its due time money must be to count as stuck (docs/money.md "Reconciler"). */
+    stuckAfterSeconds: number;
   };
   reviews: {
     /** After a purchase completes, parties have this long to review before defaults are written. */
@@ -301,6 +305,8 @@ const schema = Joi.object({
   PAYOUT_INTERVAL: Joi.string().pattern(DURATION).default('1d'),
   PAYOUT_ARRIVAL_DAYS: Joi.number().integer().min(0).max(30).default(2),
   PAYOUT_TRANSIT_SECONDS: Joi.number().integer().min(0).default(86_400),
+  MONEY_RECONCILE_EVERY: Joi.string().pattern(DURATION).default('15m'),
+  MONEY_STUCK_AFTER_SECONDS: Joi.number().integer().min(0).default(3_600),
   ORDER_DELIVERED_RECEIPT_SECONDS: Joi.number()
     .integer()
     .min(1)
@@ -481,6 +487,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       payoutIntervalMs: parseDuration(value.PAYOUT_INTERVAL),
       payoutArrivalDays: value.PAYOUT_ARRIVAL_DAYS,
       payoutTransitSeconds: value.PAYOUT_TRANSIT_SECONDS,
+      reconcileEveryMs: parseDuration(value.MONEY_RECONCILE_EVERY),
+      stuckAfterSeconds: value.MONEY_STUCK_AFTER_SECONDS,
     },
     tracking: {
       pollSeconds: value.TRACKING_POLL_SECONDS,

@@ -9,6 +9,7 @@ import { startMetricsServer } from '../src/observability/metrics-server';
 import { createWorkerMetrics, sdkMetrics } from '../src/observability/worker-metrics';
 import { temporalClient } from '../src/temporal/client';
 import { ensurePayoutSchedule } from '../src/temporal/payout-schedule';
+import { ensureMoneyReconcileSchedule } from '../src/temporal/money-reconcile-schedule';
 import { startCodecServer } from '../src/temporal/codec-server';
 import { AesGcmPayloadCodec } from '../src/temporal/payload-codec';
 import { ensureCheckoutExpirySchedule } from '../src/temporal/checkout-expiry-schedule';
@@ -100,6 +101,7 @@ function keepSchedules(temporal: Client, config: Config, log: Logger): void {
     Promise.all([
       ensureRetentionSchedule(temporal, { taskQueue, everyMs: config.retention.everyMs, olderThanMs: config.retention.olderThanMs }),
       ensureCheckoutExpirySchedule(temporal, { taskQueue, everyMs: config.checkout.expirySweepMs }),
+      ensureMoneyReconcileSchedule(temporal, { taskQueue, everyMs: config.money.reconcileEveryMs }),
     ]).catch((err: unknown) => {
       log.warn({ err }, 'schedules not set up yet; retrying in 30 s');
       setTimeout(attempt, 30_000).unref();

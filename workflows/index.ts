@@ -5,6 +5,7 @@ export { emailChangeWorkflow } from './email-change';
 export { emailDeliveryWorkflow } from './email-delivery';
 export { fundsReleaseWorkflow } from './funds-release';
 export { payoutWorkflow, payoutRunWorkflow } from './payout';
+export { moneyReconcileWorkflow } from './money-reconcile';
 export { webhookDeliveryWorkflow } from './webhook-delivery';
 export { listingImportWorkflow } from './listing-import';
 export { orderReceiptWorkflow } from './order-receipt';

@@ -52,6 +52,19 @@ export function createWorkerMetrics(db: DataSource, registry = new Registry()): 
       for (const b of await backlog()) this.set({ outbox: b.outbox }, b.oldest);
     },
   });
+  new Gauge({
+    name: 'money_reconciliations_recorded',
+    help: 'Stuck payouts and releases the money reconciler has handled (docs/money.md "Reconciler"), by kind and whether it settled them; a rising count means money workflows are giving up.',
+    labelNames: ['kind', 'result'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const rows: Array<{ kind: string; settled: boolean; n: number }> = await db.query(
+        `SELECT kind, error IS NULL AS settled, count(*)::int AS n FROM money_reconciliations GROUP BY 1, 2`,
+      );
+      for (const r of rows) this.set({ kind: r.kind, result: r.settled ? 'settled' : 'failed' }, r.n);
+    },
+  });
   return {
     registry,
     workflowStarts: new Counter({

@@ -4,6 +4,7 @@ import { registerSeller, registerUser, startTestApi, testEnv, type TestApi, type
 import { insertCase, insertPaidOrder } from '../support/cases';
 import { ROOT } from '../support/env';
 import { insertListing, seedCatalog } from '../support/fixtures';
+import { commitPaidCheckout } from '../support/purchases';
 import { fillBasket } from '../support/shop';
 
 // Operator routes over HTTP on a real database. Deciding a case needs the case workflow and is
@@ -150,5 +151,38 @@ describe('GET /operator/cases', () => {
     const one = await api.http.get(`/operator/cases/${other}`).set(operator.bearer).expect(200);
     expect(one.body).toMatchObject({ id: other, sellerId: sellerB.id, buyerId: buyer.id, status: 'OPEN', reason: 'SNAD' });
     await api.http.get('/operator/cases?status=LOST').set(operator.bearer).expect(400);
+  });
+});
+
+describe('stuck money', () => {
+  it('lists an overdue release to operators only, and finishes it on request, once', async () => {
+    const [buyer, seller] = await Promise.all([registerUser(api), registerSeller(api)]);
+    const { orderId } = await commitPaidCheckout(db(), buyer.id, seller.id, 1000);
+    await db().query(`UPDATE orders SET status = 'SHIPPED' WHERE id = $1`, [orderId]);
+    await api.services.orderUpdates.apply(orderId, { role: 'buyer', userId: buyer.id }, { action: 'receive' });
+    // Its release workflow never ran: the transfer is two days past its date.
+    await db().query(`UPDATE transfers SET available_on = now() - interval '2 days' WHERE order_id = $1`, [orderId]);
+
+    await api.http.get('/operator/money/stuck').set(seller.bearer).expect(403);
+    await api.http.post('/operator/money/reconcile').set(seller.bearer).expect(403);
+    const stuck = (await api.http.get('/operator/money/stuck').set(operator.bearer).expect(200)).body;
+    expect(stuck.stuck).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'release', id: orderId, sellerId: seller.id, status: 'PENDING', amount: 950 }),
+      ]),
+    );
+
+    const first = (await api.http.post('/operator/money/reconcile').set(operator.bearer).expect(200)).body.reconciled;
+    expect(first).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'release', subjectId: orderId, before: 'PENDING', after: 'released', error: null }),
+      ]),
+    );
+    const again = (await api.http.post('/operator/money/reconcile').set(operator.bearer).expect(200)).body.reconciled;
+    expect(again.map((r: { subjectId: string }) => r.subjectId)).not.toContain(orderId);
+    expect((await api.http.get('/seller/balance').set(seller.bearer).expect(200)).body).toMatchObject({ pending: 0, available: 950 });
+    const after = (await api.http.get('/operator/money/stuck').set(operator.bearer).expect(200)).body;
+    expect(after.stuck.map((s: { id: string }) => s.id)).not.toContain(orderId);
+    expect(after.recent[0]).toMatchObject({ subjectId: orderId, after: 'released' });
   });
 });

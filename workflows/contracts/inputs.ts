@@ -16,6 +16,8 @@ export interface WorkflowInputs {
   payoutWorkflow: { sellerId: string; runDate: string; transitSeconds: number };
   /** Started by the payout Schedule; no input. */
   payoutRunWorkflow: Record<string, never>;
+  /** Started by the money reconciler's Schedule; no input. */
+  moneyReconcileWorkflow: Record<string, never>;
   /** Started at an order's receipt: its seller share becomes available `afterSeconds` later. */
   fundsReleaseWorkflow: { orderId: string; afterSeconds: number };
   listingImportWorkflow: { importId: string };

@@ -31,6 +31,7 @@ import { DiscoverChangeNotifications1733510000000 } from './1733510000000-discov
 import { CheckoutExpiryIndex1733520000000 } from './1733520000000-checkout-expiry-index';
 import { RoundRobinIndexes1733530000000 } from './1733530000000-round-robin-indexes';
 import { RefundCaps1733540000000 } from './1733540000000-refund-caps';
+import { MoneyReconciliations1733540000100 } from './1733540000100-money-reconciliations';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -67,4 +68,5 @@ export const migrations = [
   CheckoutExpiryIndex1733520000000,
   RoundRobinIndexes1733530000000,
   RefundCaps1733540000000,
+  MoneyReconciliations1733540000100,
 ];

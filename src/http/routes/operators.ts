@@ -65,6 +65,28 @@ const auditEntry = Joi.object({
   createdAt: timestamp.required(),
 });
 
+const stuckMoney = Joi.object({
+  kind: Joi.string().valid('payout', 'release').required(),
+  id: Joi.string().required().description('The payout id, or the order id of a release.'),
+  sellerId: Joi.string().required(),
+  status: Joi.string().required().description('The payout status (`CREATED`, `IN_TRANSIT`), or `PENDING` for a release.'),
+  amount: Joi.number().integer().required().description('Pence.'),
+  dueAt: timestamp.required(),
+}).meta({ component: 'StuckMoney' });
+const reconciliation = Joi.object({
+  id: Joi.string().required(),
+  kind: Joi.string().valid('payout', 'release').required(),
+  subjectId: Joi.string().required(),
+  sellerId: Joi.string().required(),
+  before: Joi.string().required(),
+  after: Joi.string()
+    .allow(null)
+    .required()
+    .description('What it reached: `PAID`, `FAILED`, `released`, `held-by-case`, `nothing-pending`; null when it failed again.'),
+  error: Joi.string().allow(null).required(),
+  createdAt: timestamp.required(),
+}).meta({ component: 'MoneyReconciliation' });
+
 /** Routes of marketplace operators: their own tag and security requirement (docs/sellers-operators.md). */
 export const operatorRoutes = (s: Services) => [
   defineRoute<None, OperatorCaseQuery, undefined, 'operator'>({
@@ -148,6 +170,43 @@ export const operatorRoutes = (s: Services) => [
     summary: 'Reinstate a suspended seller: their listings are live again',
     conflict: '`seller-active`: not suspended.',
     apply: (operatorId, sellerId, why) => s.operators.reinstateSeller(operatorId, sellerId, why),
+  }),
+
+  defineRoute<None, None, undefined, 'operator'>({
+    operationId: 'operatorStuckMoney',
+    method: 'get',
+    path: '/operator/money/stuck',
+    tag: TAG,
+    summary: 'Money past its due time (payouts not answered, releases past their date) and what the reconciler did lately',
+    description:
+      'The `money-reconcile` Schedule finishes stuck money every 15 minutes (docs/money.md "Reconciler"); `POST /operator/money/reconcile` does it now.',
+    auth: 'operator',
+    responses: {
+      200: {
+        description: 'What is stuck now, oldest due first, and the 50 latest reconciliations, newest first.',
+        schema: Joi.object({ stuck: Joi.array().items(stuckMoney).required(), recent: Joi.array().items(reconciliation).required() }),
+      },
+    },
+    handler: async () => {
+      const [stuck, recent] = await Promise.all([s.sellerMoney.stuckMoney(new Date()), s.sellerMoney.reconciliations(50)]);
+      return { status: 200, body: { stuck, recent } };
+    },
+  }),
+
+  defineRoute<None, None, undefined, 'operator'>({
+    operationId: 'operatorReconcileMoney',
+    method: 'post',
+    path: '/operator/money/reconcile',
+    tag: TAG,
+    summary: 'Finish stuck money now, through the same services as the workflows (idempotent: nothing moves twice)',
+    auth: 'operator',
+    responses: {
+      200: {
+        description: 'What was done, one entry per stuck payout or release (empty when nothing was stuck).',
+        schema: Joi.object({ reconciled: Joi.array().items(reconciliation).required() }),
+      },
+    },
+    handler: async () => ({ status: 200, body: { reconciled: await s.sellerMoney.reconcile(new Date()) } }),
   }),
 
   defineRoute<None, AuditQuery, undefined, 'operator'>({

@@ -11,12 +11,14 @@ import {
   type PayoutStatus,
   type PayoutView,
 } from './payouts';
+import { findStuckMoney, reconcileStuckMoney, recentReconciliations, type Reconciliation, type StuckMoney } from './reconciler';
 import { listSellerTransfers, releaseOrderFunds, type TransferPage } from './transfers';
 
 export interface MoneyOptions {
   payoutIntervalMs: number;
   payoutArrivalDays: number;
   payoutTransitSeconds: number;
+  stuckAfterSeconds: number;
 }
 
 /** A seller's money as the seller routes and the worker see it (docs/money.md). */
@@ -58,5 +60,23 @@ export class SellerMoney {
 
   settlePayout(payoutId: string): Promise<PayoutStatus> {
     return settlePayout(this.db, payoutId);
+  }
+
+  /** Money overdue as of `asOf` (docs/money.md "Reconciler"). */
+  stuckMoney(asOf: Date): Promise<StuckMoney[]> {
+    return findStuckMoney(this.db, this.bounds(asOf));
+  }
+
+  /** Finishes the money overdue as of `asOf` and records what it did. */
+  reconcile(asOf: Date): Promise<Reconciliation[]> {
+    return reconcileStuckMoney(this.db, this.bounds(asOf));
+  }
+
+  reconciliations(size: number): Promise<Reconciliation[]> {
+    return recentReconciliations(this.db, size);
+  }
+
+  private bounds(asOf: Date) {
+    return { asOf, payoutTransitSeconds: this.options.payoutTransitSeconds, stuckAfterSeconds: this.options.stuckAfterSeconds };
   }
 }

@@ -1,0 +1,20 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { MoneyActivities } from '../activities/money';
+import type { Reconciliation } from '../src/services/money/reconciler';
+import type { WorkflowInputs } from './contracts/inputs';
+
+const { reconcileMoney } = proxyActivities<MoneyActivities>({
+  // Each stuck item is one short transaction; a backlog after a long outage takes longer.
+  startToCloseTimeout: '10 minutes',
+  // Unbounded on purpose: the reconciler is the safety net of the bounded money workflows.
+  // A run that cannot reach the database keeps trying; the Schedule skips overlapping runs.
+  retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+});
+
+/**
+ * One pass of the money reconciler (docs/money.md "Reconciler"), started by the `money-reconcile`
+ * Schedule: finishes payouts and releases past their due time as of the workflow's clock.
+ */
+export async function moneyReconcileWorkflow(_input: WorkflowInputs['moneyReconcileWorkflow'] = {}): Promise<Reconciliation[]> {
+  return reconcileMoney(new Date().toISOString());
+}
