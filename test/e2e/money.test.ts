@@ -1,3 +1,4 @@
+import { reconcileFigures } from '../../src/services/money/reconciliation';
 import { ensurePayoutSchedule } from '../../src/temporal/payout-schedule';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { registerUser, type TestUser } from '../support/api';
@@ -204,5 +205,7 @@ describe('money end to end (API → start outbox → worker → Temporal dev ser
       { event: 'PAYOUT_PAID', n: 2 },
       { event: 'REFUND', n: 1 },
     ]);
+    // And every figure the service reports agrees with the ledger (the `reconcile` command's checks).
+    expect(await reconcileFigures(db, { sellerFeeBps: 500 })).toEqual([]);
   }, 300_000);
 });
