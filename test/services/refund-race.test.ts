@@ -2,6 +2,7 @@ import { newId } from '../../src/ids';
 import { recordCaseChange, type CaseChange } from '../../src/services/cases/case-changes';
 import { sellerBalances } from '../../src/services/money/ledger';
 import { createPayout } from '../../src/services/money/payouts';
+import { reconcileFigures } from '../../src/services/money/reconciliation';
 import { releaseOrderFunds } from '../../src/services/money/transfers';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { insertCase } from '../support/cases';
@@ -110,6 +111,8 @@ it(
       [orderIds],
     );
     expect(refunds!.count).toBe(TRIALS); // one refund per order, whoever won
+  // Every reported figure (balances, transfers, refunded amounts, stats) agrees with the ledger.
+  expect(await reconcileFigures(db(), { sellerFeeBps: 500 })).toEqual([]);
   },
   TRIALS * 2_000,
 );

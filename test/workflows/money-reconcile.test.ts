@@ -2,6 +2,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { WorkflowFailedError } from '@temporalio/client';
 import { sellerBalances } from '../../src/services/money/ledger';
+import { reconcileFigures } from '../../src/services/money/reconciliation';
 import { releaseOrderFunds } from '../../src/services/money/transfers';
 import { createWorker } from '../../worker/create-worker';
 import { createWorkerActivities } from '../../worker/composition';
@@ -139,6 +140,7 @@ it('finishes a payout and a release whose workflows failed for good, once, with 
   });
   expect(await sellerBalances(db().manager, releasing.seller.id)).toEqual({ pending: 0, available: share(2000) });
   expect(await db().query(`SELECT transaction_id FROM ledger_entries GROUP BY transaction_id HAVING sum(amount) <> 0`)).toEqual([]);
+  expect(await reconcileFigures(db(), { sellerFeeBps: 500 })).toEqual([]);
 
   // Recorded for operators; a second pass finds nothing and moves nothing.
   expect((await api.services.sellerMoney.reconciliations(10)).map((r) => r.subjectId).sort()).toEqual(
