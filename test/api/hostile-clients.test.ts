@@ -120,6 +120,20 @@ describe('methods', () => {
     expect(unknownPath.status).toBe(404);
   });
 
+  it('answers a method a path without parameters lacks 405, even where a templated sibling path has that method', async () => {
+    // `/seller/listings/items` (GET) beside `/seller/listings/{id}` (GET, PUT, DELETE), and
+    // `/seller/listings/bulk` (POST) beside the same: the concrete path is the resource.
+    const seller = await registerSeller(api);
+    const put = await api.http.put('/seller/listings/items').set(seller.bearer).send({ price: 1 }).expect(405);
+    expect(put.headers.allow).toBe('HEAD, GET');
+    expect(put.body.type).toBe('/problems/method-not-allowed');
+    const del = await api.http.delete('/seller/listings/bulk').set(seller.bearer).expect(405);
+    expect(del.headers.allow).toBe('POST');
+    await api.http.get('/seller/listings/bulk').set(seller.bearer).expect(405);
+    // The templated path still answers its own URLs.
+    await api.http.get(`/seller/listings/${newId()}`).set(seller.bearer).expect(404);
+  });
+
   it('sends Allow with an ordinary 405', async () => {
     const res = await api.http.put('/healthz').expect(405);
     expect(res.headers.allow).toMatch(/GET/);
@@ -263,6 +277,14 @@ describe('Idempotency-Key', () => {
     await createOption(a, 'fix-me').expect(201);
 
     await createOption(a, 'bad key with spaces').expect(400);
+  });
+
+  it('refuses an empty Idempotency-Key header (400) rather than running the request unprotected', async () => {
+    const seller = await registerSeller(api);
+    const res = await createOption(seller, '').expect(400);
+    expect(res.body.type).toBe('/problems/validation-failed');
+    expect(fields(res.body)).toEqual(['headers:Idempotency-Key']);
+    expect(await optionsOf(seller)).toHaveLength(0);
   });
 
   it('does not keep answers that carry a secret shown once', async () => {
