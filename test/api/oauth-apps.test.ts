@@ -160,6 +160,7 @@ describe('third-party applications: authorization code with PKCE', () => {
         grant_type: 'authorization_code',
         code,
         code_verifier: verifier,
+        redirect_uri: REDIRECT,
         client_id: client.client.id,
         client_secret: client.clientSecret,
       });
@@ -191,6 +192,50 @@ describe('third-party applications: authorization code with PKCE', () => {
       .expect(400);
   });
 
+  it('a code whose authorization request named redirect_uri needs it at the token endpoint too (RFC 6749 §4.1.3)', async () => {
+    const app = await registerApp();
+    const user = await registerUser(api, 'oaredir');
+    const exchange = (code: string, verifier: string, redirectUri?: string) =>
+      api.http.post('/oauth/token').send({
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        ...(redirectUri ? { redirect_uri: redirectUri } : {}),
+        client_id: app.client.id,
+        client_secret: app.clientSecret,
+      });
+
+    const p1 = pkce();
+    const code1 = await authorize(user, app.client.id, p1.challenge);
+    const missing = await exchange(code1, p1.verifier).expect(400);
+    expect(missing.body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'redirect_uri is required: the authorization request included one.',
+    });
+    // Spent by the attempt, like any other refused exchange.
+    await exchange(code1, p1.verifier, REDIRECT).expect(400);
+
+    // An application with one registered URI may leave it out of both requests.
+    const single = await apps.register({ name: 'One URI', redirectUris: [REDIRECT], confidential: false });
+    const p2 = pkce();
+    const query: Record<string, string> = authorizeQuery(single.client.id, p2.challenge);
+    delete query.redirect_uri;
+    const allowed = await api.http
+      .post('/oauth/authorize')
+      .type('form')
+      .send({
+        ...query,
+        username: user.username,
+        password: user.password,
+        decision: 'allow',
+      });
+    const code2 = redirectParams(allowed).get('code')!;
+    await api.http
+      .post('/oauth/token')
+      .send({ grant_type: 'authorization_code', code: code2, code_verifier: p2.verifier, client_id: single.client.id })
+      .expect(200);
+  });
+
   it('client authentication: a confidential application needs its secret (body or Basic); a public one uses PKCE alone', async () => {
     const app = await registerApp(true);
     const user = await registerUser(api, 'oaclient');
@@ -213,7 +258,7 @@ describe('third-party applications: authorization code with PKCE', () => {
       .post('/oauth/token')
       .set('Authorization', `Basic ${basic}`)
       .type('form')
-      .send({ grant_type: 'authorization_code', code, code_verifier: p.verifier })
+      .send({ grant_type: 'authorization_code', code, code_verifier: p.verifier, redirect_uri: REDIRECT })
       .expect(200);
 
     const publicApp = await registerApp(false);

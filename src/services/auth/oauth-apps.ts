@@ -42,6 +42,8 @@ export interface AuthorizationParams {
 export interface AuthorizationRequest {
   client: OAuthClient;
   redirectUri: string;
+  /** Whether the request named `redirect_uri` (RFC 6749 §4.1.3: the token request must then too). */
+  redirectUriGiven: boolean;
   state: string | undefined;
   codeChallenge: string;
 }
@@ -163,16 +165,25 @@ export class OAuthApps {
     if (p.code_challenge_method !== 'S256') {
       throw new AuthorizationRequestError('invalid_request', 'code_challenge_method must be S256.', redirect);
     }
-    return { client, redirectUri, state: p.state, codeChallenge: p.code_challenge };
+    return { client, redirectUri, redirectUriGiven: p.redirect_uri !== undefined, state: p.state, codeChallenge: p.code_challenge };
   }
 
   /** The user approved: a single-use code bound to the client, redirect URI and PKCE challenge. */
   async issueCode(request: AuthorizationRequest, userId: string): Promise<string> {
     const code = newSecret('mts_ac_');
     await this.db.query(
-      `INSERT INTO oauth_authorization_codes (code_hash, client_id, user_id, redirect_uri, code_challenge, family_id, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7))`,
-      [hashSecret(code), request.client.id, userId, request.redirectUri, request.codeChallenge, newId(), CODE_TTL_SECONDS],
+      `INSERT INTO oauth_authorization_codes (code_hash, client_id, user_id, redirect_uri, redirect_uri_given, code_challenge, family_id, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8))`,
+      [
+        hashSecret(code),
+        request.client.id,
+        userId,
+        request.redirectUri,
+        request.redirectUriGiven,
+        request.codeChallenge,
+        newId(),
+        CODE_TTL_SECONDS,
+      ],
     );
     return code;
   }
@@ -202,11 +213,18 @@ export class OAuthApps {
    */
   async redeemCode(input: { code: string; client: OAuthClient; redirectUri?: string; codeVerifier: string }): Promise<RedeemedCode> {
     const codeHash = hashSecret(input.code);
-    const [spent]: Array<{ client_id: string; user_id: string; redirect_uri: string; code_challenge: string; family_id: string }> = (
+    const [spent]: Array<{
+      client_id: string;
+      user_id: string;
+      redirect_uri: string;
+      redirect_uri_given: boolean;
+      code_challenge: string;
+      family_id: string;
+    }> = (
       await this.db.query(
         `UPDATE oauth_authorization_codes SET used_at = now()
           WHERE code_hash = $1 AND used_at IS NULL AND expires_at > now()
-          RETURNING client_id, user_id, redirect_uri, code_challenge, family_id`,
+          RETURNING client_id, user_id, redirect_uri, redirect_uri_given, code_challenge, family_id`,
         [codeHash],
       )
     )[0];
@@ -219,7 +237,11 @@ export class OAuthApps {
       throw invalidGrant('The authorization code is invalid, expired or already used.');
     }
     if (spent.client_id !== input.client.id) throw invalidGrant('The authorization code was issued to another application.');
-    // With PKCE the verifier binds the code to its requester; a redirect_uri, when sent, must still match.
+    // RFC 6749 §4.1.3: a redirect_uri the authorization request named must be named again, and
+    // one sent must match (PKCE binds the code to its requester as well; this is the RFC's own rule).
+    if (spent.redirect_uri_given && input.redirectUri === undefined) {
+      throw invalidGrant('redirect_uri is required: the authorization request included one.');
+    }
     if (input.redirectUri !== undefined && input.redirectUri !== spent.redirect_uri) {
       throw invalidGrant('redirect_uri does not match the authorization request.');
     }
