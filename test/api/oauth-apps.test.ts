@@ -179,8 +179,19 @@ describe('third-party applications: authorization code with PKCE', () => {
     const p3 = pkce();
     const code3 = await authorize(user, app.client.id, p3.challenge);
     const first = await exchange(code3, p3.verifier).expect(200);
+    const firstAccess = { Authorization: `Bearer ${first.body.access_token}` };
+    await api.http.get('/basket').set(firstAccess).expect(200);
     const replay = await exchange(code3, p3.verifier).expect(400);
     expect(replay.body.error).toBe('invalid_grant');
+    // Both halves of what the first exchange issued are revoked: its access token from the next request on...
+    await api.http.get('/basket').set(firstAccess).expect(401);
+    const introspected = await api.http
+      .post('/oauth/introspect')
+      .type('form')
+      .send({ token: first.body.access_token, client_id: app.client.id, client_secret: app.clientSecret })
+      .expect(200);
+    expect(introspected.body).toEqual({ active: false });
+    // ...and its refresh token.
     await api.http
       .post('/oauth/token')
       .send({

@@ -31,6 +31,7 @@ import { DiscoverChangeNotifications1733510000000 } from './1733510000000-discov
 import { CheckoutExpiryIndex1733520000000 } from './1733520000000-checkout-expiry-index';
 import { RoundRobinIndexes1733530000000 } from './1733530000000-round-robin-indexes';
 import { OAuthCodeRedirectGiven1733561000000 } from './1733561000000-oauth-code-redirect-given';
+import { OAuthRevokedSessions1733562000000 } from './1733562000000-oauth-revoked-sessions';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -67,4 +68,5 @@ export const migrations = [
   CheckoutExpiryIndex1733520000000,
   RoundRobinIndexes1733530000000,
   OAuthCodeRedirectGiven1733561000000,
+  OAuthRevokedSessions1733562000000,
 ];

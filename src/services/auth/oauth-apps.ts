@@ -16,7 +16,8 @@ const HONOURED = prepared(
   'oauth-token-honoured',
   `SELECT 1 FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id
     WHERE g.user_id = $1 AND g.client_id = $2 AND c.disabled_at IS NULL
-      AND NOT EXISTS (SELECT 1 FROM oauth_revoked_access_tokens r WHERE r.jti = $3)`,
+      AND NOT EXISTS (SELECT 1 FROM oauth_revoked_access_tokens r WHERE r.jti = $3)
+      AND NOT EXISTS (SELECT 1 FROM oauth_revoked_sessions s WHERE s.family_id = $4)`,
 );
 
 export interface OAuthClient {
@@ -229,11 +230,7 @@ export class OAuthApps {
       )
     )[0];
     if (!spent) {
-      await this.db.query(
-        `UPDATE refresh_tokens SET revoked_at = now()
-          WHERE revoked_at IS NULL AND family_id = (SELECT family_id FROM oauth_authorization_codes WHERE code_hash = $1 AND used_at IS NOT NULL)`,
-        [codeHash],
-      );
+      await this.revokeFirstExchange(codeHash);
       throw invalidGrant('The authorization code is invalid, expired or already used.');
     }
     if (spent.client_id !== input.client.id) throw invalidGrant('The authorization code was issued to another application.');
@@ -262,11 +259,39 @@ export class OAuthApps {
   }
 
   /**
-   * Whether an application's access token is still honoured: the user keeps the application
-   * linked, the operator keeps it enabled, and the token itself was not revoked (RFC 7009).
+   * RFC 6749 §4.1.2: a code presented again (a spent one; an unknown or expired code changes
+   * nothing) revokes every token its first exchange issued. Its refresh tokens are revoked, and
+   * its session (the family, every access token's `sid`) goes on the revocation list until the
+   * last token the family could have issued has expired: the family's access tokens are refused
+   * from the next request on, whatever their `jti`. One transaction, so neither half is lost.
    */
-  async isHonoured(userId: string, clientId: string, jti: string): Promise<boolean> {
-    return (await queryPrepared(this.db, HONOURED, [userId, clientId, jti])).length > 0;
+  private async revokeFirstExchange(codeHash: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [code]: Array<{ family_id: string }> = await tx.query(
+        `SELECT family_id FROM oauth_authorization_codes WHERE code_hash = $1 AND used_at IS NOT NULL`,
+        [codeHash],
+      );
+      if (!code) return;
+      await tx.query(`UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL`, [code.family_id]);
+      await tx.query(`DELETE FROM oauth_revoked_sessions WHERE expires_at < now()`);
+      // Kept until the family's last refresh token would have expired, plus a day for the access
+      // tokens issued from it (they live minutes). The list holds replays only, so it stays short.
+      await tx.query(
+        `INSERT INTO oauth_revoked_sessions (family_id, expires_at)
+         SELECT $1::uuid, greatest(now(), (SELECT max(expires_at) FROM refresh_tokens WHERE family_id = $1)) + interval '1 day'
+         ON CONFLICT (family_id) DO UPDATE SET expires_at = greatest(oauth_revoked_sessions.expires_at, EXCLUDED.expires_at)`,
+        [code.family_id],
+      );
+    });
+  }
+
+  /**
+   * Whether an application's access token is still honoured: the user keeps the application
+   * linked, the operator keeps it enabled, the token itself was not revoked (RFC 7009), and its
+   * session was not revoked by a replayed authorization code (RFC 6749 §4.1.2).
+   */
+  async isHonoured(userId: string, clientId: string, jti: string, sessionId: string | null | undefined): Promise<boolean> {
+    return (await queryPrepared(this.db, HONOURED, [userId, clientId, jti, sessionId ?? null])).length > 0;
   }
 
   /** Whether tokens for (user, application) may still be issued: linked, and the application enabled. */
