@@ -146,7 +146,7 @@ function routeMiddleware(route: AnyRoute, deps: RouterDeps): Middleware {
       if (claim.kind === 'replay') return replay(ctx, claim.answer);
       ctx.state.idempotencyKey = key;
       try {
-        result = await route.handler({ params, query, body, principal, ctx });
+        result = await deps.idempotencyKeys.holding(principal.userId, key, () => route.handler({ params, query, body, principal, ctx }));
       } catch (err) {
         // Nothing to store: the retry runs again (safe, since a failed action changed nothing or,
         // for case actions, is recognised by its update id).

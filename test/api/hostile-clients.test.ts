@@ -287,6 +287,48 @@ describe('Idempotency-Key', () => {
     expect(await optionsOf(seller)).toHaveLength(0);
   });
 
+  it("a process that stops between the handler's commit and storing the answer: a retry does not run the action again", async () => {
+    const seller = await registerSeller(api);
+    const db = api.database.db;
+    // The seam: the database refuses to store this key's answer, after the handler's own
+    // transaction has committed, as if the process had died right there.
+    await db.query(`
+      CREATE OR REPLACE FUNCTION test_refuse_answer() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.key = 'crash-1' AND NEW.status IS NOT NULL THEN RAISE EXCEPTION 'answer not stored'; END IF;
+        RETURN NEW;
+      END $$`);
+    await db.query(
+      `CREATE TRIGGER test_refuse_answer BEFORE UPDATE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION test_refuse_answer()`,
+    );
+    try {
+      await createOption(seller, 'crash-1').expect(500);
+    } finally {
+      await db.query(`DROP TRIGGER test_refuse_answer ON idempotency_keys`);
+    }
+    expect(await optionsOf(seller)).toHaveLength(1);
+    // At once: still taken as in flight.
+    expect((await createOption(seller, 'crash-1').expect(409)).body.type).toBe('/problems/idempotency-key-in-use');
+
+    // After the 5 minutes that make an unanswered claim "abandoned": the claim says its request
+    // committed, so the retry is refused rather than creating a second option.
+    await db.query(`UPDATE idempotency_keys SET created_at = now() - interval '6 minutes' WHERE user_id = $1`, [seller.id]);
+    const retry = await createOption(seller, 'crash-1').expect(409);
+    expect(retry.body.type).toBe('/problems/idempotency-key-answer-lost');
+    expect(await optionsOf(seller)).toHaveLength(1);
+
+    // A claim whose request committed nothing (it died before its commit) is still abandoned, and runs.
+    const [{ request_hash: hash }] = await db.query(`SELECT request_hash FROM idempotency_keys WHERE user_id = $1 AND key = 'crash-1'`, [
+      seller.id,
+    ]);
+    await db.query(
+      `INSERT INTO idempotency_keys (user_id, key, request_hash, created_at) VALUES ($1, 'crash-2', $2, now() - interval '6 minutes')`,
+      [seller.id, hash],
+    );
+    await createOption(seller, 'crash-2').expect(201);
+    expect(await optionsOf(seller)).toHaveLength(2);
+  });
+
   it('does not keep answers that carry a secret shown once', async () => {
     const user = await registerUser(api);
     await api.http.post('/user/personal-access-tokens').set(user.bearer).set('Idempotency-Key', 'pat').send({ name: 'ci' }).expect(201);

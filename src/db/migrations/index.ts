@@ -32,6 +32,7 @@ import { CheckoutExpiryIndex1733520000000 } from './1733520000000-checkout-expir
 import { RoundRobinIndexes1733530000000 } from './1733530000000-round-robin-indexes';
 import { OAuthCodeRedirectGiven1733561000000 } from './1733561000000-oauth-code-redirect-given';
 import { OAuthRevokedSessions1733562000000 } from './1733562000000-oauth-revoked-sessions';
+import { IdempotencyCommitted1733563000000 } from './1733563000000-idempotency-committed';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -69,4 +70,5 @@ export const migrations = [
   RoundRobinIndexes1733530000000,
   OAuthCodeRedirectGiven1733561000000,
   OAuthRevokedSessions1733562000000,
+  IdempotencyCommitted1733563000000,
 ];
