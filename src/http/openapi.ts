@@ -51,7 +51,8 @@ class DocumentBuilder {
       errors['409'] = this.errorResponse(
         route,
         409,
-        'Also: a request with the same `Idempotency-Key` is still in flight (`idempotency-key-in-use`).',
+        'Also: a request with the same `Idempotency-Key` is still in flight (`idempotency-key-in-use`), or was applied ' +
+          'but its answer was lost when the server stopped (`idempotency-key-answer-lost`).',
       );
       errors['422'] = this.errorResponse(route, 422, 'The `Idempotency-Key` was used with a different request (`idempotency-key-reused`).');
     }

@@ -76,10 +76,15 @@ function checkText(ctx: Context): void {
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7E]{1,255}$/;
 
-/** The request's `Idempotency-Key`, if any: 1–255 visible ASCII characters, or a 400. */
+/**
+ * The request's `Idempotency-Key`, if any: 1–255 visible ASCII characters, or a 400. A header
+ * sent empty is refused like any other malformed key, not taken as "no key": the client meant
+ * its request to be idempotent, and running it without protection would break that promise.
+ */
 function idempotencyKeyOf(ctx: Context): string | null {
-  const key = ctx.get('idempotency-key');
-  if (!key) return null;
+  const sent = ctx.headers['idempotency-key'];
+  if (sent === undefined) return null;
+  const key = Array.isArray(sent) ? sent.join(', ') : sent;
   if (!IDEMPOTENCY_KEY.test(key)) {
     throw invalid('validation-failed', 'The request is invalid; see `errors` for each field.', [
       { in: 'headers', field: 'Idempotency-Key', message: '"Idempotency-Key" must be 1-255 visible ASCII characters' },
@@ -141,7 +146,7 @@ function routeMiddleware(route: AnyRoute, deps: RouterDeps): Middleware {
       if (claim.kind === 'replay') return replay(ctx, claim.answer);
       ctx.state.idempotencyKey = key;
       try {
-        result = await route.handler({ params, query, body, principal, ctx });
+        result = await deps.idempotencyKeys.holding(principal.userId, key, () => route.handler({ params, query, body, principal, ctx }));
       } catch (err) {
         // Nothing to store: the retry runs again (safe, since a failed action changed nothing or,
         // for case actions, is recognised by its update id).
@@ -176,11 +181,43 @@ function routeMiddleware(route: AnyRoute, deps: RouterDeps): Middleware {
   };
 }
 
+/**
+ * The methods of each path without parameters (`/seller/listings/items`), as `Allow` lists them.
+ * Such a path is a resource of its own: a method it lacks is 405 there, even where a templated
+ * sibling (`/seller/listings/{id}`) would match the same URL with that method (OpenAPI: concrete
+ * paths are matched before templated ones).
+ */
+function staticPathMethods(routes: AnyRoute[]): Map<string, string[]> {
+  const methods = new Map<string, string[]>();
+  for (const route of routes) {
+    if (route.path.includes('{')) continue;
+    const list = methods.get(route.path) ?? [];
+    if (route.method === 'get') list.push('HEAD');
+    list.push(route.method.toUpperCase());
+    methods.set(route.path, list);
+  }
+  return methods;
+}
+
 /** Builds the Koa router from the route table; nothing is routed that is not declared there. */
 export function buildRouter(routes: AnyRoute[], deps: RouterDeps): Router {
   const router = new Router();
+  const staticPaths = staticPathMethods(routes);
   for (const route of routes) {
-    router[route.method](route.operationId, toKoaPath(route.path), routeMiddleware(route, deps));
+    const handle = routeMiddleware(route, deps);
+    const middleware: Middleware = route.path.includes('{')
+      ? async (ctx, next) => {
+          const allow = staticPaths.get(ctx.path);
+          if (allow && !allow.includes(ctx.method)) {
+            // Left unanswered with `Allow`: problemErrors makes it the 405 problem.
+            ctx.status = 405;
+            ctx.set('Allow', allow.join(', '));
+            return;
+          }
+          return handle(ctx, next);
+        }
+      : handle;
+    router[route.method](route.operationId, toKoaPath(route.path), middleware);
   }
   return router;
 }

@@ -120,6 +120,20 @@ describe('methods', () => {
     expect(unknownPath.status).toBe(404);
   });
 
+  it('answers a method a path without parameters lacks 405, even where a templated sibling path has that method', async () => {
+    // `/seller/listings/items` (GET) beside `/seller/listings/{id}` (GET, PUT, DELETE), and
+    // `/seller/listings/bulk` (POST) beside the same: the concrete path is the resource.
+    const seller = await registerSeller(api);
+    const put = await api.http.put('/seller/listings/items').set(seller.bearer).send({ price: 1 }).expect(405);
+    expect(put.headers.allow).toBe('HEAD, GET');
+    expect(put.body.type).toBe('/problems/method-not-allowed');
+    const del = await api.http.delete('/seller/listings/bulk').set(seller.bearer).expect(405);
+    expect(del.headers.allow).toBe('POST');
+    await api.http.get('/seller/listings/bulk').set(seller.bearer).expect(405);
+    // The templated path still answers its own URLs.
+    await api.http.get(`/seller/listings/${newId()}`).set(seller.bearer).expect(404);
+  });
+
   it('sends Allow with an ordinary 405', async () => {
     const res = await api.http.put('/healthz').expect(405);
     expect(res.headers.allow).toMatch(/GET/);
@@ -263,6 +277,56 @@ describe('Idempotency-Key', () => {
     await createOption(a, 'fix-me').expect(201);
 
     await createOption(a, 'bad key with spaces').expect(400);
+  });
+
+  it('refuses an empty Idempotency-Key header (400) rather than running the request unprotected', async () => {
+    const seller = await registerSeller(api);
+    const res = await createOption(seller, '').expect(400);
+    expect(res.body.type).toBe('/problems/validation-failed');
+    expect(fields(res.body)).toEqual(['headers:Idempotency-Key']);
+    expect(await optionsOf(seller)).toHaveLength(0);
+  });
+
+  it("a process that stops between the handler's commit and storing the answer: a retry does not run the action again", async () => {
+    const seller = await registerSeller(api);
+    const db = api.database.db;
+    // The seam: the database refuses to store this key's answer, after the handler's own
+    // transaction has committed, as if the process had died right there.
+    await db.query(`
+      CREATE OR REPLACE FUNCTION test_refuse_answer() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.key = 'crash-1' AND NEW.status IS NOT NULL THEN RAISE EXCEPTION 'answer not stored'; END IF;
+        RETURN NEW;
+      END $$`);
+    await db.query(
+      `CREATE TRIGGER test_refuse_answer BEFORE UPDATE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION test_refuse_answer()`,
+    );
+    try {
+      await createOption(seller, 'crash-1').expect(500);
+    } finally {
+      await db.query(`DROP TRIGGER test_refuse_answer ON idempotency_keys`);
+    }
+    expect(await optionsOf(seller)).toHaveLength(1);
+    // At once: still taken as in flight.
+    expect((await createOption(seller, 'crash-1').expect(409)).body.type).toBe('/problems/idempotency-key-in-use');
+
+    // After the 5 minutes that make an unanswered claim "abandoned": the claim says its request
+    // committed, so the retry is refused rather than creating a second option.
+    await db.query(`UPDATE idempotency_keys SET created_at = now() - interval '6 minutes' WHERE user_id = $1`, [seller.id]);
+    const retry = await createOption(seller, 'crash-1').expect(409);
+    expect(retry.body.type).toBe('/problems/idempotency-key-answer-lost');
+    expect(await optionsOf(seller)).toHaveLength(1);
+
+    // A claim whose request committed nothing (it died before its commit) is still abandoned, and runs.
+    const [{ request_hash: hash }] = await db.query(`SELECT request_hash FROM idempotency_keys WHERE user_id = $1 AND key = 'crash-1'`, [
+      seller.id,
+    ]);
+    await db.query(
+      `INSERT INTO idempotency_keys (user_id, key, request_hash, created_at) VALUES ($1, 'crash-2', $2, now() - interval '6 minutes')`,
+      [seller.id, hash],
+    );
+    await createOption(seller, 'crash-2').expect(201);
+    expect(await optionsOf(seller)).toHaveLength(2);
   });
 
   it('does not keep answers that carry a secret shown once', async () => {

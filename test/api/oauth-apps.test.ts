@@ -160,6 +160,7 @@ describe('third-party applications: authorization code with PKCE', () => {
         grant_type: 'authorization_code',
         code,
         code_verifier: verifier,
+        redirect_uri: REDIRECT,
         client_id: client.client.id,
         client_secret: client.clientSecret,
       });
@@ -178,8 +179,19 @@ describe('third-party applications: authorization code with PKCE', () => {
     const p3 = pkce();
     const code3 = await authorize(user, app.client.id, p3.challenge);
     const first = await exchange(code3, p3.verifier).expect(200);
+    const firstAccess = { Authorization: `Bearer ${first.body.access_token}` };
+    await api.http.get('/basket').set(firstAccess).expect(200);
     const replay = await exchange(code3, p3.verifier).expect(400);
     expect(replay.body.error).toBe('invalid_grant');
+    // Both halves of what the first exchange issued are revoked: its access token from the next request on...
+    await api.http.get('/basket').set(firstAccess).expect(401);
+    const introspected = await api.http
+      .post('/oauth/introspect')
+      .type('form')
+      .send({ token: first.body.access_token, client_id: app.client.id, client_secret: app.clientSecret })
+      .expect(200);
+    expect(introspected.body).toEqual({ active: false });
+    // ...and its refresh token.
     await api.http
       .post('/oauth/token')
       .send({
@@ -189,6 +201,50 @@ describe('third-party applications: authorization code with PKCE', () => {
         client_secret: app.clientSecret,
       })
       .expect(400);
+  });
+
+  it('a code whose authorization request named redirect_uri needs it at the token endpoint too (RFC 6749 §4.1.3)', async () => {
+    const app = await registerApp();
+    const user = await registerUser(api, 'oaredir');
+    const exchange = (code: string, verifier: string, redirectUri?: string) =>
+      api.http.post('/oauth/token').send({
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        ...(redirectUri ? { redirect_uri: redirectUri } : {}),
+        client_id: app.client.id,
+        client_secret: app.clientSecret,
+      });
+
+    const p1 = pkce();
+    const code1 = await authorize(user, app.client.id, p1.challenge);
+    const missing = await exchange(code1, p1.verifier).expect(400);
+    expect(missing.body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'redirect_uri is required: the authorization request included one.',
+    });
+    // Spent by the attempt, like any other refused exchange.
+    await exchange(code1, p1.verifier, REDIRECT).expect(400);
+
+    // An application with one registered URI may leave it out of both requests.
+    const single = await apps.register({ name: 'One URI', redirectUris: [REDIRECT], confidential: false });
+    const p2 = pkce();
+    const query: Record<string, string> = authorizeQuery(single.client.id, p2.challenge);
+    delete query.redirect_uri;
+    const allowed = await api.http
+      .post('/oauth/authorize')
+      .type('form')
+      .send({
+        ...query,
+        username: user.username,
+        password: user.password,
+        decision: 'allow',
+      });
+    const code2 = redirectParams(allowed).get('code')!;
+    await api.http
+      .post('/oauth/token')
+      .send({ grant_type: 'authorization_code', code: code2, code_verifier: p2.verifier, client_id: single.client.id })
+      .expect(200);
   });
 
   it('client authentication: a confidential application needs its secret (body or Basic); a public one uses PKCE alone', async () => {
@@ -213,7 +269,7 @@ describe('third-party applications: authorization code with PKCE', () => {
       .post('/oauth/token')
       .set('Authorization', `Basic ${basic}`)
       .type('form')
-      .send({ grant_type: 'authorization_code', code, code_verifier: p.verifier })
+      .send({ grant_type: 'authorization_code', code, code_verifier: p.verifier, redirect_uri: REDIRECT })
       .expect(200);
 
     const publicApp = await registerApp(false);

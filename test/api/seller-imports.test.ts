@@ -23,6 +23,17 @@ describe('POST /seller/imports (before the workflow)', () => {
     expect(rows).toHaveLength(0);
   });
 
+  it('refuses a file with NUL in a cell as a 400 naming the line, storing nothing (the text rule, for raw bodies too)', async () => {
+    const seller = await registerSeller(api);
+    const res = await post(seller.bearer, 'urn,condition,language,price,quantity\nx,MINT,en,1,1\npokemon/a\u0000b,MINT,en,1,1\n');
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(res.body.type).toBe('/problems/validation-failed');
+    expect(res.body.errors).toEqual([expect.objectContaining({ in: 'body', field: 'body', message: expect.stringContaining('line 3') })]);
+    const rows = await api.database.db.query(`SELECT 1 FROM listing_imports WHERE seller_id = $1`, [seller.id]);
+    expect(rows).toHaveLength(0);
+  });
+
   it('refuses other media types and files over the cap', async () => {
     const seller = await registerSeller(api);
     await post(seller.bearer, JSON.stringify({ csv: 'urn' }), 'application/json').expect(415);

@@ -97,6 +97,31 @@ describe('Idempotency-Key end to end (API → Temporal dev server → worker →
     expect(await q(`SELECT sum(reserved)::int AS reserved FROM listings WHERE id = ANY($1)`, [listingIds])).toEqual([{ reserved: 2 }]);
   }, 60_000);
 
+  it('without a key, a different action sent with a reused X-Request-Id is applied; the same action again is not', async () => {
+    const { seller, buyer, purchaseId, order } = await boughtOrder(api, {
+      buyerPrefix: 'idemreq',
+      successUrl: 'https://shop.example/thanks',
+    });
+    const opened = await disputeFirstItem(api, buyer, { purchaseId, order }, 'Bent');
+    await caseWorkflowStarted(opened.id);
+    const propose = (amount: number) =>
+      apiClient(api, seller.bearer).PUT('/seller/cases/{id}', {
+        params: { path: { id: opened.id } },
+        headers: { 'X-Request-Id': 'reused-request-id' },
+        body: { action: 'propose', type: 'REFUND', amount, comment: `Refund ${amount}` },
+      });
+
+    await dataOf(propose(3));
+    const second = await dataOf(propose(4));
+    expect(second.outcomes.map((o) => o.amount).sort()).toEqual([3, 4]);
+    // The same action with the same request id is the same Update: recognised, not applied twice.
+    await dataOf(propose(4));
+    expect(await q(`SELECT amount FROM case_outcomes WHERE case_id = $1 ORDER BY amount`, [opened.id])).toEqual([
+      { amount: 3 },
+      { amount: 4 },
+    ]);
+  }, 60_000);
+
   it('a propose retried with the same key after a 503 while the worker was stopped records one proposal', async () => {
     const { seller, buyer, purchaseId, order } = await boughtOrder(api, {
       buyerPrefix: 'idemcase',

@@ -32,6 +32,9 @@ import { CheckoutExpiryIndex1733520000000 } from './1733520000000-checkout-expir
 import { RoundRobinIndexes1733530000000 } from './1733530000000-round-robin-indexes';
 import { RefundCaps1733540000000 } from './1733540000000-refund-caps';
 import { MoneyReconciliations1733540000100 } from './1733540000100-money-reconciliations';
+import { OAuthCodeRedirectGiven1733561000000 } from './1733561000000-oauth-code-redirect-given';
+import { OAuthRevokedSessions1733562000000 } from './1733562000000-oauth-revoked-sessions';
+import { IdempotencyCommitted1733563000000 } from './1733563000000-idempotency-committed';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -69,4 +72,7 @@ export const migrations = [
   RoundRobinIndexes1733530000000,
   RefundCaps1733540000000,
   MoneyReconciliations1733540000100,
+  OAuthCodeRedirectGiven1733561000000,
+  OAuthRevokedSessions1733562000000,
+  IdempotencyCommitted1733563000000,
 ];

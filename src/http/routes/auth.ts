@@ -77,7 +77,7 @@ export const authRoutes = (s: Services) => [
     summary: 'OAuth 2.0 token endpoint (password, authorization_code with PKCE, rotating refresh_token)',
     description:
       '`grant_type=password` takes `username` (or the e-mail address) and `password`. ' +
-      '`grant_type=authorization_code` (third-party applications) takes `code`, `code_verifier`, optionally `redirect_uri`, ' +
+      '`grant_type=authorization_code` (third-party applications) takes `code`, `code_verifier`, `redirect_uri` (required when the authorization request named one), ' +
       'and the client credentials: `client_id` (+ `client_secret` for a confidential application) in the body or as HTTP Basic. ' +
       '`grant_type=refresh_token` spends the refresh token and returns a new pair; presenting a spent ' +
       'refresh token again revokes every token descended from the same sign-in. An application refreshing its tokens authenticates as above. ' +

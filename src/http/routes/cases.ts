@@ -4,6 +4,7 @@ import type { Context } from 'koa';
 import { CASE_REASONS } from '../../services/orders/order-engine';
 import type { CaseActionRequest, CaseFilters } from '../../services/cases/cases';
 import type { PageRequest } from '../../services/paging';
+import { requestHash } from '../../services/idempotency/idempotency-keys';
 import { CASE_STATUSES, OUTCOME_TYPES, type Party } from '../../domain/cases/machine';
 import { defineRoute } from '../route';
 import {
@@ -23,14 +24,18 @@ import type { Services } from '../services';
 type None = Record<string, never>;
 
 /**
- * The Temporal Update id of a case action, so Temporal itself recognises a retried action: derived
- * from the request's `Idempotency-Key` when it has one, else from its request id (`X-Request-Id`,
- * which a client may send again with its retry), scoped to the caller and the case.
+ * The Temporal Update id of a case action, so Temporal itself recognises a retried action: the
+ * same request sent again. Derived from the request's `Idempotency-Key` when it has one, else
+ * from its request id (`X-Request-Id`, which a client may send again with its retry), and always
+ * from the action itself (method, path and body as sent), scoped to the caller and the case. So
+ * a *different* action sent with a reused request id or key is a different Update and is
+ * applied (or refused) on its own, never answered with the first one's outcome.
  */
 function caseUpdateId(ctx: Context, userId: string, caseId: string): string {
   const key = ctx.state.idempotencyKey as string | undefined;
   const source = key ? `key:${key}` : `request:${String(ctx.state.requestId)}`;
-  return createHash('sha256').update(`${userId}\n${caseId}\n${source}`).digest('hex');
+  const action = requestHash([ctx.method, ctx.path, ctx.request.body ?? null]);
+  return createHash('sha256').update(`${userId}\n${caseId}\n${source}\n${action}`).digest('hex');
 }
 
 const outcome = Joi.object({

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { IMPORT_COLUMNS, REQUIRED_COLUMNS } from '../../services/imports/csv-rows';
-import { readRawBody } from '../raw-body';
+import { readRawText } from '../raw-body';
 import { defineRoute } from '../route';
 import { timestamp, idParams, type IdParams } from '../schemas';
 import type { Services } from '../services';
@@ -35,12 +35,13 @@ export const sellerImportRoutes = (s: Services, { maxBytes, maxRows }: { maxByte
       400: {
         description:
           '`import-csv-invalid`: the header is missing required columns or has unknown ones. ' +
+          '`validation-failed`: the file holds a NUL character (its line is named). ' +
           `\`import-too-many-rows\`: more than ${maxRows} non-empty lines after the header (\`IMPORT_MAX_ROWS\`).`,
       },
       413: { description: 'The file is over the size cap.' },
     },
     handler: async ({ principal, ctx }) => {
-      const csv = (await readRawBody(ctx, maxBytes)).toString('utf8');
+      const csv = await readRawText(ctx, maxBytes);
       const created = await s.imports.create(principal.userId, csv);
       return { status: 202, body: created, headers: { Location: `/seller/imports/${created.id}` } };
     },

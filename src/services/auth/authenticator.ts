@@ -57,7 +57,7 @@ export class Authenticator {
       if (!subject.clientId) return { userId: subject.userId, via: 'bearer', sessionId: subject.sessionId ?? null };
       // Honoured only while the user keeps the application linked, the operator keeps it enabled
       // and the token is not revoked: each takes effect on the next request, not at token expiry.
-      const honoured = await this.apps.isHonoured(subject.userId, subject.clientId, subject.jti);
+      const honoured = await this.apps.isHonoured(subject.userId, subject.clientId, subject.jti, subject.sessionId);
       return honoured ? { userId: subject.userId, via: 'app', clientId: subject.clientId } : null;
     }
     return this.authenticatePat(credential);

@@ -16,7 +16,8 @@ const HONOURED = prepared(
   'oauth-token-honoured',
   `SELECT 1 FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id
     WHERE g.user_id = $1 AND g.client_id = $2 AND c.disabled_at IS NULL
-      AND NOT EXISTS (SELECT 1 FROM oauth_revoked_access_tokens r WHERE r.jti = $3)`,
+      AND NOT EXISTS (SELECT 1 FROM oauth_revoked_access_tokens r WHERE r.jti = $3)
+      AND NOT EXISTS (SELECT 1 FROM oauth_revoked_sessions s WHERE s.family_id = $4)`,
 );
 
 export interface OAuthClient {
@@ -42,6 +43,8 @@ export interface AuthorizationParams {
 export interface AuthorizationRequest {
   client: OAuthClient;
   redirectUri: string;
+  /** Whether the request named `redirect_uri` (RFC 6749 §4.1.3: the token request must then too). */
+  redirectUriGiven: boolean;
   state: string | undefined;
   codeChallenge: string;
 }
@@ -163,16 +166,25 @@ export class OAuthApps {
     if (p.code_challenge_method !== 'S256') {
       throw new AuthorizationRequestError('invalid_request', 'code_challenge_method must be S256.', redirect);
     }
-    return { client, redirectUri, state: p.state, codeChallenge: p.code_challenge };
+    return { client, redirectUri, redirectUriGiven: p.redirect_uri !== undefined, state: p.state, codeChallenge: p.code_challenge };
   }
 
   /** The user approved: a single-use code bound to the client, redirect URI and PKCE challenge. */
   async issueCode(request: AuthorizationRequest, userId: string): Promise<string> {
     const code = newSecret('mts_ac_');
     await this.db.query(
-      `INSERT INTO oauth_authorization_codes (code_hash, client_id, user_id, redirect_uri, code_challenge, family_id, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7))`,
-      [hashSecret(code), request.client.id, userId, request.redirectUri, request.codeChallenge, newId(), CODE_TTL_SECONDS],
+      `INSERT INTO oauth_authorization_codes (code_hash, client_id, user_id, redirect_uri, redirect_uri_given, code_challenge, family_id, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8))`,
+      [
+        hashSecret(code),
+        request.client.id,
+        userId,
+        request.redirectUri,
+        request.redirectUriGiven,
+        request.codeChallenge,
+        newId(),
+        CODE_TTL_SECONDS,
+      ],
     );
     return code;
   }
@@ -202,24 +214,31 @@ export class OAuthApps {
    */
   async redeemCode(input: { code: string; client: OAuthClient; redirectUri?: string; codeVerifier: string }): Promise<RedeemedCode> {
     const codeHash = hashSecret(input.code);
-    const [spent]: Array<{ client_id: string; user_id: string; redirect_uri: string; code_challenge: string; family_id: string }> = (
+    const [spent]: Array<{
+      client_id: string;
+      user_id: string;
+      redirect_uri: string;
+      redirect_uri_given: boolean;
+      code_challenge: string;
+      family_id: string;
+    }> = (
       await this.db.query(
         `UPDATE oauth_authorization_codes SET used_at = now()
           WHERE code_hash = $1 AND used_at IS NULL AND expires_at > now()
-          RETURNING client_id, user_id, redirect_uri, code_challenge, family_id`,
+          RETURNING client_id, user_id, redirect_uri, redirect_uri_given, code_challenge, family_id`,
         [codeHash],
       )
     )[0];
     if (!spent) {
-      await this.db.query(
-        `UPDATE refresh_tokens SET revoked_at = now()
-          WHERE revoked_at IS NULL AND family_id = (SELECT family_id FROM oauth_authorization_codes WHERE code_hash = $1 AND used_at IS NOT NULL)`,
-        [codeHash],
-      );
+      await this.revokeFirstExchange(codeHash);
       throw invalidGrant('The authorization code is invalid, expired or already used.');
     }
     if (spent.client_id !== input.client.id) throw invalidGrant('The authorization code was issued to another application.');
-    // With PKCE the verifier binds the code to its requester; a redirect_uri, when sent, must still match.
+    // RFC 6749 §4.1.3: a redirect_uri the authorization request named must be named again, and
+    // one sent must match (PKCE binds the code to its requester as well; this is the RFC's own rule).
+    if (spent.redirect_uri_given && input.redirectUri === undefined) {
+      throw invalidGrant('redirect_uri is required: the authorization request included one.');
+    }
     if (input.redirectUri !== undefined && input.redirectUri !== spent.redirect_uri) {
       throw invalidGrant('redirect_uri does not match the authorization request.');
     }
@@ -240,11 +259,39 @@ export class OAuthApps {
   }
 
   /**
-   * Whether an application's access token is still honoured: the user keeps the application
-   * linked, the operator keeps it enabled, and the token itself was not revoked (RFC 7009).
+   * RFC 6749 §4.1.2: a code presented again (a spent one; an unknown or expired code changes
+   * nothing) revokes every token its first exchange issued. Its refresh tokens are revoked, and
+   * its session (the family, every access token's `sid`) goes on the revocation list until the
+   * last token the family could have issued has expired: the family's access tokens are refused
+   * from the next request on, whatever their `jti`. One transaction, so neither half is lost.
    */
-  async isHonoured(userId: string, clientId: string, jti: string): Promise<boolean> {
-    return (await queryPrepared(this.db, HONOURED, [userId, clientId, jti])).length > 0;
+  private async revokeFirstExchange(codeHash: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [code]: Array<{ family_id: string }> = await tx.query(
+        `SELECT family_id FROM oauth_authorization_codes WHERE code_hash = $1 AND used_at IS NOT NULL`,
+        [codeHash],
+      );
+      if (!code) return;
+      await tx.query(`UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL`, [code.family_id]);
+      await tx.query(`DELETE FROM oauth_revoked_sessions WHERE expires_at < now()`);
+      // Kept until the family's last refresh token would have expired, plus a day for the access
+      // tokens issued from it (they live minutes). The list holds replays only, so it stays short.
+      await tx.query(
+        `INSERT INTO oauth_revoked_sessions (family_id, expires_at)
+         SELECT $1::uuid, greatest(now(), (SELECT max(expires_at) FROM refresh_tokens WHERE family_id = $1)) + interval '1 day'
+         ON CONFLICT (family_id) DO UPDATE SET expires_at = greatest(oauth_revoked_sessions.expires_at, EXCLUDED.expires_at)`,
+        [code.family_id],
+      );
+    });
+  }
+
+  /**
+   * Whether an application's access token is still honoured: the user keeps the application
+   * linked, the operator keeps it enabled, the token itself was not revoked (RFC 7009), and its
+   * session was not revoked by a replayed authorization code (RFC 6749 §4.1.2).
+   */
+  async isHonoured(userId: string, clientId: string, jti: string, sessionId: string | null | undefined): Promise<boolean> {
+    return (await queryPrepared(this.db, HONOURED, [userId, clientId, jti, sessionId ?? null])).length > 0;
   }
 
   /** Whether tokens for (user, application) may still be issued: linked, and the application enabled. */

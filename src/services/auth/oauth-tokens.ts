@@ -91,7 +91,7 @@ export class OAuthTokens {
   private async introspectAccess(token: string, clientId: string): Promise<Introspection | null> {
     const claims = await this.accessTokens.verify(token);
     if (!claims || claims.clientId !== clientId) return null;
-    if (!(await this.apps.isHonoured(claims.userId, clientId, claims.jti))) return null;
+    if (!(await this.apps.isHonoured(claims.userId, clientId, claims.jti, claims.sessionId))) return null;
     return {
       active: true,
       client_id: clientId,
