@@ -111,8 +111,8 @@ it(
       [orderIds],
     );
     expect(refunds!.count).toBe(TRIALS); // one refund per order, whoever won
-  // Every reported figure (balances, transfers, refunded amounts, stats) agrees with the ledger.
-  expect(await reconcileFigures(db(), { sellerFeeBps: 500 })).toEqual([]);
+    // Every reported figure (balances, transfers, refunded amounts, stats) agrees with the ledger.
+    expect(await reconcileFigures(db(), { sellerFeeBps: 500 })).toEqual([]);
   },
   TRIALS * 2_000,
 );
