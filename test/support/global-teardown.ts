@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { Client } from 'pg';
 import { ADMIN_DATABASE_URL } from './env';
 
@@ -10,4 +11,5 @@ export default async function globalTeardown(): Promise<void> {
   ]);
   for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
   await admin.end();
+  if (process.env.MTS_WORKFLOW_BUNDLE) rmSync(process.env.MTS_WORKFLOW_BUNDLE, { force: true });
 }

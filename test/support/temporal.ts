@@ -1,13 +1,5 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import {
-  bundleWorkflowCode,
-  DefaultLogger,
-  makeTelemetryFilterString,
-  Runtime,
-  type Worker,
-  type WorkflowBundleWithSourceMap,
-} from '@temporalio/worker';
-import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../worker/workflow-bundles';
+import { DefaultLogger, makeTelemetryFilterString, Runtime, type Worker } from '@temporalio/worker';
 import { loadConfig } from '../../src/config';
 import { SEARCH_ATTRIBUTE_ARGS } from '../../src/domain/search-attributes';
 import { temporalDataConverter } from '../../src/temporal/data-converter';
@@ -16,6 +8,8 @@ import { startDevServer } from './dev-server';
 import { TEMPORAL_TEST_SERVER } from './env';
 
 export { freePort } from './dev-server';
+/** The workflow bundle of this run, built once by Jest's global set-up (test/support/workflow-bundle.ts). */
+export { workflowBundle } from './workflow-bundle';
 
 /**
  * The data converter of every test client and worker: payloads encrypted with the key test
@@ -106,16 +100,3 @@ export async function devServerEnv(options: { port?: number; sdkMetricsPort?: nu
   };
   return env;
 }
-
-let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
-
-/** The workflow bundle as the build makes it, built once per test file (≈1.5 s) instead of once per worker. */
-export const workflowBundle = () =>
-  (bundle ??= bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_PATH,
-    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
-    logger: quietLogger,
-  }));
-
-const noop = () => undefined;
-const quietLogger = { trace: noop, debug: noop, info: noop, warn: noop, error: console.error, log: noop };
