@@ -16,7 +16,8 @@
 // BENCH_IMPORT_PREVIOUS_REFRESH=1 puts back the refresh function of before migration
 // 1733506000000 (one aggregate over all touched URNs), for a before/after on the same machine.
 // Appends a row per import to bench/results/seller-listings-import.md and writes the profile to
-// bench/results/seller-listings-import-profile.md.
+// bench/results/seller-listings-import-profile.md (with BENCH_IMPORT_PREVIOUS_REFRESH=1 to
+// …-profile-previous.md, a counterfactual generated on demand and not committed).
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
