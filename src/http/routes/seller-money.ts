@@ -73,7 +73,10 @@ export const sellerMoneyRoutes = (s: Services) => [
                 id: Joi.string().required(),
                 amount: pence.required(),
                 currency: Joi.string().length(3).required(),
-                arrivalDate: Joi.string().isoDate().required(),
+                arrivalDate: Joi.string()
+                  .pattern(/^\d{4}-\d{2}-\d{2}$/)
+                  .required()
+                  .description('The day the payout is expected in the bank account: a calendar date (YYYY-MM-DD, UTC), not a time.'),
                 status: Joi.string().valid('CREATED', 'IN_TRANSIT', 'PAID', 'FAILED').required(),
               }),
             )
