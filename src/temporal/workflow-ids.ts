@@ -19,4 +19,6 @@ export const workflowIds = {
   payoutRunSchedule: 'payout-run',
   /** The Temporal Schedule that sweeps run-out checkout holds, and its workflows' id prefix. */
   checkoutExpirySchedule: 'checkout-expiry',
+  /** The Temporal Schedule that deletes unattached uploads, and its workflows' id prefix. */
+  uploadCollectorSchedule: 'upload-collector',
 };

@@ -30,6 +30,7 @@ import { ItemMarketRefreshPerItem1733506000000 } from './1733506000000-item-mark
 import { DiscoverChangeNotifications1733510000000 } from './1733510000000-discover-change-notifications';
 import { CheckoutExpiryIndex1733520000000 } from './1733520000000-checkout-expiry-index';
 import { RoundRobinIndexes1733530000000 } from './1733530000000-round-robin-indexes';
+import { UploadQuota1733540000000 } from './1733540000000-upload-quota';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -65,4 +66,5 @@ export const migrations = [
   DiscoverChangeNotifications1733510000000,
   CheckoutExpiryIndex1733520000000,
   RoundRobinIndexes1733530000000,
+  UploadQuota1733540000000,
 ];
