@@ -8,6 +8,7 @@ import { createOrderActivities, type OrderActivityDeps } from './orders';
 import { createRetentionActivities, type RetentionActivityDeps } from './retention';
 import { createReviewActivities, type ReviewActivityDeps } from './reviews';
 import { createTrackingActivities, type TrackingActivityDeps } from './tracking';
+import { createUploadActivities, type UploadActivityDeps } from './uploads';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
 import { classifyFailures } from './failures';
 
@@ -21,6 +22,7 @@ export type ActivityDeps = EmailActivityDeps &
   CaseActivityDeps &
   ConversationActivityDeps &
   RetentionActivityDeps &
+  UploadActivityDeps &
   TrackingActivityDeps;
 
 /**
@@ -37,6 +39,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createMoneyActivities(deps),
     ...createReviewActivities(deps),
     ...createRetentionActivities(deps),
+    ...createUploadActivities(deps),
     ...createCaseActivities(deps),
     ...createConversationActivities(deps),
     ...createTrackingActivities(deps),

@@ -50,7 +50,8 @@ import { MessageAttachments } from './services/conversations/attachments';
 import { Conversations } from './services/conversations/conversations';
 import { UserActivity } from './services/users/activity';
 import { DEFAULT_DECODE_LIMITS } from './integrations/images/decode';
-import { EmbeddedImageModerator } from './integrations/images/moderation';
+import { DEFAULT_MODERATION, EmbeddedImageModerator } from './integrations/images/moderation';
+import { ImageProcessor } from './integrations/images/processor';
 import { BulkLookup } from './services/search/bulk-lookup';
 import { ListingSearch } from './services/search/listing-search';
 import { CatalogSearch } from './services/search/catalog-search';
@@ -93,10 +94,17 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   const accessTokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenTtlSeconds, config.publicBaseUrl);
   const oauthApps = new OAuthApps(db);
   const signInThrottle = new SignInThrottle(db, { maxFailures: config.auth.signInMaxFailures, lockSeconds: config.auth.signInLockSeconds });
+  const images = new ImageProcessor({
+    limits: { ...DEFAULT_DECODE_LIMITS, maxBytes: config.uploads.maxBytes },
+    concurrency: config.uploads.decodeConcurrency,
+    maxQueued: config.uploads.decodeQueue,
+  });
   const uploads = new Uploads(db, {
     storage: new LocalDiskImageStorage(config.uploads.dir),
     maxBytes: config.uploads.maxBytes,
     publicBaseUrl: config.publicBaseUrl,
+    images,
+    quota: { maxPending: config.uploads.maxPending, maxPendingBytes: config.uploads.maxPendingBytes, perMinute: config.uploads.perMinute },
   });
   const deliveryOptions = new DeliveryOptions(db);
   const baskets = new Baskets(db, (sellerId, country) => deliveryOptions.availableTo(sellerId, country));
@@ -192,10 +200,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     },
     idempotencyKeys: new IdempotencyKeys(db),
     conversations,
-    messageAttachments: new MessageAttachments(db, conversations, uploads, new EmbeddedImageModerator(), {
-      ...DEFAULT_DECODE_LIMITS,
-      maxBytes: config.uploads.maxBytes,
-    }),
+    messageAttachments: new MessageAttachments(db, conversations, uploads, new EmbeddedImageModerator(DEFAULT_MODERATION, images)),
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));

@@ -68,6 +68,20 @@ export interface Config {
     /** Local-disk image storage (the embedded default). */
     dir: string;
     maxBytes: number;
+    /** Unattached uploads (drafts included) one user may hold; the next `POST /uploads` is 409. */
+    maxPending: number;
+    /** Bytes of unattached uploads one user may hold; a `PUT` beyond it is 409. */
+    maxPendingBytes: number;
+    /** Uploads one user may create per minute; beyond it 429. */
+    perMinute: number;
+    /** Unattached uploads older than this are deleted by the `upload-collector` Schedule. */
+    collectAfterMs: number;
+    /** How often the collector runs. */
+    collectEveryMs: number;
+    /** Image decodes one API process runs at once (docs/seller-listings.md, "Image processing"). */
+    decodeConcurrency: number;
+    /** Decodes that may wait for a slot; beyond it 503. */
+    decodeQueue: number;
   };
   imports: {
     maxBytes: number;
@@ -330,6 +344,13 @@ const schema = Joi.object({
     .integer()
     .min(1024)
     .default(10 * 1024 * 1024),
+  UPLOAD_MAX_PENDING: Joi.number().integer().min(1).default(50),
+  UPLOAD_MAX_PENDING_MB: Joi.number().integer().min(1).default(200),
+  UPLOADS_PER_MINUTE: Joi.number().integer().min(1).default(60),
+  UPLOAD_COLLECT_AFTER: Joi.string().pattern(DURATION).default('24h'),
+  UPLOAD_COLLECT_EVERY: Joi.string().pattern(DURATION).default('1h'),
+  IMAGE_DECODE_CONCURRENCY: Joi.number().integer().min(1).max(16).default(2),
+  IMAGE_DECODE_QUEUE: Joi.number().integer().min(0).default(64),
   IMPORT_MAX_BYTES: Joi.number()
     .integer()
     .min(1024)
@@ -475,7 +496,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryMaxMs: parseDuration(value.WORKFLOW_START_RETRY_MAX),
       batchSize: value.WORKFLOW_START_BATCH,
     },
-    uploads: { dir: path.resolve(value.UPLOADS_DIR), maxBytes: value.UPLOAD_MAX_BYTES },
+    uploads: {
+      dir: path.resolve(value.UPLOADS_DIR),
+      maxBytes: value.UPLOAD_MAX_BYTES,
+      maxPending: value.UPLOAD_MAX_PENDING,
+      maxPendingBytes: value.UPLOAD_MAX_PENDING_MB * 1024 * 1024,
+      perMinute: value.UPLOADS_PER_MINUTE,
+      collectAfterMs: parseDuration(value.UPLOAD_COLLECT_AFTER),
+      collectEveryMs: parseDuration(value.UPLOAD_COLLECT_EVERY),
+      decodeConcurrency: value.IMAGE_DECODE_CONCURRENCY,
+      decodeQueue: value.IMAGE_DECODE_QUEUE,
+    },
     imports: { maxBytes: value.IMPORT_MAX_BYTES, maxRows: value.IMPORT_MAX_ROWS, batchSize: value.IMPORT_BATCH_SIZE },
     search: { cacheTtlMs: value.SELLER_SEARCH_CACHE_MS },
     discover: { cacheTtlMs: value.DISCOVER_CACHE_MS, itemCacheBytes: value.DISCOVER_ITEM_CACHE_MB * 1024 * 1024 },

@@ -8,6 +8,8 @@ import { EmailDelivery } from '../src/services/email/outbox';
 import { ListingImportRuns } from '../src/services/imports/import-runs';
 import { SellerMoney } from '../src/services/money/seller-money';
 import { OutboxRetention } from '../src/services/retention/outbox-retention';
+import { UploadCollector } from '../src/services/retention/upload-collector';
+import { LocalDiskImageStorage } from '../src/integrations/images/storage';
 import { WebhookDeliveryAttempts } from '../src/services/webhooks/delivery-attempts';
 
 /**
@@ -30,5 +32,6 @@ function activityDependencies(config: Config, db: DataSource): ActivityDeps {
     importRuns: new ListingImportRuns(db, config.imports.batchSize),
     sellerMoney: new SellerMoney(db, config.money),
     outboxRetention: new OutboxRetention(db),
+    uploadCollector: new UploadCollector(db, new LocalDiskImageStorage(config.uploads.dir)),
   };
 }

@@ -14,6 +14,7 @@ import { startCodecServer } from '../src/temporal/codec-server';
 import { AesGcmPayloadCodec } from '../src/temporal/payload-codec';
 import { ensureCheckoutExpirySchedule } from '../src/temporal/checkout-expiry-schedule';
 import { ensureRetentionSchedule } from '../src/temporal/retention-schedule';
+import { ensureUploadCollectorSchedule } from '../src/temporal/upload-collector-schedule';
 import { createWorker } from './create-worker';
 import { createStartDispatcher } from './start-dispatcher';
 
@@ -91,7 +92,8 @@ async function main(): Promise<void> {
 }
 
 /**
- * Creates or updates the Schedules that follow this configuration (retention, checkout expiry);
+ * Creates or updates the Schedules that follow this configuration (retention, checkout expiry,
+ * upload collector);
  * while Temporal cannot be reached it tries again every 30 s instead of holding up the worker
  * (outbox rows and run-out holds lose nothing by waiting: a later sweep takes them all).
  */
@@ -102,6 +104,11 @@ function keepSchedules(temporal: Client, config: Config, log: Logger): void {
       ensureRetentionSchedule(temporal, { taskQueue, everyMs: config.retention.everyMs, olderThanMs: config.retention.olderThanMs }),
       ensureCheckoutExpirySchedule(temporal, { taskQueue, everyMs: config.checkout.expirySweepMs }),
       ensureMoneyReconcileSchedule(temporal, { taskQueue, everyMs: config.money.reconcileEveryMs }),
+      ensureUploadCollectorSchedule(temporal, {
+        taskQueue,
+        everyMs: config.uploads.collectEveryMs,
+        olderThanMs: config.uploads.collectAfterMs,
+      }),
     ]).catch((err: unknown) => {
       log.warn({ err }, 'schedules not set up yet; retrying in 30 s');
       setTimeout(attempt, 30_000).unref();

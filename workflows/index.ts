@@ -13,3 +13,4 @@ export { reviewWindowWorkflow } from './review-window';
 export { conversationNotifyWorkflow } from './conversation-notify';
 export { outboxRetentionWorkflow } from './retention';
 export { shipmentTrackingWorkflow } from './shipment-tracking';
+export { uploadCollectorWorkflow } from './upload-collector';

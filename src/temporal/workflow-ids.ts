@@ -21,4 +21,6 @@ export const workflowIds = {
   checkoutExpirySchedule: 'checkout-expiry',
   /** The Temporal Schedule of the money reconciler, and its workflows' id prefix. */
   moneyReconcileSchedule: 'money-reconcile',
+  /** The Temporal Schedule that deletes unattached uploads, and its workflows' id prefix. */
+  uploadCollectorSchedule: 'upload-collector',
 };

@@ -67,14 +67,18 @@ describe('account', () => {
     const profile = await api.http.get(`/profile/${user.id}`).expect(200);
     expect(profile.body).toMatchObject({ avatar: res.body.avatar, cover: res.body.cover });
 
-    // Someone else's upload, a draft, and bytes that only look like an image are refused.
+    // Someone else's upload and a draft are refused; bytes that only look like an image never
+    // become an upload (refused when they arrive, so `image-undecodable` is a safety net here).
     const other = await registerUser(api);
     const theirs = await upload(other, await png(10, 10));
     expect((await patch(user, { avatar: theirs }).expect(400)).body.type).toBe('/problems/upload-not-ready');
     const draft = (await api.http.post('/uploads').set(user.bearer).expect(201)).body.id;
     await patch(user, { cover: draft }).expect(400);
     const broken = Buffer.concat([(await png(10, 10)).subarray(0, 40), Buffer.alloc(40)]);
-    expect((await patch(user, { avatar: await upload(user, broken) }).expect(400)).body.type).toBe('/problems/image-undecodable');
+    const brokenUpload = (await api.http.post('/uploads').set(user.bearer).expect(201)).body.id;
+    const put = await api.http.put(`/uploads/${brokenUpload}`).set(user.bearer).type('image/png').send(broken).expect(422);
+    expect(put.body).toMatchObject({ type: '/problems/image-rejected', reasons: ['undecodable'] });
+    expect((await patch(user, { avatar: brokenUpload }).expect(400)).body.type).toBe('/problems/upload-not-ready');
     expect((await patch(user, { avatar: null }).expect(200)).body.avatar).toBeNull();
   });
 

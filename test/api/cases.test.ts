@@ -3,8 +3,7 @@ import pino from 'pino';
 import { recordCaseChange } from '../../src/services/cases/case-changes';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { insertCase, insertPaidOrder, type PaidOrder } from '../support/cases';
-
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('rest-of-a-png')]);
+import { png } from '../support/images';
 const RETURN_ADDRESS = {
   name: 'Card Shop',
   line1: '2 Dock Road',
@@ -268,7 +267,12 @@ describe('PUT /seller/cases/{id} and PUT /user/cases/{id}', () => {
 
 describe('case attachments', () => {
   async function uploadBytes(user: TestUser, uploadUrl: string) {
-    await api.http.put(new URL(uploadUrl).pathname).set(user.bearer).set('Content-Type', 'image/png').send(PNG).expect(200);
+    await api.http
+      .put(new URL(uploadUrl).pathname)
+      .set(user.bearer)
+      .set('Content-Type', 'image/png')
+      .send(await png())
+      .expect(200);
   }
 
   it("creates an upload named by the case's URN shape, then attaches it once its bytes are in", async () => {

@@ -323,12 +323,26 @@ describe('attachments', () => {
     const cases: Array<[Buffer, string]> = [
       [await blankPng(), 'blank'],
       [await png(8, 8), 'too-small'],
+    ];
+    for (const [bytes, reason] of cases) {
+      const res = await attach(buyer, conversationId, messageId, await upload(buyer, bytes)).expect(422);
+      expect(res.body.type).toBe('/problems/image-rejected');
+      expect(res.body.reasons).toContain(reason);
+    }
+    // What cannot be decoded within the budgets never becomes an upload: refused when the bytes arrive.
+    const refusedOnArrival: Array<[Buffer, string]> = [
       [await animatedWebp(120), 'too-many-frames'],
       // A JPEG header on bytes that are not a JPEG.
       [Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(64, 7)]), 'undecodable'],
     ];
-    for (const [bytes, reason] of cases) {
-      const res = await attach(buyer, conversationId, messageId, await upload(buyer, bytes)).expect(422);
+    for (const [bytes, reason] of refusedOnArrival) {
+      const created = await api.http.post('/uploads').set(buyer.bearer).expect(201);
+      const res = await api.http
+        .put(`/uploads/${created.body.id}`)
+        .set(buyer.bearer)
+        .type('application/octet-stream')
+        .send(bytes)
+        .expect(422);
       expect(res.body.type).toBe('/problems/image-rejected');
       expect(res.body.reasons).toContain(reason);
     }

@@ -1,19 +1,23 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { registerSeller, registerUser, startTestApi, type TestApi } from '../support/api';
 import { seedCatalog } from '../support/fixtures';
+import { bigAnimation, jpegWithGps, png } from '../support/images';
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('rest-of-a-png')]);
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('jfif')]);
+let PNG: Buffer;
+let JPEG: Buffer;
 
 let api: TestApi;
 let dir: string;
 let urn: string;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'mts-uploads-'));
-  api = await startTestApi({ env: { UPLOADS_DIR: dir, UPLOAD_MAX_BYTES: '2048' } });
+  api = await startTestApi({ env: { UPLOADS_DIR: dir, UPLOAD_MAX_BYTES: '65536' } });
   urn = (await seedCatalog(api.database.db)).items[0]!.urn;
+  PNG = await png(16, 16);
+  JPEG = await sharp(PNG).jpeg().toBuffer();
 });
 afterAll(async () => {
   await api.close();
@@ -32,10 +36,12 @@ describe('direct uploads', () => {
     const { id, uploadUrl, put } = await upload(user.bearer, JPEG, 'application/octet-stream');
     expect(uploadUrl).toMatch(new RegExp(`/uploads/${id}$`));
     expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ id, status: 'READY', contentType: 'image/jpeg', byteSize: JPEG.length });
-    const image = await api.http.get(`/images/${id}`).expect(200);
-    expect(image.headers['content-type']).toBe('image/jpeg');
-    expect(Buffer.compare(image.body as Buffer, JPEG)).toBe(0);
+    expect(put.body).toMatchObject({ id, status: 'READY', contentType: 'image/jpeg' });
+    const image = await imageBytes(id);
+    expect(image.type).toBe('image/jpeg');
+    // Stored re-encoded (without metadata): the same picture, its own bytes.
+    expect(put.body.byteSize).toBe(image.bytes.length);
+    expect(await sharp(image.bytes).metadata()).toMatchObject({ format: 'jpeg', width: 16, height: 16 });
     // Bytes are set once.
     await api.http.put(`/uploads/${id}`).set(user.bearer).set('Content-Type', 'image/png').send(PNG).expect(409);
   });
@@ -46,7 +52,7 @@ describe('direct uploads', () => {
     const notImage = await upload(user.bearer, Buffer.from('GIF89a-not-accepted'));
     expect(notImage.put.status).toBe(415);
     expect(notImage.put.body.type).toBe('/problems/unsupported-image-type');
-    const tooBig = await upload(user.bearer, Buffer.concat([PNG, Buffer.alloc(4096)]));
+    const tooBig = await upload(user.bearer, Buffer.concat([PNG, Buffer.alloc(65536)]));
     expect(tooBig.put.status).toBe(413);
     const textual = await upload(user.bearer, PNG, 'text/plain');
     expect(textual.put.status).toBe(415);
@@ -54,6 +60,59 @@ describe('direct uploads', () => {
     await api.http.put(`/uploads/${created.body.id}`).set(stranger.bearer).set('Content-Type', 'image/png').send(PNG).expect(404);
     // A draft is not an image yet.
     await api.http.get(`/images/${created.body.id}`).expect(404);
+  });
+});
+
+/** The bytes `/images/{id}` serves, and their type. */
+async function imageBytes(id: string): Promise<{ bytes: Buffer; type: string }> {
+  const res = await api.http
+    .get(`/images/${id}`)
+    .buffer(true)
+    .parse((r, cb) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => cb(null, Buffer.concat(chunks)));
+    })
+    .expect(200);
+  return { bytes: res.body as Buffer, type: res.headers['content-type'] as string };
+}
+
+describe('image checks when the bytes arrive', () => {
+  it('refuses an animation bomb (many large frames) with 422 image-rejected, before decoding its frames', async () => {
+    const user = await registerUser(api);
+    // 100 frames of 640×640: 41 MP over all frames, over the 40 MP budget, in a file of a few kB.
+    const bomb = await bigAnimation(640, 100);
+    expect(bomb.length).toBeLessThan(65536);
+    const { id, put } = await upload(user.bearer, bomb, 'image/webp');
+    expect(put.status).toBe(422);
+    expect(put.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(put.body).toMatchObject({ type: '/problems/image-rejected', reasons: ['animation-too-large'] });
+    await api.http.get(`/images/${id}`).expect(404);
+  }, 60_000);
+
+  it('refuses bytes that are not a whole image (422 undecodable)', async () => {
+    const user = await registerUser(api);
+    const truncated = await upload(user.bearer, PNG.subarray(0, Math.floor(PNG.length / 2)));
+    expect(truncated.put.status).toBe(422);
+    expect(truncated.put.body.reasons).toEqual(['undecodable']);
+  });
+
+  it('of two PUTs racing for one upload, exactly one stores its bytes; the other is 409', async () => {
+    const user = await registerUser(api);
+    for (let round = 0; round < 8; round++) {
+      const created = await api.http.post('/uploads').set(user.bearer).expect(201);
+      const put = (bytes: Buffer) =>
+        api.http.put(`/uploads/${created.body.id}`).set(user.bearer).type('application/octet-stream').send(bytes);
+      const [a, b] = await Promise.all([put(PNG), put(JPEG)]);
+      expect([a.status, b.status].sort()).toEqual([200, 409]);
+      const winner = a.status === 200 ? a : b;
+      const loser = a.status === 200 ? b : a;
+      expect(loser.body.type).toBe('/problems/upload-finished');
+      const served = await imageBytes(created.body.id);
+      expect(served.type).toBe(winner.body.contentType);
+      expect(served.bytes.length).toBe(winner.body.byteSize);
+      expect((await sharp(served.bytes).metadata()).format).toBe(winner.body.contentType === 'image/png' ? 'png' : 'jpeg');
+    }
   });
 });
 
@@ -102,5 +161,27 @@ describe('listing attachments (step 2)', () => {
     expect((await attach(seller.bearer, 'not-a-uuid')).status).toBe(400);
     const view = await api.http.get(`/seller/listings/${listing.body.id}`).set(seller.bearer).expect(200);
     expect(view.body.attachments).toEqual([]);
+  });
+});
+
+describe('metadata of public images', () => {
+  it('serves a listing image without the EXIF/GPS of the JPEG that was uploaded', async () => {
+    const seller = await registerSeller(api);
+    const listing = await api.http
+      .post('/seller/listings')
+      .set(seller.bearer)
+      .send({ urn, condition: 'MINT', language: 'en', price: 100, quantity: 1 })
+      .expect(201);
+    const original = await jpegWithGps();
+    expect((await sharp(original).metadata()).exif).toBeDefined();
+    const { id, put } = await upload(seller.bearer, original, 'image/jpeg');
+    expect(put.status).toBe(200);
+    await api.http.post(`/seller/listings/${listing.body.id}/attachments`).set(seller.bearer).send({ imageId: id }).expect(201);
+    const served = await imageBytes(id);
+    const meta = await sharp(served.bytes).metadata();
+    expect(meta).toMatchObject({ format: 'jpeg', width: 64, height: 48 });
+    expect(meta.exif).toBeUndefined();
+    expect(served.bytes.includes('TestCamMaker')).toBe(false);
+    expect(served.bytes.includes('GPS')).toBe(false);
   });
 });

@@ -32,3 +32,20 @@ export const animatedWebp = (frames: number) =>
   sharp(patterned(32, 32, frames), { raw: { width: 32, height: 32 * frames, channels: 3, pageHeight: 32 } })
     .webp({ loop: 0 })
     .toBuffer();
+
+/**
+ * An "animation bomb": `frames` frames of `side`×`side` that differ only by a small square, so
+ * the encoder stores each as a small patch (a tiny file) while decoding expands every frame.
+ */
+export function bigAnimation(side: number, frames: number): Promise<Buffer> {
+  const frameBytes = side * side * 3;
+  const raw = Buffer.alloc(frameBytes * frames, 90);
+  for (let f = 0; f < frames; f++) {
+    const at = (f * 7) % (side - 16);
+    for (let y = 0; y < 16; y++)
+      raw.fill(250, f * frameBytes + ((at + y) * side + at) * 3, f * frameBytes + ((at + y) * side + at + 16) * 3);
+  }
+  return sharp(raw, { raw: { width: side, height: side * frames, channels: 3, pageHeight: side } })
+    .webp({ loop: 0, effort: 0, lossless: true })
+    .toBuffer();
+}

@@ -10,6 +10,8 @@ export interface WorkflowInputs {
   caseWorkflow: CaseWorkflowInput;
   /** Started by the checkout expiry Schedule; no input. */
   checkoutExpiryWorkflow: Record<string, never>;
+  /** Started by the upload collector Schedule: uploads unattached for `olderThanMs` are deleted. */
+  uploadCollectorWorkflow: { olderThanMs: number };
   emailChangeWorkflow: { requestId: string };
   emailDeliveryWorkflow: { messageId: string };
   /** One seller's payout of one run date (YYYY-MM-DD); `transitSeconds` from in transit to the bank's answer. */

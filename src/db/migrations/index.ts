@@ -32,6 +32,7 @@ import { CheckoutExpiryIndex1733520000000 } from './1733520000000-checkout-expir
 import { RoundRobinIndexes1733530000000 } from './1733530000000-round-robin-indexes';
 import { RefundCaps1733540000000 } from './1733540000000-refund-caps';
 import { MoneyReconciliations1733540000100 } from './1733540000100-money-reconciliations';
+import { UploadQuota1733550000000 } from './1733550000000-upload-quota';
 import { OAuthCodeRedirectGiven1733561000000 } from './1733561000000-oauth-code-redirect-given';
 import { OAuthRevokedSessions1733562000000 } from './1733562000000-oauth-revoked-sessions';
 import { IdempotencyCommitted1733563000000 } from './1733563000000-idempotency-committed';
@@ -72,6 +73,7 @@ export const migrations = [
   RoundRobinIndexes1733530000000,
   RefundCaps1733540000000,
   MoneyReconciliations1733540000100,
+  UploadQuota1733550000000,
   OAuthCodeRedirectGiven1733561000000,
   OAuthRevokedSessions1733562000000,
   IdempotencyCommitted1733563000000,

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { readRawBody } from '../raw-body';
 import { defineRoute } from '../route';
-import { timestamp, idParams, type IdParams } from '../schemas';
+import { timestamp, idParams, moderationProblem, type IdParams } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
@@ -15,7 +15,10 @@ export const uploadRoutes = (s: Services) => [
     path: '/uploads',
     tag: 'Uploads',
     summary: 'Step 1 of a direct upload: get an upload id and the URL to PUT the image to',
-    description: 'Then `PUT` the bytes to `uploadUrl`, then attach the upload by its id (e.g. `POST /seller/listings/{id}/attachments`).',
+    description:
+      'Then `PUT` the bytes to `uploadUrl`, then attach the upload by its id (e.g. `POST /seller/listings/{id}/attachments`). ' +
+      'A user may hold a bounded number of unattached uploads and create a bounded number a minute (docs/seller-listings.md); ' +
+      'unattached uploads are deleted after a day.',
     auth: 'user',
     responses: {
       201: {
@@ -25,6 +28,13 @@ export const uploadRoutes = (s: Services) => [
           uploadUrl: Joi.string().uri().required(),
           maxBytes: Joi.number().integer().required(),
         }),
+      },
+      409: {
+        description: '`upload-quota-reached`: the caller holds as many unattached uploads as allowed (`UPLOAD_MAX_PENDING`, default 50).',
+      },
+      429: {
+        description:
+          '`upload-rate-limited`: over `UPLOADS_PER_MINUTE` (default 60) uploads in a minute; `Retry-After` says when to try again.',
       },
     },
     handler: async ({ principal }) => ({ status: 201, body: await s.uploads.create(principal.userId) }),
@@ -36,6 +46,10 @@ export const uploadRoutes = (s: Services) => [
     path: '/uploads/{id}',
     tag: 'Uploads',
     summary: 'Upload the image bytes of a draft upload (owner only); the upload becomes READY',
+    description:
+      'The image is decoded within the image budgets and stored re-encoded in its own format without metadata ' +
+      '(EXIF with GPS, XMP, IPTC), so `/images/{id}` never serves the original bytes. Of two PUTs racing for one upload ' +
+      'exactly one stores its bytes; the other answers 409 `upload-finished`.',
     auth: 'user',
     request: {
       params: idParams,
@@ -57,9 +71,20 @@ export const uploadRoutes = (s: Services) => [
         }),
       },
       404: { description: "No such upload of the caller's." },
-      409: { description: '`upload-finished`: the upload already has its bytes.' },
+      409: {
+        description:
+          "`upload-finished`: the upload already has its bytes. `upload-quota-reached`: the caller's unattached uploads would hold " +
+          'more than `UPLOAD_MAX_PENDING_MB` (default 200 MB).',
+      },
       413: { description: 'The image is over the size cap.' },
       415: { description: '`unsupported-image-type`: not a PNG, JPEG or WebP image.' },
+      422: {
+        description:
+          '`image-rejected`: the bytes cannot be used; `reasons` lists why (`undecodable`, `type-mismatch`, `too-many-pixels`, ' +
+          '`too-many-frames`, `animation-too-large`, `too-many-bytes`). Also `idempotency-key-reused` (no `reasons`).',
+        schema: moderationProblem,
+      },
+      503: { description: '`temporarily-unavailable`: too many images are waiting to be decoded; retry shortly.' },
     },
     handler: async ({ principal, params, ctx }) => {
       const bytes = await readRawBody(ctx, s.uploads.maxBytes);

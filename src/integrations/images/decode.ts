@@ -10,15 +10,21 @@ export interface DecodeLimits {
   maxPixels: number;
   /** Most frames an animated image may have. */
   maxFrames: number;
-  /** Largest width × height × frames: what decoding every frame would cost. */
+  /** Largest width × height × frames: what decoding every frame costs in time. */
   maxTotalPixels: number;
 }
 
+/**
+ * The budgets (docs/seller-listings.md, "Image processing"). One frame of 40 MP is a 36 MP camera
+ * photo with room to spare; an animation may not cost more in all its frames than that one
+ * still (40 MP: 100 frames of 630×630, or 20 of 1400×1400), so the worst animation takes no
+ * longer to re-encode than the worst photo.
+ */
 export const DEFAULT_DECODE_LIMITS: DecodeLimits = {
   maxBytes: 10 * 1024 * 1024,
   maxPixels: 40_000_000,
   maxFrames: 100,
-  maxTotalPixels: 200_000_000,
+  maxTotalPixels: 40_000_000,
 };
 
 /** What decoding learnt about an image; `reasons` is empty when it is usable. */
@@ -31,18 +37,23 @@ export interface DecodedImage {
   byteSize: number;
   /** Whether the image carries EXIF, XMP, IPTC or ICC metadata (GPS positions live in EXIF). */
   hasMetadata: boolean;
-  /** Why the image cannot be used (stable codes, see docs/conversations.md); empty when fine. */
+  /** Why the image cannot be used (stable codes, see docs/seller-listings.md); empty when fine. */
   reasons: string[];
+}
+
+/** A decoded image and, when it is usable, its bytes re-encoded without metadata. */
+export interface CleanedImage extends DecodedImage {
+  /** The clean bytes (null when `reasons` is not empty). */
+  clean: Buffer | null;
 }
 
 const FORMAT_TYPES: Record<string, ImageType> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
 
 /**
- * Decodes an image for real (libvips through sharp): the header tells size and frame count
- * without decoding pixels, so the limits are checked before any pixel is touched, and then
- * every pixel is decoded once so a truncated or corrupt file is caught here, not by a client.
+ * Reads an image's header only (libvips through sharp): format, size and frame count, without
+ * decoding a pixel, so the budgets are checked before anything is expanded.
  */
-export async function decodeImage(bytes: Buffer, limits: DecodeLimits = DEFAULT_DECODE_LIMITS): Promise<DecodedImage> {
+export async function inspectImage(bytes: Buffer, limits: DecodeLimits = DEFAULT_DECODE_LIMITS): Promise<DecodedImage> {
   const result: DecodedImage = { type: null, width: 0, height: 0, frames: 0, byteSize: bytes.length, hasMetadata: false, reasons: [] };
   if (bytes.length > limits.maxBytes) result.reasons.push('too-many-bytes');
   const magic = detectImageType(bytes);
@@ -73,14 +84,24 @@ export async function decodeImage(bytes: Buffer, limits: DecodeLimits = DEFAULT_
   if (pixels > limits.maxPixels) result.reasons.push('too-many-pixels');
   if (result.frames > limits.maxFrames) result.reasons.push('too-many-frames');
   if (pixels * result.frames > limits.maxTotalPixels) result.reasons.push('animation-too-large');
-  if (result.reasons.length > 0) return result;
-  try {
-    // A full decode of every frame, failing on the first error rather than returning grey.
-    await sharp(bytes, { animated: true, failOn: 'error', limitInputPixels: limits.maxTotalPixels }).raw().toBuffer();
-  } catch {
-    result.reasons.push('undecodable');
-  }
   return result;
+}
+
+/**
+ * Decodes an image for real and re-encodes it without metadata, in one streaming pass: the
+ * header is checked against the budgets first, then every frame is decoded with
+ * `failOn: 'error'` (a truncated or corrupt file is refused here, not by a client) straight into
+ * the encoder. Nothing holds all frames' pixels at once: libvips pulls the image through in
+ * strips, so the working set is about one frame, not width × height × frames.
+ */
+export async function decodeImage(bytes: Buffer, limits: DecodeLimits = DEFAULT_DECODE_LIMITS): Promise<CleanedImage> {
+  const inspected = await inspectImage(bytes, limits);
+  if (inspected.reasons.length > 0) return { ...inspected, clean: null };
+  try {
+    return { ...inspected, clean: await stripMetadata(bytes, inspected.type!, inspected.width * inspected.height * inspected.frames) };
+  } catch {
+    return { ...inspected, reasons: ['undecodable'], clean: null };
+  }
 }
 
 /**
@@ -96,11 +117,12 @@ export async function channelSpread(bytes: Buffer): Promise<number> {
 /**
  * Re-encodes an image in its own format with every metadata block dropped (EXIF with its GPS
  * position, XMP, IPTC, comments); the EXIF orientation is applied to the pixels first so the
- * picture still shows the right way up. Animated WebP stays animated.
+ * picture still shows the right way up. Animated WebP stays animated. `maxInputPixels` (all
+ * frames) is libvips' own guard should the header have lied.
  */
-export async function stripMetadata(bytes: Buffer, type: ImageType): Promise<Buffer> {
+export async function stripMetadata(bytes: Buffer, type: ImageType, maxInputPixels: number | false = false): Promise<Buffer> {
   const sharp = await loadSharp();
-  const image = sharp(bytes, { animated: type === 'image/webp', failOn: 'error' }).autoOrient();
+  const image = sharp(bytes, { animated: type === 'image/webp', failOn: 'error', limitInputPixels: maxInputPixels }).autoOrient();
   // sharp writes no metadata unless asked (`keepMetadata`/`withMetadata`), so the output is clean.
   switch (type) {
     case 'image/png':

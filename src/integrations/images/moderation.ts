@@ -1,4 +1,5 @@
 import { channelSpread, type DecodedImage } from './decode';
+import type { ImageProcessor } from './processor';
 
 /**
  * Decides whether a decoded image may be shown to another user. Returns the reasons to refuse
@@ -24,13 +25,17 @@ export const DEFAULT_MODERATION: EmbeddedModerationOptions = { minSide: 16, blan
  * come through); this adds tiny and blank pictures.
  */
 export class EmbeddedImageModerator implements ImageModerator {
-  constructor(private readonly options: EmbeddedModerationOptions = DEFAULT_MODERATION) {}
+  constructor(
+    private readonly options: EmbeddedModerationOptions = DEFAULT_MODERATION,
+    /** Where the blank check decodes (in turn with every other decode); directly when absent. */
+    private readonly images?: ImageProcessor,
+  ) {}
 
   async review(image: DecodedImage, bytes: Buffer): Promise<string[]> {
     if (image.reasons.length > 0) return image.reasons;
     const reasons: string[] = [];
     if (image.width < this.options.minSide || image.height < this.options.minSide) reasons.push('too-small');
-    else if ((await channelSpread(bytes)) <= this.options.blankSpread) reasons.push('blank');
+    else if ((await (this.images ? this.images.spread(bytes) : channelSpread(bytes))) <= this.options.blankSpread) reasons.push('blank');
     return reasons;
   }
 }

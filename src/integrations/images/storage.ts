@@ -1,4 +1,5 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -9,6 +10,8 @@ export interface ImageStorage {
   put(id: string, bytes: Buffer): Promise<void>;
   /** The stored bytes, or null when there are none. */
   get(id: string): Promise<Buffer | null>;
+  /** Removes the bytes; removing what is not there is not an error. */
+  delete(id: string): Promise<void>;
 }
 
 /** Ids are UUIDs, never paths: checked so a crafted id cannot leave the directory. */
@@ -24,10 +27,21 @@ export class LocalDiskImageStorage implements ImageStorage {
 
   async put(id: string, bytes: Buffer): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    // Written aside then renamed, so a reader never sees half a file.
+    // Written aside then renamed, so a reader never sees half a file; the aside name is unique,
+    // so two writers of one id never rename each other's file.
     const target = this.file(id);
-    await writeFile(`${target}.part`, bytes);
-    await rename(`${target}.part`, target);
+    const part = `${target}.${randomBytes(6).toString('hex')}.part`;
+    try {
+      await writeFile(part, bytes);
+      await rename(part, target);
+    } catch (err) {
+      await rm(part, { force: true });
+      throw err;
+    }
+  }
+
+  async delete(id: string): Promise<void> {
+    await rm(this.file(id), { force: true });
   }
 
   async get(id: string): Promise<Buffer | null> {

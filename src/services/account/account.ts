@@ -1,8 +1,9 @@
 import type { DataSource } from 'typeorm';
 import { verifyPassword, hashPassword } from '../auth/passwords';
 import { uniqueViolation } from '../db-errors';
-import { conflict, invalid, notFound } from '../errors';
+import { conflict, invalid, notFound, unavailable } from '../errors';
 import { plainText } from '../cases/plain-text';
+import { ImageQueueFull } from '../../integrations/images/processor';
 import { loadSharp } from '../../integrations/images/sharp';
 import type { Uploads } from '../uploads';
 
@@ -113,12 +114,16 @@ export class Accounts {
     const sharp = await loadSharp();
     let bytes: Buffer;
     try {
-      bytes = await sharp(source, { limitInputPixels: 50_000_000 })
-        .rotate()
-        .resize({ ...IMAGE_SIZES[kind], fit: 'cover', position: 'attention' })
-        .webp({ quality: 82 })
-        .toBuffer();
-    } catch {
+      // In turn with every other decode of the process, within the same pixel budget.
+      bytes = await this.uploads.images.run(() =>
+        sharp(source, { limitInputPixels: this.uploads.images.limits.maxPixels })
+          .rotate()
+          .resize({ ...IMAGE_SIZES[kind], fit: 'cover', position: 'attention' })
+          .webp({ quality: 82 })
+          .toBuffer(),
+      );
+    } catch (err) {
+      if (err instanceof ImageQueueFull) throw unavailable('Too many images are being processed; try again shortly.', { cause: err });
       throw invalid('image-undecodable', 'The upload could not be decoded as an image.', [
         { in: 'body', field: kind, message: `"${kind}" is not a decodable image` },
       ]);

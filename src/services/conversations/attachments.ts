@@ -1,18 +1,19 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { decodeImage, stripMetadata, type DecodeLimits } from '../../integrations/images/decode';
+import { inspectImage } from '../../integrations/images/decode';
 import type { ImageModerator } from '../../integrations/images/moderation';
+import { ImageQueueFull } from '../../integrations/images/processor';
 import { newId } from '../../ids';
-import { conflict, DomainError, invalid, notFound } from '../errors';
+import { conflict, DomainError, invalid, notFound, unavailable } from '../errors';
 import type { Uploads } from '../uploads';
 import type { AttachmentView } from './conversation-view';
 import type { Conversations } from './conversations';
 import { CONVERSATION_LIMITS } from './limits';
 
 /**
- * Images on messages. An upload becomes an attachment only after it was decoded for real,
- * passed moderation and had its metadata stripped (the stripped bytes replace the upload's, so
- * its URL never serves a GPS position). Checks are made once cheaply before the decode, and
- * again under the conversation's row lock before the insert.
+ * Images on messages. Every READY upload was already decoded for real within the image budgets
+ * and re-encoded without metadata when its bytes were stored (`Uploads.store`); an attachment
+ * adds moderation. Checks are made once cheaply before moderation, and again under the
+ * conversation's row lock before the insert.
  */
 export class MessageAttachments {
   constructor(
@@ -20,19 +21,24 @@ export class MessageAttachments {
     private readonly conversations: Conversations,
     private readonly uploads: Uploads,
     private readonly moderator: ImageModerator,
-    private readonly limits: DecodeLimits,
   ) {}
 
   async attach(callerId: string, conversationId: string, messageId: string, uploadId: string): Promise<AttachmentView> {
     await this.db.transaction((tx) => this.check(tx, callerId, conversationId, messageId, uploadId));
     const upload = await this.uploads.readyBytes(callerId, uploadId);
     if (!upload) throw notReady();
-    const decoded = await decodeImage(upload.bytes, this.limits);
-    const reasons = await this.moderator.review(decoded, upload.bytes);
+    // The header only (the bytes passed the budgets when stored): size for the moderator and the row.
+    const decoded = await inspectImage(upload.bytes, this.uploads.images.limits);
+    let reasons: string[];
+    try {
+      reasons = await this.moderator.review(decoded, upload.bytes);
+    } catch (err) {
+      if (err instanceof ImageQueueFull) throw unavailable('Too many images are being processed; try again shortly.', { cause: err });
+      throw err;
+    }
     if (reasons.length > 0) {
       throw new DomainError('unprocessable', 'image-rejected', 'The image was rejected by moderation; see `reasons`.', { reasons });
     }
-    await this.uploads.replaceBytes(uploadId, await stripMetadata(upload.bytes, decoded.type!), decoded.type!);
     const id = newId();
     await this.db.transaction(async (tx) => {
       await this.check(tx, callerId, conversationId, messageId, uploadId);

@@ -138,7 +138,14 @@ export class SellerListings {
         sellerId,
       ]);
       if (owned.length === 0) throw notFound('Listing');
-      const upload = await tx.getRepository(Upload).findOneBy({ id: imageId, ownerId: sellerId, status: 'READY' });
+      // FOR SHARE: the upload collector deletes only rows it could lock, then re-checks that
+      // nothing attached them meanwhile (listing attachments have no foreign key to lean on).
+      const upload = await tx
+        .getRepository(Upload)
+        .createQueryBuilder('u')
+        .where('u.id = :imageId AND u.owner_id = :sellerId AND u.status = :ready', { imageId, sellerId, ready: 'READY' })
+        .setLock('pessimistic_read')
+        .getOne();
       if (!upload) {
         throw invalid('upload-not-ready', 'The image is unknown, not yours, or its upload has not finished.', [
           { in: 'body', field: 'imageId', message: '"imageId" must name a finished upload of yours' },
