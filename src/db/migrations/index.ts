@@ -36,6 +36,7 @@ import { UploadQuota1733550000000 } from './1733550000000-upload-quota';
 import { OAuthCodeRedirectGiven1733561000000 } from './1733561000000-oauth-code-redirect-given';
 import { OAuthRevokedSessions1733562000000 } from './1733562000000-oauth-revoked-sessions';
 import { IdempotencyCommitted1733563000000 } from './1733563000000-idempotency-committed';
+import { NoCaseWebhookEvents1733564000000 } from './1733564000000-no-case-webhook-events';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -77,4 +78,5 @@ export const migrations = [
   OAuthCodeRedirectGiven1733561000000,
   OAuthRevokedSessions1733562000000,
   IdempotencyCommitted1733563000000,
+  NoCaseWebhookEvents1733564000000,
 ];

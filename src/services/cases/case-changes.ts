@@ -4,7 +4,6 @@ import type { CaseStatus, OutcomeProposal, OutcomeState, Party } from '../../dom
 import { requestReleaseAfterCase } from '../money/transfers';
 import { completePurchaseIfSettled } from '../orders/order-engine';
 import { requestReviewWindow } from '../reviews/review-windows';
-import { emitEvents } from '../events/outbox';
 import { touchSellerStats } from '../sellers/stats-version';
 import { queueCaseNotifications } from './case-notifications';
 import { applyOutcomeEffects } from './outcome-effects';
@@ -86,18 +85,6 @@ export async function recordCaseChange(
     // Users before seller accounts: the lock order of every writer (docs/checkout-orders.md).
     if (c.status === 'CLOSED') await touchAccountStats(tx, row.buyer_id);
     await touchSellerStats(tx, row.seller_id); // any change can move `cases.open` or `orders.open`/`waiting`
-    await emitEvents(tx, 'CASE_UPDATED', [
-      {
-        sellerId: row.seller_id,
-        createdAt: new Date().toISOString(),
-        caseId: c.caseId,
-        orderId: row.order_id,
-        purchaseId: row.purchase_id,
-        reason: row.reason,
-        status: c.status,
-        change: c.kind,
-      },
-    ]);
     const completed = c.status === 'CLOSED' && (await completePurchaseIfSettled(tx, row.purchase_id));
     if (completed) await requestReviewWindow(tx, row.purchase_id, options.reviewWindowSeconds);
     const messageIds = await queueCaseNotifications(tx, c);

@@ -3,7 +3,6 @@ import type { EntityManager } from 'typeorm';
 import type { OutcomeProposal, OutcomeState, Party } from '../../domain/cases/machine';
 import { newId } from '../../ids';
 import { conflict } from '../errors';
-import { emitEvents } from '../events/outbox';
 import { touchSellerStats } from '../sellers/stats-version';
 import { plainText } from './plain-text';
 
@@ -63,16 +62,5 @@ export async function openCase(
     );
     outcomes.push({ id, type: o.type, party, status: 'PENDING' });
   }
-  await emitEvents(tx, 'CASE_OPENED', [
-    {
-      sellerId: order.seller_id,
-      createdAt: new Date().toISOString(),
-      caseId,
-      orderId: order.id,
-      purchaseId: order.purchase_id,
-      reason: request.reason,
-      status: 'OPEN',
-    },
-  ]);
   return { caseId, orderId: order.id, sellerId: order.seller_id, reason: request.reason, outcomes };
 }

@@ -2,7 +2,11 @@ import type { EntityManager } from 'typeorm';
 import { OutboxEvent } from '../../db/entities';
 import { newId } from '../../ids';
 
-/** Webhook event types (spec "Events"); subscriptions use the same names. */
+/**
+ * Webhook event types (spec "Events"); subscriptions use the same names. Case changes are not
+ * among them: the interface makes case updates internal side effects, not webhook events
+ * (docs/webhooks.md).
+ */
 export const EVENT_TYPES = [
   'LISTING_CREATED',
   'LISTING_UPDATED',
@@ -10,8 +14,6 @@ export const EVENT_TYPES = [
   'ORDER_CREATED',
   'ORDER_UPDATED',
   'ORDER_CANCELLED',
-  'CASE_OPENED',
-  'CASE_UPDATED',
   'PAYOUT_PAID',
   'PAYOUT_FAILED',
   'REFUND_CREATED',
@@ -35,19 +37,6 @@ export type OrderEventData = {
   listings: Array<{ urn: string; listingId: string; quantity: number; price: number }>;
 };
 
-/** A case of the seller's was opened (`CASE_OPENED`) or changed (`CASE_UPDATED`, with its status after the change). */
-export type CaseEventData = {
-  sellerId: string;
-  createdAt: string;
-  caseId: string;
-  orderId: string;
-  purchaseId: string;
-  reason: string;
-  status: string;
-  /** What changed (`CASE_UPDATED` only): propose, accept, reject, escalate, resolve, auto-escalate, operator-close, operator-remediate. */
-  change?: string;
-};
-
 export type PayoutEventData = {
   sellerId: string;
   createdAt: string;
@@ -69,13 +58,11 @@ export type RefundEventData = {
 
 export type EventData<T extends EventType> = T extends 'ORDER_CREATED' | 'ORDER_UPDATED' | 'ORDER_CANCELLED'
   ? OrderEventData
-  : T extends 'CASE_OPENED' | 'CASE_UPDATED'
-    ? CaseEventData
-    : T extends 'PAYOUT_PAID' | 'PAYOUT_FAILED'
-      ? PayoutEventData
-      : T extends 'REFUND_CREATED'
-        ? RefundEventData
-        : ListingEventData;
+  : T extends 'PAYOUT_PAID' | 'PAYOUT_FAILED'
+    ? PayoutEventData
+    : T extends 'REFUND_CREATED'
+      ? RefundEventData
+      : ListingEventData;
 
 /**
  * Records events in the caller's transaction: they exist exactly when the change that caused
