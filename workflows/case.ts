@@ -13,6 +13,7 @@ import { CASE_SEARCH_ATTRIBUTES } from '../src/domain/cases/search-attributes';
 import {
   afterAction,
   afterDecision,
+  afterOrderCancelled,
   ESCALATABLE,
   operatorRefusal,
   refusal,
@@ -20,7 +21,7 @@ import {
   type OperatorDecision,
   type PartyAction,
 } from '../src/domain/cases/machine';
-import { caseRefusalFailure as fail, caseStateQuery, operatorDecisionUpdate, partyUpdates } from './contracts/case';
+import { caseRefusalFailure as fail, caseStateQuery, operatorDecisionUpdate, orderCancelledSignal, partyUpdates } from './contracts/case';
 import type { CaseWorkflowInput } from './contracts/inputs';
 import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 import { DATA_REFUSED } from '../src/domain/failure-types';
@@ -131,16 +132,27 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseState>
     { validator: checkOperator },
   );
   setHandler(caseStateQuery, () => state);
+  // The order was cancelled: the main loop closes the case (once; a failed write leaves it open).
+  let orderCancelled = false;
+  setHandler(orderCancelledSignal, () => {
+    orderCancelled = true;
+  });
 
   while (state.status !== 'CLOSED' && !missing) {
-    if (ESCALATABLE.includes(state.status)) {
+    if (orderCancelled) {
+      orderCancelled = false;
+      await commit(afterOrderCancelled(state), { actor: 'SYSTEM', kind: 'order-cancelled' }).catch(() => undefined);
+    } else if (ESCALATABLE.includes(state.status)) {
       const current = period;
-      const moved = await condition(() => period !== current || !ESCALATABLE.includes(state.status) || missing, input.autoEscalateAfterMs);
+      const moved = await condition(
+        () => period !== current || !ESCALATABLE.includes(state.status) || missing || orderCancelled,
+        input.autoEscalateAfterMs,
+      );
       // A failed escalation leaves the case as it was (see commit); the next period tries again.
       if (!moved) await commit({ ...state, status: 'ESCALATED' }, { actor: 'SYSTEM', kind: 'auto-escalate' }).catch(() => undefined);
     } else {
       const seen = state.status;
-      await condition(() => state.status !== seen || missing);
+      await condition(() => state.status !== seen || missing || orderCancelled);
     }
   }
   // Let Updates in flight finish (their callers wait for the answer) before completing.

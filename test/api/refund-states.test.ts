@@ -160,6 +160,13 @@ describe('a cancellation with a case open', () => {
     const { caseId } = await agreed(b.orderId, [b.lines[0]!], 'RETURN', 0);
     await api.http.post(`/seller/orders/${b.orderId}`).set(b.seller.bearer).send({ action: 'cancel' }).expect(204);
     expect(await stock(b.listingIds[0]!)).toBe(3);
+    // The cancellation tells the open case's workflow, which closes it (test/workflows/case.test.ts).
+    const told = await db().query(`SELECT workflow_id, options FROM workflow_starts WHERE request_key = $1`, [
+      `order-cancelled:${b.orderId}`,
+    ]);
+    expect(told).toEqual([
+      { workflow_id: `case:${caseId}`, options: expect.objectContaining({ signal: { name: 'orderCancelled', args: [] } }) },
+    ]);
 
     const [outcome] = await db().query(`SELECT id, type, party FROM case_outcomes WHERE case_id = $1`, [caseId]);
     await recordCaseChange(

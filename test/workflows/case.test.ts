@@ -13,12 +13,14 @@ import {
   caseStateQuery,
   escalateUpdate,
   operatorDecisionUpdate,
+  orderCancelledSignal,
   proposeUpdate,
   rejectUpdate,
   resolveUpdate,
 } from '../../workflows/contracts/case';
 import type { OutcomeState } from '../../src/domain/cases/machine';
 import { FAILURE_MEMO } from '../../workflows/bounded-activities';
+import { recordReplayHistoriesOf } from '../support/replay-histories';
 import { timeSkippingEnv, workflowBundle, testDataConverter } from '../support/temporal';
 
 const DAY = 86_400_000;
@@ -177,6 +179,31 @@ describe('caseWorkflow', () => {
     const closed = await h.executeUpdate(resolveUpdate, { args: [{ party: 'SELLER' }] });
     expect(closed.status).toBe('CLOSED');
     expect((await h.result()).status).toBe('CLOSED');
+  });
+
+  it('closes when its order is cancelled: pending outcomes superseded, an accepted RETURN kept, told as a SYSTEM change', async () => {
+    const open1 = await open([{ id: 'o-1', type: 'REFUND', party: 'SELLER', status: 'PENDING' }]);
+    await open1.signal(orderCancelledSignal);
+    expect(await open1.result()).toEqual({
+      status: 'CLOSED',
+      outcomes: [{ id: 'o-1', type: 'REFUND', party: 'SELLER', status: 'SUPERSEDED' }],
+    });
+    expect(changes.map((c) => [c.kind, c.actor, c.status])).toEqual([['order-cancelled', 'SYSTEM', 'CLOSED']]);
+    await recordReplayHistoriesOf(env.client, [open1.workflowId]);
+
+    // A settled RETURN (waiting for the goods) closes too; its acceptance stands.
+    changes = [];
+    const settled = await open([{ id: 'o-2', type: 'RETURN', party: 'SELLER', status: 'PENDING' }]);
+    await settled.executeUpdate(acceptUpdate, { args: [{ party: 'BUYER', outcomeId: 'o-2' }] });
+    await settled.signal(orderCancelledSignal);
+    expect(await settled.result()).toEqual({
+      status: 'CLOSED',
+      outcomes: [{ id: 'o-2', type: 'RETURN', party: 'SELLER', status: 'ACCEPTED' }],
+    });
+    expect(changes.map((c) => [c.kind, c.status])).toEqual([
+      ['accept', 'SETTLED'],
+      ['order-cancelled', 'CLOSED'],
+    ]);
   });
 
   it('rejects an outcome without changing the case; only the opposite party may answer a PENDING outcome', async () => {

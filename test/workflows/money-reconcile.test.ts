@@ -8,6 +8,7 @@ import { createWorker } from '../../worker/create-worker';
 import { createWorkerActivities } from '../../worker/composition';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { commitPaidCheckout } from '../support/purchases';
+import { recordReplayHistoriesOf } from '../support/replay-histories';
 import { testDataConverter, timeSkippingEnv, workflowBundle } from '../support/temporal';
 
 /**
@@ -105,11 +106,13 @@ it('finishes a payout and a release whose workflows failed for good, once, with 
   const reconciled = await worker.runUntil(async () => {
     // A day later on the workflows' clock: both are long past due.
     await env.sleep('1 day');
-    return env.client.workflow.execute('moneyReconcileWorkflow', {
+    const done = await env.client.workflow.execute('moneyReconcileWorkflow', {
       workflowId: 'money-reconcile-test',
       taskQueue: taskQueue(),
       args: [{}],
     });
+    await recordReplayHistoriesOf(env.client, ['money-reconcile-test']);
+    return done;
   });
   expect(
     reconciled.map((r: { kind: string; subjectId: string; before: string; after: string | null; error: string | null }) => [

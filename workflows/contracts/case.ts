@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { CaseState, OperatorDecision, OutcomeProposal, Party, PartyAction, Refusal } from '../../src/domain/cases/machine';
 
 /**
@@ -15,6 +15,8 @@ export const resolveUpdate = defineUpdate<CaseState, [{ party: Party }]>('resolv
 /** Operators only (CLI or Web UI): the ways out of ESCALATED. */
 export const operatorDecisionUpdate = defineUpdate<CaseState, [OperatorDecision]>('operatorDecision');
 export const caseStateQuery = defineQuery<CaseState>('state');
+/** The case's order was cancelled (sent through the start outbox by the cancellation): the case closes. */
+export const orderCancelledSignal = defineSignal('orderCancelled');
 
 /** The Update each party action is sent as. */
 export const partyUpdates = {

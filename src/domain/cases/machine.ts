@@ -137,6 +137,15 @@ export function afterAction(state: CaseState, a: PartyAction, newOutcomeId: stri
   }
 }
 
+/**
+ * The case after its order was cancelled (docs/cases.md): closed, with nothing left to
+ * negotiate. The cancellation refunded the whole order and put its units back on sale, so no
+ * outcome could move money or stock any more; an outcome accepted before stays ACCEPTED.
+ */
+export function afterOrderCancelled(state: CaseState): CaseState {
+  return { status: 'CLOSED', outcomes: state.outcomes.map((o) => (o.status === 'PENDING' ? { ...o, status: 'SUPERSEDED' } : o)) };
+}
+
 export function afterDecision(state: CaseState, d: OperatorDecision): CaseState {
   return {
     status: d.decision === 'close' ? 'CLOSED' : 'REMEDIATION',

@@ -11,6 +11,7 @@ const WHAT = {
   'auto-escalate': 'was escalated to the marketplace team after 7 days without resolution',
   'operator-close': 'was closed by the marketplace team',
   'operator-remediate': 'was sent back to you and the other party by the marketplace team',
+  'order-cancelled': 'was closed because the order was cancelled and refunded in full',
 } as const;
 
 /**

@@ -53,6 +53,8 @@ export interface OrderEffects {
   completedPurchaseId?: string;
   /** E-mails queued in the outbox by this action, to deliver once it commits. */
   messageIds?: string[];
+  /** The order was cancelled with these cases open: tell their workflows, which close them. */
+  casesOfCancelledOrder?: OpenedCase[];
 }
 
 interface OrderRow {
@@ -275,7 +277,28 @@ async function cancel(tx: EntityManager, order: OrderRow, items: ItemRow[]): Pro
   await touchAccountStats(tx, order.buyer_id);
   const messageIds = [await notify(tx, order.buyer_id, order.id, 'The seller cancelled this order. You have been refunded in full.')];
   const completed = await completePurchaseIfSettled(tx, order.purchase_id);
-  return { messageIds, ...(completed ? { completedPurchaseId: order.purchase_id } : {}) };
+  return {
+    messageIds,
+    casesOfCancelledOrder: await openCasesOf(tx, order),
+    ...(completed ? { completedPurchaseId: order.purchase_id } : {}),
+  };
+}
+
+/** The order's cases not yet CLOSED, as their workflows were started (docs/cases.md "Order cancelled"). */
+async function openCasesOf(tx: EntityManager, order: OrderRow): Promise<OpenedCase[]> {
+  const cases: Array<{ id: string; reason: string }> = await tx.query(
+    `SELECT id, reason FROM cases WHERE order_id = $1 AND status <> 'CLOSED' ORDER BY created_at, id`,
+    [order.id],
+  );
+  const opened: OpenedCase[] = [];
+  for (const c of cases) {
+    const outcomes: OpenedCase['outcomes'] = await tx.query(
+      `SELECT id, type, party, status FROM case_outcomes WHERE case_id = $1 ORDER BY created_at, id`,
+      [c.id],
+    );
+    opened.push({ caseId: c.id, orderId: order.id, sellerId: order.seller_id, reason: c.reason, outcomes });
+  }
+  return opened;
 }
 
 function refuseAfterShipment(order: OrderRow, action: 'cancel' | 'request-cancel'): void {

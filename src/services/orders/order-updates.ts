@@ -35,6 +35,9 @@ export class OrderUpdates {
     return this.db.transaction(async (tx) => {
       const effects = await applyOrderAction(tx, orderId, actor, action);
       if (effects?.openedCase) await requestWorkflowStart(tx, starts.case(effects.openedCase, this.timings.autoEscalateSeconds));
+      for (const c of effects?.casesOfCancelledOrder ?? []) {
+        await requestWorkflowStart(tx, starts.caseOrderCancelled(c, this.timings.autoEscalateSeconds));
+      }
       if (effects?.shipmentId) await requestWorkflowStart(tx, starts.shipmentTracking(effects.shipmentId, this.timings.tracking));
       if (effects?.shippedOrderId)
         await requestWorkflowStart(tx, starts.orderReceipt(effects.shippedOrderId, this.timings.autoReceiptSeconds));

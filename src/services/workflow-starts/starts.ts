@@ -1,3 +1,4 @@
+import { orderCancelledSignal } from '../../../workflows/contracts/case';
 import { orderCaseClosedSignal } from '../../../workflows/contracts/funds-release';
 import type { TrackingPolicy, WebhookDeliveryPolicy, WorkflowInputs } from '../../../workflows/contracts/inputs';
 import { orderDeliveredSignal, trackingNumberChangedSignal } from '../../../workflows/contracts/shipment-tracking';
@@ -38,6 +39,31 @@ export interface WebhookEventRef {
 }
 
 const keyword = (key: { name: string }, value: string): StartSearchAttribute => ({ name: key.name, type: 'KEYWORD', value });
+
+/** `case:{caseId}` as its opening starts it; with `signal`, a signal-with-start of the same. */
+function caseStart(
+  opened: OpenedCase,
+  autoEscalateSeconds: number,
+  signal?: NonNullable<WorkflowStartOptions['signal']>,
+  requestKey?: string,
+): WorkflowStart {
+  return start(
+    'caseWorkflow',
+    workflowIds.case(opened.caseId),
+    { caseId: opened.caseId, outcomes: opened.outcomes, autoEscalateAfterMs: autoEscalateSeconds * 1000, indexed: true },
+    {
+      ...(signal ? { signal } : {}),
+      summary: `Case ${opened.caseId} (${opened.reason}) on order ${opened.orderId}, seller ${opened.sellerId}`,
+      searchAttributes: [
+        keyword(CASE_SEARCH_ATTRIBUTES.status, 'OPEN'),
+        keyword(CASE_SEARCH_ATTRIBUTES.reason, opened.reason),
+        keyword(CASE_SEARCH_ATTRIBUTES.sellerId, opened.sellerId),
+        keyword(CASE_SEARCH_ATTRIBUTES.orderId, opened.orderId),
+      ],
+    },
+    requestKey,
+  );
+}
 
 /**
  * Every workflow start the application makes, one builder per workflow: ids, types and argument
@@ -158,20 +184,16 @@ export const starts = {
 
   /** `case:{caseId}`, indexed by its search attributes from the start (docs/cases.md). */
   case(opened: OpenedCase, autoEscalateSeconds: number): WorkflowStart {
-    return start(
-      'caseWorkflow',
-      workflowIds.case(opened.caseId),
-      { caseId: opened.caseId, outcomes: opened.outcomes, autoEscalateAfterMs: autoEscalateSeconds * 1000, indexed: true },
-      {
-        summary: `Case ${opened.caseId} (${opened.reason}) on order ${opened.orderId}, seller ${opened.sellerId}`,
-        searchAttributes: [
-          keyword(CASE_SEARCH_ATTRIBUTES.status, 'OPEN'),
-          keyword(CASE_SEARCH_ATTRIBUTES.reason, opened.reason),
-          keyword(CASE_SEARCH_ATTRIBUTES.sellerId, opened.sellerId),
-          keyword(CASE_SEARCH_ATTRIBUTES.orderId, opened.orderId),
-        ],
-      },
-    );
+    return caseStart(opened, autoEscalateSeconds);
+  },
+
+  /**
+   * The case's order was cancelled: `orderCancelled` signalled to `case:{caseId}` (a
+   * signal-with-start, ordered after the case's own start in the outbox), which closes the case.
+   * A case workflow that has ended already is not started again (REJECT_DUPLICATE): a no-op.
+   */
+  caseOrderCancelled(opened: OpenedCase, autoEscalateSeconds: number): WorkflowStart {
+    return caseStart(opened, autoEscalateSeconds, { name: orderCancelledSignal.name, args: [] }, `order-cancelled:${opened.orderId}`);
   },
 
   listingImport(importId: string, sellerId: string): WorkflowStart {
