@@ -191,3 +191,37 @@ describe('fundsReleaseWorkflow with a case open on the order', () => {
     await recordReplayHistoriesOf(env.client, [workflowId]);
   });
 });
+
+describe('fundsReleaseWorkflow started late', () => {
+  it('ends the hold on the date the seller is shown, not a whole hold after its own start', async () => {
+    // A start that waited out a Temporal outage: one hour of the three-day hold is left.
+    const hold = api.config.money.fundsHoldSeconds;
+    const releaseAt = new Date((await env.currentTimeMs()) + 3_600_000);
+    const orderId = '01a2ffff-0000-7000-8000-000000000001'; // no such order: the release finds nothing pending
+    const handle = await env.client.workflow.start('fundsReleaseWorkflow', {
+      workflowId: `funds-release:${orderId}`,
+      taskQueue: api.config.temporal.taskQueue,
+      args: [{ orderId, afterSeconds: hold, releaseAt: releaseAt.toISOString() }],
+    });
+    expect(await handle.result()).toBe(false);
+    const { events } = await handle.fetchHistory();
+    const timers = (events ?? []).flatMap((e) => (e.timerStartedEventAttributes ? [e.timerStartedEventAttributes] : []));
+    expect(timers).toHaveLength(1);
+    const firesAfterMs =
+      Number(timers[0]!.startToFireTimeout!.seconds) * 1000 + Math.round((timers[0]!.startToFireTimeout!.nanos ?? 0) / 1e6);
+    // Less than the hour left (the start itself took a moment), nowhere near the three days.
+    expect(firesAfterMs).toBeLessThanOrEqual(3_600_000);
+    expect(firesAfterMs).toBeGreaterThan(3_500_000);
+
+    // Older starts carry `afterSeconds` alone: the whole hold from the start, as before.
+    const older = '01a2ffff-0000-7000-8000-000000000002';
+    const plain = await env.client.workflow.start('fundsReleaseWorkflow', {
+      workflowId: `funds-release:${older}`,
+      taskQueue: api.config.temporal.taskQueue,
+      args: [{ orderId: older, afterSeconds: hold }],
+    });
+    expect(await plain.result()).toBe(false);
+    const plainTimer = (await plain.fetchHistory()).events!.find((e) => e.timerStartedEventAttributes)!.timerStartedEventAttributes!;
+    expect(Number(plainTimer.startToFireTimeout!.seconds)).toBe(hold);
+  });
+});

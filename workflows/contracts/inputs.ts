@@ -21,7 +21,12 @@ export interface WorkflowInputs {
   /** Started by the money reconciler's Schedule; no input. */
   moneyReconcileWorkflow: Record<string, never>;
   /** Started at an order's receipt: its seller share becomes available `afterSeconds` later. */
-  fundsReleaseWorkflow: { orderId: string; afterSeconds: number };
+  /**
+   * `releaseAt` is ISO 8601: the transfer's `availableOn`, the date the seller is shown; the hold
+   * ends then (at most `afterSeconds` after the start). Starts requested before it existed carry
+   * `afterSeconds` alone.
+   */
+  fundsReleaseWorkflow: { orderId: string; afterSeconds: number; releaseAt?: string };
   listingImportWorkflow: { importId: string };
   orderReceiptWorkflow: { orderId: string; afterSeconds: number };
   /** `completedAt` is ISO 8601: the window closes `windowSeconds` after it. */

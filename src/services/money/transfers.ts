@@ -39,13 +39,13 @@ const TRANSFER_COLUMNS = `id, order_id AS "orderId", type, status,
 export async function scheduleFundsRelease(tx: EntityManager, orderId: string, holdSeconds: number): Promise<void> {
   const amount = await orderPending(tx, orderId);
   if (amount <= 0) return;
-  const inserted: unknown[] = await tx.query(
+  const [inserted]: Array<{ available_on: Date }> = await tx.query(
     `INSERT INTO transfers (id, seller_id, order_id, type, status, amount, currency, available_on)
      SELECT $1, seller_id, id, 'TRANSFER', 'PENDING', $2, $3, received_at + make_interval(secs => $4) FROM orders WHERE id = $5
-     ON CONFLICT (order_id) WHERE type = 'TRANSFER' DO NOTHING RETURNING id`,
+     ON CONFLICT (order_id) WHERE type = 'TRANSFER' DO NOTHING RETURNING available_on`,
     [newId(), amount, CURRENCY, holdSeconds, orderId],
   );
-  if (inserted.length > 0) await requestWorkflowStart(tx, starts.fundsRelease(orderId, holdSeconds));
+  if (inserted) await requestWorkflowStart(tx, starts.fundsRelease(orderId, holdSeconds, inserted.available_on));
 }
 
 /**
@@ -91,12 +91,12 @@ export async function releaseOrderFunds(db: DataSource, orderId: string): Promis
  * a release held back by the case runs now. Nothing when the order has no pending release.
  */
 export async function requestReleaseAfterCase(tx: EntityManager, orderId: string, caseId: string): Promise<void> {
-  const [pending]: Array<{ seconds: number }> = await tx.query(
-    `SELECT GREATEST(0, ceil(extract(epoch FROM available_on - now())))::int AS seconds
+  const [pending]: Array<{ seconds: number; available_on: Date }> = await tx.query(
+    `SELECT GREATEST(0, ceil(extract(epoch FROM available_on - now())))::int AS seconds, available_on
        FROM transfers WHERE order_id = $1 AND type = 'TRANSFER' AND status = 'PENDING'`,
     [orderId],
   );
-  if (pending) await requestWorkflowStart(tx, starts.fundsReleaseCaseClosed(orderId, pending.seconds, caseId));
+  if (pending) await requestWorkflowStart(tx, starts.fundsReleaseCaseClosed(orderId, pending.seconds, pending.available_on, caseId));
 }
 
 /** The transfers of the given orders, oldest first, grouped by order (for order views). */

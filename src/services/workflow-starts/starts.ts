@@ -94,11 +94,11 @@ export const starts = {
   },
 
   /** One release per order: its seller share moves pending → available after the hold period. */
-  fundsRelease(orderId: string, afterSeconds: number): WorkflowStart {
+  fundsRelease(orderId: string, afterSeconds: number, releaseAt: Date): WorkflowStart {
     return start(
       'fundsReleaseWorkflow',
       workflowIds.fundsRelease(orderId),
-      { orderId, afterSeconds },
+      { orderId, afterSeconds, releaseAt: releaseAt.toISOString() },
       { summary: `Release of order ${orderId}'s seller share after ${afterSeconds} s` },
     );
   },
@@ -109,11 +109,11 @@ export const starts = {
    * back by an open case checks again. Once the release has ended, REJECT_DUPLICATE makes it a
    * no-op. One request per case.
    */
-  fundsReleaseCaseClosed(orderId: string, afterSeconds: number, caseId: string): WorkflowStart {
+  fundsReleaseCaseClosed(orderId: string, afterSeconds: number, releaseAt: Date, caseId: string): WorkflowStart {
     return start(
       'fundsReleaseWorkflow',
       workflowIds.fundsRelease(orderId),
-      { orderId, afterSeconds },
+      { orderId, afterSeconds, releaseAt: releaseAt.toISOString() },
       {
         signal: { name: orderCaseClosedSignal.name, args: [] },
         // Worded as the plain start's summary: whichever request starts the workflow sets it.
