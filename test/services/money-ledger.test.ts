@@ -132,6 +132,13 @@ describe('transfers route', () => {
     const malformed = await api.http.get('/seller/transfers?cursor=abc&size=0').set(seller.bearer).expect(400);
     expect(malformed.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['cursor', 'size']);
     expect((await api.http.get('/seller/transfers').set(other.bearer).expect(200)).body).toEqual({ transfers: [], cursor: null });
+    // Nothing available: no payout run is promised.
+    expect((await api.http.get('/seller/balance').set(other.bearer).expect(200)).body).toEqual({
+      pending: 0,
+      available: 0,
+      currency: 'GBP',
+      nextPayoutDate: null,
+    });
     expect((await api.http.get('/seller/balance').set(seller.bearer).expect(200)).body).toEqual({
       pending: 1900 + 2850,
       available: 950,
@@ -278,6 +285,21 @@ describe('refund losses recovered from later earnings', () => {
       { account: 'platform_refund_losses', amount: 380 },
       { account: 'platform_refund_losses', amount: 570 },
     ]);
+
+    // The billing page shows the loss and its repayments, newest first, and nothing left owed.
+    const { links } = (await api.http.get('/seller/dashboard').set(seller.bearer).expect(200)).body;
+    const page = (await api.http.get(new URL(links.billing).pathname).expect(200)).text;
+    const losses = [...page.matchAll(/<tr data-loss="([^"]+)">(.*?)<\/tr>/g)].map(([, orderId, row]) => [
+      orderId,
+      row!.match(/<td>([a-z][^<]*)<\/td>/)![1],
+      row!.match(/<td class="money">([^<]*)<\/td>/)![1],
+    ]);
+    expect(losses).toEqual([
+      [a.orderId, 'repaid from your earnings', '−£3.80'],
+      [a.orderId, 'repaid from your earnings', '−£5.70'],
+      [a.orderId, 'refund covered by the platform (already paid out)', '£9.50'],
+    ]);
+    expect(page).toContain('Still owed: <strong id="owed">£0.00</strong>');
   });
 
   it('repays it from a failed payout coming back to available', async () => {
@@ -417,7 +439,8 @@ describe('random histories (property)', () => {
           [seller.id],
         );
         const balance = (await api.http.get('/seller/balance').set(seller.bearer).expect(200)).body;
-        expect(balance).toEqual({ ...rows, currency: 'GBP', nextPayoutDate: expect.any(String) });
+        // A payout run is due only for money available to pay out.
+        expect(balance).toEqual({ ...rows, currency: 'GBP', nextPayoutDate: rows.available > 0 ? expect.any(String) : null });
         expect(balance.available).toBeGreaterThanOrEqual(0);
         expect(balance.pending).toBeGreaterThanOrEqual(0);
         // What the seller is owed is each order's total less the 5% fee, less what was refunded

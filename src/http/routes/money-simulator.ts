@@ -1,5 +1,5 @@
 import type { SellerBillingPage, SellerPayoutsPage } from '../../services/money/money-pages';
-import { formatPence } from '../../services/orders/documents';
+import { formatPence } from '../../domain/money/pence';
 import { day, escapeHtml, htmlPage, LINKED_PAGE_HEADERS } from '../pages';
 import { defineRoute } from '../route';
 import { signedLinkParams } from '../schemas';
@@ -34,7 +34,7 @@ function payoutsPage(p: SellerPayoutsPage): string {
   return htmlPage(
     `Payouts for ${p.username}`,
     `<h2>Balance</h2>
-<dl class="facts"><dt>Available</dt><dd id="available">${formatPence(p.balance.available)}</dd><dt>Pending</dt><dd id="pending">${formatPence(p.balance.pending)}</dd><dt>Next payout</dt><dd id="next-payout" data-at="${escapeHtml(next)}">${day(next)} ${escapeHtml(next.slice(11, 16))} UTC</dd></dl>
+<dl class="facts"><dt>Available</dt><dd id="available">${formatPence(p.balance.available)}</dd><dt>Pending</dt><dd id="pending">${formatPence(p.balance.pending)}</dd><dt>Next payout</dt>${next ? `<dd id="next-payout" data-at="${escapeHtml(next)}">${day(next)} ${escapeHtml(next.slice(11, 16))} UTC</dd>` : '<dd id="next-payout">None due: nothing is available to pay out</dd>'}</dl>
 <h2>Payouts</h2>
 ${table(
   ['Status', 'Arrival date', { money: 'Amount' }],
@@ -100,6 +100,21 @@ ${table(
   })),
   'No reversals.',
 )}
+<h2>Refund losses and recoveries</h2>
+${table(
+  ['Date', 'Order', 'Entry', { money: 'Owed to the platform' }],
+  p.losses.map((l) => ({
+    attrs: `data-loss="${escapeHtml(l.orderId)}"`,
+    cells: [
+      day(l.createdAt),
+      shortId(l.orderId),
+      l.event === 'REFUND' ? 'refund covered by the platform (already paid out)' : 'repaid from your earnings',
+      signedPence(l.owed),
+    ],
+  })),
+  'No refund losses.',
+)}
+<p>Still owed: <strong id="owed">${formatPence(p.owed)}</strong>. It is repaid from your next releases before they reach your balance.</p>
 <h2>Payment method</h2>
 <p id="payment-method">${escapeHtml(method)}</p>
 ${expiry(p.expiresAt)}`,

@@ -46,7 +46,13 @@ export const sellerMoneyRoutes = (s: Services) => [
           available: pence.required(),
           pending: pence.required(),
           currency: Joi.string().length(3).required(),
-          nextPayoutDate: Joi.date().iso().required(),
+          nextPayoutDate: Joi.date()
+            .iso()
+            .allow(null)
+            .required()
+            .description(
+              'When the next payout run pays the caller; null when it would pay nothing (nothing available, or the account is suspended).',
+            ),
         }),
       },
     },

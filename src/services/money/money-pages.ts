@@ -11,7 +11,7 @@ export const MONEY_PAGE_ROWS = { payouts: 50, transfers: 20, billing: 200 } as c
 export interface SellerPayoutsPage {
   username: string;
   expiresAt: Date;
-  balance: { available: number; pending: number; currency: string; nextPayoutDate: string };
+  balance: { available: number; pending: number; currency: string; nextPayoutDate: string | null };
   payouts: PayoutView[];
   transfers: TransferView[];
 }
@@ -23,6 +23,14 @@ export interface SellerBillingPage {
   fees: Array<{ orderId: string; event: 'PAYMENT' | 'REFUND'; amount: number; createdAt: Date }>;
   refunds: Array<{ orderId: string; reason: 'CASE' | 'CANCELLATION'; kind: string; amount: number; createdAt: Date }>;
   reversals: Array<{ orderId: string; amount: number; createdAt: Date }>;
+  /**
+   * The ledger's `platform_refund_losses` rows of the seller's orders, as the seller owes them:
+   * + a refund the platform covered because the money was paid out already (REFUND), − repaid
+   * from a later release or a returned payout (LOSS_RECOVERED, a RECOVERY transfer).
+   */
+  losses: Array<{ orderId: string; event: 'REFUND' | 'LOSS_RECOVERED'; owed: number; createdAt: Date }>;
+  /** What the seller still owes the platform for refund losses: the sum over every such row. */
+  owed: number;
   /** The seller's account at the payout simulator's bank, if one was set up; null: none on file. */
   paymentMethod: { kind: 'SIMULATED_BANK_ACCOUNT'; refusesPayouts: boolean } | null;
 }
@@ -60,7 +68,7 @@ export class SellerMoneyPages {
   async billing(token: string, now = new Date()): Promise<SellerBillingPage> {
     const { sellerId, username, expiresAt } = await this.open('simulator-billing', token, now);
     const limit = MONEY_PAGE_ROWS.billing;
-    const [fees, refunds, reversals, banks] = await Promise.all([
+    const [fees, refunds, reversals, losses, owed, banks] = await Promise.all([
       this.db.query(
         `SELECT e.order_id AS "orderId", t.event, e.amount::int AS amount, e.created_at AS "createdAt"
            FROM orders o JOIN ledger_entries e ON e.order_id = o.id AND e.account = 'platform_seller_fee'
@@ -79,6 +87,19 @@ export class SellerMoneyPages {
            FROM transfers WHERE seller_id = $1 AND type = 'REVERSAL' ORDER BY id DESC LIMIT $2`,
         [sellerId, limit],
       ),
+      this.db.query(
+        `SELECT e.order_id AS "orderId", t.event, (-e.amount)::int AS owed, e.created_at AS "createdAt"
+           FROM orders o JOIN ledger_entries e ON e.order_id = o.id AND e.account = 'platform_refund_losses'
+           JOIN ledger_transactions t ON t.id = e.transaction_id
+          WHERE o.seller_id = $1 ORDER BY e.created_at DESC, e.id DESC LIMIT $2`,
+        [sellerId, limit],
+      ),
+      // Over every row, not just the page's: the figure recoveries work down.
+      this.db.query(
+        `SELECT COALESCE(-sum(e.amount), 0)::int AS owed
+           FROM orders o JOIN ledger_entries e ON e.order_id = o.id AND e.account = 'platform_refund_losses' WHERE o.seller_id = $1`,
+        [sellerId],
+      ) as Promise<Array<{ owed: number }>>,
       this.db.query(`SELECT fails FROM simulator_bank_accounts WHERE seller_id = $1`, [sellerId]) as Promise<Array<{ fails: boolean }>>,
     ]);
     const bank = banks[0];
@@ -88,6 +109,8 @@ export class SellerMoneyPages {
       fees,
       refunds,
       reversals,
+      losses,
+      owed: owed[0]!.owed,
       paymentMethod: bank ? { kind: 'SIMULATED_BANK_ACCOUNT', refusesPayouts: bank.fails } : null,
     };
   }

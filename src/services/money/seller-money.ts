@@ -28,9 +28,17 @@ export class SellerMoney {
     private readonly options: MoneyOptions,
   ) {}
 
-  async balance(sellerId: string): Promise<{ available: number; pending: number; currency: string; nextPayoutDate: string }> {
-    const next = nextPayoutRun(new Date(), this.options.payoutIntervalMs);
-    return { ...(await sellerBalances(this.db.manager, sellerId)), currency: CURRENCY, nextPayoutDate: next.toISOString() };
+  /**
+   * The seller's balance, and when the next payout run pays them: null when it would pay nothing
+   * (nothing available, or the seller is suspended, whose money stays on the platform), the run
+   * itself skipping such sellers (payouts.ts `requestPayoutRun`).
+   */
+  async balance(sellerId: string): Promise<{ available: number; pending: number; currency: string; nextPayoutDate: string | null }> {
+    const balances = await sellerBalances(this.db.manager, sellerId);
+    const [active] = await this.db.query(`SELECT 1 FROM seller_accounts WHERE user_id = $1 AND status = 'ACTIVE'`, [sellerId]);
+    const paid = balances.available > 0 && active !== undefined;
+    const nextPayoutDate = paid ? nextPayoutRun(new Date(), this.options.payoutIntervalMs).toISOString() : null;
+    return { ...balances, currency: CURRENCY, nextPayoutDate };
   }
 
   transfers(sellerId: string, page: { cursor?: string; size: number }): Promise<TransferPage> {
