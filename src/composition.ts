@@ -62,6 +62,7 @@ import { loadUserSummaries } from './services/users/user-summary';
 import { createLogger } from './logger';
 import { priceHistory } from './services/catalog/price-history';
 import { EmailOutbox } from './services/email/outbox';
+import type { Periods } from './domain/deadlines';
 
 /** The composition root: wires services from configuration, the database and Temporal. */
 /** The periods order actions start their timers with; the worker's activities use the same. */
@@ -109,11 +110,14 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   const deliveryOptions = new DeliveryOptions(db);
   const baskets = new Baskets(db, (sellerId, country) => deliveryOptions.availableTo(sellerId, country));
   const caseUpdates = new CaseUpdates(temporal);
-  const periods = {
+  const periods: Periods = {
     autoReceiptSeconds: config.orders.autoReceiptSeconds,
     deliveredReceiptSeconds: config.orders.deliveredReceiptSeconds,
     autoEscalateSeconds: config.cases.autoEscalateSeconds,
     reviewWindowSeconds: config.reviews.windowSeconds,
+    dispatchSeconds: config.orders.dispatchSeconds,
+    cancellationAnswerSeconds: config.orders.cancellationAnswerSeconds,
+    decisionSeconds: config.cases.decisionSeconds,
   };
   const conversations = new Conversations(db, (imageId) => uploads.imageUrl(imageId), {
     graceSeconds: config.conversations.notifyGraceSeconds,

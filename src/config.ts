@@ -113,6 +113,10 @@ export interface Config {
     autoReceiptSeconds: number;
     /** Once every shipment of an order is delivered, it counts as received after this, if sooner. */
     deliveredReceiptSeconds: number;
+    /** The seller ships within this long of the order (shown as `dueAt`; docs/checkout-orders.md "Next actions"). */
+    dispatchSeconds: number;
+    /** The seller answers a buyer's cancellation request within this long (shown as `dueAt`). */
+    cancellationAnswerSeconds: number;
   };
   tracking: {
     /** First wait between two polls of the carrier; it doubles up to `pollMaxSeconds`. */
@@ -152,6 +156,8 @@ export interface Config {
   cases: {
     /** An OPEN or REMEDIATION case unresolved this long escalates automatically (spec: 7 days). */
     autoEscalateSeconds: number;
+    /** Operators decide an ESCALATED case within this long of its escalation (shown as `dueAt`). */
+    decisionSeconds: number;
   };
   addressLookup: {
     /** `embedded` (the bundled gazetteer) or `loqate` (needs `key`). */
@@ -325,6 +331,14 @@ const schema = Joi.object({
     .integer()
     .min(1)
     .default(3 * 86_400),
+  ORDER_DISPATCH_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .default(3 * 86_400),
+  ORDER_CANCELLATION_ANSWER_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .default(2 * 86_400),
   TRACKING_POLL_SECONDS: Joi.number().integer().min(1).default(3_600),
   TRACKING_POLL_MAX_SECONDS: Joi.number()
     .integer()
@@ -365,6 +379,10 @@ const schema = Joi.object({
     .integer()
     .min(1)
     .default(7 * 86_400),
+  CASE_DECISION_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .default(3 * 86_400),
   CONVERSATION_NOTIFY_GRACE_SECONDS: Joi.number().integer().min(1).default(120),
   CONVERSATION_NOTIFY_MAX_DELAY_SECONDS: Joi.number().integer().min(1).default(900),
   CONVERSATION_INACTIVE_SECONDS: Joi.number().integer().min(0).default(300),
@@ -511,7 +529,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     search: { cacheTtlMs: value.SELLER_SEARCH_CACHE_MS },
     discover: { cacheTtlMs: value.DISCOVER_CACHE_MS, itemCacheBytes: value.DISCOVER_ITEM_CACHE_MB * 1024 * 1024 },
     checkout: { holdSeconds: value.CHECKOUT_HOLD_SECONDS, expirySweepMs: parseDuration(value.CHECKOUT_EXPIRY_SWEEP) },
-    orders: { autoReceiptSeconds: value.ORDER_AUTO_RECEIPT_SECONDS, deliveredReceiptSeconds: value.ORDER_DELIVERED_RECEIPT_SECONDS },
+    orders: {
+      autoReceiptSeconds: value.ORDER_AUTO_RECEIPT_SECONDS,
+      deliveredReceiptSeconds: value.ORDER_DELIVERED_RECEIPT_SECONDS,
+      dispatchSeconds: value.ORDER_DISPATCH_SECONDS,
+      cancellationAnswerSeconds: value.ORDER_CANCELLATION_ANSWER_SECONDS,
+    },
     money: {
       sellerFeeBps: value.SELLER_FEE_BPS,
       fundsHoldSeconds: value.FUNDS_HOLD_SECONDS,
@@ -529,7 +552,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     reviews: { windowSeconds: value.REVIEW_WINDOW_SECONDS },
     retention: { olderThanMs: parseDuration(value.RETENTION_AGE), everyMs: parseDuration(value.RETENTION_EVERY) },
-    cases: { autoEscalateSeconds: value.CASE_AUTO_ESCALATE_SECONDS },
+    cases: { autoEscalateSeconds: value.CASE_AUTO_ESCALATE_SECONDS, decisionSeconds: value.CASE_DECISION_SECONDS },
     addressLookup: {
       provider: value.ADDRESS_LOOKUP_PROVIDER,
       loqateKey: value.LOQATE_KEY,

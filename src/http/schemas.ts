@@ -239,6 +239,22 @@ export const caseDeadlines = Joi.object({
   escalatesAt: timestamp.allow(null).required().description('When an OPEN or REMEDIATION case escalates automatically; null otherwise.'),
 }).required();
 
+/** Whose move an order or a case waits for and by when (docs/checkout-orders.md "Next actions"). */
+export const nextActions = Joi.array()
+  .items(
+    Joi.object({
+      party: Joi.string().valid('BUYER', 'SELLER', 'OPERATOR').required().description('Who makes the move.'),
+      action: Joi.string().required().description("The action that makes it (an operator's `decide`: close or remediate)."),
+      dueAt: timestamp.allow(null).required().description('By when; null when no clock runs.'),
+      afterDue: Joi.string()
+        .allow(null)
+        .required()
+        .description('What the service does by itself once `dueAt` passes; null: nothing, the date is a commitment both parties see.'),
+    }).meta({ component: 'NextAction' }),
+  )
+  .required()
+  .description('The same for every viewer: whose move it is, by when, and what happens if it is not made.');
+
 /** A proof-of-postage image on a shipment: a case attachment's fields, with the spec's `hidden`. */
 export const shipmentAttachment = Joi.object({
   id: Joi.string().required(),
@@ -315,6 +331,7 @@ export const orderView = Joi.object({
         createdAt: timestamp.required(),
         updatedAt: timestamp.required(),
         actions: caseActions,
+        nextActions,
         deadlines: caseDeadlines,
       }),
     )
@@ -331,6 +348,15 @@ export const orderView = Joi.object({
     .items(Joi.string().valid(...ORDER_ACTIONS))
     .required()
     .description('What the caller may do with the order now (from the order status table); anything else is refused.'),
+  nextActions,
+  cancellationRequest: Joi.object({
+    status: Joi.string().valid('PENDING', 'ACCEPTED', 'DECLINED').required(),
+    requestedAt: timestamp.required(),
+    answeredAt: timestamp.allow(null).required().description('When the seller cancelled, declined or shipped; null while PENDING.'),
+  })
+    .allow(null)
+    .required()
+    .description("The buyer's request to cancel before shipment (asked once); null when none was made."),
   deadlines: Joi.object({
     autoReceiptAt: timestamp.allow(null).required().description('When a SHIPPED order is received automatically.'),
   }).required(),

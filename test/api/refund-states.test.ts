@@ -114,8 +114,11 @@ describe('an order refunded in full', () => {
       .set(b.buyer.bearer)
       .send({ action: 'dispute', orderId: b.orderId, reason: 'OTHER', comment: 'again', items: [{ id: b.lines[0], quantity: 1 }] })
       .expect(409);
-    const [purchase] = await db().query(`SELECT status FROM purchases WHERE id = $1`, [b.purchaseId]);
-    expect(purchase.status).toBe('PAID');
+    // Nothing of the purchase was sold: it does not complete, it ends CANCELLED with its buyer fee refunded.
+    const [purchase] = await db().query(`SELECT status, completed_at, fee, fee_refunded FROM purchases WHERE id = $1`, [b.purchaseId]);
+    expect(purchase).toMatchObject({ status: 'CANCELLED', completed_at: null });
+    expect(purchase.fee).toBeGreaterThan(0);
+    expect(purchase.fee_refunded).toBe(purchase.fee);
     expect(await adjustments(b.orderId)).toEqual([{ kind: 'FULL', amount: 2150 }]);
     // ORDER_UPDATED tells the seller's integrations the order closed.
     const events = await db().query(`SELECT count(*)::int AS n FROM outbox_events WHERE type = 'ORDER_UPDATED' AND data->>'orderId' = $1`, [

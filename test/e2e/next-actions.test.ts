@@ -52,6 +52,9 @@ describe('next actions and deadlines', () => {
 
     // ACCEPTED: before shipment the seller may cancel and the buyer ask to.
     expect(accepted).toMatchObject({ status: 'ACCEPTED', actions: ['ship', 'dispute', 'cancel'], deadlines: { autoReceiptAt: null } });
+    // Whose move, by when: the seller ships within 3 days; both parties see the same.
+    expect(accepted.nextActions).toEqual([{ party: 'SELLER', action: 'ship', dueAt: plus(accepted.createdAt, 3 * DAY), afterDue: null }]);
+    expect((await buyerOrder()).nextActions).toEqual(accepted.nextActions);
     expect(await buyerOrder()).toMatchObject({ actions: ['dispute', 'request-cancel'], deadlines: { autoReceiptAt: null } });
     refused(await buyerAct({ action: 'receive', orderId })); // not listed for the buyer
     refused(await sellerAct(outsideTheDocument({ action: 'receive' }))); // never the seller's
@@ -65,12 +68,20 @@ describe('next actions and deadlines', () => {
     expect(await buyerOrder()).toMatchObject({
       actions: ['receive', 'dispute'],
       deadlines: { autoReceiptAt: shipped.deadlines.autoReceiptAt },
+      nextActions: [
+        { party: 'BUYER', action: 'receive', dueAt: shipped.deadlines.autoReceiptAt, afterDue: 'The order is received automatically.' },
+      ],
     });
     refused(await ship());
 
     // RECEIVED
     await expectStatus(buyerAct({ action: 'receive', orderId }), 200);
-    expect(await sellerOrder()).toMatchObject({ status: 'RECEIVED', actions: ['dispute'], deadlines: { autoReceiptAt: null } });
+    expect(await sellerOrder()).toMatchObject({
+      status: 'RECEIVED',
+      actions: ['dispute'],
+      nextActions: [],
+      deadlines: { autoReceiptAt: null },
+    });
     expect(await buyerOrder()).toMatchObject({ actions: ['dispute'], deadlines: { autoReceiptAt: null } });
     refused(await buyerAct({ action: 'receive', orderId }));
     refused(await ship());
@@ -106,6 +117,11 @@ describe('next actions and deadlines', () => {
       deadlines: { escalatesAt: plus(opened!.createdAt, 7 * DAY) },
     });
     expect(await asBuyer()).toMatchObject({ actions: ['propose', 'escalate'] });
+    const escalates = 'The case escalates to an operator, who decides it.';
+    expect(opened!.nextActions).toEqual([
+      { party: 'BUYER', action: 'propose', dueAt: opened!.deadlines.escalatesAt, afterDue: escalates },
+      { party: 'SELLER', action: 'propose', dueAt: opened!.deadlines.escalatesAt, afterDue: escalates },
+    ]);
     refused(await sellerDo({ action: 'resolve' }));
     refused(await buyerDo(outsideTheDocument({ action: 'resolve' })));
     refused(await sellerDo({ action: 'accept', outcomeId: id }));
@@ -114,13 +130,21 @@ describe('next actions and deadlines', () => {
     // The seller proposes a return: only the buyer may answer it.
     const outcomeId = (await dataOf(sellerDo(proposal))).outcomes[0]!.id;
     expect(await asSeller()).toMatchObject({ status: 'OPEN', actions: ['propose', 'escalate'] });
-    expect(await asBuyer()).toMatchObject({ actions: ['propose', 'accept', 'reject', 'escalate'] });
+    expect(await asBuyer()).toMatchObject({
+      actions: ['propose', 'accept', 'reject', 'escalate'],
+      nextActions: [{ party: 'BUYER', action: 'accept', dueAt: opened!.deadlines.escalatesAt, afterDue: escalates }],
+    });
     refused(await sellerDo({ action: 'accept', outcomeId }));
     refused(await sellerDo({ action: 'reject', outcomeId }));
 
     // The buyer accepts: SETTLED, only the seller's resolve is left, no clock runs.
     await expectStatus(buyerDo({ action: 'accept', outcomeId }), 200);
-    expect(await asSeller()).toMatchObject({ status: 'SETTLED', actions: ['resolve'], deadlines: { escalatesAt: null } });
+    expect(await asSeller()).toMatchObject({
+      status: 'SETTLED',
+      actions: ['resolve'],
+      nextActions: [{ party: 'SELLER', action: 'resolve', dueAt: null, afterDue: null }],
+      deadlines: { escalatesAt: null },
+    });
     expect(await asBuyer()).toMatchObject({ status: 'SETTLED', actions: [], deadlines: { escalatesAt: null } });
     for (const body of [proposal, { action: 'escalate' }, { action: 'accept', outcomeId }, { action: 'reject', outcomeId }] as const) {
       refused(await buyerDo(body));
@@ -133,5 +157,23 @@ describe('next actions and deadlines', () => {
     expect(await asBuyer()).toMatchObject({ actions: [] });
     for (const body of [proposal, { action: 'escalate' }, { action: 'resolve' }] as const) refused(await sellerDo(body));
     for (const body of [proposal, { action: 'escalate' }] as const) refused(await buyerDo(body));
+    expect((await asBuyer()).nextActions).toEqual([]);
+  }, 120_000);
+
+  it('an escalated case: an operator decides, by a date both parties see', async () => {
+    const { api } = stack;
+    // The unit is out of its closed case: the buyer disputes it again and escalates at once.
+    await expectStatus(buyerAct({ action: 'dispute', orderId, reason: 'DAMAGED', items: [{ id: itemId, quantity: 1 }] }), 200);
+    const cases = await dataOf(apiClient(api, buyer.bearer).GET('/user/cases'));
+    const id = cases.find((c) => c.status === 'OPEN')!.id;
+    const theCase = { params: { path: { id } } };
+    await expectStatus(apiClient(api, buyer.bearer).PUT('/user/cases/{id}', { ...theCase, body: { action: 'escalate' } }), 200);
+    const escalated = await dataOf(apiClient(api, seller.bearer).GET('/seller/cases/{id}', theCase));
+    const [{ escalated_at }] = await api.database.db.query(`SELECT escalated_at FROM cases WHERE id = $1`, [id]);
+    expect(escalated).toMatchObject({ status: 'ESCALATED', deadlines: { escalatesAt: null } });
+    expect(escalated.nextActions).toEqual([
+      { party: 'OPERATOR', action: 'decide', dueAt: plus(escalated_at.toISOString(), 3 * DAY), afterDue: null },
+    ]);
+    expect((await dataOf(apiClient(api, buyer.bearer).GET('/user/cases/{id}', theCase))).nextActions).toEqual(escalated.nextActions);
   }, 120_000);
 });

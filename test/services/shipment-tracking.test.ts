@@ -105,6 +105,9 @@ describe('shipment tracking (activity and service on Postgres)', () => {
       deliveredReceiptSeconds: 3 * DAY,
       autoEscalateSeconds: 7 * DAY,
       reviewWindowSeconds: 14 * DAY,
+      dispatchSeconds: 3 * DAY,
+      cancellationAnswerSeconds: 2 * DAY,
+      decisionSeconds: 3 * DAY,
     };
     const view = await new SellerOrders(db(), periods).get(seller.id, orderId);
     const [{ delivered_at }] = await db().query(`SELECT delivered_at FROM orders WHERE id = $1`, [orderId]);

@@ -32,7 +32,7 @@ type Expected<S extends string, A extends string, R extends string> = Record<S, 
 
 const ORDERS: Expected<OrderStatus, OrderActionName, OrderActor> = {
   ACCEPTED: {
-    seller: { ship: 'SHIPPED', dispute: 'ACCEPTED', cancel: 'CANCELLED' },
+    seller: { ship: 'SHIPPED', dispute: 'ACCEPTED', 'decline-cancel': 'ACCEPTED', cancel: 'CANCELLED' },
     buyer: { dispute: 'ACCEPTED', 'request-cancel': 'ACCEPTED' },
   },
   SHIPPED: { seller: { dispute: 'SHIPPED' }, buyer: { receive: 'RECEIVED', dispute: 'SHIPPED' }, system: { receive: 'RECEIVED' } },
@@ -50,8 +50,10 @@ const CHECKOUTS: Expected<CheckoutStatus, keyof typeof CHECKOUT_TRANSITIONS, Che
 };
 
 const PURCHASES: Expected<PurchaseStatus, keyof typeof PURCHASE_TRANSITIONS, PurchaseActor> = {
-  PAID: { system: { complete: 'COMPLETED' } },
+  PAID: { system: { complete: 'COMPLETED', cancel: 'CANCELLED' } },
   COMPLETED: {},
+  // Nothing of it was sold: every order cancelled or refunded in full.
+  CANCELLED: {},
 };
 
 /** Every (status, actor, action) of a table, with the expected status after it or `null` when refused. */
@@ -101,10 +103,14 @@ describe('nextActions', () => {
   });
 
   const cases = ORDER_STATUSES.flatMap((s) => ORDER_ACTORS.map((r): [OrderStatus, OrderActor] => [s, r]));
-  it.each(cases)('%s order, %s: exactly the allowed actions', (status, actor) => {
+  it.each(cases)('%s order, %s: exactly the allowed actions, refined by the cancellation request', (status, actor) => {
     const expected = ORDER_ACTIONS.filter((a) => ORDERS[status][actor]?.[a] !== undefined);
-    expect(nextActions(status, actor)).toEqual(expected);
-    expect(nextActions(status, actor)).toEqual(actionsAllowed(ORDER_TRANSITIONS, status, actor));
+    expect(actionsAllowed(ORDER_TRANSITIONS, status, actor)).toEqual(expected);
+    // Asked once; declined only while pending.
+    expect(nextActions(status, actor, null)).toEqual(expected.filter((a) => a !== 'decline-cancel'));
+    expect(nextActions(status, actor, 'PENDING')).toEqual(expected.filter((a) => a !== 'request-cancel'));
+    for (const answered of ['ACCEPTED', 'DECLINED'] as const)
+      expect(nextActions(status, actor, answered)).toEqual(expected.filter((a) => a !== 'request-cancel' && a !== 'decline-cancel'));
   });
 
   const pairs = ORDER_ACTORS.flatMap((r) => ORDER_ACTIONS.map((a): [OrderActor, OrderActionName] => [r, a]));
@@ -114,11 +120,14 @@ describe('nextActions', () => {
   });
 
   it('gives each party its own actions at each step of an order', () => {
-    expect(nextActions('ACCEPTED', 'seller')).toEqual(['ship', 'dispute', 'cancel']);
-    expect(nextActions('ACCEPTED', 'buyer')).toEqual(['dispute', 'request-cancel']);
-    expect(nextActions('CANCELLED', 'buyer')).toEqual([]);
-    expect(nextActions('SHIPPED', 'buyer')).toEqual(['receive', 'dispute']);
-    expect(nextActions('SHIPPED', 'seller')).toEqual(['dispute']);
-    expect(nextActions('RECEIVED', 'system')).toEqual([]);
+    expect(nextActions('ACCEPTED', 'seller', null)).toEqual(['ship', 'dispute', 'cancel']);
+    expect(nextActions('ACCEPTED', 'buyer', null)).toEqual(['dispute', 'request-cancel']);
+    expect(nextActions('ACCEPTED', 'seller', 'PENDING')).toEqual(['ship', 'dispute', 'decline-cancel', 'cancel']);
+    expect(nextActions('ACCEPTED', 'buyer', 'PENDING')).toEqual(['dispute']);
+    expect(nextActions('ACCEPTED', 'buyer', 'DECLINED')).toEqual(['dispute']);
+    expect(nextActions('CANCELLED', 'buyer', 'ACCEPTED')).toEqual([]);
+    expect(nextActions('SHIPPED', 'buyer', null)).toEqual(['receive', 'dispute']);
+    expect(nextActions('SHIPPED', 'seller', 'DECLINED')).toEqual(['dispute']);
+    expect(nextActions('RECEIVED', 'system', null)).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { buyerFee } from '../../src/services/basket/pricing';
-import { formatPence, packingSlipCsv } from '../../src/services/orders/documents';
+import { formatPence } from '../../src/domain/money/pence';
+import { packingSlipCsv } from '../../src/services/orders/documents';
 import type { OrderView } from '../../src/services/orders/order-view';
 
 it('buyer fee: 2% rounded up, at least 25p, nothing for an empty basket', () => {

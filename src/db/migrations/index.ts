@@ -37,6 +37,8 @@ import { OAuthCodeRedirectGiven1733561000000 } from './1733561000000-oauth-code-
 import { OAuthRevokedSessions1733562000000 } from './1733562000000-oauth-revoked-sessions';
 import { IdempotencyCommitted1733563000000 } from './1733563000000-idempotency-committed';
 import { NoCaseWebhookEvents1733564000000 } from './1733564000000-no-case-webhook-events';
+import { PurchaseCancelled1733570000000 } from './1733570000000-purchase-cancelled';
+import { CancellationDeclined1733571000000 } from './1733571000000-cancellation-declined';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -79,4 +81,6 @@ export const migrations = [
   OAuthRevokedSessions1733562000000,
   IdempotencyCommitted1733563000000,
   NoCaseWebhookEvents1733564000000,
+  PurchaseCancelled1733570000000,
+  CancellationDeclined1733571000000,
 ];

@@ -22,17 +22,22 @@ export const CHECKOUT_TRANSITIONS = {
   expire: { actors: ['system', 'buyer'], from: ['OPEN'], to: 'EXPIRED' },
 } as const satisfies StateTable<CheckoutStatus, CheckoutAction, CheckoutActor>;
 
-export const PURCHASE_STATUSES = ['PAID', 'COMPLETED'] as const;
+export const PURCHASE_STATUSES = ['PAID', 'COMPLETED', 'CANCELLED'] as const;
 export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
 /** A purchase exists only once its checkout is paid. */
 export const PURCHASE_INITIAL_STATUS: PurchaseStatus = 'PAID';
 export const PURCHASE_ACTORS = ['system'] as const;
 export type PurchaseActor = (typeof PURCHASE_ACTORS)[number];
-export type PurchaseAction = 'complete';
+export type PurchaseAction = 'complete' | 'cancel';
 
-/** A purchase completes when every order is received and no case is open (order-engine.ts). */
+/**
+ * A purchase settles once every order is settled and no case is open (order-engine.ts
+ * `settlePurchase`): COMPLETED when at least one order was received, CANCELLED when nothing was
+ * sold (every order cancelled or refunded in full), which refunds the buyer fee too.
+ */
 export const PURCHASE_TRANSITIONS = {
   complete: { actors: ['system'], from: ['PAID'], to: 'COMPLETED' },
+  cancel: { actors: ['system'], from: ['PAID'], to: 'CANCELLED' },
 } as const satisfies StateTable<PurchaseStatus, PurchaseAction, PurchaseActor>;
 
 export const ORDER_STATUSES = ['ACCEPTED', 'SHIPPED', 'RECEIVED', 'CANCELLED', 'REFUNDED'] as const;
@@ -44,15 +49,17 @@ export type OrderItemStatus = OrderStatus;
 /** `system`: the automatic-receipt timer. */
 export const ORDER_ACTORS = ['seller', 'buyer', 'system'] as const;
 export type OrderActor = (typeof ORDER_ACTORS)[number];
-export const ORDER_ACTIONS = ['ship', 'receive', 'dispute', 'request-cancel', 'cancel'] as const;
+export const ORDER_ACTIONS = ['ship', 'receive', 'dispute', 'request-cancel', 'decline-cancel', 'cancel'] as const;
 export type OrderActionName = (typeof ORDER_ACTIONS)[number];
 
 /**
  * Orders. `ship` may be repeated while items are left ACCEPTED; the order becomes SHIPPED with
  * the shipment that leaves none (ORDER_ITEM_TRANSITIONS.ship moves the items). `dispute` opens a
- * case and changes no status. Before shipment the buyer may `request-cancel` (the seller is told;
- * no status changes) and the seller may `cancel` (with or without a request): the order and
- * its items are CANCELLED and refunded in full (docs/money.md). A cancelled order has no actions.
+ * case and changes no status. Before shipment the buyer may `request-cancel`, once (the seller is
+ * told; no status changes, the request has its own state: `CancellationRequestStatus`), the seller
+ * may `decline-cancel` a pending request, and the seller may `cancel` (with or without a request):
+ * the order and its items are CANCELLED and refunded in full (docs/money.md). A cancelled order
+ * has no actions.
  * A live order whose refunds reach what was paid for it closes as REFUNDED (`ORDER_REFUNDED`), with
  * no actions either: nothing to ship, cancel, receive or dispute any more.
  */
@@ -67,6 +74,7 @@ export const ORDER_TRANSITIONS = {
   receive: { actors: ['buyer', 'system'], from: ['SHIPPED'], to: 'RECEIVED' },
   dispute: { actors: ['seller', 'buyer'], from: LIVE_ORDER_STATUSES, to: null },
   'request-cancel': { actors: ['buyer'], from: ['ACCEPTED'], to: null },
+  'decline-cancel': { actors: ['seller'], from: ['ACCEPTED'], to: null },
   cancel: { actors: ['seller'], from: ['ACCEPTED'], to: 'CANCELLED' },
 } as const satisfies StateTable<OrderStatus, OrderActionName, OrderActor>;
 
@@ -76,6 +84,7 @@ export const ORDER_ITEM_TRANSITIONS = {
   receive: { actors: ['buyer', 'system'], from: ['SHIPPED'], to: 'RECEIVED' },
   dispute: { actors: ['seller', 'buyer'], from: LIVE_ORDER_STATUSES, to: null },
   'request-cancel': { actors: ['buyer'], from: ['ACCEPTED'], to: null },
+  'decline-cancel': { actors: ['seller'], from: ['ACCEPTED'], to: null },
   cancel: { actors: ['seller'], from: ['ACCEPTED'], to: 'CANCELLED' },
 } as const satisfies StateTable<OrderItemStatus, OrderActionName, OrderActor>;
 
@@ -90,9 +99,32 @@ export function orderAllows(status: OrderStatus, actor: OrderActor, action: Orde
 }
 
 /**
- * The actions `actor` may take on an order in `status` now. Status rules only: a `dispute` can
- * still be refused for items already in an open case, and ownership is checked in SQL.
+ * A buyer's cancellation request, asked once before shipment: PENDING until the seller cancels
+ * the order (ACCEPTED), declines it or ships (DECLINED).
  */
-export function nextActions(status: OrderStatus, actor: OrderActor): OrderActionName[] {
-  return actionsAllowed(ORDER_TRANSITIONS, status, actor);
+export type CancellationRequestStatus = 'PENDING' | 'ACCEPTED' | 'DECLINED';
+
+/** The request's state from the order's timestamps: answered by the cancellation, or declined (explicitly or by shipping). */
+export function cancellationRequestStatus(t: {
+  requestedAt: Date | null;
+  declinedAt: Date | null;
+  cancelledAt: Date | null;
+}): CancellationRequestStatus | null {
+  if (!t.requestedAt) return null;
+  return t.cancelledAt ? 'ACCEPTED' : t.declinedAt ? 'DECLINED' : 'PENDING';
+}
+
+/** Whether the cancellation request (or its absence) lets `action` through: asked once, declined while pending. */
+export function cancellationAllows(action: OrderActionName, request: CancellationRequestStatus | null): boolean {
+  if (action === 'request-cancel') return request === null;
+  if (action === 'decline-cancel') return request === 'PENDING';
+  return true;
+}
+
+/**
+ * The actions `actor` may take on an order in `status` now, given its cancellation request. A
+ * `dispute` can still be refused for items already in an open case, and ownership is checked in SQL.
+ */
+export function nextActions(status: OrderStatus, actor: OrderActor, request: CancellationRequestStatus | null): OrderActionName[] {
+  return actionsAllowed(ORDER_TRANSITIONS, status, actor).filter((action) => cancellationAllows(action, request));
 }

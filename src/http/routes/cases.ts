@@ -10,6 +10,7 @@ import { defineRoute } from '../route';
 import {
   caseActions,
   caseDeadlines,
+  nextActions,
   deliveryAddress,
   idParams,
   orNull,
@@ -76,6 +77,7 @@ export const caseView = Joi.object({
   outcomes: Joi.array().items(outcome).required(),
   attachments: Joi.array().items(attachment).required(),
   actions: caseActions,
+  nextActions,
   deadlines: caseDeadlines,
 }).meta({ component: 'Case' });
 

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { PaymentPage } from '../../services/checkout/checkouts';
 import type { BillingPortalPage } from '../../services/account/billing-portal';
-import { formatPence } from '../../services/orders/documents';
+import { formatPence } from '../../domain/money/pence';
 import { day, escapeHtml, htmlPage, LINKED_PAGE_HEADERS, PAGE_HEADERS } from '../pages';
 import { defineRoute } from '../route';
 import { signedLinkParams } from '../schemas';

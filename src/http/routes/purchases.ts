@@ -15,16 +15,23 @@ import {
   timestamp,
 } from '../schemas';
 import type { Services } from '../services';
+import { PURCHASE_STATUSES } from '../../domain/orders/order-machine';
 
 type None = Record<string, never>;
 const amount = pence.required();
 
 const purchaseFields = {
   id: Joi.string().required(),
-  status: Joi.string().valid('PAID', 'COMPLETED').required(),
+  status: Joi.string()
+    .valid(...PURCHASE_STATUSES)
+    .required()
+    .description(
+      'PAID until every order is settled; then COMPLETED, or CANCELLED when nothing was sold (every order cancelled or refunded in full).',
+    ),
   subtotal: amount,
   delivery: amount,
   fee: amount,
+  feeRefunded: amount.description('What of `fee` was refunded: all of it once the purchase is CANCELLED, else 0.'),
   total: amount,
   deliveryAddress: deliveryAddress.required(),
   completedAt: timestamp.allow(null).required(),
@@ -41,7 +48,10 @@ const purchaseView = Joi.object({
 }).meta({ component: 'Purchase' });
 
 const purchaseFilters = pagedQuery.keys({
-  status: Joi.array().items(Joi.string().valid('PAID', 'COMPLETED')).single().description('Repeat for several: any of them.'),
+  status: Joi.array()
+    .items(Joi.string().valid(...PURCHASE_STATUSES))
+    .single()
+    .description('Repeat for several: any of them.'),
   createdFrom: timestamp.description('Created at or after (ISO 8601).'),
   createdTo: createdBefore,
   sellerId: Joi.string().uuid().description('Purchases with an order from this seller.'),
@@ -106,7 +116,7 @@ export const purchaseRoutes = (s: Services) => [
       404: { description: "Purchase or order not found, or not the caller's." },
       409: {
         description:
-          '`order-not-shipped`, `order-already-received`, `item-already-disputed`, `order-already-shipped` or `order-cancelled`.',
+          '`order-not-shipped`, `order-already-received`, `item-already-disputed`, `order-already-shipped`, `order-cancelled`, `order-refunded` or `cancellation-already-requested` (a request is made once).',
       },
     },
     handler: async ({ principal, params, body }) => ({ status: 200, body: await s.purchases.act(principal.userId, params.id, body) }),

@@ -64,10 +64,11 @@ const shipmentParams = Joi.object({ id: Joi.string().uuid().required(), shipment
 type SellerOrderAction =
   | { action: 'ship'; shipment: { carrier: string; trackingNumber: string; trackingUrl?: string }; items: ItemQuantity[] }
   | ({ action: 'dispute'; reason: CaseReason } & CaseRequest)
+  | { action: 'decline-cancel' }
   | { action: 'cancel' };
 
 const sellerOrderAction = Joi.object({
-  action: Joi.string().valid('ship', 'dispute', 'cancel').required(),
+  action: Joi.string().valid('ship', 'dispute', 'decline-cancel', 'cancel').required(),
   shipment: Joi.when('action', {
     is: 'ship',
     then: Joi.object({
@@ -79,7 +80,7 @@ const sellerOrderAction = Joi.object({
     }).required(),
     otherwise: Joi.forbidden(),
   }),
-  items: Joi.when('action', { is: 'cancel', then: Joi.forbidden(), otherwise: itemQuantities.required() }),
+  items: Joi.when('action', { is: Joi.valid('cancel', 'decline-cancel'), then: Joi.forbidden(), otherwise: itemQuantities.required() }),
   reason: Joi.when('action', {
     is: 'dispute',
     then: Joi.string()
@@ -124,7 +125,7 @@ export const sellerOrderRoutes = (s: Services) => [
     tag: 'Seller orders',
     summary: 'Ship items (a shipment with carrier and tracking) or open a dispute on items',
     description:
-      "`ship` ships the named accepted items (a quantity below the item's splits it); the order is SHIPPED when no item is left accepted. `dispute` opens a case (`reason`, `comment`, optional initial `outcomes`) on the named items and quantities. `cancel` (before anything shipped, on the buyer's request or not) cancels the order: stock restored, the buyer refunded in full, ORDER_CANCELLED. Emits ORDER_UPDATED.",
+      "`ship` ships the named accepted items (a quantity below the item's splits it); the order is SHIPPED when no item is left accepted. `dispute` opens a case (`reason`, `comment`, optional initial `outcomes`) on the named items and quantities. `cancel` (before anything shipped, on the buyer's request or not) cancels the order: stock restored, the buyer refunded the order's total, ORDER_CANCELLED. `decline-cancel` declines the buyer's pending cancellation request (409 `no-pending-cancellation-request` without one); shipping declines it too. Emits ORDER_UPDATED.",
     auth: 'seller',
     request: { params: idParams, body: sellerOrderAction },
     responses: {
@@ -133,7 +134,7 @@ export const sellerOrderRoutes = (s: Services) => [
       404: { description: "Not found or not the caller's." },
       409: {
         description:
-          '`item-already-disputed`: an item is in an unclosed case; `order-already-shipped` / `order-cancelled`: too late to cancel.',
+          '`item-already-disputed`: an item is in an unclosed case; `order-already-shipped` / `order-cancelled` / `order-refunded`: too late to cancel; `no-pending-cancellation-request`: nothing to decline.',
       },
     },
     handler: async ({ principal, params, body }) => {

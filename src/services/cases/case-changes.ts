@@ -2,7 +2,7 @@ import { touchAccountStats } from '../account/stats-version';
 import type { DataSource } from 'typeorm';
 import type { CaseStatus, OutcomeProposal, OutcomeState, Party } from '../../domain/cases/machine';
 import { requestReleaseAfterCase } from '../money/transfers';
-import { completePurchaseIfSettled } from '../orders/order-engine';
+import { settlePurchase } from '../orders/order-engine';
 import { requestReviewWindow } from '../reviews/review-windows';
 import { touchSellerStats } from '../sellers/stats-version';
 import { queueCaseNotifications } from './case-notifications';
@@ -94,7 +94,7 @@ export async function recordCaseChange(
     // Users before seller accounts: the lock order of every writer (docs/checkout-orders.md).
     if (c.status === 'CLOSED') await touchAccountStats(tx, row.buyer_id);
     await touchSellerStats(tx, row.seller_id); // any change can move `cases.open` or `orders.open`/`waiting`
-    const completed = c.status === 'CLOSED' && (await completePurchaseIfSettled(tx, row.purchase_id));
+    const completed = c.status === 'CLOSED' && (await settlePurchase(tx, row.purchase_id)) === 'COMPLETED';
     if (completed) await requestReviewWindow(tx, row.purchase_id, options.reviewWindowSeconds);
     const messageIds = await queueCaseNotifications(tx, c);
     await tx.query(`INSERT INTO case_actions (id, case_id, actor, kind, status, message_ids) VALUES ($1, $2, $3, $4, $5, $6)`, [

@@ -8,7 +8,8 @@ import {
   type OutcomeType,
   type Party,
 } from '../../domain/cases/machine';
-import { deadline, type Periods } from '../../domain/deadlines';
+import { deadline, type NextAction, type Periods } from '../../domain/deadlines';
+import { caseNextActions } from '../../domain/cases/case-next-actions';
 
 export interface OutcomeView {
   id: string;
@@ -45,6 +46,8 @@ export interface CaseView {
   attachments: CaseAttachmentView[];
   /** What the viewer may do now, from the case machine (an operator: the decisions). */
   actions: string[];
+  /** Whose move the case waits for and by when, the same for every viewer (docs/cases.md "Next actions"). */
+  nextActions: NextAction[];
   deadlines: {
     /** When the running OPEN or REMEDIATION period escalates automatically; null when no clock runs. */
     escalatesAt: Date | null;
@@ -77,16 +80,23 @@ export async function loadCaseViews(
   db: DataSource | EntityManager,
   caseIds: string[],
   viewer: CaseViewer,
-  periods: Pick<Periods, 'autoEscalateSeconds'>,
+  periods: Pick<Periods, 'autoEscalateSeconds' | 'decisionSeconds'>,
 ): Promise<CaseView[]> {
   if (caseIds.length === 0) return [];
   const [cases, outcomes, attachments] = await Promise.all([
     db.query(
       `SELECT id, workflow_id AS "workflowId", order_id AS "orderId", purchase_id AS "purchaseId", reason, status, comment,
-              created_at AS "createdAt", updated_at AS "updatedAt", period_started_at AS "periodStartedAt"
+              created_at AS "createdAt", updated_at AS "updatedAt", period_started_at AS "periodStartedAt", escalated_at AS "escalatedAt"
          FROM cases WHERE id = ANY($1)`,
       [caseIds],
-    ) as Promise<Array<Omit<CaseView, 'outcomes' | 'attachments' | 'actions' | 'deadlines'> & { periodStartedAt: Date }>>,
+    ) as Promise<
+      Array<
+        Omit<CaseView, 'outcomes' | 'attachments' | 'actions' | 'nextActions' | 'deadlines'> & {
+          periodStartedAt: Date;
+          escalatedAt: Date | null;
+        }
+      >
+    >,
     db.query(
       `SELECT id, case_id AS "caseId", type, party, status, amount, comment, delivery_address AS "deliveryAddress",
               created_at AS "createdAt", updated_at AS "updatedAt"
@@ -105,15 +115,17 @@ export async function loadCaseViews(
   return caseIds
     .map((id) => byId.get(id))
     .filter((c) => c !== undefined)
-    .map(({ periodStartedAt, ...c }) => {
+    .map(({ periodStartedAt, escalatedAt, ...c }) => {
       const outcomes = outcomesOf.get(c.id) ?? [];
       const state = { status: c.status, outcomes };
+      const escalatesAt = ESCALATABLE.includes(c.status) ? deadline(periodStartedAt, periods.autoEscalateSeconds) : null;
       return {
         ...c,
         outcomes: outcomes.map((o) => redactOutcome(o, viewer)),
         attachments: (attachmentsOf.get(c.id) ?? []).map(({ caseId: _caseId, ...a }) => a),
         actions: viewer === 'OPERATOR' ? nextOperatorDecisions(state) : nextCaseActions(state, viewer),
-        deadlines: { escalatesAt: ESCALATABLE.includes(c.status) ? deadline(periodStartedAt, periods.autoEscalateSeconds) : null },
+        nextActions: caseNextActions({ ...state, escalatesAt, escalatedAt }, periods),
+        deadlines: { escalatesAt },
       };
     });
 }

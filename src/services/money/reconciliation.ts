@@ -241,7 +241,9 @@ export async function reconcileFigures(db: DataSource, options: ReconcileOptions
 
   // Purchases: the buyer's payment and fee, the invoice, and the simulator's refunds.
   const PURCHASES = `(SELECT * FROM purchases WHERE $1::uuid[] IS NULL OR buyer_id = ANY($1))`;
-  const purchases = `(SELECT p.id, p.total, p.fee,
+  const purchases = `(SELECT p.id, p.total, p.fee, p.fee_refunded,
+      COALESCE((SELECT -sum(e.amount) FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id
+                 WHERE t.event = 'REFUND' AND t.purchase_id = p.id AND e.account = 'platform_buyer_fee'), 0) AS buyer_fee_refunded,
       COALESCE((SELECT -sum(e.amount) FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id
                  WHERE t.event = 'PAYMENT' AND t.purchase_id = p.id AND e.account = 'buyer_payments'), 0) AS paid,
       COALESCE((SELECT sum(e.amount) FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id
@@ -260,6 +262,14 @@ export async function reconcileFigures(db: DataSource, options: ReconcileOptions
     'purchase.buyer-fee',
     '=',
     await q(`SELECT id AS subject, fee AS reported, buyer_fee AS ledger FROM ${purchases} x WHERE fee <> buyer_fee`, [buyers]),
+  );
+  add(
+    'purchase.buyer-fee-refunded',
+    '=',
+    await q(
+      `SELECT id AS subject, fee_refunded AS reported, buyer_fee_refunded AS ledger FROM ${purchases} x WHERE fee_refunded <> buyer_fee_refunded`,
+      [buyers],
+    ),
   );
   add(
     'purchase.invoice',

@@ -186,6 +186,40 @@ export async function refundOrder(tx: EntityManager, order: RefundScope, request
   return adjustment!;
 }
 
+/**
+ * Gives the buyer back the buyer fee of a purchase nothing of which was sold (it has just settled
+ * as CANCELLED: every order cancelled or refunded in full). The fee was the platform's for
+ * handling a sale, and there was none. A payment refund of its own on the purchase and a ledger
+ * REFUND with no order (`platform_buyer_fee` → `refunds`), once per purchase: `fee_refunded`
+ * goes from 0 to the fee in the same statement that decides it, and the ledger key is the
+ * purchase's. The buyer's `spent` falls with it (account stats count every payment refund).
+ */
+export async function refundBuyerFee(tx: EntityManager, purchaseId: string): Promise<number> {
+  // An UPDATE … RETURNING answers [rows, count].
+  const [[p]]: [Array<{ buyer_id: string; fee: number }>] = await tx.query(
+    `UPDATE purchases SET fee_refunded = fee WHERE id = $1 AND fee_refunded = 0 AND fee > 0 RETURNING buyer_id, fee::int AS fee`,
+    [purchaseId],
+  );
+  if (!p) return 0;
+  await tx.query(`INSERT INTO payment_refunds (id, purchase_id, amount, currency, status) VALUES ($1, $2, $3, $4, 'SUCCEEDED')`, [
+    newId(),
+    purchaseId,
+    p.fee,
+    CURRENCY,
+  ]);
+  await postLedger(tx, {
+    event: 'REFUND',
+    idempotencyKey: `buyer-fee:${purchaseId}`,
+    purchaseId,
+    entries: [
+      { account: 'refunds', amount: p.fee },
+      { account: 'platform_buyer_fee', amount: -p.fee },
+    ],
+  });
+  await touchAccountStats(tx, p.buyer_id);
+  return p.fee;
+}
+
 type Share = { key: string | 'delivery'; amount: number };
 
 /**

@@ -1,9 +1,7 @@
 import type PDFDocument from 'pdfkit';
 import type { DeliveryAddress } from '../basket/pricing';
 import type { OrderView } from './order-view';
-
-/** £ with two decimals from integer pence, without floating point. */
-export const formatPence = (pence: number) => `£${Math.floor(pence / 100)}.${String(pence % 100).padStart(2, '0')}`;
+import { formatPence } from '../../domain/money/pence';
 
 /**
  * pdfkit is loaded on first use: about 10 MB of resident memory that only invoice and packing-slip

@@ -1,21 +1,25 @@
 import { touchAccountStats } from '../account/stats-version';
 import type { EntityManager } from 'typeorm';
 import { newId } from '../../ids';
+import { formatPence } from '../../domain/money/pence';
 import { conflict, invalid, notFound, type FieldError } from '../errors';
 import { emitEvents } from '../events/outbox';
 import { enqueueEmail } from '../../integrations/email/outbox';
 import { restoreStock } from '../listings/stock';
-import { refundOrder } from '../money/refunds';
+import { refundBuyerFee, refundOrder } from '../money/refunds';
 import { touchSellerStats } from '../sellers/stats-version';
 import { emitOrderUpdated } from './order-events';
 import { openCase, type CaseRequest, type OpenedCase } from '../cases/case-opening';
 import {
   ORDER_ITEM_TRANSITIONS,
+  cancellationAllows,
+  cancellationRequestStatus,
   ORDER_REFUNDED,
   ORDER_TRANSITIONS,
   orderActorMay,
   orderAllows,
   PURCHASE_TRANSITIONS,
+  type CancellationRequestStatus,
   type OrderItemStatus,
   type OrderStatus,
 } from '../../domain/orders/order-machine';
@@ -37,6 +41,7 @@ export type OrderAction =
   | ({ action: 'dispute'; reason: CaseReason } & CaseRequest)
   | { action: 'receive' }
   | { action: 'request-cancel' }
+  | { action: 'decline-cancel' }
   | { action: 'cancel' };
 
 /** Work to start once the transaction has committed (workflows must never see rolled-back rows). */
@@ -63,6 +68,7 @@ interface OrderRow {
   seller_id: string;
   buyer_id: string;
   status: OrderStatus;
+  cancellation: CancellationRequestStatus | null;
 }
 
 interface ItemRow {
@@ -117,6 +123,9 @@ export async function applyOrderAction(
     case 'request-cancel':
       effects = await requestCancel(tx, order);
       break;
+    case 'decline-cancel':
+      effects = await declineCancel(tx, order);
+      break;
     case 'cancel':
       effects = await cancel(tx, order, items);
       break;
@@ -131,11 +140,14 @@ export async function applyOrderAction(
 async function lockOrder(tx: EntityManager, orderId: string, actor: Actor): Promise<OrderRow | undefined> {
   const owner = actor.role === 'seller' ? 'AND seller_id = $2' : actor.role === 'buyer' ? 'AND buyer_id = $2' : '';
   const args = actor.role === 'system' ? [orderId] : [orderId, actor.userId];
-  const [order]: OrderRow[] = await tx.query(
-    `SELECT id, purchase_id, seller_id, buyer_id, status FROM orders WHERE id = $1 ${owner} FOR UPDATE`,
-    args,
-  );
-  return order;
+  const [order]: Array<Omit<OrderRow, 'cancellation'> & { requestedAt: Date | null; declinedAt: Date | null; cancelledAt: Date | null }> =
+    await tx.query(
+      `SELECT id, purchase_id, seller_id, buyer_id, status, cancellation_requested_at AS "requestedAt",
+              cancellation_declined_at AS "declinedAt", cancelled_at AS "cancelledAt"
+         FROM orders WHERE id = $1 ${owner} FOR UPDATE`,
+      args,
+    );
+  return order && { ...order, cancellation: cancellationRequestStatus(order) };
 }
 
 /** Every problem with the requested item quantities, as field errors (one 400 lists them all). */
@@ -190,6 +202,12 @@ async function ship(
       );
     }
   }
+  // Shipping answers a pending cancellation request: declined.
+  await tx.query(
+    `UPDATE orders SET cancellation_declined_at = now()
+      WHERE id = $1 AND cancellation_requested_at IS NOT NULL AND cancellation_declined_at IS NULL AND cancelled_at IS NULL`,
+    [order.id],
+  );
   const [[shipped]]: [OrderRow[]] = await tx.query(
     `UPDATE orders SET status = $2, shipped_at = now()
       WHERE id = $1 AND status = ANY($3) AND NOT EXISTS (SELECT 1 FROM order_items WHERE order_id = $1 AND status = ANY($4)) RETURNING id`,
@@ -222,13 +240,18 @@ async function receive(tx: EntityManager, order: OrderRow, actor: Actor): Promis
     ORDER_ITEM_TRANSITIONS.receive.from,
   ]);
   await tx.query(`UPDATE orders SET status = $2, received_at = now() WHERE id = $1 AND status = ANY($3)`, [order.id, to, from]);
-  const completed = await completePurchaseIfSettled(tx, order.purchase_id);
-  return { receivedOrderId: order.id, ...(completed ? { completedPurchaseId: order.purchase_id } : {}) };
+  const settled = await settlePurchase(tx, order.purchase_id);
+  return { receivedOrderId: order.id, ...(settled === 'COMPLETED' ? { completedPurchaseId: order.purchase_id } : {}) };
 }
 
-/** The buyer asks to cancel before shipment: nothing changes but the request, and the seller is told. */
+/**
+ * The buyer asks to cancel before shipment, once: the request becomes PENDING and the seller is
+ * told (the order's `nextActions` show by when to answer). Asking again is refused (409), so the seller gets one e-mail.
+ */
 async function requestCancel(tx: EntityManager, order: OrderRow): Promise<OrderEffects | null> {
   refuseAfterShipment(order, 'request-cancel');
+  if (!cancellationAllows('request-cancel', order.cancellation))
+    throw conflict('cancellation-already-requested', `The buyer's cancellation request is already ${order.cancellation!.toLowerCase()}.`);
   await tx.query(`UPDATE orders SET cancellation_requested_at = now() WHERE id = $1`, [order.id]);
   return {
     messageIds: [
@@ -236,9 +259,19 @@ async function requestCancel(tx: EntityManager, order: OrderRow): Promise<OrderE
         tx,
         order.seller_id,
         order.id,
-        'The buyer asks you to cancel this order before it ships. Cancel it to refund the buyer in full.',
+        'The buyer asks you to cancel this order before it ships. Cancel it to refund the buyer in full, or decline the request; the order shows the date to answer by.',
       ),
     ],
+  };
+}
+
+/** The seller declines a pending cancellation request: the order stays ACCEPTED, the buyer is told. */
+async function declineCancel(tx: EntityManager, order: OrderRow): Promise<OrderEffects | null> {
+  if (!cancellationAllows('decline-cancel', order.cancellation))
+    throw conflict('no-pending-cancellation-request', 'The order has no pending cancellation request.');
+  await tx.query(`UPDATE orders SET cancellation_declined_at = now() WHERE id = $1`, [order.id]);
+  return {
+    messageIds: [await notify(tx, order.buyer_id, order.id, 'The seller declined your request to cancel this order; it will be shipped.')],
   };
 }
 
@@ -275,13 +308,34 @@ async function cancel(tx: EntityManager, order: OrderRow, items: ItemRow[]): Pro
   ]);
   await touchSellerStats(tx, order.seller_id);
   await touchAccountStats(tx, order.buyer_id);
-  const messageIds = [await notify(tx, order.buyer_id, order.id, 'The seller cancelled this order. You have been refunded in full.')];
-  const completed = await completePurchaseIfSettled(tx, order.purchase_id);
+  const settled = await settlePurchase(tx, order.purchase_id);
+  const messageIds = [await notify(tx, order.buyer_id, order.id, await cancellationNotice(tx, order, row!.total, settled))];
   return {
     messageIds,
     casesOfCancelledOrder: await openCasesOf(tx, order),
-    ...(completed ? { completedPurchaseId: order.purchase_id } : {}),
+    ...(settled === 'COMPLETED' ? { completedPurchaseId: order.purchase_id } : {}),
   };
+}
+
+/**
+ * What the buyer is told of a cancellation: what came back (the order's total; less when part of
+ * it was refunded before) and, when this cancellation left nothing of the purchase, its buyer fee.
+ */
+async function cancellationNotice(tx: EntityManager, order: OrderRow, total: number, settled: string | null): Promise<string> {
+  const [money]: Array<{ cancelled: number; fee: number }> = await tx.query(
+    `SELECT COALESCE((SELECT amount FROM adjustments WHERE order_id = $1 AND reason = 'CANCELLATION'), 0)::int AS cancelled,
+            (SELECT fee_refunded FROM purchases WHERE id = $2) AS fee`,
+    [order.id, order.purchase_id],
+  );
+  const refunded = money!.cancelled;
+  const lines = [
+    refunded === total
+      ? `The seller cancelled this order. You have been refunded its total, ${formatPence(total)}.`
+      : `The seller cancelled this order. You have been refunded the rest of its total, ${formatPence(refunded)} (${formatPence(total - refunded)} was refunded before).`,
+  ];
+  if (settled === 'CANCELLED' && money!.fee > 0)
+    lines.push(`Nothing else of your purchase is left, so its service fee of ${formatPence(money!.fee)} has been refunded too.`);
+  return lines.join(' ');
 }
 
 /** The order's cases not yet CLOSED, as their workflows were started (docs/cases.md "Order cancelled"). */
@@ -313,27 +367,33 @@ async function notify(tx: EntityManager, userId: string, orderId: string, text: 
 }
 
 /**
- * The purchase lifecycle's one completion rule: COMPLETED when every order is received, cancelled
- * or refunded in full, at least one was received (a purchase nothing of which was sold does not
- * complete), and no case is open. Called after a receipt, a
- * cancellation and when a case closes (src/services/cases/case-changes.ts).
+ * The purchase lifecycle's one settlement rule, once every order is settled (received, cancelled
+ * or refunded in full) and no case is open: COMPLETED when at least one order was received;
+ * CANCELLED when nothing was sold, which refunds the buyer fee too (docs/money.md "Buyer fee").
+ * Called after a receipt, a cancellation and when a case closes
+ * (src/services/cases/case-changes.ts). Returns the status the purchase has just taken, if any.
  */
-export async function completePurchaseIfSettled(tx: EntityManager, purchaseId: string): Promise<boolean> {
-  const [rows]: [Array<{ buyer_id: string }>] = await tx.query(
-    `UPDATE purchases SET status = $2, completed_at = now(), updated_at = now()
-      WHERE id = $1 AND status = ANY($3)
-        AND NOT EXISTS (SELECT 1 FROM orders WHERE purchase_id = $1 AND status <> ALL($4))
-        AND EXISTS (SELECT 1 FROM orders WHERE purchase_id = $1 AND status = $5)
-        AND NOT EXISTS (SELECT 1 FROM cases WHERE purchase_id = $1 AND status <> 'CLOSED')
-      RETURNING buyer_id`,
+export async function settlePurchase(tx: EntityManager, purchaseId: string): Promise<'COMPLETED' | 'CANCELLED' | null> {
+  const settled = `NOT EXISTS (SELECT 1 FROM orders WHERE purchase_id = $1 AND status <> ALL($3))
+               AND NOT EXISTS (SELECT 1 FROM cases WHERE purchase_id = $1 AND status <> 'CLOSED')`;
+  const received = `EXISTS (SELECT 1 FROM orders WHERE purchase_id = $1 AND status = $5)`;
+  const [rows]: [Array<{ buyer_id: string; status: 'COMPLETED' | 'CANCELLED' }>] = await tx.query(
+    `UPDATE purchases SET status = CASE WHEN ${received} THEN $2 ELSE $6 END,
+                          completed_at = CASE WHEN ${received} THEN now() END, updated_at = now()
+      WHERE id = $1 AND status = ANY($4) AND ${settled}
+      RETURNING buyer_id, status`,
     [
       purchaseId,
       PURCHASE_TRANSITIONS.complete.to,
-      PURCHASE_TRANSITIONS.complete.from,
       [ORDER_TRANSITIONS.receive.to, ORDER_TRANSITIONS.cancel.to, ORDER_REFUNDED.to],
+      PURCHASE_TRANSITIONS.complete.from,
       ORDER_TRANSITIONS.receive.to,
+      PURCHASE_TRANSITIONS.cancel.to,
     ],
   );
-  if (rows[0]) await touchAccountStats(tx, rows[0].buyer_id);
-  return rows.length > 0;
+  const purchase = rows[0];
+  if (!purchase) return null;
+  if (purchase.status === PURCHASE_TRANSITIONS.cancel.to) await refundBuyerFee(tx, purchaseId);
+  await touchAccountStats(tx, purchase.buyer_id);
+  return purchase.status;
 }

@@ -1,7 +1,13 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Party } from '../../domain/cases/machine';
-import { deadline, earliest, type Periods } from '../../domain/deadlines';
-import { nextActions, type OrderStatus } from '../../domain/orders/order-machine';
+import { deadline, earliest, type NextAction, type Periods } from '../../domain/deadlines';
+import {
+  cancellationRequestStatus,
+  nextActions,
+  type CancellationRequestStatus,
+  type OrderStatus,
+} from '../../domain/orders/order-machine';
+import { orderNextActions } from '../../domain/orders/order-next-actions';
 import { loadCaseViews, type CaseView } from '../cases/case-view';
 import type { DeliveryAddress } from '../basket/pricing';
 import { loadItems, type ItemView } from '../catalog/item-view';
@@ -68,10 +74,21 @@ export interface OrderView {
   reviews: Record<string, number>;
   /** What the viewer may do with the order now, from the order status table (`nextActions`). */
   actions: string[];
+  /** Whose move the order waits for and by when, for both parties alike (docs/checkout-orders.md "Next actions"). */
+  nextActions: NextAction[];
+  /** The buyer's request to cancel before shipment, once made. */
+  cancellationRequest: CancellationRequestView | null;
   deadlines: {
     /** When a SHIPPED order is received automatically; null in any other status. */
     autoReceiptAt: Date | null;
   };
+}
+
+export interface CancellationRequestView {
+  status: CancellationRequestStatus;
+  requestedAt: Date;
+  /** When the seller cancelled, declined or shipped; null while PENDING. */
+  answeredAt: Date | null;
 }
 
 interface OrderRow {
@@ -87,7 +104,21 @@ interface OrderRow {
   updatedAt: Date;
   shippedAt: Date | null;
   deliveredAt: Date | null;
+  cancellationRequestedAt: Date | null;
+  cancellationDeclinedAt: Date | null;
+  cancelledAt: Date | null;
   deliveryAddress: DeliveryAddress;
+}
+
+function cancellationRequestOf(o: OrderRow): CancellationRequestView | null {
+  const status = cancellationRequestStatus({
+    requestedAt: o.cancellationRequestedAt,
+    declinedAt: o.cancellationDeclinedAt,
+    cancelledAt: o.cancelledAt,
+  });
+  if (!status) return null;
+  const answeredAt = status === 'ACCEPTED' ? o.cancelledAt : status === 'DECLINED' ? o.cancellationDeclinedAt : null;
+  return { status, requestedAt: o.cancellationRequestedAt!, answeredAt };
 }
 
 const group = <T extends Record<K, string>, K extends keyof T>(rows: T[], key: K) => {
@@ -112,7 +143,8 @@ export async function loadOrderViews(
   const orders: OrderRow[] = await db.query(
     `SELECT o.id, o.seller_id AS "sellerId", o.purchase_id AS "purchaseId", o.buyer_id AS "buyerId", o.status,
             o.delivery_charge AS "deliveryCharge", o.subtotal, o.total, o.created_at AS "createdAt", o.updated_at AS "updatedAt",
-            o.shipped_at AS "shippedAt", o.delivered_at AS "deliveredAt", p.delivery_address AS "deliveryAddress"
+            o.shipped_at AS "shippedAt", o.delivered_at AS "deliveredAt", o.cancellation_requested_at AS "cancellationRequestedAt",
+            o.cancellation_declined_at AS "cancellationDeclinedAt", o.cancelled_at AS "cancelledAt", p.delivery_address AS "deliveryAddress"
        FROM orders o JOIN purchases p ON p.id = o.purchase_id WHERE o.id = ANY($1)`,
     [orderIds],
   );
@@ -170,33 +202,37 @@ export async function loadOrderViews(
   return orderIds
     .map((id) => byId.get(id))
     .filter((o): o is OrderRow => o !== undefined)
-    .map((o) => ({
-      id: o.id,
-      sellerId: o.sellerId,
-      purchaseId: o.purchaseId,
-      status: o.status,
-      deliveryCharge: o.deliveryCharge,
-      subtotal: o.subtotal,
-      total: o.total,
-      createdAt: o.createdAt,
-      updatedAt: o.updatedAt,
-      items: (itemsOf.get(o.id) ?? []).map((i) => ({ ...i, item: orderItemItem(catalog.get(i.urn)) })),
-      shipments: shipmentsOf.get(o.id) ?? [],
-      purchase: { deliveryAddress: o.deliveryAddress, user: buyers.get(o.buyerId) ?? null },
-      cases: casesOf.get(o.id) ?? [],
-      adjustments: adjustments.get(o.id) ?? [],
-      // The seller's share, fee and recoveries are the seller's business: a buyer sees their own money only (adjustments).
-      transfers: transfers.get(o.id) ?? [],
-      reviews: Object.fromEntries((reviewsOf.get(o.id) ?? []).map((r) => [r.reviewerId, r.rating])),
-      actions: nextActions(o.status, viewer === 'SELLER' ? 'seller' : 'buyer'),
+    .map((o) => {
+      const cancellationRequest = cancellationRequestOf(o);
       // The receipt timer's rule: the earlier of shipping + 21 days and delivery + 3 days.
-      deadlines: {
-        autoReceiptAt:
-          o.status === 'SHIPPED'
-            ? earliest(deadline(o.shippedAt, periods.autoReceiptSeconds), deadline(o.deliveredAt, periods.deliveredReceiptSeconds))
-            : null,
-      },
-    }));
+      const autoReceiptAt =
+        o.status === 'SHIPPED'
+          ? earliest(deadline(o.shippedAt, periods.autoReceiptSeconds), deadline(o.deliveredAt, periods.deliveredReceiptSeconds))
+          : null;
+      return {
+        id: o.id,
+        sellerId: o.sellerId,
+        purchaseId: o.purchaseId,
+        status: o.status,
+        deliveryCharge: o.deliveryCharge,
+        subtotal: o.subtotal,
+        total: o.total,
+        createdAt: o.createdAt,
+        updatedAt: o.updatedAt,
+        items: (itemsOf.get(o.id) ?? []).map((i) => ({ ...i, item: orderItemItem(catalog.get(i.urn)) })),
+        shipments: shipmentsOf.get(o.id) ?? [],
+        purchase: { deliveryAddress: o.deliveryAddress, user: buyers.get(o.buyerId) ?? null },
+        cases: casesOf.get(o.id) ?? [],
+        adjustments: adjustments.get(o.id) ?? [],
+        // The seller's share, fee and recoveries are the seller's business: a buyer sees their own money only (adjustments).
+        transfers: transfers.get(o.id) ?? [],
+        reviews: Object.fromEntries((reviewsOf.get(o.id) ?? []).map((r) => [r.reviewerId, r.rating])),
+        actions: nextActions(o.status, viewer === 'SELLER' ? 'seller' : 'buyer', cancellationRequest?.status ?? null),
+        nextActions: orderNextActions({ status: o.status, createdAt: o.createdAt, autoReceiptAt, cancellationRequest }, periods),
+        cancellationRequest,
+        deadlines: { autoReceiptAt },
+      };
+    });
 }
 
 function orderItemItem(item: ItemView | undefined): OrderItemItem | null {

@@ -16,6 +16,8 @@ export interface PurchaseSummary {
   subtotal: number;
   delivery: number;
   fee: number;
+  /** The buyer fee refunded: all of it once the purchase is CANCELLED (docs/money.md "Buyer fee"). */
+  feeRefunded: number;
   total: number;
   deliveryAddress: DeliveryAddress;
   completedAt: Date | null;
@@ -34,13 +36,13 @@ export type PurchaseAction =
   | { action: 'request-cancel'; orderId: string }
   | ({ action: 'dispute'; orderId: string; reason: CaseReason } & CaseRequest);
 
-const COLUMNS = `id, status, subtotal, delivery, fee, total, delivery_address AS "deliveryAddress", completed_at AS "completedAt",
+const COLUMNS = `id, status, subtotal, delivery, fee, fee_refunded AS "feeRefunded", total, delivery_address AS "deliveryAddress", completed_at AS "completedAt",
   created_at AS "createdAt", updated_at AS "updatedAt"`;
 const SORT_COLUMNS = { createdAt: 'created_at', updatedAt: 'updated_at' } as const;
 
 /** Filters of the buyer's purchases; each optional, combined with AND. */
 export interface PurchaseFilters {
-  status?: Array<'PAID' | 'COMPLETED'>;
+  status?: PurchaseStatus[];
   createdFrom?: Date;
   createdTo?: Date;
   /** Purchases with an order from this seller. */
