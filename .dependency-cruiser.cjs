@@ -5,18 +5,8 @@
  * layers where a rule says so. ESLint (eslint.config.mjs) also refuses I/O modules in workflow
  * code, so an editor shows that one as it is typed.
  *
- * `.dependency-cruiser-known-violations.json` lists the violations that exist today and are
- * being removed by the move of workflow starts onto the start outbox; the check passes over
- * exactly those entries and fails on any other:
- *   - the cycle closed by activities/reviews.ts → src/temporal/starters.ts (an activity
- *     starting workflows through the API's starter, which imports the workflows, whose
- *     activities import activities/reviews.ts); reported once per entry into it
- *     (workflows/index.ts, activities/orders.ts, activities/cases.ts), plus that same import
- *     under activities-are-thin;
- *   - src/http/routes/cases.ts importing CASE_STATUSES and OUTCOME_TYPES, and
- *     src/services/cases/case-view.ts importing the case rules (a case's next actions), from
- *     workflows/case-machine.ts, until the case domain moves out of workflows/.
- * When they are gone, empty the file (`[]`).
+ * `.dependency-cruiser-known-violations.json` would list violations accepted for a while, each
+ * exempted alone (never a rule); it is empty (`[]`): none are.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -99,10 +89,25 @@ module.exports = {
     {
       name: 'activities-are-thin',
       severity: 'error',
-      comment: 'An activity adapts a service to Temporal: SQL, rules and texts live in src/services.',
+      comment:
+        'An activity adapts a service to Temporal: SQL, rules and texts live in src/services. ' +
+        "Of packages it names only Temporal's activity API and its failure types.",
       from: { path: '^activities/' },
       to: {
-        pathNot: ['^activities/', '^src/services/', '^src/domain/', '(^|/)node_modules/@temporalio/activity/'],
+        pathNot: ['^activities/', '^src/services/', '^src/domain/', '(^|/)node_modules/@temporalio/(activity|common)/'],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'integrations-are-adapters',
+      severity: 'error',
+      comment:
+        'src/integrations adapts one outside provider (e-mail, address lookup, carriers) to a port the services define; ' +
+        'it knows no services but the error type it raises, nor the app, Temporal or the worker side.',
+      from: { path: '^src/integrations/' },
+      to: {
+        path: ['^src/(services|http|temporal)/', '^src/(composition|main)\\.ts$', '^(activities|workflows|worker)/'],
+        pathNot: '^src/services/errors\\.ts$',
         dependencyTypesNot: ['type-only'],
       },
     },
@@ -119,7 +124,8 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|dist|coverage|\\.data|\\.venv)/' },
+    // Packages stay in the graph as leaves (doNotFollow), so rules that name a package can fire.
+    exclude: { path: '^(dist|coverage|\\.data|\\.venv)/' },
     moduleSystems: ['cjs', 'es6'],
   },
 };

@@ -144,9 +144,18 @@ describe('Loqate adapter', () => {
 
   it('turns provider errors and an unreachable service into 503 domain errors', async () => {
     const badKey = new LoqateAddressLookup({ key: 'bad', baseUrl });
-    await expect(badKey.find({ text: 'x' })).rejects.toMatchObject({ kind: 'unavailable', code: 'address-lookup-unavailable' });
+    const refused = await badKey.find({ text: 'x' }).catch((err: Error) => err);
+    expect(refused).toMatchObject({ kind: 'unavailable', code: 'address-lookup-unavailable' });
+    // The provider's words are kept for the log (the cause), never put in what the client reads.
+    expect((refused as Error).message).not.toContain('Unknown key');
+    expect(((refused as Error).cause as Error).message).toBe('loqate: Unknown key');
     await expect(badKey.retrieve('GB|RM|A|54645018')).rejects.toMatchObject({ kind: 'unavailable' });
     const down = new LoqateAddressLookup({ key: 'good-key', baseUrl: 'http://127.0.0.1:9', timeoutMs: 1000 });
-    await expect(down.find({ text: 'x' })).rejects.toMatchObject({ kind: 'unavailable' });
+    const unreachable = await down.find({ text: 'x' }).catch((err: Error) => err);
+    expect(unreachable).toMatchObject({
+      kind: 'unavailable',
+      message: expect.stringMatching(/^The address lookup service is unavailable/),
+    });
+    expect((unreachable as Error).message).not.toMatch(/ECONNREFUSED|fetch failed|127\.0\.0\.1/);
   });
 });

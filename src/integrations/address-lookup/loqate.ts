@@ -28,8 +28,18 @@ type LoqateFindItem = { Id: string; Type: string; Text: string; Highlight: strin
 const RETRIEVE_ID_ERRORS = new Set(['1001', '1002']);
 const TYPES: SuggestionType[] = ['Address', 'Container', 'Postcode', 'Street', 'BuildingNumber'];
 
+/**
+ * The provider's own words (an error description, an HTTP status, a socket error) go to the log
+ * as the cause, never into the answer: they may name the account, the key's state or the network.
+ */
 const unavailable = (detail: string) =>
-  new DomainError('unavailable', 'address-lookup-unavailable', `The address lookup service failed: ${detail}`);
+  new DomainError(
+    'unavailable',
+    'address-lookup-unavailable',
+    'The address lookup service is unavailable; try again shortly or enter the address by hand.',
+    {},
+    { cause: new Error(`loqate: ${detail}`) },
+  );
 
 /**
  * Production adapter for Loqate Capture Interactive Find (v1.10) and Retrieve (v1.2), JSON
