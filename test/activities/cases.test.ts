@@ -82,6 +82,9 @@ describe('recordCaseChange (on Postgres)', () => {
     expect(row).toEqual({ status: 'CLOSED', closed: true });
     const [purchase] = await query<{ status: string }>(`SELECT status FROM purchases WHERE id = $1`, [purchaseId]);
     expect(purchase!.status).toBe('COMPLETED');
+    // Completing opened the review window, in the same transaction, once.
+    const windows = await query(`SELECT 1 FROM workflow_starts WHERE workflow_id = $1`, [`review-window:${purchaseId}`]);
+    expect(windows).toHaveLength(1);
   });
 
   it("counts the seller's unclosed cases in seller stats, fresh on open and close", async () => {

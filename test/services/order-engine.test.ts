@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 const apply = (orderId: string, actor: Actor, action: OrderAction) =>
-  api.database.db.transaction((tx) => applyOrderAction(tx, orderId, actor, action));
+  api.database.db.transaction((tx) => applyOrderAction(tx, orderId, actor, action, { reviewWindowSeconds: 60 }));
 const asSeller = (): Actor => ({ role: 'seller', userId: seller.id });
 const asBuyer = (): Actor => ({ role: 'buyer', userId: buyer.id });
 const shipment = { carrier: 'Royal Mail', trackingNumber: 'RM1' };

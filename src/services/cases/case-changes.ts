@@ -3,7 +3,6 @@ import type { DataSource } from 'typeorm';
 import type { CaseStatus, OutcomeProposal, OutcomeState, Party } from '../../domain/cases/machine';
 import { requestReleaseAfterCase } from '../money/transfers';
 import { settlePurchase } from '../orders/order-engine';
-import { requestReviewWindow } from '../reviews/review-windows';
 import { touchSellerStats } from '../sellers/stats-version';
 import { queueCaseNotifications } from './case-notifications';
 import { applyOutcomeEffects } from './outcome-effects';
@@ -94,8 +93,7 @@ export async function recordCaseChange(
     // Users before seller accounts: the lock order of every writer (docs/checkout-orders.md).
     if (c.status === 'CLOSED') await touchAccountStats(tx, row.buyer_id);
     await touchSellerStats(tx, row.seller_id); // any change can move `cases.open` or `orders.open`/`waiting`
-    const completed = c.status === 'CLOSED' && (await settlePurchase(tx, row.purchase_id)) === 'COMPLETED';
-    if (completed) await requestReviewWindow(tx, row.purchase_id, options.reviewWindowSeconds);
+    const completed = c.status === 'CLOSED' && (await settlePurchase(tx, row.purchase_id, options)) === 'COMPLETED';
     const messageIds = await queueCaseNotifications(tx, c);
     await tx.query(`INSERT INTO case_actions (id, case_id, actor, kind, status, message_ids) VALUES ($1, $2, $3, $4, $5, $6)`, [
       c.changeId,

@@ -6,6 +6,7 @@ import { conflict, invalid, notFound, type FieldError } from '../errors';
 import { emitEvents } from '../events/outbox';
 import { enqueueEmail } from '../../integrations/email/outbox';
 import { restoreStock } from '../listings/stock';
+import { requestReviewWindow } from '../reviews/review-windows';
 import { refundBuyerFee, refundOrder } from '../money/refunds';
 import { touchSellerStats } from '../sellers/stats-version';
 import { emitOrderUpdated } from './order-events';
@@ -44,6 +45,11 @@ export type OrderAction =
   | { action: 'decline-cancel' }
   | { action: 'cancel' };
 
+/** What settling a purchase needs to know: the review window a completed purchase opens. */
+export interface Settlement {
+  reviewWindowSeconds: number;
+}
+
 /** Work to start once the transaction has committed (workflows must never see rolled-back rows). */
 export interface OrderEffects {
   /** A dispute opened this case: start its workflow. */
@@ -54,7 +60,7 @@ export interface OrderEffects {
   shippedOrderId?: string;
   /** The order has just been received: its seller share is released after the hold period. */
   receivedOrderId?: string;
-  /** The purchase has just completed. */
+  /** The purchase has just completed (its review window is requested already). */
   completedPurchaseId?: string;
   /** E-mails queued in the outbox by this action, to deliver once it commits. */
   messageIds?: string[];
@@ -92,6 +98,7 @@ export async function applyOrderAction(
   orderId: string,
   actor: Actor,
   action: OrderAction,
+  settlement: Settlement,
 ): Promise<OrderEffects | null> {
   const order = await lockOrder(tx, orderId, actor);
   if (!order) {
@@ -118,7 +125,7 @@ export async function applyOrderAction(
       effects = await dispute(tx, order, items, actor.role === 'seller' ? 'SELLER' : 'BUYER', action);
       break;
     case 'receive':
-      effects = await receive(tx, order, actor);
+      effects = await receive(tx, order, actor, settlement);
       break;
     case 'request-cancel':
       effects = await requestCancel(tx, order);
@@ -127,7 +134,7 @@ export async function applyOrderAction(
       effects = await declineCancel(tx, order);
       break;
     case 'cancel':
-      effects = await cancel(tx, order, items);
+      effects = await cancel(tx, order, items, settlement);
       break;
   }
   if (effects === null) return null;
@@ -228,7 +235,7 @@ async function dispute(
   return { openedCase: await openCase(tx, order, party, action) };
 }
 
-async function receive(tx: EntityManager, order: OrderRow, actor: Actor): Promise<OrderEffects | null> {
+async function receive(tx: EntityManager, order: OrderRow, actor: Actor, settlement: Settlement): Promise<OrderEffects | null> {
   const { from, to } = ORDER_TRANSITIONS.receive;
   if (!orderAllows(order.status, actor.role, 'receive')) {
     if (actor.role === 'system') return null;
@@ -240,7 +247,7 @@ async function receive(tx: EntityManager, order: OrderRow, actor: Actor): Promis
     ORDER_ITEM_TRANSITIONS.receive.from,
   ]);
   await tx.query(`UPDATE orders SET status = $2, received_at = now() WHERE id = $1 AND status = ANY($3)`, [order.id, to, from]);
-  const settled = await settlePurchase(tx, order.purchase_id);
+  const settled = await settlePurchase(tx, order.purchase_id, settlement);
   return { receivedOrderId: order.id, ...(settled === 'COMPLETED' ? { completedPurchaseId: order.purchase_id } : {}) };
 }
 
@@ -281,7 +288,7 @@ async function declineCancel(tx: EntityManager, order: OrderRow): Promise<OrderE
  * order (docs/money.md), ORDER_CANCELLED is emitted and the buyer is told. A cancelled order
  * counts as settled for the purchase.
  */
-async function cancel(tx: EntityManager, order: OrderRow, items: ItemRow[]): Promise<OrderEffects> {
+async function cancel(tx: EntityManager, order: OrderRow, items: ItemRow[], settlement: Settlement): Promise<OrderEffects> {
   refuseAfterShipment(order, 'cancel');
   const { from, to } = ORDER_TRANSITIONS.cancel;
   // A partly shipped order is still ACCEPTED; the shipped units are on their way, so it is too late.
@@ -308,7 +315,7 @@ async function cancel(tx: EntityManager, order: OrderRow, items: ItemRow[]): Pro
   ]);
   await touchSellerStats(tx, order.seller_id);
   await touchAccountStats(tx, order.buyer_id);
-  const settled = await settlePurchase(tx, order.purchase_id);
+  const settled = await settlePurchase(tx, order.purchase_id, settlement);
   const messageIds = [await notify(tx, order.buyer_id, order.id, await cancellationNotice(tx, order, row!.total, settled))];
   return {
     messageIds,
@@ -371,9 +378,14 @@ async function notify(tx: EntityManager, userId: string, orderId: string, text: 
  * or refunded in full) and no case is open: COMPLETED when at least one order was received;
  * CANCELLED when nothing was sold, which refunds the buyer fee too (docs/money.md "Buyer fee").
  * Called after a receipt, a cancellation and when a case closes
- * (src/services/cases/case-changes.ts). Returns the status the purchase has just taken, if any.
+ * (src/services/cases/case-changes.ts). A COMPLETED purchase opens its review window here, the
+ * one place that happens. Returns the status the purchase has just taken, if any.
  */
-export async function settlePurchase(tx: EntityManager, purchaseId: string): Promise<'COMPLETED' | 'CANCELLED' | null> {
+export async function settlePurchase(
+  tx: EntityManager,
+  purchaseId: string,
+  settlement: Settlement,
+): Promise<'COMPLETED' | 'CANCELLED' | null> {
   const settled = `NOT EXISTS (SELECT 1 FROM orders WHERE purchase_id = $1 AND status <> ALL($3))
                AND NOT EXISTS (SELECT 1 FROM cases WHERE purchase_id = $1 AND status <> 'CLOSED')`;
   const received = `EXISTS (SELECT 1 FROM orders WHERE purchase_id = $1 AND status = $5)`;
@@ -394,6 +406,7 @@ export async function settlePurchase(tx: EntityManager, purchaseId: string): Pro
   const purchase = rows[0];
   if (!purchase) return null;
   if (purchase.status === PURCHASE_TRANSITIONS.cancel.to) await refundBuyerFee(tx, purchaseId);
+  else await requestReviewWindow(tx, purchaseId, settlement.reviewWindowSeconds);
   await touchAccountStats(tx, purchase.buyer_id);
   return purchase.status;
 }

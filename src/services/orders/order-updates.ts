@@ -1,7 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { scheduleFundsRelease } from '../money/transfers';
 import type { TrackingPolicy } from '../../../workflows/contracts/inputs';
-import { requestReviewWindow } from '../reviews/review-windows';
 import { requestWorkflowStart, starts } from '../workflow-starts';
 import { applyOrderAction, type Actor, type OrderAction, type OrderEffects } from './order-engine';
 
@@ -21,7 +20,8 @@ export interface OrderTimings {
 /**
  * Runs an order action in its own transaction, together with the requests for the workflows it
  * calls for (a dispute's case, a shipment's tracking, a shipped order's receipt timer, a receipt's
- * funds release, the delivery of a cancellation's e-mails, a completed purchase's review window):
+ * funds release, the delivery of a cancellation's e-mails; a completed purchase's review window
+ * is requested by `settlePurchase` itself):
  * they start once the action commits, and Temporal being down delays them without refusing the
  * action.
  */
@@ -33,7 +33,7 @@ export class OrderUpdates {
 
   async apply(orderId: string, actor: Actor, action: OrderAction): Promise<OrderEffects | null> {
     return this.db.transaction(async (tx) => {
-      const effects = await applyOrderAction(tx, orderId, actor, action);
+      const effects = await applyOrderAction(tx, orderId, actor, action, this.timings);
       if (effects?.openedCase) await requestWorkflowStart(tx, starts.case(effects.openedCase, this.timings.autoEscalateSeconds));
       for (const c of effects?.casesOfCancelledOrder ?? []) {
         await requestWorkflowStart(tx, starts.caseOrderCancelled(c, this.timings.autoEscalateSeconds));
@@ -43,7 +43,6 @@ export class OrderUpdates {
         await requestWorkflowStart(tx, starts.orderReceipt(effects.shippedOrderId, this.timings.autoReceiptSeconds));
       if (effects?.receivedOrderId) await scheduleFundsRelease(tx, effects.receivedOrderId, this.timings.fundsHoldSeconds);
       for (const messageId of effects?.messageIds ?? []) await requestWorkflowStart(tx, starts.emailDelivery(messageId));
-      if (effects?.completedPurchaseId) await requestReviewWindow(tx, effects.completedPurchaseId, this.timings.reviewWindowSeconds);
       return effects;
     });
   }
