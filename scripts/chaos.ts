@@ -81,8 +81,11 @@ let keySeq = 0;
 /**
  * One request, repeated through outages until it gets an answer that is not an outage: network
  * errors, 5xx and 409 `idempotency-key-in-use` are counted and retried with the same
- * Idempotency-Key (a key whose claim outlived a crashed request is replaced after 30 s). Gives up
- * after `patienceMs` and returns null.
+ * Idempotency-Key. A key whose claim outlived a crashed request (the request died with the
+ * database before it could release its claim, which then holds for 5 minutes) is replaced 30 s
+ * after it was first found in use, whatever outages came between: counted from its first 409
+ * alone, later outages kept resetting the count and a buyer waited out the whole patience. Gives
+ * up after `patienceMs` and returns null.
  */
 async function call(
   method: string,
@@ -91,6 +94,8 @@ async function call(
 ): Promise<Answer | null> {
   let key = `chaos-${SEED}-${++keySeq}`;
   const started = Date.now();
+  /** What each attempt met, for the log when the request is given up: `+seconds kind` runs. */
+  const history: Array<{ kind: string; from: number; n: number }> = [];
   let inUseSince = 0;
   let wait = 250;
   for (;;) {
@@ -112,19 +117,26 @@ async function call(
       const inUse = res.status === 409 && typeof body === 'object' && String(body.type).endsWith('/idempotency-key-in-use');
       if (res.status < 500 && !inUse) return { status: res.status, body, location: res.headers.get('location') };
       kind = inUse ? '409 idempotency-key-in-use' : `${res.status} ${typeof body === 'object' ? String(body.type ?? '') : ''}`.trim();
-      if (inUse) {
-        inUseSince ||= Date.now();
-        if (Date.now() - inUseSince > 30_000) {
-          key = `chaos-${SEED}-${++keySeq}`;
-          inUseSince = 0;
-        }
-      } else inUseSince = 0;
+      if (inUse) inUseSince ||= Date.now();
+      if (inUseSince && Date.now() - inUseSince > 30_000) {
+        key = `chaos-${SEED}-${++keySeq}`;
+        history.push({ kind: `new key ${key}`, from: Date.now() - started, n: 1 });
+        countError('key replaced: in use 30 s');
+        inUseSince = 0;
+      }
     } catch (err) {
       kind = `network: ${(err as Error).name === 'TimeoutError' ? 'timeout' : ((err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name)}`;
     }
     countError(kind);
+    const last = history[history.length - 1];
+    if (last?.kind === kind) last.n += 1;
+    else history.push({ kind, from: Date.now() - started, n: 1 });
     if (Date.now() - started > (opts.patienceMs ?? 120_000)) {
       countError(`gave up: ${method} ${url.replace(/[0-9a-f-]{36}/g, ':id')}`);
+      say(
+        `gave up on ${method} ${url} (keys up to ${key}) after ${((Date.now() - started) / 1000).toFixed(0)} s: ` +
+          history.map((h) => `+${(h.from / 1000).toFixed(1)}s ${h.kind} ×${h.n}`).join(', '),
+      );
       return null;
     }
     await sleep(wait);
