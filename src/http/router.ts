@@ -148,8 +148,8 @@ function routeMiddleware(route: AnyRoute, deps: RouterDeps): Middleware {
       try {
         result = await deps.idempotencyKeys.holding(principal.userId, key, () => route.handler({ params, query, body, principal, ctx }));
       } catch (err) {
-        // Nothing to store: the retry runs again (safe, since a failed action changed nothing or,
-        // for case actions, is recognised by its update id).
+        // Nothing to store: the retry runs again when the failed action committed nothing (case
+        // actions are also recognised by their update id); a claim marked applied is kept.
         await deps.idempotencyKeys.release(principal.userId, key);
         throw err;
       }

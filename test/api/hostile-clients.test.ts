@@ -329,6 +329,31 @@ describe('Idempotency-Key', () => {
     expect(await optionsOf(seller)).toHaveLength(2);
   });
 
+  it('a request that committed and then failed keeps its claim: the retry is refused, not run again', async () => {
+    const seller = await registerSeller(api);
+    const db = api.database.db;
+    const keys = api.services.idempotencyKeys;
+    const hash = 'committed-then-failed';
+    expect(await keys.claim(seller.id, 'after-commit', hash)).toEqual({ kind: 'claimed' });
+    // The handler's transaction commits, then something after it fails: the router releases the claim.
+    const failed = keys.holding(seller.id, 'after-commit', async () => {
+      await db.transaction((tx) => tx.query(`UPDATE users SET updated_at = now() WHERE id = $1`, [seller.id]));
+      throw new Error('failed after the commit');
+    });
+    await expect(failed).rejects.toThrow('failed after the commit');
+    await keys.release(seller.id, 'after-commit');
+    // The claim stays, marked applied: a retry is in flight now, and after 5 minutes "answer lost", never a second run.
+    await expect(keys.claim(seller.id, 'after-commit', hash)).rejects.toMatchObject({ code: 'idempotency-key-in-use' });
+    await db.query(`UPDATE idempotency_keys SET created_at = now() - interval '6 minutes' WHERE user_id = $1`, [seller.id]);
+    await expect(keys.claim(seller.id, 'after-commit', hash)).rejects.toMatchObject({ code: 'idempotency-key-answer-lost' });
+
+    // A request that failed before committing anything gives its claim up: the retry runs.
+    expect(await keys.claim(seller.id, 'before-commit', hash)).toEqual({ kind: 'claimed' });
+    await expect(keys.holding(seller.id, 'before-commit', () => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
+    await keys.release(seller.id, 'before-commit');
+    expect(await keys.claim(seller.id, 'before-commit', hash)).toEqual({ kind: 'claimed' });
+  });
+
   it('does not keep answers that carry a secret shown once', async () => {
     const user = await registerUser(api);
     await api.http.post('/user/personal-access-tokens').set(user.bearer).set('Idempotency-Key', 'pat').send({ name: 'ci' }).expect(201);

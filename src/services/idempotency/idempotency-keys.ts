@@ -124,8 +124,16 @@ export class IdempotencyKeys {
     );
   }
 
+  /**
+   * Gives up the claim of a request that failed, so a retry runs it again: only when nothing it
+   * did was committed. A request that committed and then failed (an error after its transaction)
+   * keeps its claim, marked applied, so a retry is refused rather than run a second time.
+   */
   async release(userId: string, key: string): Promise<void> {
-    await this.db.query(`DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND status IS NULL`, [userId, key]);
+    await this.db.query(`DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND status IS NULL AND committed_at IS NULL`, [
+      userId,
+      key,
+    ]);
   }
 }
 
