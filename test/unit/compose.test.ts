@@ -9,7 +9,7 @@ import { readCompose, ROOT, type ComposeService } from '../support/compose';
 // No Docker engine runs here or in CI, so docker-compose.yml is checked as data: against the
 // Compose Specification's own JSON schema (vendored, see test/support/compose-spec/README.md),
 // then for the shape docs/operations.md describes. The same processes run natively in
-// test/e2e/replicas.test.ts (two APIs behind a round-robin proxy, two workers).
+// test/system/replicas.test.ts (two APIs behind a round-robin proxy, two workers).
 
 const compose = readCompose();
 const services = compose.services;
