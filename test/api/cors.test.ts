@@ -195,3 +195,21 @@ describe('without CORS_ALLOWED_ORIGINS (tests and production)', () => {
     }
   });
 });
+
+describe('in development, unset (npm start)', () => {
+  it('allows any loopback origin over http, and nothing else', async () => {
+    const dev = await startTestApi({ database: api.database, env: { NODE_ENV: 'development' } });
+    try {
+      for (const origin of ['http://localhost:5173', 'http://127.0.0.1:8080', 'http://[::1]:3001', 'http://localhost']) {
+        const res = await dev.http.get('/healthz').set('Origin', origin).expect(200);
+        expect(res.headers['access-control-allow-origin']).toBe(origin);
+      }
+      for (const origin of ['https://localhost:5173', 'http://localhost.evil.example', 'http://127.0.0.2:80', APP]) {
+        const res = await dev.http.get('/healthz').set('Origin', origin).expect(200);
+        expect(corsHeaders(res.headers)).toEqual([]);
+      }
+    } finally {
+      await dev.close();
+    }
+  });
+});
