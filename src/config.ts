@@ -61,6 +61,8 @@ export interface Config {
   http: {
     jsonBodyLimit: string;
     validateResponses: boolean;
+    /** Browser origins allowed to call the API cross-origin (docs/conventions.md, "CORS"). */
+    cors: CorsConfig;
   };
   webhooks: WebhookConfig;
   starts: StartDispatchConfig;
@@ -181,6 +183,16 @@ export interface Config {
   };
 }
 
+/**
+ * CORS_ALLOWED_ORIGINS: exact origins (`https://app.example`), none unless configured. In
+ * development, unset means any loopback origin (`http://localhost:<any port>`, 127.0.0.1, [::1]),
+ * so a single-page app on a dev server reaches `npm start`'s API without configuration.
+ */
+export interface CorsConfig {
+  allowedOrigins: string[];
+  allowLoopback: boolean;
+}
+
 /** Webhook delivery settings (docs/webhooks.md). Durations in milliseconds. */
 export interface WebhookConfig {
   /** AES-256-GCM key under which endpoint signing secrets are stored. */
@@ -216,6 +228,36 @@ export const DEFAULT_START_BATCH = 25;
 
 const DURATION = /^(\d+)(ms|s|m|h|d)$/;
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * A comma-separated list of origins exactly as browsers send them in `Origin`: http(s), host,
+ * optional non-default port, nothing else (no path, no trailing slash, no `*`). Empty: none.
+ */
+const originList = Joi.string()
+  .allow('')
+  .custom((text: string, helpers) => {
+    for (const entry of text
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean)) {
+      let origin: string | null = null;
+      try {
+        const url = new URL(entry);
+        if (url.protocol === 'http:' || url.protocol === 'https:') origin = url.origin;
+      } catch {
+        origin = null;
+      }
+      if (origin !== entry)
+        return helpers.message(
+          {
+            custom:
+              '{{#label}} entry {{#entry}} is not an origin as browsers send it (scheme and host in lower case, optional non-default port, no path), e.g. https://app.example or http://localhost:5173',
+          },
+          { entry },
+        );
+    }
+    return text;
+  });
 
 const DEV_JWT_SECRET = 'development-only-secret-change-me-0123456789';
 
@@ -301,6 +343,7 @@ const schema = Joi.object({
     .pattern(/^\d+(kb|mb)$/)
     .default('256kb'),
   VALIDATE_RESPONSES: Joi.boolean(),
+  CORS_ALLOWED_ORIGINS: originList,
   WEBHOOK_SECRET_KEY: Joi.string().min(32),
   WEBHOOK_ALLOW_PRIVATE_URLS: Joi.boolean(),
   WEBHOOK_RETRY_SCHEDULE: Joi.string()
@@ -500,6 +543,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       // Response validation keeps the OpenAPI document honest; it costs a little CPU, so
       // production leaves it off unless asked.
       validateResponses: value.VALIDATE_RESPONSES ?? nodeEnv !== 'production',
+      cors: {
+        allowedOrigins: ((value.CORS_ALLOWED_ORIGINS as string | undefined) ?? '')
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean),
+        // Set (even empty) it is the whole list; production and tests are closed unless it is.
+        allowLoopback: value.CORS_ALLOWED_ORIGINS === undefined && nodeEnv === 'development',
+      },
     },
     webhooks: {
       secretKey: webhookSecretKey(value.WEBHOOK_SECRET_KEY, value.JWT_SECRET),

@@ -4,13 +4,14 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { ApiMetrics } from '../observability/api-metrics';
 import { asciiJsonBodies } from './middleware/ascii-json';
+import { cors } from './middleware/cors';
 import { problemErrors } from './middleware/errors';
 import { httpMetrics } from './middleware/metrics';
 import { requestContext } from './middleware/request-context';
 import { httpTracing } from './middleware/tracing';
 import { buildOpenApi } from './openapi';
 import type { AnyRoute } from './route';
-import { buildRouter } from './router';
+import { buildRouter, corsPaths } from './router';
 import { accountRoutes } from './routes/account';
 import { addressRoutes } from './routes/addresses';
 import { authRoutes } from './routes/auth';
@@ -107,6 +108,8 @@ export function createApp(
   if (metrics) app.use(httpMetrics(metrics));
   app.use(requestContext(logger));
   app.use(asciiJsonBodies());
+  // Outside problemErrors, so error answers carry Allow-Origin too; preflights never reach auth.
+  app.use(cors(config.http.cors, corsPaths(routes, router)));
   app.use(problemErrors());
   app.use(oauthErrorBodies(new Set(routes.filter((r) => r.errors === 'oauth').map((r) => r.path))));
   app.use(

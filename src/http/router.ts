@@ -6,6 +6,7 @@ import type { Logger } from '../logger';
 import { toJsonBytes } from '../json-bytes';
 import { requestHash, type IdempotencyKeys, type StoredAnswer } from '../services/idempotency/idempotency-keys';
 import { JsonBytes, takesIdempotencyKey, type AnyRoute, type AuthLevel, type HandlerResult } from './route';
+import type { CorsPath } from './middleware/cors';
 import { illFormedFields } from './text';
 import { partValidator } from './validation';
 
@@ -220,4 +221,32 @@ export function buildRouter(routes: AnyRoute[], deps: RouterDeps): Router {
     router[route.method](route.operationId, toKoaPath(route.path), middleware);
   }
   return router;
+}
+
+/** Whether the route answers with a hosted HTML page (the page itself, or the form it posts). */
+const servesHtml = (route: AnyRoute): boolean =>
+  Object.values(route.responses).some((r) => [r.contentType ?? []].flat().includes('text/html'));
+
+/**
+ * What CORS needs to know of a request path (src/http/middleware/cors.ts), matched as the router
+ * matches it: the methods its routes have, and whether any of them is a hosted page.
+ */
+export function corsPaths(routes: AnyRoute[], router: Router): (path: string) => CorsPath | null {
+  const byName = new Map(routes.map((route) => [route.operationId, route]));
+  const staticPaths = new Set(routes.filter((route) => !route.path.includes('{')).map((route) => route.path));
+  return (path) => {
+    const matched = staticPaths.has(path)
+      ? routes.filter((route) => route.path === path)
+      : router
+          .match(path, 'GET')
+          .path.map((layer) => byName.get(layer.name ?? ''))
+          .filter((route): route is AnyRoute => route !== undefined);
+    if (matched.length === 0) return null;
+    const methods = new Set<string>();
+    for (const route of matched) {
+      if (route.method === 'get') methods.add('HEAD');
+      methods.add(route.method.toUpperCase());
+    }
+    return { methods: [...methods], page: matched.some(servesHtml) };
+  };
 }
