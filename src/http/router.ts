@@ -45,7 +45,12 @@ async function resolvePrincipal(ctx: Context, level: AuthLevel, deps: RouterDeps
   if (!match) throw unauthenticated();
   const kind = match[1]!.toLowerCase() === 'bearer' ? 'bearer' : 'apikey';
   const principal = await deps.authenticator.authenticate(kind, match[2]!);
-  if (!principal) throw unauthenticated();
+  if (!principal) {
+    // Credentials were sent and refused: the challenge says so (RFC 6750 §3.1), so a client
+    // knows to refresh or sign in again rather than to add credentials.
+    ctx.state.rejectedCredentials = kind;
+    throw unauthenticated('The access token or API key is invalid, expired or revoked.');
+  }
   if ((level === 'bearer' || level === 'operator') && principal.via !== 'bearer') {
     throw forbidden(
       'bearer-token-required',

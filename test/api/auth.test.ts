@@ -138,4 +138,19 @@ describe('authentication of protected routes', () => {
       expect(res.body.type).toBe('/problems/unauthenticated');
     }
   });
+
+  it('says in the challenge when sent credentials were refused (RFC 6750 invalid_token), and not when none were sent', async () => {
+    const none = await api.http.get('/user/personal-access-tokens').expect(401);
+    expect(none.headers['www-authenticate']).toBe('Bearer realm="marketplace", ApiKey realm="marketplace"');
+    const badBearer = await api.http.get('/user/personal-access-tokens').set('Authorization', 'Bearer not-a-jwt').expect(401);
+    expect(badBearer.headers['www-authenticate']).toMatch(
+      /^Bearer realm="marketplace", error="invalid_token", error_description="[^"]+", ApiKey realm="marketplace"$/,
+    );
+    expect(badBearer.body.detail).toBe('The access token or API key is invalid, expired or revoked.');
+    const badKey = await api.http.get('/user/personal-access-tokens').set('Authorization', 'ApiKey mts_pat_unknown').expect(401);
+    expect(badKey.headers['www-authenticate']).toMatch(/^Bearer realm="marketplace", ApiKey realm="marketplace", error="invalid_token"/);
+    // An unknown scheme is no credential the API takes: no error code.
+    const basic = await api.http.get('/user/personal-access-tokens').set('Authorization', 'Basic abc').expect(401);
+    expect(basic.headers['www-authenticate']).toBe('Bearer realm="marketplace", ApiKey realm="marketplace"');
+  });
 });

@@ -41,9 +41,18 @@ function toProblem(err: unknown): Problem {
   return problem(500, 'internal', 'An unexpected error occurred. Quote the request id when reporting it.');
 }
 
+/**
+ * The 401 challenge: both schemes the API takes. When a token or key was sent and refused, its
+ * scheme carries `error="invalid_token"` (RFC 6750 §3.1); with no credentials, no error code.
+ */
+function challenge(rejected: 'bearer' | 'apikey' | undefined): string {
+  const invalid = ', error="invalid_token", error_description="The credentials are invalid, expired or revoked"';
+  return `Bearer realm="marketplace"${rejected === 'bearer' ? invalid : ''}, ApiKey realm="marketplace"${rejected === 'apikey' ? invalid : ''}`;
+}
+
 function send(ctx: Context, body: Problem): void {
   ctx.status = body.status;
-  if (body.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="marketplace", ApiKey realm="marketplace"');
+  if (body.status === 401) ctx.set('WWW-Authenticate', challenge(ctx.state.rejectedCredentials));
   if (typeof body.retryAfter === 'number') ctx.set('Retry-After', String(body.retryAfter));
   ctx.type = PROBLEM_CONTENT_TYPE;
   ctx.body = { ...body, instance: ctx.path, requestId: ctx.state.requestId };
