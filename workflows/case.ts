@@ -147,6 +147,7 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseState>
       const moved = await condition(
         () => period !== current || !ESCALATABLE.includes(state.status) || missing || orderCancelled,
         input.autoEscalateAfterMs,
+        { summary: `${state.status} period: escalates unless the parties move` },
       );
       // A failed escalation leaves the case as it was (see commit); the next period tries again.
       if (!moved) await commit({ ...state, status: 'ESCALATED' }, { actor: 'SYSTEM', kind: 'auto-escalate' }).catch(() => undefined);

@@ -27,7 +27,8 @@ export async function conversationNotifyWorkflow(input: ConversationNotifyInput)
     for (;;) {
       const seen = received;
       const wait = Math.min(input.graceMs, deadline - Date.now());
-      if (wait <= 0 || !(await condition(() => received !== seen, wait))) break;
+      if (wait <= 0 || !(await condition(() => received !== seen, wait, { summary: 'grace before the e-mail: more messages join it' })))
+        break;
     }
     const handled = received;
     const emailId = await queueUnreadNotification({

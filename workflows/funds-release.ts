@@ -34,12 +34,12 @@ export async function fundsReleaseWorkflow(input: WorkflowInputs['fundsReleaseWo
   const holdMs = input.releaseAt
     ? Math.min(input.afterSeconds * 1000, Date.parse(input.releaseAt) - Date.now())
     : input.afterSeconds * 1000;
-  if (holdMs > 0) await sleep(holdMs);
+  if (holdMs > 0) await sleep(holdMs, { summary: `hold until ${input.releaseAt ?? `${input.afterSeconds} s after the start`}` });
   for (;;) {
     // Counted before the check: a case closing while the activity runs is not missed.
     const seen = casesClosed;
     const result = await releaseOrderFunds(input.orderId);
     if (result !== 'held-by-case') return result === 'released';
-    await condition(() => casesClosed > seen, HELD_RECHECK);
+    await condition(() => casesClosed > seen, HELD_RECHECK, { summary: 'held by an open case: until it closes, or a daily check' });
   }
 }

@@ -21,7 +21,7 @@ export async function orderReceiptWorkflow(input: WorkflowInputs['orderReceiptWo
   });
   for (let left = receiptAt - Date.now(); left > 0; left = receiptAt - Date.now()) {
     const until = receiptAt;
-    await condition(() => receiptAt !== until, left);
+    await condition(() => receiptAt !== until, left, { summary: `received automatically at ${new Date(until).toISOString()}` });
   }
   return autoReceiveOrder(input.orderId);
 }

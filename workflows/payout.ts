@@ -17,7 +17,7 @@ export async function payoutWorkflow(input: WorkflowInputs['payoutWorkflow']): P
   const payoutId = await createPayout(input.sellerId, input.runDate);
   if (!payoutId) return 'NOTHING_AVAILABLE';
   await markPayoutInTransit(payoutId);
-  await sleep(input.transitSeconds * 1000);
+  await sleep(input.transitSeconds * 1000, { summary: 'in transit: until the bank answers' });
   return settlePayout(payoutId);
 }
 

@@ -19,6 +19,6 @@ export async function reviewWindowWorkflow(input: WorkflowInputs['reviewWindowWo
   // outage) still closes on time. Date.now() is workflow time here: deterministic, and skipped
   // by the test server.
   const remainingMs = Date.parse(input.completedAt) + input.windowSeconds * 1000 - Date.now();
-  if (remainingMs > 0) await sleep(remainingMs);
+  if (remainingMs > 0) await sleep(remainingMs, { summary: 'review window: missing reviews default when it closes' });
   return createDefaultReviews(input.purchaseId);
 }

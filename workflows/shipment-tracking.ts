@@ -40,7 +40,7 @@ export async function shipmentTrackingWorkflow(input: WorkflowInputs['shipmentTr
     if (status === 'SHIPMENT_GONE') return 'SHIPMENT_GONE';
     const left = giveUpAt - Date.now();
     if (left <= 0) return 'GAVE_UP';
-    if (await condition(() => changed, Math.min(waitMs, left))) {
+    if (await condition(() => changed, Math.min(waitMs, left), { summary: 'until the next poll of the carrier' })) {
       waitMs = pollSeconds * 1000;
       giveUpAt = Date.now() + giveUpSeconds * 1000;
     } else {

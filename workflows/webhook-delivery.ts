@@ -40,7 +40,9 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     if (result.outcome === 'retry' && !finalAttempt) {
       const scheduled = retryScheduleMs[attempt - 1]!;
       // Never earlier than the receiver asked, never later than the cap.
-      await sleep(Math.max(scheduled, Math.min(result.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS)));
+      await sleep(Math.max(scheduled, Math.min(result.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS)), {
+        summary: `before delivery attempt ${attempt + 1}`,
+      });
       continue;
     }
     if (result.outcome === 'disabled' && result.notificationId) await deliverEmail(result.notificationId);

@@ -1,4 +1,5 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { createLogger } from '../../src/logger';
 import { releaseOrderFunds } from '../../src/services/money/transfers';
 import { createStartDispatcher } from '../../worker/start-dispatcher';
@@ -6,6 +7,7 @@ import { registerUser, type TestApi } from '../support/api';
 import { fillBasket, pay, sellerWithListings } from '../support/shop';
 import { recordReplayHistoriesOf } from '../support/replay-histories';
 import { eventually, startTimeSkippingStack, type TimeSkippingStack } from '../support/stack';
+import { testDataConverter } from '../support/temporal';
 
 /**
  * The hold period between an order's receipt and its seller share becoming available, on the
@@ -209,6 +211,11 @@ describe('fundsReleaseWorkflow started late', () => {
     expect(timers).toHaveLength(1);
     const firesAfterMs =
       Number(timers[0]!.startToFireTimeout!.seconds) * 1000 + Math.round((timers[0]!.startToFireTimeout!.nanos ?? 0) / 1e6);
+    // The timer says what it waits for (Temporal user metadata, encrypted like every payload; the Web UI decodes it).
+    const started = (events ?? []).find((e) => e.timerStartedEventAttributes)!;
+    let summary = started.userMetadata!.summary! as Payload;
+    for (const codec of testDataConverter.payloadCodecs ?? []) summary = (await codec.decode([summary]))[0]!;
+    expect(defaultPayloadConverter.fromPayload(summary)).toBe(`hold until ${releaseAt.toISOString()}`);
     // Less than the hour left (the start itself took a moment), nowhere near the three days.
     expect(firesAfterMs).toBeLessThanOrEqual(3_600_000);
     expect(firesAfterMs).toBeGreaterThan(3_500_000);
