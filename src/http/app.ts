@@ -42,6 +42,7 @@ import { systemRoutes } from './routes/system';
 import { webhookRoutes } from './routes/webhooks';
 import { sellerCaseRoutes, userCaseRoutes } from './routes/cases';
 import { operatorRoutes } from './routes/operators';
+import { operatorOAuthAppRoutes } from './routes/operator-oauth-apps';
 import { conversationRoutes } from './routes/conversations';
 import type { Services } from './services';
 
@@ -77,6 +78,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...userCaseRoutes(services),
     ...sellerCaseRoutes(services),
     ...operatorRoutes(services),
+    ...operatorOAuthAppRoutes(services),
     ...conversationRoutes(services),
     ...(config.env === 'development' ? devRoutes(services) : []),
   ];

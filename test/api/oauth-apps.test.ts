@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { OAuthApps } from '../../src/services/auth/oauth-apps';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
+import { pkce } from '../support/oauth';
 
 let api: TestApi;
 let apps: OAuthApps;
@@ -11,12 +11,6 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 const REDIRECT = 'https://deckbuilder.example/callback';
-
-/** A PKCE pair (RFC 7636 S256). */
-function pkce() {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-}
 
 async function registerApp(confidential = true) {
   return apps.register({ name: 'Deck <Builder>', redirectUris: [REDIRECT, 'https://deckbuilder.example/other'], confidential });

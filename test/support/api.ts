@@ -114,3 +114,10 @@ export async function registerSeller(api: TestApi, prefix = 'seller'): Promise<T
   await expectStatus(apiClient(api, user.bearer).POST('/seller'), 201);
   return user;
 }
+
+/** A user with the operator role, granted through the service the `npm run operators` CLI uses. */
+export async function registerOperator(api: TestApi, prefix = 'operator'): Promise<TestUser> {
+  const user = await registerUser(api, prefix);
+  await api.services.operatorRoles.grant(user.username, 'test');
+  return user;
+}

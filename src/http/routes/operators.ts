@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { OAUTH_APP_SUBJECT } from '../../services/auth/oauth-apps';
 import type { AuditQuery, OperatorCaseQuery } from '../../services/operators/operators';
 import { defineRoute } from '../route';
 import { idParams, timestamp, type IdParams } from '../schemas';
@@ -8,8 +9,9 @@ import { caseReasonFilter, caseStatusFilter, caseView } from './cases';
 type None = Record<string, never>;
 const TAG = 'Operators';
 
-const paging = { page: Joi.number().integer().min(1).default(1), size: Joi.number().integer().min(1).max(50).default(20) };
-const reason = Joi.string()
+/** Paging of the operator list routes (their order is fixed by what each lists). */
+export const operatorPaging = { page: Joi.number().integer().min(1).default(1), size: Joi.number().integer().min(1).max(50).default(20) };
+export const operatorReason = Joi.string()
   .trim()
   .min(1)
   .max(2000)
@@ -45,7 +47,7 @@ function standingChange(change: {
     tag: TAG,
     summary: change.summary,
     auth: 'operator',
-    request: { params: idParams, body: Joi.object({ reason }) },
+    request: { params: idParams, body: Joi.object({ reason: operatorReason }) },
     responses: {
       200: { description: 'The new standing.', schema: standing },
       404: { description: 'No such seller.' },
@@ -54,11 +56,18 @@ function standingChange(change: {
     handler: async ({ principal, params, body }) => ({ status: 200, body: await change.apply(principal.userId, params.id, body.reason) }),
   });
 }
+const AUDIT_SUBJECTS = ['case', 'seller', OAUTH_APP_SUBJECT];
 const auditEntry = Joi.object({
   id: Joi.string().required(),
   operatorId: Joi.string().required(),
-  action: Joi.string().required().description('`case.decide`, `seller.suspend` or `seller.reinstate`.'),
-  subjectType: Joi.string().valid('case', 'seller').required(),
+  action: Joi.string()
+    .required()
+    .description(
+      '`case.decide`, `seller.suspend`, `seller.reinstate`, `oauth-app.register`, `oauth-app.disable`, `oauth-app.enable` or `oauth-app.rotate-secret`.',
+    ),
+  subjectType: Joi.string()
+    .valid(...AUDIT_SUBJECTS)
+    .required(),
   subjectId: Joi.string().required(),
   reason: Joi.string().allow('').required(),
   detail: Joi.object().unknown(true).required(),
@@ -98,7 +107,7 @@ export const operatorRoutes = (s: Services) => [
     auth: 'operator',
     request: {
       query: Joi.object({
-        ...paging,
+        ...operatorPaging,
         status: caseStatusFilter,
         reason: caseReasonFilter,
         sellerId: Joi.string().uuid(),
@@ -131,7 +140,10 @@ export const operatorRoutes = (s: Services) => [
     description:
       'Sent to the case workflow as its `operatorDecision` Update, the same one the Temporal CLI sends. Recorded in the audit log.',
     auth: 'operator',
-    request: { params: idParams, body: Joi.object({ decision: Joi.string().valid('close', 'remediate').required(), reason }) },
+    request: {
+      params: idParams,
+      body: Joi.object({ decision: Joi.string().valid('close', 'remediate').required(), reason: operatorReason }),
+    },
     responses: {
       200: { description: 'The case after the decision.', schema: operatorCase },
       404: { description: 'No such case.' },
@@ -219,9 +231,9 @@ export const operatorRoutes = (s: Services) => [
     auth: 'operator',
     request: {
       query: Joi.object({
-        ...paging,
+        ...operatorPaging,
         operatorId: Joi.string().uuid(),
-        subjectType: Joi.string().valid('case', 'seller'),
+        subjectType: Joi.string().valid(...AUDIT_SUBJECTS),
         subjectId: Joi.string().max(100),
       }),
     },

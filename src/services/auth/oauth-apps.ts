@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { prepared, queryPrepared } from '../../db/prepared';
 import { newId } from '../../ids';
-import { DomainError, notFound } from '../errors';
+import { conflict, DomainError, invalid, notFound } from '../errors';
+import { recordOperatorAction, type OperatorAction } from '../operators/audit';
 import { constantTimeEqual, constantTimeEqualHex, hashSecret, newSecret } from './secrets';
 
 /** Authorization codes are exchanged by the application's back end at once; RFC 6749 §4.1.2 allows at most 10 min. */
@@ -72,6 +73,17 @@ export interface RedeemedCode {
   familyId: string;
 }
 
+/** An application as the operator sees it (CLI and `/operator/oauth-apps`): never its secret or the secret's hash. */
+export interface OAuthAppView extends OAuthClient {
+  createdAt: Date;
+  /** Set while the operator keeps it disabled: its tokens and codes are refused. */
+  disabledAt: Date | null;
+  linkedUsers: number;
+}
+
+/** The subject type of operator actions on applications in `operator_audit_log`. */
+export const OAUTH_APP_SUBJECT = 'oauth-app';
+
 export interface LinkedApplication {
   clientId: string;
   name: string;
@@ -103,6 +115,20 @@ const toClient = (r: ClientRow): OAuthClient => ({
   confidential: r.secret_hash !== null,
 });
 
+/** Reads `secret_hash` only to say whether the application is confidential; it never leaves `toView`. */
+const APP_VIEW = `SELECT c.id, c.name, c.redirect_uris, c.secret_hash, c.created_at, c.disabled_at,
+         (SELECT count(*)::int FROM oauth_grants g WHERE g.client_id = c.id) AS linked_users
+    FROM oauth_clients c`;
+
+type AppRow = ClientRow & { created_at: Date; disabled_at: Date | null; linked_users: number };
+
+const toView = (r: AppRow): OAuthAppView => ({
+  ...toClient(r),
+  createdAt: r.created_at,
+  disabledAt: r.disabled_at,
+  linkedUsers: r.linked_users,
+});
+
 /**
  * Third-party applications: registered by the operator, linked by users
  * through the authorization code flow with PKCE (RFC 6749 §4.1, RFC 7636, OAuth 2.0 Security
@@ -111,41 +137,107 @@ const toClient = (r: ClientRow): OAuthClient => ({
 export class OAuthApps {
   constructor(private readonly db: DataSource) {}
 
-  /** Operator registration (`npm run oauth:apps -- register`). The secret is returned once and stored hashed. */
-  async register(input: {
-    name: string;
-    redirectUris: string[];
-    confidential: boolean;
-  }): Promise<{ client: OAuthClient; clientSecret: string | null }> {
-    for (const uri of input.redirectUris) checkRedirectUri(uri);
+  /**
+   * Operator registration (`npm run oauth:apps -- register`, `POST /operator/oauth-apps`). The
+   * secret is returned once and stored hashed (SHA-256). With `by`, the registration is audited
+   * in the same transaction; the CLI has no operator identity and records none.
+   */
+  async register(
+    input: { name: string; redirectUris: string[]; confidential: boolean },
+    by?: OperatorAction,
+  ): Promise<{ client: OAuthAppView; clientSecret: string | null }> {
+    input.redirectUris.forEach((uri, i) => {
+      const problem = redirectUriProblem(uri);
+      if (problem) {
+        throw invalid('validation-failed', problem, [{ in: 'body', field: `redirectUris.${i}`, message: problem }]);
+      }
+    });
     const id = `mts_app_${newId().replace(/-/g, '')}`;
     const clientSecret = input.confidential ? newSecret('mts_cs_') : null;
-    await this.db.query(`INSERT INTO oauth_clients (id, name, secret_hash, redirect_uris) VALUES ($1, $2, $3, $4)`, [
-      id,
-      input.name,
-      clientSecret ? hashSecret(clientSecret) : null,
-      input.redirectUris,
-    ]);
-    return { client: { id, name: input.name, redirectUris: input.redirectUris, confidential: input.confidential }, clientSecret };
+    await this.db.transaction(async (tx) => {
+      await tx.query(`INSERT INTO oauth_clients (id, name, secret_hash, redirect_uris) VALUES ($1, $2, $3, $4)`, [
+        id,
+        input.name,
+        clientSecret ? hashSecret(clientSecret) : null,
+        input.redirectUris,
+      ]);
+      if (by) {
+        await recordOperatorAction(tx, by, {
+          action: 'oauth-app.register',
+          subjectType: OAUTH_APP_SUBJECT,
+          subjectId: id,
+          detail: { name: input.name, redirectUris: input.redirectUris, confidential: input.confidential },
+        });
+      }
+    });
+    return { client: await this.get(id), clientSecret };
   }
 
-  /** Operator listing: every application, with how many users linked it. */
-  async list(): Promise<Array<OAuthClient & { disabled: boolean; linkedUsers: number }>> {
-    const rows: Array<ClientRow & { disabled: boolean; linked_users: number }> = await this.db.query(
-      `SELECT c.id, c.name, c.redirect_uris, c.secret_hash, c.disabled_at IS NOT NULL AS disabled,
-              (SELECT count(*)::int FROM oauth_grants g WHERE g.client_id = c.id) AS linked_users
-         FROM oauth_clients c ORDER BY c.created_at, c.id`,
+  /** Operator listing, newest first, with how many users linked each; every application without `page`. */
+  async list(q?: { page: number; size: number }): Promise<OAuthAppView[]> {
+    const rows: AppRow[] = await this.db.query(
+      `${APP_VIEW} ORDER BY c.created_at DESC, c.id DESC${q ? ' LIMIT $1 OFFSET $2' : ''}`,
+      q ? [q.size, (q.page - 1) * q.size] : [],
     );
-    return rows.map((r) => ({ ...toClient(r), disabled: r.disabled, linkedUsers: r.linked_users }));
+    return rows.map(toView);
   }
 
-  /** Operator switch: a disabled application's tokens and codes are refused at once; links stay for re-enabling. */
-  async setDisabled(clientId: string, disabled: boolean): Promise<void> {
-    const [, changed]: [unknown, number] = await this.db.query(
-      `UPDATE oauth_clients SET disabled_at = CASE WHEN $2 THEN coalesce(disabled_at, now()) END WHERE id = $1`,
-      [clientId, disabled],
-    );
-    if (changed === 0) throw notFound('Application');
+  async get(clientId: string): Promise<OAuthAppView> {
+    const [row]: AppRow[] = await this.db.query(`${APP_VIEW} WHERE c.id = $1`, [clientId]);
+    if (!row) throw notFound('Application');
+    return toView(row);
+  }
+
+  /**
+   * Operator switch: a disabled application's tokens and codes are refused at once (`isHonoured`,
+   * `isLinked` and client authentication all require it enabled); links stay for re-enabling.
+   * Switching to the state it is already in is 409 and changes nothing (nor is it audited).
+   */
+  async setDisabled(clientId: string, disabled: boolean, by?: OperatorAction): Promise<OAuthAppView> {
+    await this.db.transaction(async (tx) => {
+      const [, changed]: [unknown, number] = await tx.query(
+        `UPDATE oauth_clients SET disabled_at = CASE WHEN $2 THEN now() END WHERE id = $1 AND (disabled_at IS NOT NULL) <> $2`,
+        [clientId, disabled],
+      );
+      if (changed === 0) {
+        await this.get(clientId); // 404 when there is no such application
+        throw disabled
+          ? conflict('oauth-app-disabled', 'The application is already disabled.')
+          : conflict('oauth-app-enabled', 'The application is not disabled.');
+      }
+      if (by) {
+        await recordOperatorAction(tx, by, {
+          action: disabled ? 'oauth-app.disable' : 'oauth-app.enable',
+          subjectType: OAUTH_APP_SUBJECT,
+          subjectId: clientId,
+        });
+      }
+    });
+    return this.get(clientId);
+  }
+
+  /**
+   * A new client secret, returned once and stored hashed. The old secret stops working when this
+   * commits: there is no grace period, so the application must switch to the new one at once.
+   * Tokens already issued stay valid (they are the users' links, not the secret), but refreshing
+   * them needs the new secret. A public application has none: 409 `oauth-app-public`.
+   */
+  async rotateSecret(clientId: string, by?: OperatorAction): Promise<{ client: OAuthAppView; clientSecret: string }> {
+    const clientSecret = newSecret('mts_cs_');
+    await this.db.transaction(async (tx) => {
+      const [, changed]: [unknown, number] = await tx.query(
+        `UPDATE oauth_clients SET secret_hash = $2 WHERE id = $1 AND secret_hash IS NOT NULL`,
+        [clientId, hashSecret(clientSecret)],
+      );
+      if (changed === 0) {
+        await this.get(clientId); // 404 when there is no such application
+        throw conflict('oauth-app-public', 'A public application has no client secret to rotate.');
+      }
+      if (by) {
+        await recordOperatorAction(tx, by, { action: 'oauth-app.rotate-secret', subjectType: OAUTH_APP_SUBJECT, subjectId: clientId });
+      }
+    });
+    return { client: await this.get(clientId), clientSecret };
   }
 
   /** Every check of an authorization request, in the order RFC 6749 §4.1.2.1 needs them. */
@@ -344,19 +436,21 @@ export class OAuthApps {
 }
 
 /**
- * Redirect URIs are compared exactly (Security BCP §4.1.3), so they must be absolute, without a
- * fragment (RFC 6749 §3.1.2), and https except for loopback development callbacks.
+ * The one rule for registered redirect URIs (the CLI and `POST /operator/oauth-apps` both use it):
+ * they are compared exactly (Security BCP §4.1.3), so they must be absolute, without a fragment
+ * (RFC 6749 §3.1.2), and https except for loopback development callbacks. Null when acceptable.
  */
-function checkRedirectUri(uri: string): void {
+export function redirectUriProblem(uri: string): string | null {
   let url: URL;
   try {
     url = new URL(uri);
   } catch {
-    throw new Error(`redirect URI ${uri} is not an absolute URL`);
+    return `redirect URI ${uri} is not an absolute URL`;
   }
-  if (url.hash) throw new Error(`redirect URI ${uri} must not have a fragment`);
+  if (url.hash || uri.includes('#')) return `redirect URI ${uri} must not have a fragment`;
   const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-    throw new Error(`redirect URI ${uri} must use https (http only for localhost)`);
+    return `redirect URI ${uri} must use https (http only for localhost)`;
   }
+  return null;
 }

@@ -1,12 +1,12 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { CaseState, OperatorDecision } from '../../domain/cases/machine';
 import type { Periods } from '../../domain/deadlines';
-import { newId } from '../../ids';
 import { loadCaseViews, type CaseView } from '../cases/case-view';
 import { conflict, notFound } from '../errors';
 import { touchSellerStats } from '../sellers/stats-version';
 import { SqlFilter } from '../sql-filter';
 import { closeSellerCheckouts } from '../checkout/checkouts';
+import { recordOperatorAction } from './audit';
 
 /** Sends an operator's decision to `case:{caseId}`: the `operatorDecision` Update the Temporal CLI also uses. */
 export interface CaseDecisions {
@@ -169,7 +169,7 @@ export class Operators {
     });
   }
 
-  private async audit(
+  private audit(
     db: EntityManager,
     operatorId: string,
     action: string,
@@ -178,10 +178,7 @@ export class Operators {
     reason: string,
     detail: Record<string, unknown>,
   ): Promise<void> {
-    await db.query(
-      `INSERT INTO operator_audit_log (id, operator_id, action, subject_type, subject_id, reason, detail) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [newId(), operatorId, action, subjectType, subjectId, reason, JSON.stringify(detail)],
-    );
+    return recordOperatorAction(db, { operatorId, reason }, { action, subjectType, subjectId, detail });
   }
 
   private async withParties(
