@@ -1,8 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { Browser, Page } from 'puppeteer-core';
 import { OAuthApps } from '../../src/services/auth/oauth-apps';
 import { registerUser, startTestApi, type TestApi } from '../support/api';
+import { authorizeCode, pkce } from '../support/oauth';
 import { launchBrowser } from '../support/browser';
 
 /**
@@ -53,23 +53,9 @@ async function open(site: Site): Promise<Page> {
 async function authorizationCode(redirectUri: string) {
   const user = await registerUser(api, 'spa');
   const app = await new OAuthApps(api.database.db).register({ name: 'Deck Builder', redirectUris: [redirectUri], confidential: false });
-  const verifier = randomBytes(32).toString('base64url');
-  const res = await api.http
-    .post('/oauth/authorize')
-    .type('form')
-    .send({
-      response_type: 'code',
-      client_id: app.client.id,
-      redirect_uri: redirectUri,
-      state: 'st',
-      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-      code_challenge_method: 'S256',
-      username: user.username,
-      password: user.password,
-      decision: 'allow',
-    })
-    .expect(303);
-  return { user, clientId: app.client.id, code: new URL(res.headers.location!).searchParams.get('code')!, verifier };
+  const { verifier, challenge } = pkce();
+  const code = await authorizeCode(api, user, app.client.id, redirectUri, challenge);
+  return { user, clientId: app.client.id, code, verifier };
 }
 
 describe('CORS in a real browser', () => {

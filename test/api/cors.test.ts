@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { loadConfig } from '../../src/config';
 import { OAuthApps } from '../../src/services/auth/oauth-apps';
 import { registerUser, startTestApi, type TestApi } from '../support/api';
+import { authorizeCode, pkce } from '../support/oauth';
 
 /** CORS (docs/conventions.md, "CORS"): an allow-list, no credentials, hosted pages closed. */
 const APP = 'https://app.example';
@@ -78,23 +78,8 @@ describe('CORS for allow-listed origins', () => {
   it('/oauth/token is reachable cross-origin: a public client exchanges its code with PKCE', async () => {
     const user = await registerUser(api, 'corstoken');
     const app = await new OAuthApps(api.database.db).register({ name: 'SPA', redirectUris: [REDIRECT], confidential: false });
-    const verifier = randomBytes(32).toString('base64url');
-    const authorized = await api.http
-      .post('/oauth/authorize')
-      .type('form')
-      .send({
-        response_type: 'code',
-        client_id: app.client.id,
-        redirect_uri: REDIRECT,
-        state: 's',
-        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-        code_challenge_method: 'S256',
-        username: user.username,
-        password: user.password,
-        decision: 'allow',
-      })
-      .expect(303);
-    const code = new URL(authorized.headers.location!).searchParams.get('code')!;
+    const { verifier, challenge } = pkce();
+    const code = await authorizeCode(api, user, app.client.id, REDIRECT, challenge);
 
     const preflight = await api.http
       .options('/oauth/token')
