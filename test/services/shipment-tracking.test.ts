@@ -158,7 +158,11 @@ describe('shipment tracking (activity and service on Postgres)', () => {
     const { shipmentId } = await shippedOrder('RM123456789GB');
     const service = tracking();
     expect(await service.poll(shipmentId)).toBe('UNKNOWN_NUMBER');
-    expect((await shipmentOf(shipmentId)).tracking_status_detail).toBe('');
+    // Still PRE_TRANSIT, and it says why nothing moves.
+    expect(await shipmentOf(shipmentId)).toMatchObject({
+      tracking_status: 'PRE_TRANSIT',
+      tracking_status_detail: expect.stringMatching(/^Not tracked: no carrier is connected for this number\./),
+    });
     expect(await service.poll('00000000-0000-4000-8000-000000000000')).toBe('SHIPMENT_GONE');
   });
 

@@ -16,6 +16,8 @@ export interface TrackingReport {
 
 export interface Carrier {
   readonly name: string;
+  /** What a shipment says while the carrier does not know its number: shown to buyer and seller. */
+  readonly unknownNumberDetail: string;
   /** The tracking number's latest status, or null when the carrier does not know the number. */
   track(trackingNumber: string): Promise<TrackingReport | null>;
 }

@@ -22,6 +22,9 @@ const DETAILS: Record<TrackingReport['status'], string> = {
  */
 export class SimulatorCarrier implements Carrier {
   readonly name = 'simulator';
+  // No real carrier is connected: say so, rather than let a real number wait silently for ever.
+  readonly unknownNumberDetail =
+    'Not tracked: no carrier is connected for this number. The embedded simulator carrier follows only tracking numbers starting with SIM.';
   private readonly firstSeen = new Map<string, number>();
   private readonly now: () => number;
 

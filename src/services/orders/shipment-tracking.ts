@@ -49,7 +49,10 @@ export class ShipmentTracking {
     if (!shipment) return 'SHIPMENT_GONE';
     // Outside the transaction: no row stays locked while the carrier answers.
     const report = await this.carrier.track(shipment.tracking_number);
-    if (!report) return 'UNKNOWN_NUMBER';
+    if (!report) {
+      await this.noteUnknownNumber(shipmentId, shipment.tracking_number);
+      return 'UNKNOWN_NUMBER';
+    }
     await this.record(shipmentId, shipment.tracking_number, report);
     return report.status;
   }
@@ -119,6 +122,27 @@ export class ShipmentTracking {
       );
       await this.orderChanged(tx, order);
       await requestWorkflowStart(tx, starts.shipmentTrackingChanged(shipmentId, this.settings.tracking, newId()));
+    });
+  }
+
+  /**
+   * The carrier does not know the number (yet): a shipment still at PRE_TRANSIT says so, in the
+   * carrier's words, so buyer and seller see why nothing moves. A status the carrier reported
+   * before is kept: a number that goes unknown later does not undo its history.
+   */
+  private async noteUnknownNumber(shipmentId: string, trackingNumber: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [order]: LockedOrder[] = await tx.query(
+        `SELECT o.id, o.seller_id, o.status FROM orders o JOIN shipments s ON s.order_id = o.id WHERE s.id = $1 FOR UPDATE OF o`,
+        [shipmentId],
+      );
+      if (!order) return;
+      const [noted]: [unknown[]] = await tx.query(
+        `UPDATE shipments SET tracking_status_detail = $3, updated_at = now()
+          WHERE id = $1 AND tracking_number = $2 AND tracking_status = 'PRE_TRANSIT' AND tracking_status_detail <> $3 RETURNING id`,
+        [shipmentId, trackingNumber, this.carrier.unknownNumberDetail],
+      );
+      if (noted.length > 0) await this.orderChanged(tx, order);
     });
   }
 
