@@ -65,6 +65,13 @@ describe('assisted address lookup on the embedded data', () => {
     expect(edited.body).toMatchObject({ lookupId: full.body.id, isValidated: false });
   });
 
+  it('says what the lookup covers, so an empty answer for a UK postcode is not a mystery', async () => {
+    const user = await registerUser(api);
+    const res = await find(user, { text: 'SW1A 1AA' }).expect(200);
+    expect(res.body).toEqual([]);
+    expect(res.headers['address-lookup-coverage']).toMatch(/^FI: central Helsinki only/);
+  });
+
   it('matches street words with a house number straight to addresses, and highlights the match', async () => {
     const user = await registerUser(api);
     const res = await find(user, { text: 'mannerheimintie 1' }).expect(200);

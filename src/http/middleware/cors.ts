@@ -28,6 +28,7 @@ export const CORS_EXPOSED_HEADERS = [
   'X-Request-Id',
   'WWW-Authenticate',
   'Content-Disposition',
+  'Address-Lookup-Coverage',
 ];
 
 /**

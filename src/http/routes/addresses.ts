@@ -77,7 +77,7 @@ export const addressRoutes = (s: Services) => [
     summary: 'Address lookup: suggestions for free text (postcode, street, partial address)',
     description:
       "Repeat with `container` set to a `Container` suggestion's id to drill down, until `Address` suggestions come back; then retrieve one. " +
-      '`highlight` lists the index ranges of `text` that matched. Nothing is saved. The embedded provider covers central Helsinki (FI); see docs/account.md.',
+      '`highlight` lists the index ranges of `text` that matched. Nothing is saved. Every answer carries `Address-Lookup-Coverage`, what the configured provider covers, so a client can say why nothing was found: the embedded provider covers central Helsinki (FI) only; see docs/account.md.',
     auth: 'bearer',
     request: {
       body: Joi.object({
@@ -92,6 +92,7 @@ export const addressRoutes = (s: Services) => [
     },
     handler: async ({ body }) => ({
       status: 200,
+      headers: { 'Address-Lookup-Coverage': s.addresses.lookupCoverage },
       body: await s.addresses.find({ text: body.text, container: body.container, countries: body.country }),
     }),
   }),

@@ -45,6 +45,7 @@ const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 'es'}`
  */
 export class EmbeddedAddressLookup implements AddressLookupProvider {
   readonly name = 'embedded';
+  readonly coverage = 'FI: central Helsinki only (the embedded gazetteer; configure ADDRESS_LOOKUP_PROVIDER=loqate for real coverage)';
   private readonly country: keyof typeof COUNTRY;
   private readonly byId = new Map<string, Entry>();
   private readonly byPostcode = new Map<string, Entry[]>();

@@ -48,6 +48,7 @@ const unavailable = (detail: string) =>
  */
 export class LoqateAddressLookup implements AddressLookupProvider {
   readonly name = 'loqate';
+  readonly coverage = 'worldwide (Loqate)';
 
   constructor(private readonly options: LoqateOptions) {}
 

@@ -102,6 +102,8 @@ export interface FindRequest {
 
 export interface AddressLookupProvider {
   readonly name: string;
+  /** Where the provider finds addresses, in words a client can show when a lookup finds nothing. */
+  readonly coverage: string;
   find(request: FindRequest): Promise<LookupSuggestion[]>;
   /** The full address, or null when the id is unknown or no longer available. */
   retrieve(id: string): Promise<RetrievedAddress | null>;

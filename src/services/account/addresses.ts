@@ -73,6 +73,11 @@ export class SavedAddresses {
     private readonly options: { retrieveTtlSeconds: number },
   ) {}
 
+  /** What the configured provider covers (the `Address-Lookup-Coverage` header of a find). */
+  get lookupCoverage(): string {
+    return this.lookup.coverage;
+  }
+
   find(request: FindRequest): Promise<LookupSuggestion[]> {
     return this.lookup.find(request);
   }
