@@ -51,6 +51,9 @@ export class PersonalAccessTokens {
           WHERE user_id = $1 AND (expires_at IS NULL OR expires_at > now())`,
         [userId],
       );
+      // A taken name is named before the limit: it is the mistake in this very request.
+      const [taken] = await tx.query(`SELECT 1 FROM personal_access_tokens WHERE user_id = $1 AND name = $2`, [userId, name]);
+      if (taken) throw nameTaken(name);
       if (active >= MAX_ACTIVE_TOKENS) {
         throw conflict('pat-limit-reached', `A user may hold at most ${MAX_ACTIVE_TOKENS} active personal access tokens.`);
       }
@@ -64,9 +67,7 @@ export class PersonalAccessTokens {
       try {
         await tx.getRepository(PersonalAccessToken).insert(row);
       } catch (err) {
-        if (uniqueViolation(err) === 'personal_access_tokens_user_name_key') {
-          throw conflict('pat-name-taken', `You already have a personal access token named "${name}".`);
-        }
+        if (uniqueViolation(err) === 'personal_access_tokens_user_name_key') throw nameTaken(name);
         throw err;
       }
       const saved = await tx.getRepository(PersonalAccessToken).findOneByOrFail({ id: row.id });
@@ -80,3 +81,5 @@ export class PersonalAccessTokens {
     if (!result.affected) throw notFound('Personal access token');
   }
 }
+
+const nameTaken = (name: string) => conflict('pat-name-taken', `You already have a personal access token named "${name}".`);

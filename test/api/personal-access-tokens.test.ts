@@ -46,6 +46,10 @@ describe('personal access tokens', () => {
     expect(refused[0]!.body.type).toBe('/problems/pat-limit-reached');
     const sixth = await create(user, { name: 'sixth' });
     expect(sixth.status).toBe(409);
+    // At the limit, a taken name is still answered as the name being taken: the mistake in the request.
+    const taken = await create(user, { name: (results.find((r) => r.status === 201)!.body as { name: string }).name });
+    expect(taken.status).toBe(409);
+    expect(taken.body.type).toBe('/problems/pat-name-taken');
   });
 
   it('does not count expired tokens as active', async () => {
