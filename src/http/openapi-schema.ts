@@ -13,6 +13,10 @@ import type Joi from 'joi';
  *   (e.g. bulk elements, each validated on its own by the service);
  * - a limit given as `Joi.ref('other')` is not leaked as an object: it is dropped from the
  *   keyword and said in the description;
+ * - a string Joi refuses empty (any `Joi.string()` without `.allow('')`, `.empty(…)` or a length
+ *   rule) says `minLength: 1`; a string with several `.pattern()`s publishes them all (the first as
+ *   `pattern`, the others under `allOf`), not only the last; an inverted pattern is a `not`; an
+ *   object's `.min()`/`.max()`/`.length()` are `minProperties`/`maxProperties`;
  * - a body whose fields depend on one field's literal value (`.when('action', { is: 'x', … })`)
  *   becomes a `oneOf` of one shape per value with a `discriminator`, and `.xor(a, b)` a `oneOf`
  *   of one shape per peer; when the object is named, each shape is a component too
@@ -43,6 +47,7 @@ interface When {
 }
 
 interface BaseParser {
+  _setStringFieldProperties(fieldSchema: JsonSchema, fieldDefn: Description): void;
   parse(spec: Description, definitions: Record<string, JsonSchema>, level: number): JsonSchema;
   _setObjectProperties(schema: JsonSchema, spec: Description, definitions: Record<string, JsonSchema>, level: number): void;
 }
@@ -169,7 +174,33 @@ const stripWhens = (spec: Description): Description => {
   return rest;
 };
 
+/** `/^a$/u` (Joi's description of a regex) → `^a$` (an ECMA-262 pattern, as JSON Schema wants). */
+const regexSource = (regex: string): string => regex.replace(/^\//, '').replace(/\/[a-z]*$/, '');
+
 class Parser extends Base {
+  override _setStringFieldProperties(fieldSchema: JsonSchema, fieldDefn: Description): void {
+    super._setStringFieldProperties(fieldSchema, fieldDefn);
+    if (fieldSchema.type !== 'string') return;
+    const rules = fieldDefn.rules ?? [];
+    const patterns = rules.filter((r) => r.name === 'pattern' && typeof r.args?.regex === 'string');
+    if (patterns.length) {
+      const matching = patterns.filter((r) => !(r.args?.options as { invert?: boolean } | undefined)?.invert);
+      const inverted = patterns.filter((r) => (r.args?.options as { invert?: boolean } | undefined)?.invert);
+      const sources = matching.map((r) => regexSource(r.args!.regex as string));
+      delete fieldSchema.pattern;
+      if (sources.length) fieldSchema.pattern = sources[0];
+      const more = [
+        ...sources.slice(1).map((pattern) => ({ pattern })),
+        ...inverted.map((r) => ({ not: { pattern: regexSource(r.args!.regex as string) } })),
+      ];
+      if (more.length) fieldSchema.allOf = more;
+    }
+    // Joi refuses '' unless told otherwise; JSON Schema accepts it unless told.
+    const allowsEmpty = (fieldDefn.allow ?? []).includes('') || fieldDefn.flags?.empty !== undefined || fieldDefn.flags?.only;
+    const hasLength = rules.some((r) => r.name === 'min' || r.name === 'length');
+    if (!allowsEmpty && !hasLength && fieldSchema.minLength === undefined) fieldSchema.minLength = 1;
+  }
+
   override parse(spec: Description, definitions: Record<string, JsonSchema>, level = 0): JsonSchema {
     const documented = spec.metas?.find((m) => m.documentedAs)?.documentedAs as Description | undefined;
     if (documented) return this.parse(documented, definitions, level);
@@ -211,6 +242,13 @@ class Parser extends Base {
       for (const [key, property] of Object.entries(properties)) {
         if (property.not && Object.keys(property.not).length === 0 && Object.keys(property).length === 1) delete properties[key];
       }
+    }
+    // `.min(n)`, `.max(n)`, `.length(n)` on an object count its keys; joi-to-json drops them.
+    for (const rule of spec.rules ?? []) {
+      const limit = rule.args?.limit;
+      if (typeof limit !== 'number') continue;
+      if (rule.name === 'min' || rule.name === 'length') schema.minProperties = limit;
+      if (rule.name === 'max' || rule.name === 'length') schema.maxProperties = limit;
     }
     // `Joi.object()` without keys accepts any keys; joi-to-json would publish it closed.
     if (spec.keys === undefined && !spec.patterns?.length && spec.flags?.unknown === undefined) schema.additionalProperties = true;
