@@ -52,7 +52,7 @@ export function normaliseHeaders(headers: Record<string, string>): { headers: Re
 }
 
 /** RFC 9110 field-value characters as Node writes them: tab, visible ASCII, space, and Latin-1 (U+00A0–U+00FF). */
-const HEADER_VALUE = /^[\t\x20-\x7E\xA0-\xFF]*$/;
+export const HEADER_VALUE = /^[\t\x20-\x7E\xA0-\xFF]*$/;
 
 export function urlErrors(url: string, allowPrivate: boolean): FieldError[] {
   const problem = endpointUrlProblem(url, allowPrivate);
