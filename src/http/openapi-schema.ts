@@ -16,7 +16,9 @@ import type Joi from 'joi';
  * - a string Joi refuses empty (any `Joi.string()` without `.allow('')`, `.empty(…)` or a length
  *   rule) says `minLength: 1`; a string with several `.pattern()`s publishes them all (the first as
  *   `pattern`, the others under `allOf`), not only the last; an inverted pattern is a `not`; an
- *   object's `.min()`/`.max()`/`.length()` are `minProperties`/`maxProperties`;
+ *   object's `.min()`/`.max()`/`.length()` are `minProperties`/`maxProperties`; a trimmed string
+ *   Joi refuses empty has the pattern `\S` (white space alone is empty once trimmed);
+ * - alternatives that also allow null list null as one more alternative;
  * - a body whose fields depend on one field's literal value (`.when('action', { is: 'x', … })`)
  *   becomes a `oneOf` of one shape per value with a `discriminator`, and `.xor(a, b)` a `oneOf`
  *   of one shape per peer; when the object is named, each shape is a component too
@@ -199,6 +201,12 @@ class Parser extends Base {
     const allowsEmpty = (fieldDefn.allow ?? []).includes('') || fieldDefn.flags?.empty !== undefined || fieldDefn.flags?.only;
     const hasLength = rules.some((r) => r.name === 'min' || r.name === 'length');
     if (!allowsEmpty && !hasLength && fieldSchema.minLength === undefined) fieldSchema.minLength = 1;
+    // A trimmed string Joi refuses empty must hold something besides white space.
+    const trimmed = rules.some((r) => r.name === 'trim' && r.args?.enabled !== false);
+    if (trimmed && !allowsEmpty) {
+      if (fieldSchema.pattern === undefined) fieldSchema.pattern = '\\S';
+      else fieldSchema.allOf = [...((fieldSchema.allOf as JsonSchema[] | undefined) ?? []), { pattern: '\\S' }];
+    }
   }
 
   override parse(spec: Description, definitions: Record<string, JsonSchema>, level = 0): JsonSchema {
@@ -214,6 +222,7 @@ class Parser extends Base {
     else {
       schema = super.parse(stripWhens(inner), definitions, level);
       dropReferencedLimits(schema);
+      nullAsAlternative(schema);
     }
     if (!name) return schema;
     // A description says what the value means where it is used (`userA`: who opened the
@@ -282,6 +291,19 @@ class Parser extends Base {
       ...(mapping ? { discriminator: { propertyName: discriminator, mapping } } : {}),
     };
   }
+}
+
+/**
+ * `Joi.alternatives(a, b).allow(null)`: joi-to-json publishes `{anyOf: [a, b], type: 'null'}`,
+ * which only null satisfies besides nothing; null is one more alternative.
+ */
+function nullAsAlternative(schema: JsonSchema): void {
+  const union = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  if (!union || schema.type === undefined) return;
+  const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
+  if (!types.includes('null')) return;
+  delete schema.type;
+  union.push({ type: 'null' });
 }
 
 /** A limit given as `Joi.ref('x')` cannot be a number in the schema: say it in words instead. */
