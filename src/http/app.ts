@@ -10,7 +10,7 @@ import { requestContext } from './middleware/request-context';
 import { httpTracing } from './middleware/tracing';
 import { buildOpenApi } from './openapi';
 import type { AnyRoute } from './route';
-import { buildRouter } from './router';
+import { buildRouter, staticPathAllow } from './router';
 import { accountRoutes } from './routes/account';
 import { addressRoutes } from './routes/addresses';
 import { authRoutes } from './routes/auth';
@@ -122,6 +122,7 @@ export function createApp(
       parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
     }),
   );
+  app.use(staticPathAllow(routes));
   app.use(router.routes());
   // Not throwing: the router then sets `Allow`, and problemErrors turns its bare 405/501 into a
   // problem (docs/conventions.md, "Methods").
