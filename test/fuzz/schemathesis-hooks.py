@@ -10,9 +10,12 @@ generator; negative requests are sent as generated:
   generator draws the same few keys ("0", "00") for different requests, which the service rightly
   refuses with 422 `idempotency-key-reused`; the key keeps its generated prefix;
 - `createdFrom`/`createdTo`: the end of a range comes after its start (swapped when not);
-- `expires` of a personal access token: at least 24 hours ahead (moved to 30 days ahead when not).
+- `expires` of a personal access token: at least 24 hours ahead (moved to 30 days ahead when not);
+- bodies JSON Schema cannot describe are a small valid one: the CSV of `POST /seller/imports`
+  (its header and one row), the image of `PUT /uploads/{id}` (a 1x1 PNG).
 """
 import ast
+import base64
 import datetime
 import json
 import os
@@ -89,6 +92,10 @@ if CHECK_COUNTS:
             json.dump(dict(sorted(_counts.items())), out, indent=2)
 
 
+IMPORT_CSV = "urn,condition,language,price,quantity\npokemon/base/base1/4,NEAR_MINT,en,100,1\n"
+PNG_1X1 = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+)
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7E]{1,255}$")
 
 
@@ -119,6 +126,10 @@ def before_call(context, case, kwargs):
             query["createdFrom"], query["createdTo"] = query["createdTo"], query["createdFrom"]
             if end == start:
                 del query["createdFrom"]
+    if case.operation.path == "/seller/imports" and case.method.upper() == "POST":
+        case.body = IMPORT_CSV
+    if case.operation.path == "/uploads/{id}" and case.method.upper() == "PUT":
+        case.body = PNG_1X1
     if case.operation.path == "/user/personal-access-tokens" and case.method.upper() == "POST" and isinstance(case.body, dict):
         expires = _parse_time(case.body.get("expires")) if case.body.get("expires") is not None else None
         soon = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=25)
