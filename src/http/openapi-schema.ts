@@ -17,7 +17,8 @@ import type Joi from 'joi';
  *   rule) says `minLength: 1`; a string with several `.pattern()`s publishes them all (the first as
  *   `pattern`, the others under `allOf`), not only the last; an inverted pattern is a `not`; an
  *   object's `.min()`/`.max()`/`.length()` are `minProperties`/`maxProperties`; a trimmed string
- *   Joi refuses empty has the pattern `\S` (white space alone is empty once trimmed);
+ *   Joi refuses empty has a pattern asking for a character besides white space (and NUL);
+ * - a number Joi keeps safe (no `.unsafe()`) is bounded by ±(2^53 - 1) where it has no bound;
  * - alternatives that also allow null list null as one more alternative;
  * - a body whose fields depend on one field's literal value (`.when('action', { is: 'x', … })`)
  *   becomes a `oneOf` of one shape per value with a `discriminator`, and `.xor(a, b)` a `oneOf`
@@ -49,6 +50,7 @@ interface When {
 }
 
 interface BaseParser {
+  _setNumberFieldProperties(fieldSchema: JsonSchema, fieldDefn: Description): void;
   _setStringFieldProperties(fieldSchema: JsonSchema, fieldDefn: Description): void;
   parse(spec: Description, definitions: Record<string, JsonSchema>, level: number): JsonSchema;
   _setObjectProperties(schema: JsonSchema, spec: Description, definitions: Record<string, JsonSchema>, level: number): void;
@@ -176,10 +178,22 @@ const stripWhens = (spec: Description): Description => {
   return rest;
 };
 
+/** Not only white space, and no NUL. */
+const NOT_BLANK = '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$';
+
 /** `/^a$/u` (Joi's description of a regex) → `^a$` (an ECMA-262 pattern, as JSON Schema wants). */
 const regexSource = (regex: string): string => regex.replace(/^\//, '').replace(/\/[a-z]*$/, '');
 
 class Parser extends Base {
+  override _setNumberFieldProperties(fieldSchema: JsonSchema, fieldDefn: Description): void {
+    super._setNumberFieldProperties(fieldSchema, fieldDefn);
+    if (fieldSchema.type !== 'number' && fieldSchema.type !== 'integer') return;
+    // Joi refuses a number beyond ±(2^53 - 1) ("must be a safe number") unless told `.unsafe()`.
+    if (fieldDefn.flags?.unsafe) return;
+    if (fieldSchema.minimum === undefined && fieldSchema.exclusiveMinimum === undefined) fieldSchema.minimum = Number.MIN_SAFE_INTEGER;
+    if (fieldSchema.maximum === undefined && fieldSchema.exclusiveMaximum === undefined) fieldSchema.maximum = Number.MAX_SAFE_INTEGER;
+  }
+
   override _setStringFieldProperties(fieldSchema: JsonSchema, fieldDefn: Description): void {
     super._setStringFieldProperties(fieldSchema, fieldDefn);
     if (fieldSchema.type !== 'string') return;
@@ -201,11 +215,14 @@ class Parser extends Base {
     const allowsEmpty = (fieldDefn.allow ?? []).includes('') || fieldDefn.flags?.empty !== undefined || fieldDefn.flags?.only;
     const hasLength = rules.some((r) => r.name === 'min' || r.name === 'length');
     if (!allowsEmpty && !hasLength && fieldSchema.minLength === undefined) fieldSchema.minLength = 1;
-    // A trimmed string Joi refuses empty must hold something besides white space.
+    // A trimmed string Joi refuses empty must hold something besides white space (and, as every
+    // string of a request, no NUL: docs/conventions.md, "Text"; said here because a pattern
+    // would otherwise let generators put NUL around the character it asks for).
     const trimmed = rules.some((r) => r.name === 'trim' && r.args?.enabled !== false);
     if (trimmed && !allowsEmpty) {
-      if (fieldSchema.pattern === undefined) fieldSchema.pattern = '\\S';
-      else fieldSchema.allOf = [...((fieldSchema.allOf as JsonSchema[] | undefined) ?? []), { pattern: '\\S' }];
+      const pattern = NOT_BLANK;
+      if (fieldSchema.pattern === undefined) fieldSchema.pattern = pattern;
+      else fieldSchema.allOf = [...((fieldSchema.allOf as JsonSchema[] | undefined) ?? []), { pattern }];
     }
   }
 
