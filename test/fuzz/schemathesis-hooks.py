@@ -9,7 +9,8 @@ generator; negative requests are sent as generated:
 - `Idempotency-Key`: a new key for each request (docs/conventions.md, "Idempotent requests"). The
   generator draws the same few keys ("0", "00") for different requests, which the service rightly
   refuses with 422 `idempotency-key-reused`; the key keeps its generated prefix;
-- `createdFrom`/`createdTo`: the end of a range comes after its start (swapped when not);
+- `createdFrom`/`createdTo`: the end of a range comes after its start (swapped when not), and so
+  does `priceMax` after `priceMin` in a body;
 - `expires` of a personal access token: at least 24 hours ahead (moved to 30 days ahead when not);
 - bodies JSON Schema cannot describe are a small valid one: the CSV of `POST /seller/imports`
   (its header and one row), the image of `PUT /uploads/{id}` (a 1x1 PNG).
@@ -110,6 +111,19 @@ def _parse_time(value):
         return None
 
 
+def _order_price_ranges(value):
+    """`priceMax` is at least `priceMin` wherever both are given (listing search filters)."""
+    if isinstance(value, dict):
+        low, high = value.get("priceMin"), value.get("priceMax")
+        if isinstance(low, (int, float)) and isinstance(high, (int, float)) and high < low:
+            value["priceMin"], value["priceMax"] = high, low
+        for child in value.values():
+            _order_price_ranges(child)
+    elif isinstance(value, list):
+        for child in value:
+            _order_price_ranges(child)
+
+
 @schemathesis.hook
 def before_call(context, case, kwargs):
     if case.operation.path.startswith("/seller/webhooks") and isinstance(case.body, dict) and "url" in case.body:
@@ -126,6 +140,7 @@ def before_call(context, case, kwargs):
             query["createdFrom"], query["createdTo"] = query["createdTo"], query["createdFrom"]
             if end == start:
                 del query["createdFrom"]
+    _order_price_ranges(case.body)
     if case.operation.path == "/seller/imports" and case.method.upper() == "POST":
         case.body = IMPORT_CSV
     if case.operation.path == "/uploads/{id}" and case.method.upper() == "PUT":

@@ -84,6 +84,8 @@ it(
     const reportDir = path.join(ROOT, '.data/fuzz');
     mkdirSync(reportDir, { recursive: true });
     const args = [
+      '--config-file',
+      path.join(__dirname, 'schemathesis.toml'),
       'run',
       `${base}/openapi.json`,
       '--url',
