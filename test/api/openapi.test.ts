@@ -145,6 +145,14 @@ describe('GET /openapi.json', () => {
         { type: 'null' },
       ],
     });
+    // Webhook custom headers: the reserved names are not allowed, in any case; the value's characters.
+    const headers = (body('/seller/webhooks', 'post').properties as Record<string, Json>).headers as Json;
+    const reserved = new RegExp((((headers.propertyNames as Json).allOf as Json[])[0]!.not as Json).pattern as string, 'u');
+    expect(['te', 'Content-Type', 'webhook-id', 'Proxy-Foo'].filter((n) => reserved.test(n))).toHaveLength(4);
+    expect(['x-te', 'X-Tenant', 'Content-Typed'].filter((n) => reserved.test(n))).toHaveLength(0);
+    expect(headers.additionalProperties).toMatchObject({ pattern: '^[\\t\\x20-\\x7E\\xA0-\\xFF]*$' });
+    // Message bodies: white space alone is empty.
+    expect(((body('/conversations/{id}/messages', 'post').properties as Record<string, Json>).body as Json).pattern).toBeDefined();
     // A date range's end is a date-time; pages end where Joi's safe numbers end.
     expect(query('/seller/orders', 'get', 'createdTo')).toEqual({ type: 'string', format: 'date-time' });
     expect(query('/user/purchases', 'get', 'page')).toMatchObject({ maximum: Number.MAX_SAFE_INTEGER });

@@ -5,6 +5,7 @@ import { METRIC_WINDOWS, type FailureFilter, type MetricWindow } from '../../ser
 import {
   HEADER_NAME,
   HEADER_VALUE,
+  RESERVED_HEADER_NAME,
   MAX_CUSTOM_HEADERS,
   MAX_DESCRIPTION_LENGTH,
   MAX_ENDPOINTS_PER_SELLER,
@@ -28,7 +29,8 @@ const subscriptions = Joi.array()
   .max(EVENT_TYPES.length * 2);
 const headers = Joi.object()
   .pattern(
-    Joi.string().pattern(HEADER_NAME),
+    // Reserved names are refused by the service, which names each; the document says which.
+    documentedAs(Joi.string().pattern(HEADER_NAME), Joi.string().pattern(HEADER_NAME).pattern(RESERVED_HEADER_NAME, { invert: true })),
     // The characters a value may hold are checked by the service, which names each bad header.
     documentedAs(Joi.string().max(MAX_HEADER_VALUE_LENGTH).required(), Joi.string().max(MAX_HEADER_VALUE_LENGTH).pattern(HEADER_VALUE)),
   )
