@@ -20,6 +20,7 @@ import type Joi from 'joi';
  *   Joi refuses empty has a pattern asking for a character besides white space (and NUL);
  * - a number Joi keeps safe (no `.unsafe()`) is bounded by ±(2^53 - 1) where it has no bound;
  * - alternatives that also allow null list null as one more alternative;
+ * - an object open to keys it does not list says `__proto__` is not one (the body parser refuses it);
  * - a body whose fields depend on one field's literal value (`.when('action', { is: 'x', … })`)
  *   becomes a `oneOf` of one shape per value with a `discriminator`, and `.xor(a, b)` a `oneOf`
  *   of one shape per peer; when the object is named, each shape is a component too
@@ -278,6 +279,11 @@ class Parser extends Base {
     }
     // `Joi.object()` without keys accepts any keys; joi-to-json would publish it closed.
     if (spec.keys === undefined && !spec.patterns?.length && spec.flags?.unknown === undefined) schema.additionalProperties = true;
+    // Any key but `__proto__`, which the JSON body parser refuses (prototype poisoning) before
+    // any schema sees the body: said wherever an object takes keys it does not list.
+    if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) {
+      schema.propertyNames = { ...((schema.propertyNames as JsonSchema | undefined) ?? {}), not: { const: '__proto__' } };
+    }
     if (properties && Object.keys(properties).length === 0) delete schema.properties;
   }
 

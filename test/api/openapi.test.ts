@@ -95,7 +95,7 @@ describe('GET /openapi.json', () => {
     expect((doc.components.schemas.WebhookEndpoint!.properties as Json).headers).toEqual({
       type: 'object',
       additionalProperties: { type: 'string', minLength: 1 },
-      propertyNames: { type: 'string', minLength: 1 },
+      propertyNames: { type: 'string', minLength: 1, not: { const: '__proto__' } },
     });
     expect(doc.paths['/seller/listings/bulk']!.post!.requestBody!.content['application/json']!.schema).toMatchObject({
       properties: { listings: { items: { anyOf: [{ $ref: '#/components/schemas/ListingInput' }, { type: 'object' }] } } },
@@ -153,6 +153,13 @@ describe('GET /openapi.json', () => {
     expect(headers.additionalProperties).toMatchObject({ pattern: '^[\\t\\x20-\\x7E\\xA0-\\xFF]*$' });
     // Message bodies: white space alone is empty.
     expect(((body('/conversations/{id}/messages', 'post').properties as Record<string, Json>).body as Json).pattern).toBeDefined();
+    // Open objects and maps: any key but `__proto__`, which the JSON body parser refuses.
+    expect((((listingInput.variants as Json).items as Json).propertyNames as Json).not).toEqual({ const: '__proto__' });
+    const poisoned = await api.http
+      .post('/seller/listings/bulk')
+      .set('Content-Type', 'application/json')
+      .send('{"listings": [{"variants": [{"__proto__": 1}]}]}');
+    expect(poisoned.status).toBe(400);
     // A date range's end is a date-time; pages end where Joi's safe numbers end.
     expect(query('/seller/orders', 'get', 'createdTo')).toEqual({ type: 'string', format: 'date-time' });
     expect(query('/user/purchases', 'get', 'page')).toMatchObject({ maximum: Number.MAX_SAFE_INTEGER });
