@@ -101,7 +101,13 @@ IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7E]{1,255}$")
 
 
 def _is_positive(case):
-    return case.meta is not None and case.meta.generation.mode.is_positive
+    """A valid request: positive, and no part of it generated invalid."""
+    meta = case.meta
+    return (
+        meta is not None
+        and meta.generation.mode.is_positive
+        and not any(component.mode.is_negative for component in meta.components.values())
+    )
 
 
 def _parse_time(value):
