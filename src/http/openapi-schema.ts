@@ -16,7 +16,8 @@ import type Joi from 'joi';
  * - a string Joi refuses empty (any `Joi.string()` without `.allow('')`, `.empty(…)` or a length
  *   rule) says `minLength: 1`; a string with several `.pattern()`s publishes them all (the first as
  *   `pattern`, the others under `allOf`), not only the last; an inverted pattern is a `not`; an
- *   object's `.min()`/`.max()`/`.length()` are `minProperties`/`maxProperties`; a trimmed string
+ *   object's `.min()`/`.max()`/`.length()` are `minProperties`/`maxProperties`, its `.or()` an
+ *   `anyOf` of `required`; a trimmed string
  *   Joi refuses empty has a pattern asking for a character besides white space (and NUL);
  * - a number Joi keeps safe (no `.unsafe()`) is bounded by ±(2^53 - 1) where it has no bound;
  * - alternatives that also allow null list null as one more alternative;
@@ -270,6 +271,9 @@ class Parser extends Base {
         if (property.not && Object.keys(property.not).length === 0 && Object.keys(property).length === 1) delete properties[key];
       }
     }
+    // `.or(a, b)`: at least one of them.
+    const or = spec.dependencies?.find((d) => d.rel === 'or');
+    if (or) schema.anyOf = or.peers.map((peer) => ({ required: [peer] }));
     // `.min(n)`, `.max(n)`, `.length(n)` on an object count its keys; joi-to-json drops them.
     for (const rule of spec.rules ?? []) {
       const limit = rule.args?.limit;

@@ -153,6 +153,10 @@ describe('GET /openapi.json', () => {
     expect(headers.additionalProperties).toMatchObject({ pattern: '^[\\t\\x20-\\x7E\\xA0-\\xFF]*$' });
     // Message bodies: white space alone is empty.
     expect(((body('/conversations/{id}/messages', 'post').properties as Record<string, Json>).body as Json).pattern).toBeDefined();
+    // A change of an address needs a field besides the ignored `isValidated`.
+    const addressPatch = body('/user/addresses/{id}', 'patch');
+    expect(addressPatch.anyOf).toContainEqual({ required: ['line1'] });
+    expect(addressPatch.anyOf).not.toContainEqual({ required: ['isValidated'] });
     // Open objects and maps: any key but `__proto__`, which the JSON body parser refuses.
     expect((((listingInput.variants as Json).items as Json).propertyNames as Json).not).toEqual({ const: '__proto__' });
     const poisoned = await api.http
