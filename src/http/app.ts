@@ -11,7 +11,7 @@ import { requestContext } from './middleware/request-context';
 import { httpTracing } from './middleware/tracing';
 import { buildOpenApi } from './openapi';
 import type { AnyRoute } from './route';
-import { buildRouter, corsPaths } from './router';
+import { buildRouter, corsPaths, staticPathAllow } from './router';
 import { accountRoutes } from './routes/account';
 import { addressRoutes } from './routes/addresses';
 import { authRoutes } from './routes/auth';
@@ -127,6 +127,7 @@ export function createApp(
       parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
     }),
   );
+  app.use(staticPathAllow(routes));
   app.use(router.routes());
   // Not throwing: the router then sets `Allow`, and problemErrors turns its bare 405/501 into a
   // problem (docs/conventions.md, "Methods").

@@ -13,6 +13,15 @@ import type Joi from 'joi';
  *   (e.g. bulk elements, each validated on its own by the service);
  * - a limit given as `Joi.ref('other')` is not leaked as an object: it is dropped from the
  *   keyword and said in the description;
+ * - a string Joi refuses empty (any `Joi.string()` without `.allow('')`, `.empty(…)` or a length
+ *   rule) says `minLength: 1`; a string with several `.pattern()`s publishes them all (the first as
+ *   `pattern`, the others under `allOf`), not only the last; an inverted pattern is a `not`; an
+ *   object's `.min()`/`.max()`/`.length()` are `minProperties`/`maxProperties`, its `.or()` an
+ *   `anyOf` of `required`; a trimmed string
+ *   Joi refuses empty has a pattern asking for a character besides white space (and NUL);
+ * - a number Joi keeps safe (no `.unsafe()`) is bounded by ±(2^53 - 1) where it has no bound;
+ * - alternatives that also allow null list null as one more alternative;
+ * - an object open to keys it does not list says `__proto__` is not one (the body parser refuses it);
  * - a body whose fields depend on one field's literal value (`.when('action', { is: 'x', … })`)
  *   becomes a `oneOf` of one shape per value with a `discriminator`, and `.xor(a, b)` a `oneOf`
  *   of one shape per peer; when the object is named, each shape is a component too
@@ -43,6 +52,8 @@ interface When {
 }
 
 interface BaseParser {
+  _setNumberFieldProperties(fieldSchema: JsonSchema, fieldDefn: Description): void;
+  _setStringFieldProperties(fieldSchema: JsonSchema, fieldDefn: Description): void;
   parse(spec: Description, definitions: Record<string, JsonSchema>, level: number): JsonSchema;
   _setObjectProperties(schema: JsonSchema, spec: Description, definitions: Record<string, JsonSchema>, level: number): void;
 }
@@ -169,7 +180,54 @@ const stripWhens = (spec: Description): Description => {
   return rest;
 };
 
+/** Not only white space, and no NUL. */
+const NOT_BLANK = '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$';
+
+/** `/^a$/u` (Joi's description of a regex) → `^a$` (an ECMA-262 pattern, as JSON Schema wants). */
+const regexSource = (regex: string): string => regex.replace(/^\//, '').replace(/\/[a-z]*$/, '');
+
 class Parser extends Base {
+  override _setNumberFieldProperties(fieldSchema: JsonSchema, fieldDefn: Description): void {
+    super._setNumberFieldProperties(fieldSchema, fieldDefn);
+    if (fieldSchema.type !== 'number' && fieldSchema.type !== 'integer') return;
+    // Joi refuses a number beyond ±(2^53 - 1) ("must be a safe number") unless told `.unsafe()`.
+    if (fieldDefn.flags?.unsafe) return;
+    if (fieldSchema.minimum === undefined && fieldSchema.exclusiveMinimum === undefined) fieldSchema.minimum = Number.MIN_SAFE_INTEGER;
+    if (fieldSchema.maximum === undefined && fieldSchema.exclusiveMaximum === undefined) fieldSchema.maximum = Number.MAX_SAFE_INTEGER;
+  }
+
+  override _setStringFieldProperties(fieldSchema: JsonSchema, fieldDefn: Description): void {
+    super._setStringFieldProperties(fieldSchema, fieldDefn);
+    if (fieldSchema.type !== 'string') return;
+    const rules = fieldDefn.rules ?? [];
+    const patterns = rules.filter((r) => r.name === 'pattern' && typeof r.args?.regex === 'string');
+    if (patterns.length) {
+      const matching = patterns.filter((r) => !(r.args?.options as { invert?: boolean } | undefined)?.invert);
+      const inverted = patterns.filter((r) => (r.args?.options as { invert?: boolean } | undefined)?.invert);
+      const sources = matching.map((r) => regexSource(r.args!.regex as string));
+      delete fieldSchema.pattern;
+      if (sources.length) fieldSchema.pattern = sources[0];
+      const more = [
+        ...sources.slice(1).map((pattern) => ({ pattern })),
+        ...inverted.map((r) => ({ not: { pattern: regexSource(r.args!.regex as string) } })),
+      ];
+      if (more.length) fieldSchema.allOf = more;
+    }
+    // Joi refuses '' unless told otherwise; JSON Schema accepts it unless told.
+    const allowsEmpty = (fieldDefn.allow ?? []).includes('') || fieldDefn.flags?.empty !== undefined || fieldDefn.flags?.only;
+    const hasLength = rules.some((r) => r.name === 'min' || r.name === 'length');
+    if (!allowsEmpty && !hasLength && fieldSchema.minLength === undefined) fieldSchema.minLength = 1;
+    // A trimmed string Joi refuses empty must hold something besides white space (and, as every
+    // string of a request, no NUL: docs/conventions.md, "Text"; said here because a pattern
+    // would otherwise let generators put NUL around the character it asks for).
+    const trimmed = rules.some((r) => r.name === 'trim' && r.args?.enabled !== false);
+    if (trimmed && !allowsEmpty) {
+      const pattern = NOT_BLANK;
+      if (fieldSchema.pattern === undefined) fieldSchema.pattern = pattern;
+      else fieldSchema.allOf = [...((fieldSchema.allOf as JsonSchema[] | undefined) ?? []), { pattern }];
+    }
+  }
+
   override parse(spec: Description, definitions: Record<string, JsonSchema>, level = 0): JsonSchema {
     const documented = spec.metas?.find((m) => m.documentedAs)?.documentedAs as Description | undefined;
     if (documented) return this.parse(documented, definitions, level);
@@ -183,6 +241,7 @@ class Parser extends Base {
     else {
       schema = super.parse(stripWhens(inner), definitions, level);
       dropReferencedLimits(schema);
+      nullAsAlternative(schema);
     }
     if (!name) return schema;
     // A description says what the value means where it is used (`userA`: who opened the
@@ -212,8 +271,23 @@ class Parser extends Base {
         if (property.not && Object.keys(property.not).length === 0 && Object.keys(property).length === 1) delete properties[key];
       }
     }
+    // `.or(a, b)`: at least one of them.
+    const or = spec.dependencies?.find((d) => d.rel === 'or');
+    if (or) schema.anyOf = or.peers.map((peer) => ({ required: [peer] }));
+    // `.min(n)`, `.max(n)`, `.length(n)` on an object count its keys; joi-to-json drops them.
+    for (const rule of spec.rules ?? []) {
+      const limit = rule.args?.limit;
+      if (typeof limit !== 'number') continue;
+      if (rule.name === 'min' || rule.name === 'length') schema.minProperties = limit;
+      if (rule.name === 'max' || rule.name === 'length') schema.maxProperties = limit;
+    }
     // `Joi.object()` without keys accepts any keys; joi-to-json would publish it closed.
     if (spec.keys === undefined && !spec.patterns?.length && spec.flags?.unknown === undefined) schema.additionalProperties = true;
+    // Any key but `__proto__`, which the JSON body parser refuses (prototype poisoning) before
+    // any schema sees the body: said wherever an object takes keys it does not list.
+    if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) {
+      schema.propertyNames = { ...((schema.propertyNames as JsonSchema | undefined) ?? {}), not: { const: '__proto__' } };
+    }
     if (properties && Object.keys(properties).length === 0) delete schema.properties;
   }
 
@@ -244,6 +318,19 @@ class Parser extends Base {
       ...(mapping ? { discriminator: { propertyName: discriminator, mapping } } : {}),
     };
   }
+}
+
+/**
+ * `Joi.alternatives(a, b).allow(null)`: joi-to-json publishes `{anyOf: [a, b], type: 'null'}`,
+ * which only null satisfies besides nothing; null is one more alternative.
+ */
+function nullAsAlternative(schema: JsonSchema): void {
+  const union = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  if (!union || schema.type === undefined) return;
+  const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
+  if (!types.includes('null')) return;
+  delete schema.type;
+  union.push({ type: 'null' });
 }
 
 /** A limit given as `Joi.ref('x')` cannot be a number in the schema: say it in words instead. */

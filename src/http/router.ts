@@ -205,6 +205,22 @@ function staticPathMethods(routes: AnyRoute[]): Map<string, string[]> {
   return methods;
 }
 
+/**
+ * `Allow` on a path without parameters lists that path's own methods, whoever answered: the
+ * router's `allowedMethods` (OPTIONS, and methods the API implements nowhere) gathers the methods
+ * of every route whose pattern matches the URL, templated siblings included, and would advertise
+ * `PUT, DELETE` on `/seller/listings/items` because `/seller/listings/{id}` has them. Runs around
+ * the router.
+ */
+export function staticPathAllow(routes: AnyRoute[]): Middleware {
+  const staticPaths = staticPathMethods(routes);
+  return async (ctx, next) => {
+    await next();
+    const allow = staticPaths.get(ctx.path);
+    if (allow && ctx.response.get('Allow')) ctx.set('Allow', allow.join(', '));
+  };
+}
+
 /** Builds the Koa router from the route table; nothing is routed that is not declared there. */
 export function buildRouter(routes: AnyRoute[], deps: RouterDeps): Router {
   const router = new Router();

@@ -36,11 +36,10 @@ export const documentedAs = <T extends Joi.Schema>(schema: T, doc: Joi.Schema): 
 export const orNull = (schema: Joi.Schema) => Joi.alternatives().try(schema, Joi.valid(null));
 
 /** The upper end of a `createdFrom`–`createdTo` filter: after `createdFrom` when both are given. */
-export const createdBefore = Joi.when('createdFrom', {
-  is: Joi.exist(),
-  then: timestamp.greater(Joi.ref('createdFrom')),
-  otherwise: timestamp,
-}).description('Created before (ISO 8601).');
+export const createdBefore = documentedAs(
+  Joi.when('createdFrom', { is: Joi.exist(), then: timestamp.greater(Joi.ref('createdFrom')), otherwise: timestamp }),
+  timestamp.description('Created before (ISO 8601); after `createdFrom` when both are given.'),
+).description('Created before (ISO 8601); after `createdFrom` when both are given.');
 
 export const userView = Joi.object({
   id: Joi.string().required(),
@@ -221,7 +220,8 @@ export const deliveryAddress = Joi.object({
 
 /** Paging and sorting of the spec's list routes (page ≥ 1, size 1–50, default 20). */
 export const pagedQuery = Joi.object({
-  page: Joi.number().integer().min(1).default(1),
+  // The largest page Joi takes (a number beyond it is not safe), published as `maximum`.
+  page: Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER).default(1),
   size: Joi.number().integer().min(1).max(50).default(20),
   sort: Joi.string().valid('createdAt', 'updatedAt').default('createdAt'),
   direction: Joi.string().valid('asc', 'desc').default('desc'),

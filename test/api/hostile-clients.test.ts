@@ -134,6 +134,26 @@ describe('methods', () => {
     await api.http.get(`/seller/listings/${newId()}`).set(seller.bearer).expect(404);
   });
 
+  it("advertises only a path's own methods on OPTIONS and TRACE, not those of a templated sibling", async () => {
+    // Found by schemathesis (allow_header_conformance): OPTIONS /seller/listings/items listed the
+    // PUT and DELETE of /seller/listings/{id}.
+    for (const [path, allow] of [
+      ['/seller/listings/items', 'HEAD, GET'],
+      ['/seller/listings/search', 'POST'],
+      ['/seller/listings/bulk', 'POST'],
+    ] as const) {
+      const options = await raw('OPTIONS', path);
+      expect(options.status).toBe(200);
+      expect(options.headers.allow).toBe(allow);
+      const trace = await raw('TRACE', path);
+      expect(trace.status).toBe(405);
+      expect(trace.headers.allow).toBe(allow);
+    }
+    // A templated path keeps its own list.
+    const templated = await raw('OPTIONS', `/seller/listings/${newId()}`);
+    expect(templated.headers.allow).toMatch(/PUT/);
+  });
+
   it('sends Allow with an ordinary 405', async () => {
     const res = await api.http.put('/healthz').expect(405);
     expect(res.headers.allow).toMatch(/GET/);

@@ -94,10 +94,11 @@ describe('GET /openapi.json', () => {
     // Maps: webhook custom headers, basket delivery choices, bulk creation elements.
     expect((doc.components.schemas.WebhookEndpoint!.properties as Json).headers).toEqual({
       type: 'object',
-      additionalProperties: { type: 'string' },
+      additionalProperties: { type: 'string', minLength: 1 },
+      propertyNames: { type: 'string', minLength: 1, not: { const: '__proto__' } },
     });
     expect(doc.paths['/seller/listings/bulk']!.post!.requestBody!.content['application/json']!.schema).toMatchObject({
-      properties: { listings: { items: { $ref: '#/components/schemas/ListingInput' } } },
+      properties: { listings: { items: { anyOf: [{ $ref: '#/components/schemas/ListingInput' }, { type: 'object' }] } } },
     });
 
     for (const [at, node] of nodes(doc)) {
@@ -111,6 +112,61 @@ describe('GET /openapi.json', () => {
       }
       if (node.not) expect([at, Object.keys(node.not as Json).length]).not.toEqual([at, 0]);
     }
+  });
+
+  it('publishes what Joi enforces, so that data valid by the document is not refused (found by schemathesis)', async () => {
+    const doc = await document();
+    const query = (path: string, method: string, name: string) =>
+      (doc.paths[path]![method]!.parameters as unknown as Array<{ name: string; schema: Json }>).find((p) => p.name === name)!.schema;
+    const body = (path: string, method: string) => doc.paths[path]![method]!.requestBody!.content['application/json']!.schema;
+    // Joi refuses '' unless allowed: minLength 1; allowed (`.allow('')`, `.empty('')`): no minLength.
+    const conversation = body('/conversations', 'post');
+    expect((conversation.properties as Record<string, Json>).body).toMatchObject({ type: 'string', minLength: 1 });
+    const listingInput = doc.components.schemas.ListingInput!.properties as Record<string, Json>;
+    expect(listingInput.comment).not.toHaveProperty('minLength');
+    expect(listingInput.notes).not.toHaveProperty('minLength');
+    // Trimmed and refused empty: something besides white space.
+    expect((doc.components.schemas.DeliveryAddress!.properties as Record<string, Json>).postal_code).toMatchObject({
+      pattern: '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$',
+    });
+    // Every pattern of a string, not only the last (a catalog URN's shape and its last character).
+    expect(query('/search', 'get', 'series')).toMatchObject({
+      pattern: '^[A-Za-z0-9._~-]+(\\/[A-Za-z0-9._~-]+)*\\/?$',
+      allOf: [{ pattern: '[^/]$' }],
+    });
+    // An object's key count; alternatives that also allow null.
+    expect(body('/seller/webhooks/{webhookId}', 'patch')).toMatchObject({ minProperties: 1 });
+    expect(((listingInput.variants as Json).items as Json).additionalProperties).toEqual({
+      anyOf: [
+        { type: 'string', maxLength: 100, minLength: 1 },
+        // Joi refuses unsafe numbers.
+        { type: 'number', minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
+        { type: 'boolean' },
+        { type: 'null' },
+      ],
+    });
+    // Webhook custom headers: the reserved names are not allowed, in any case; the value's characters.
+    const headers = (body('/seller/webhooks', 'post').properties as Record<string, Json>).headers as Json;
+    const reserved = new RegExp((((headers.propertyNames as Json).allOf as Json[])[0]!.not as Json).pattern as string, 'u');
+    expect(['te', 'Content-Type', 'webhook-id', 'Proxy-Foo'].filter((n) => reserved.test(n))).toHaveLength(4);
+    expect(['x-te', 'X-Tenant', 'Content-Typed'].filter((n) => reserved.test(n))).toHaveLength(0);
+    expect(headers.additionalProperties).toMatchObject({ pattern: '^[\\t\\x20-\\x7E\\xA0-\\xFF]*$' });
+    // Message bodies: white space alone is empty.
+    expect(((body('/conversations/{id}/messages', 'post').properties as Record<string, Json>).body as Json).pattern).toBeDefined();
+    // A change of an address needs a field besides the ignored `isValidated`.
+    const addressPatch = body('/user/addresses/{id}', 'patch');
+    expect(addressPatch.anyOf).toContainEqual({ required: ['line1'] });
+    expect(addressPatch.anyOf).not.toContainEqual({ required: ['isValidated'] });
+    // Open objects and maps: any key but `__proto__`, which the JSON body parser refuses.
+    expect((((listingInput.variants as Json).items as Json).propertyNames as Json).not).toEqual({ const: '__proto__' });
+    const poisoned = await api.http
+      .post('/seller/listings/bulk')
+      .set('Content-Type', 'application/json')
+      .send('{"listings": [{"variants": [{"__proto__": 1}]}]}');
+    expect(poisoned.status).toBe(400);
+    // A date range's end is a date-time; pages end where Joi's safe numbers end.
+    expect(query('/seller/orders', 'get', 'createdTo')).toEqual({ type: 'string', format: 'date-time' });
+    expect(query('/user/purchases', 'get', 'page')).toMatchObject({ maximum: Number.MAX_SAFE_INTEGER });
   });
 
   it('gives every error response a Problem (or, on the OAuth endpoints, an RFC 6749 error) body, and every tag a description', async () => {

@@ -2,7 +2,7 @@ import Joi from 'joi';
 import { RETRIEVED_FIELDS } from '../../services/account/addresses';
 import { MAX_SAVED_ADDRESSES, type AddressInput } from '../../services/account/addresses';
 import { defineRoute } from '../route';
-import { idParams, timestamp } from '../schemas';
+import { documentedAs, idParams, timestamp } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
@@ -38,7 +38,10 @@ const createBody = Joi.object({
   postalCode: fields.postalCode.required(),
   country: fields.country.required(),
 });
-const patchBody = Joi.object(fields).min(1);
+// At least one field that changes something: `isValidated` is ignored (stripped), so a body of
+// it alone is empty. The document says so with `.or()` over the other fields.
+const changingFields = Object.keys(fields).filter((k) => k !== 'isValidated');
+const patchBody = documentedAs(Joi.object(fields).min(1), Joi.object(fields).or(...changingFields));
 
 const savedAddress = Joi.object({
   id: Joi.string().required(),

@@ -3,7 +3,7 @@ import { CONVERSATION_LIMITS } from '../../services/conversations/limits';
 import { MAX_MESSAGE_BODY } from '../../services/conversations/message-body';
 import type { NewConversation } from '../../services/conversations/conversations';
 import { defineRoute } from '../route';
-import { idParams, moderationProblem, timestamp, userSummary, type IdParams } from '../schemas';
+import { documentedAs, idParams, moderationProblem, timestamp, userSummary, type IdParams } from '../schemas';
 import type { Services } from '../services';
 import { pageQuery } from './discover-common';
 
@@ -32,10 +32,13 @@ const conversation = Joi.object({
   lastMessage: message.allow(null).required(),
   unread: Joi.number().integer().min(0).required().description("The other participant's messages the caller has not read."),
 });
-const body = Joi.string()
-  .max(MAX_MESSAGE_BODY)
-  .required()
-  .description(`Plain text, at most ${MAX_MESSAGE_BODY} characters; any markup is removed before saving and the rest must not be empty.`);
+const BODY_RULE = `Plain text, at most ${MAX_MESSAGE_BODY} characters; any markup is removed before saving and the rest must not be empty.`;
+// Published as trimmed, so that the document says white space alone is empty; the service
+// checks it once markup is removed, naming the field ("must contain text").
+const body = documentedAs(
+  Joi.string().max(MAX_MESSAGE_BODY).required().description(BODY_RULE),
+  Joi.string().trim().max(MAX_MESSAGE_BODY).description(BODY_RULE),
+);
 const messageParams = Joi.object({ id: Joi.string().uuid().required(), messageId: Joi.string().uuid().required() });
 const rateLimited = {
   description: `\`message-rate-limited\`: over ${CONVERSATION_LIMITS.messagesPerMinute} messages in a minute; \`Retry-After\` says when to send again.`,

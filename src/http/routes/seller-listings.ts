@@ -84,6 +84,8 @@ const bulkResult = Joi.object({
   errors: Joi.array().items(Joi.object({ in: Joi.string(), field: Joi.string(), message: Joi.string() })),
 }).meta({ component: 'BulkListingResult' });
 
+const INVALID_ELEMENT = 'Any other object: nothing is created for it; its result is `status: invalid` with its field errors.';
+
 export const sellerListingRoutes = (s: Services) => [
   defineRoute<Record<string, never>, Record<string, never>, ListingInput, 'seller'>({
     operationId: 'createListing',
@@ -110,7 +112,15 @@ export const sellerListingRoutes = (s: Services) => [
       'together (one `LISTING_CREATED` each), the others come back with `status: invalid` and their field errors.',
     auth: 'seller',
     request: {
-      body: Joi.object({ listings: Joi.array().items(documentedAs(Joi.object(), listingInput)).min(1).max(MAX_BULK_LISTINGS).required() }),
+      // Any object is taken and answered in `results`, so the document says so beside the
+      // shape a listing must have: a request is not refused for one bad element.
+      body: Joi.object({
+        listings: Joi.array()
+          .items(documentedAs(Joi.object(), Joi.alternatives(listingInput, Joi.object().description(INVALID_ELEMENT))))
+          .min(1)
+          .max(MAX_BULK_LISTINGS)
+          .required(),
+      }),
     },
     responses: {
       200: {

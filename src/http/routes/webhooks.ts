@@ -4,6 +4,8 @@ import { TEST_EVENT_TYPE, type EndpointChanges, type EndpointInput } from '../..
 import { METRIC_WINDOWS, type FailureFilter, type MetricWindow } from '../../services/webhooks/inspection';
 import {
   HEADER_NAME,
+  HEADER_VALUE,
+  RESERVED_HEADER_NAME,
   MAX_CUSTOM_HEADERS,
   MAX_DESCRIPTION_LENGTH,
   MAX_ENDPOINTS_PER_SELLER,
@@ -11,7 +13,7 @@ import {
 } from '../../services/webhooks/rules';
 import { MAX_URL_LENGTH } from '../../services/webhooks/url-policy';
 import { defineRoute } from '../route';
-import { timestamp } from '../schemas';
+import { documentedAs, timestamp } from '../schemas';
 import type { Services } from '../services';
 
 const TAG = 'Webhooks';
@@ -26,7 +28,12 @@ const subscriptions = Joi.array()
   .items(Joi.string().valid(...EVENT_TYPES))
   .max(EVENT_TYPES.length * 2);
 const headers = Joi.object()
-  .pattern(Joi.string().pattern(HEADER_NAME), Joi.string().max(MAX_HEADER_VALUE_LENGTH).required())
+  .pattern(
+    // Reserved names are refused by the service, which names each; the document says which.
+    documentedAs(Joi.string().pattern(HEADER_NAME), Joi.string().pattern(HEADER_NAME).pattern(RESERVED_HEADER_NAME, { invert: true })),
+    // The characters a value may hold are checked by the service, which names each bad header.
+    documentedAs(Joi.string().max(MAX_HEADER_VALUE_LENGTH).required(), Joi.string().max(MAX_HEADER_VALUE_LENGTH).pattern(HEADER_VALUE)),
+  )
   .max(MAX_CUSTOM_HEADERS);
 
 const endpointView = Joi.object({

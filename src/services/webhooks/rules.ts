@@ -30,7 +30,17 @@ const RESERVED_HEADERS = new Set([
   'user-agent',
 ]);
 
-const isReserved = (name: string) => RESERVED_HEADERS.has(name) || name.startsWith('webhook-') || name.startsWith('proxy-');
+const RESERVED_PREFIXES = ['webhook-', 'proxy-'];
+const isReserved = (name: string) => RESERVED_HEADERS.has(name) || RESERVED_PREFIXES.some((prefix) => name.startsWith(prefix));
+
+/**
+ * The reserved names as one regex, for the OpenAPI document (`not` a custom header's name). Spelled
+ * without the `i` flag, which JSON Schema patterns cannot carry: each letter is `[xX]`.
+ */
+const anyCase = (text: string) => text.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
+export const RESERVED_HEADER_NAME = new RegExp(
+  `^(?:(?:${[...RESERVED_HEADERS].map(anyCase).join('|')})$|${RESERVED_PREFIXES.map(anyCase).join('|')})`,
+);
 
 /** Lower-cases header names (HTTP names are case-insensitive) and lists every rule broken. */
 export function normaliseHeaders(headers: Record<string, string>): { headers: Record<string, string>; errors: FieldError[] } {
@@ -52,7 +62,7 @@ export function normaliseHeaders(headers: Record<string, string>): { headers: Re
 }
 
 /** RFC 9110 field-value characters as Node writes them: tab, visible ASCII, space, and Latin-1 (U+00A0–U+00FF). */
-const HEADER_VALUE = /^[\t\x20-\x7E\xA0-\xFF]*$/;
+export const HEADER_VALUE = /^[\t\x20-\x7E\xA0-\xFF]*$/;
 
 export function urlErrors(url: string, allowPrivate: boolean): FieldError[] {
   const problem = endpointUrlProblem(url, allowPrivate);
