@@ -18,7 +18,8 @@ import type Joi from 'joi';
  *   `pattern`, the others under `allOf`), not only the last; an inverted pattern is a `not`; an
  *   object's `.min()`/`.max()`/`.length()` are `minProperties`/`maxProperties`, its `.or()` an
  *   `anyOf` of `required`; a trimmed string
- *   Joi refuses empty has a pattern asking for a character besides white space (and NUL);
+ *   Joi refuses empty has a pattern asking for a character besides white space (and NUL); a URI
+ *   limited to some schemes (`uri({ scheme })`) has a pattern naming them;
  * - a number Joi keeps safe (no `.unsafe()`) is bounded by ±(2^53 - 1) where it has no bound;
  * - alternatives that also allow null list null as one more alternative;
  * - an object open to keys it does not list says `__proto__` is not one (the body parser refuses it);
@@ -183,6 +184,16 @@ const stripWhens = (spec: Description): Description => {
 /** Not only white space, and no NUL. */
 const NOT_BLANK = '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$';
 
+/**
+ * `^(?:[hH][tT][tT][pP]|[hH][tT][tT][pP][sS]):` for `['http', 'https']`: a URI's scheme, matched
+ * without regard to case as RFC 3986 says, written out because JSON Schema patterns take no flags.
+ */
+function schemePattern(schemes: string[]): string {
+  const anyCase = (scheme: string) =>
+    [...scheme].map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c.replace(/[.+-]/g, '\\$&'))).join('');
+  return `^(?:${schemes.map(anyCase).join('|')}):`;
+}
+
 /** `/^a$/u` (Joi's description of a regex) → `^a$` (an ECMA-262 pattern, as JSON Schema wants). */
 const regexSource = (regex: string): string => regex.replace(/^\//, '').replace(/\/[a-z]*$/, '');
 
@@ -212,6 +223,13 @@ class Parser extends Base {
         ...inverted.map((r) => ({ not: { pattern: regexSource(r.args!.regex as string) } })),
       ];
       if (more.length) fieldSchema.allOf = more;
+    }
+    // `format: uri` allows any scheme; a URI Joi limits to some (http, https) says which.
+    const schemes = (rules.find((r) => r.name === 'uri')?.args?.options as { scheme?: string | string[] } | undefined)?.scheme;
+    if (schemes) {
+      const pattern = schemePattern([schemes].flat());
+      if (fieldSchema.pattern === undefined) fieldSchema.pattern = pattern;
+      else fieldSchema.allOf = [...((fieldSchema.allOf as JsonSchema[] | undefined) ?? []), { pattern }];
     }
     // Joi refuses '' unless told otherwise; JSON Schema accepts it unless told.
     const allowsEmpty = (fieldDefn.allow ?? []).includes('') || fieldDefn.flags?.empty !== undefined || fieldDefn.flags?.only;

@@ -167,6 +167,12 @@ describe('GET /openapi.json', () => {
     // A date range's end is a date-time; pages end where Joi's safe numbers end.
     expect(query('/seller/orders', 'get', 'createdTo')).toEqual({ type: 'string', format: 'date-time' });
     expect(query('/user/purchases', 'get', 'page')).toMatchObject({ maximum: Number.MAX_SAFE_INTEGER });
+    // A URI Joi limits to http(s) says so: `format: uri` alone admits mailto:, urn:…
+    const successUrl = (body('/basket/{id}/checkout', 'post').properties as Record<string, Json>).successUrl as Json;
+    expect(successUrl).toMatchObject({ format: 'uri', pattern: '^(?:[hH][tT][tT][pP]|[hH][tT][tT][pP][sS]):' });
+    const scheme = new RegExp(successUrl.pattern as string);
+    expect(['https://shop.example/ok', 'HTTP://x.example'].every((u) => scheme.test(u))).toBe(true);
+    expect(['mailto:a@b.example', 'urn:x', 'httpx://a'].some((u) => scheme.test(u))).toBe(false);
   });
 
   it('gives every error response a Problem (or, on the OAuth endpoints, an RFC 6749 error) body, and every tag a description', async () => {
