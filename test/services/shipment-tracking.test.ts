@@ -155,9 +155,12 @@ describe('shipment tracking (activity and service on Postgres)', () => {
   });
 
   it('answers UNKNOWN_NUMBER for a number the carrier does not know, and SHIPMENT_GONE for a missing shipment', async () => {
-    const { shipmentId } = await shippedOrder('RM123456789GB');
+    const { orderId, shipmentId } = await shippedOrder('RM123456789GB');
     const service = tracking();
+    const events = await orderUpdatedCount(orderId);
     expect(await service.poll(shipmentId)).toBe('UNKNOWN_NUMBER');
+    // An explanation, not an order change: no ORDER_UPDATED.
+    expect(await orderUpdatedCount(orderId)).toBe(events);
     // Still PRE_TRANSIT, and it says why nothing moves.
     expect(await shipmentOf(shipmentId)).toMatchObject({
       tracking_status: 'PRE_TRANSIT',

@@ -127,23 +127,16 @@ export class ShipmentTracking {
 
   /**
    * The carrier does not know the number (yet): a shipment still at PRE_TRANSIT says so, in the
-   * carrier's words, so buyer and seller see why nothing moves. A status the carrier reported
-   * before is kept: a number that goes unknown later does not undo its history.
+   * carrier's words, so buyer and seller see why nothing moves. An explanation, not a change of
+   * the order: no ORDER_UPDATED (webhooks keep meaning a status moved). A status the carrier
+   * reported before is kept: a number that goes unknown later does not undo its history.
    */
   private async noteUnknownNumber(shipmentId: string, trackingNumber: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      const [order]: LockedOrder[] = await tx.query(
-        `SELECT o.id, o.seller_id, o.status FROM orders o JOIN shipments s ON s.order_id = o.id WHERE s.id = $1 FOR UPDATE OF o`,
-        [shipmentId],
-      );
-      if (!order) return;
-      const [noted]: [unknown[]] = await tx.query(
-        `UPDATE shipments SET tracking_status_detail = $3, updated_at = now()
-          WHERE id = $1 AND tracking_number = $2 AND tracking_status = 'PRE_TRANSIT' AND tracking_status_detail <> $3 RETURNING id`,
-        [shipmentId, trackingNumber, this.carrier.unknownNumberDetail],
-      );
-      if (noted.length > 0) await this.orderChanged(tx, order);
-    });
+    await this.db.query(
+      `UPDATE shipments SET tracking_status_detail = $3
+        WHERE id = $1 AND tracking_number = $2 AND tracking_status = 'PRE_TRANSIT' AND tracking_status_detail <> $3`,
+      [shipmentId, trackingNumber, this.carrier.unknownNumberDetail],
+    );
   }
 
   private async orderChanged(tx: EntityManager, order: LockedOrder): Promise<void> {
