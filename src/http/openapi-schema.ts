@@ -184,6 +184,12 @@ const stripWhens = (spec: Description): Description => {
 /** Not only white space, and no NUL. */
 const NOT_BLANK = '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$';
 
+/** One more pattern a string must match: `pattern` when it has none yet, else under `allOf`. */
+function addPattern(schema: JsonSchema, pattern: string): void {
+  if (schema.pattern === undefined) schema.pattern = pattern;
+  else schema.allOf = [...((schema.allOf as JsonSchema[] | undefined) ?? []), { pattern }];
+}
+
 /**
  * `^(?:[hH][tT][tT][pP]|[hH][tT][tT][pP][sS]):` for `['http', 'https']`: a URI's scheme, matched
  * without regard to case as RFC 3986 says, written out because JSON Schema patterns take no flags.
@@ -227,9 +233,7 @@ class Parser extends Base {
     // `format: uri` allows any scheme; a URI Joi limits to some (http, https) says which.
     const schemes = (rules.find((r) => r.name === 'uri')?.args?.options as { scheme?: string | string[] } | undefined)?.scheme;
     if (schemes) {
-      const pattern = schemePattern([schemes].flat());
-      if (fieldSchema.pattern === undefined) fieldSchema.pattern = pattern;
-      else fieldSchema.allOf = [...((fieldSchema.allOf as JsonSchema[] | undefined) ?? []), { pattern }];
+      addPattern(fieldSchema, schemePattern([schemes].flat()));
     }
     // Joi refuses '' unless told otherwise; JSON Schema accepts it unless told.
     const allowsEmpty = (fieldDefn.allow ?? []).includes('') || fieldDefn.flags?.empty !== undefined || fieldDefn.flags?.only;
@@ -240,9 +244,7 @@ class Parser extends Base {
     // would otherwise let generators put NUL around the character it asks for).
     const trimmed = rules.some((r) => r.name === 'trim' && r.args?.enabled !== false);
     if (trimmed && !allowsEmpty) {
-      const pattern = NOT_BLANK;
-      if (fieldSchema.pattern === undefined) fieldSchema.pattern = pattern;
-      else fieldSchema.allOf = [...((fieldSchema.allOf as JsonSchema[] | undefined) ?? []), { pattern }];
+      addPattern(fieldSchema, NOT_BLANK);
     }
   }
 

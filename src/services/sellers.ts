@@ -41,10 +41,14 @@ export class Sellers {
     return view(await this.db.getRepository(SellerAccount).findOneByOrFail({ userId }));
   }
 
-  async isActiveSeller(userId: string): Promise<boolean> {
-    return (await queryPrepared(this.db, ACTIVE_SELLER, [userId])).length > 0;
+  isActiveSeller(userId: string): Promise<boolean> {
+    return isActiveSeller(this.db, userId);
   }
 }
 
-/** Asked on every request to a seller route. */
+/** Whether the user has a seller account that is not suspended: asked on every request to a seller route. */
+export async function isActiveSeller(db: DataSource, userId: string): Promise<boolean> {
+  return (await queryPrepared(db, ACTIVE_SELLER, [userId])).length > 0;
+}
+
 const ACTIVE_SELLER = prepared('active-seller', `SELECT 1 FROM seller_accounts WHERE user_id = $1 AND status = 'ACTIVE'`);

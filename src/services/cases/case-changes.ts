@@ -93,7 +93,7 @@ export async function recordCaseChange(
     // Users before seller accounts: the lock order of every writer (docs/checkout-orders.md).
     if (c.status === 'CLOSED') await touchAccountStats(tx, row.buyer_id);
     await touchSellerStats(tx, row.seller_id); // any change can move `cases.open` or `orders.open`/`waiting`
-    const completed = c.status === 'CLOSED' && (await settlePurchase(tx, row.purchase_id, options)) === 'COMPLETED';
+    const completed = c.status === 'CLOSED' && (await settlePurchase(tx, row.purchase_id, options))?.status === 'COMPLETED';
     const messageIds = await queueCaseNotifications(tx, c);
     await tx.query(`INSERT INTO case_actions (id, case_id, actor, kind, status, message_ids) VALUES ($1, $2, $3, $4, $5, $6)`, [
       c.changeId,

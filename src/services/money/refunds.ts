@@ -192,12 +192,13 @@ export async function refundOrder(tx: EntityManager, order: RefundScope, request
  * handling a sale, and there was none. A payment refund of its own on the purchase and a ledger
  * REFUND with no order (`platform_buyer_fee` → `refunds`), once per purchase: `fee_refunded`
  * goes from 0 to the fee in the same statement that decides it, and the ledger key is the
- * purchase's. The buyer's `spent` falls with it (account stats count every payment refund).
+ * purchase's. The buyer's `spent` falls with it; the caller, `settlePurchase`, marks the account
+ * stats stale for the status change and this refund together. Returns the fee refunded (0: none).
  */
 export async function refundBuyerFee(tx: EntityManager, purchaseId: string): Promise<number> {
   // An UPDATE … RETURNING answers [rows, count].
-  const [[p]]: [Array<{ buyer_id: string; fee: number }>] = await tx.query(
-    `UPDATE purchases SET fee_refunded = fee WHERE id = $1 AND fee_refunded = 0 AND fee > 0 RETURNING buyer_id, fee::int AS fee`,
+  const [[p]]: [Array<{ fee: number }>] = await tx.query(
+    `UPDATE purchases SET fee_refunded = fee WHERE id = $1 AND fee_refunded = 0 AND fee > 0 RETURNING fee::int AS fee`,
     [purchaseId],
   );
   if (!p) return 0;
@@ -216,7 +217,6 @@ export async function refundBuyerFee(tx: EntityManager, purchaseId: string): Pro
       { account: 'platform_buyer_fee', amount: -p.fee },
     ],
   });
-  await touchAccountStats(tx, p.buyer_id);
   return p.fee;
 }
 

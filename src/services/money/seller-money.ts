@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { FundsRelease } from '../../../workflows/contracts/funds-release';
+import { isActiveSeller } from '../sellers';
 import { CURRENCY, sellerBalances } from './ledger';
 import {
   createPayout,
@@ -35,8 +36,7 @@ export class SellerMoney {
    */
   async balance(sellerId: string): Promise<{ available: number; pending: number; currency: string; nextPayoutDate: string | null }> {
     const balances = await sellerBalances(this.db.manager, sellerId);
-    const [active] = await this.db.query(`SELECT 1 FROM seller_accounts WHERE user_id = $1 AND status = 'ACTIVE'`, [sellerId]);
-    const paid = balances.available > 0 && active !== undefined;
+    const paid = balances.available > 0 && (await isActiveSeller(this.db, sellerId));
     const nextPayoutDate = paid ? nextPayoutRun(new Date(), this.options.payoutIntervalMs).toISOString() : null;
     return { ...balances, currency: CURRENCY, nextPayoutDate };
   }

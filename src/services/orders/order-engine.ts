@@ -248,7 +248,7 @@ async function receive(tx: EntityManager, order: OrderRow, actor: Actor, settlem
   ]);
   await tx.query(`UPDATE orders SET status = $2, received_at = now() WHERE id = $1 AND status = ANY($3)`, [order.id, to, from]);
   const settled = await settlePurchase(tx, order.purchase_id, settlement);
-  return { receivedOrderId: order.id, ...(settled === 'COMPLETED' ? { completedPurchaseId: order.purchase_id } : {}) };
+  return { receivedOrderId: order.id, ...(settled?.status === 'COMPLETED' ? { completedPurchaseId: order.purchase_id } : {}) };
 }
 
 /**
@@ -304,7 +304,7 @@ async function cancel(tx: EntityManager, order: OrderRow, items: ItemRow[], sett
     await restoreStock(tx, item.listing_id, item.quantity);
   }
   const [row]: Array<{ total: number }> = await tx.query(`SELECT total FROM orders WHERE id = $1`, [order.id]);
-  await refundOrder(tx, { orderId: order.id, cancellation: true }, row!.total);
+  const refund = await refundOrder(tx, { orderId: order.id, cancellation: true }, row!.total);
   await emitEvents(tx, 'ORDER_CANCELLED', [
     {
       sellerId: order.seller_id,
@@ -316,11 +316,12 @@ async function cancel(tx: EntityManager, order: OrderRow, items: ItemRow[], sett
   await touchSellerStats(tx, order.seller_id);
   await touchAccountStats(tx, order.buyer_id);
   const settled = await settlePurchase(tx, order.purchase_id, settlement);
-  const messageIds = [await notify(tx, order.buyer_id, order.id, await cancellationNotice(tx, order, row!.total, settled))];
+  const notice = cancellationNotice(row!.total, refund?.amount ?? 0, settled?.feeRefunded ?? 0);
+  const messageIds = [await notify(tx, order.buyer_id, order.id, notice)];
   return {
     messageIds,
     casesOfCancelledOrder: await openCasesOf(tx, order),
-    ...(settled === 'COMPLETED' ? { completedPurchaseId: order.purchase_id } : {}),
+    ...(settled?.status === 'COMPLETED' ? { completedPurchaseId: order.purchase_id } : {}),
   };
 }
 
@@ -328,20 +329,14 @@ async function cancel(tx: EntityManager, order: OrderRow, items: ItemRow[], sett
  * What the buyer is told of a cancellation: what came back (the order's total; less when part of
  * it was refunded before) and, when this cancellation left nothing of the purchase, its buyer fee.
  */
-async function cancellationNotice(tx: EntityManager, order: OrderRow, total: number, settled: string | null): Promise<string> {
-  const [money]: Array<{ cancelled: number; fee: number }> = await tx.query(
-    `SELECT COALESCE((SELECT amount FROM adjustments WHERE order_id = $1 AND reason = 'CANCELLATION'), 0)::int AS cancelled,
-            (SELECT fee_refunded FROM purchases WHERE id = $2) AS fee`,
-    [order.id, order.purchase_id],
-  );
-  const refunded = money!.cancelled;
+function cancellationNotice(total: number, refunded: number, feeRefunded: number): string {
   const lines = [
     refunded === total
       ? `The seller cancelled this order. You have been refunded its total, ${formatPence(total)}.`
       : `The seller cancelled this order. You have been refunded the rest of its total, ${formatPence(refunded)} (${formatPence(total - refunded)} was refunded before).`,
   ];
-  if (settled === 'CANCELLED' && money!.fee > 0)
-    lines.push(`Nothing else of your purchase is left, so its service fee of ${formatPence(money!.fee)} has been refunded too.`);
+  if (feeRefunded > 0)
+    lines.push(`Nothing else of your purchase is left, so its service fee of ${formatPence(feeRefunded)} has been refunded too.`);
   return lines.join(' ');
 }
 
@@ -379,13 +374,14 @@ async function notify(tx: EntityManager, userId: string, orderId: string, text: 
  * CANCELLED when nothing was sold, which refunds the buyer fee too (docs/money.md "Buyer fee").
  * Called after a receipt, a cancellation and when a case closes
  * (src/services/cases/case-changes.ts). A COMPLETED purchase opens its review window here, the
- * one place that happens. Returns the status the purchase has just taken, if any.
+ * one place that happens. Returns the status the purchase has just taken, if any, and the buyer
+ * fee refunded with it.
  */
 export async function settlePurchase(
   tx: EntityManager,
   purchaseId: string,
   settlement: Settlement,
-): Promise<'COMPLETED' | 'CANCELLED' | null> {
+): Promise<{ status: 'COMPLETED' | 'CANCELLED'; feeRefunded: number } | null> {
   const settled = `NOT EXISTS (SELECT 1 FROM orders WHERE purchase_id = $1 AND status <> ALL($3))
                AND NOT EXISTS (SELECT 1 FROM cases WHERE purchase_id = $1 AND status <> 'CLOSED')`;
   const received = `EXISTS (SELECT 1 FROM orders WHERE purchase_id = $1 AND status = $5)`;
@@ -405,8 +401,9 @@ export async function settlePurchase(
   );
   const purchase = rows[0];
   if (!purchase) return null;
-  if (purchase.status === PURCHASE_TRANSITIONS.cancel.to) await refundBuyerFee(tx, purchaseId);
-  else await requestReviewWindow(tx, purchaseId, settlement.reviewWindowSeconds);
+  const feeRefunded = purchase.status === PURCHASE_TRANSITIONS.cancel.to ? await refundBuyerFee(tx, purchaseId) : 0;
+  if (purchase.status === PURCHASE_TRANSITIONS.complete.to) await requestReviewWindow(tx, purchaseId, settlement.reviewWindowSeconds);
+  // The status, and with a cancellation the refunded fee (`spent`), move the buyer's account stats.
   await touchAccountStats(tx, purchase.buyer_id);
-  return purchase.status;
+  return { status: purchase.status, feeRefunded };
 }
