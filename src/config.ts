@@ -1,6 +1,6 @@
 import { hkdfSync } from 'node:crypto';
 import path from 'node:path';
-import Joi from 'joi';
+import Joi from './joi';
 
 /**
  * The one place that reads the environment. Everything else receives a typed `Config`.

@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../joi';
 import { QueryFailedError } from 'typeorm';
 import { DomainError } from './errors';
 

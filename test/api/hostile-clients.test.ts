@@ -75,6 +75,23 @@ describe('text at the edge: NUL and unpaired surrogates are a 400 naming the fie
       .send({ email: 'emoji@example.test', username: 'emoji1', password: '😀😀😀😀😀😀😀😀😀😀' })
       .expect(201);
   });
+
+  it('counts every length limit in code points, as the published maxLength does', async () => {
+    const user = await registerUser(api);
+    // A token name is at most 256 characters: 256 emoji are 512 UTF-16 units, and fit.
+    const fits = await api.http
+      .post('/user/personal-access-tokens')
+      .set(user.bearer)
+      .send({ name: '😀'.repeat(256) })
+      .expect(201);
+    expect([...fits.body.name]).toHaveLength(256);
+    const over = await api.http
+      .post('/user/personal-access-tokens')
+      .set(user.bearer)
+      .send({ name: '😀'.repeat(257) })
+      .expect(400);
+    expect(fields(over.body)).toEqual(['body:name']);
+  });
 });
 
 /** Bytes written straight to the server's socket, and everything it answers before closing. */

@@ -1,10 +1,11 @@
-import Joi from 'joi';
+import Joi from '../../src/joi';
+import type { ValidationOptions } from 'joi';
 import { catalogUrn, catalogUrnList } from '../../src/http/schemas';
 import { isCatalogUrn } from '../../src/services/catalog/urn';
 import { prng } from '../support/random';
 
 // The options requests are validated with (src/http/validation.ts).
-const OPTIONS: Joi.ValidationOptions = { abortEarly: false, convert: true, errors: { wrap: { label: '"' } } };
+const OPTIONS: ValidationOptions = { abortEarly: false, convert: true, errors: { wrap: { label: '"' } } };
 
 /** Strings near the rule's edges: URN characters, separators, spaces, commas, NUL, non-ASCII, up to 110 long. */
 function randomString(random: () => number): string {

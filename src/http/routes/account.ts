@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import { MAX_PROFILE_LENGTH, type AccountPatch } from '../../services/account/account';
 import { defineRoute } from '../route';
 import { email, password, timestamp, username } from '../schemas';

@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import { RETRIEVED_FIELDS } from '../../services/account/addresses';
 import { MAX_SAVED_ADDRESSES, type AddressInput } from '../../services/account/addresses';
 import { defineRoute } from '../route';

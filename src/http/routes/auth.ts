@@ -1,4 +1,5 @@
-import Joi from 'joi';
+import Joi from '../../joi';
+import type { StringSchema } from 'joi';
 import type { User } from '../../db/entities';
 import type { TokenPair } from '../../services/auth/auth-service';
 import { defineRoute } from '../route';
@@ -26,7 +27,7 @@ type TokenBody = TokenFields &
   );
 
 /** Fields that belong to one grant type only. */
-const onlyFor = (grant: string, schema: Joi.StringSchema) =>
+const onlyFor = (grant: string, schema: StringSchema) =>
   schema.when('grant_type', { is: grant, then: Joi.required(), otherwise: Joi.forbidden() });
 
 const oauthTokenResponse = (t: TokenPair) => ({

@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import type { DeliveryAddress } from '../../services/basket/pricing';
 import { MAX_BASKET_LINES, MAX_LINE_QUANTITY } from '../../services/basket/baskets';
 import { defineRoute } from '../route';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import Joi from 'joi';
+import Joi from '../../joi';
 import type { Context } from 'koa';
 import { CASE_REASONS } from '../../services/orders/order-engine';
 import type { CaseActionRequest, CaseFilters } from '../../services/cases/cases';

@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import { CONVERSATION_LIMITS } from '../../services/conversations/limits';
 import { MAX_MESSAGE_BODY } from '../../services/conversations/message-body';
 import type { NewConversation } from '../../services/conversations/conversations';

@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import { defineRoute, type AnyRoute } from '../route';
 import { email, timestamp } from '../schemas';
 import type { Services } from '../services';

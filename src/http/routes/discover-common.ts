@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 
 /** The spec's limit on URNs per bulk lookup. */
 export const MAX_BULK_URNS = 200;

@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import type { CatalogQuery } from '../../services/search/catalog-search';
 import { defineRoute, JsonBytes } from '../route';
 import { catalogUrn, catalogUrnList, item } from '../schemas';

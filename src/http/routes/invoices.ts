@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import type { PageRequest } from '../../services/paging';
 import { defineRoute } from '../route';
 import { idParams, pagedQuery, timestamp } from '../schemas';

@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import { MAX_PRICE } from '../../services/listings/listing-input';
 import type { ListingQuery } from '../../services/search/listing-query';
 import { defineRoute, JsonBytes } from '../route';

@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import { DomainError } from '../../services/errors';
 import { AuthorizationRequestError, type AuthorizationParams, type AuthorizationRequest } from '../../services/auth/oauth-apps';
 import { escapeHtml, htmlPage, PAGE_HEADERS } from '../pages';

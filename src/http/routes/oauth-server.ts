@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import type { TokenTypeHint } from '../../services/auth/oauth-tokens';
 import { clientCredentials, NO_STORE, type ClientFields } from '../oauth';
 import { defineRoute } from '../route';

@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import { redirectUriProblem, type OAuthAppView } from '../../services/auth/oauth-apps';
 import { defineRoute } from '../route';
 import { timestamp } from '../schemas';

@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import { OAUTH_APP_SUBJECT } from '../../services/auth/oauth-apps';
 import type { AuditQuery, OperatorCaseQuery } from '../../services/operators/operators';
 import { defineRoute } from '../route';

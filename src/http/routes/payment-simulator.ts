@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import type { PaymentPage } from '../../services/checkout/checkouts';
 import type { BillingPortalPage } from '../../services/account/billing-portal';
 import { formatPence } from '../../domain/money/pence';

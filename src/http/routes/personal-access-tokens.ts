@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import { EXPIRY_RULE, expiresTooSoon, MAX_ACTIVE_TOKENS } from '../../services/personal-access-tokens';
 import { defineRoute } from '../route';
 import { timestamp } from '../schemas';

@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import { CASE_REASONS } from '../../services/orders/order-engine';
 import type { PageRequest } from '../../services/paging';
 import type { PurchaseAction, PurchaseFilters } from '../../services/orders/purchases';

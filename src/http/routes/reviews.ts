@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import { MAX_REVIEW_CONTENT } from '../../services/reviews/content';
 import type { ReviewRole } from '../../services/reviews/review-pages';
 import type { NewReview, Revision } from '../../services/reviews/reviews';

@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import type { DeliveryOptionInput } from '../../services/sellers/delivery-options';
 import { MAX_DELIVERY_OPTIONS } from '../../services/sellers/delivery-options';
 import { defineRoute } from '../route';

@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import { IMPORT_COLUMNS, REQUIRED_COLUMNS } from '../../services/imports/csv-rows';
 import { readRawText } from '../raw-body';
 import { defineRoute } from '../route';

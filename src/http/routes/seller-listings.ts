@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import { listingInput, type ListingInput } from '../../services/listings/listing-input';
 import { MAX_ATTACHMENTS, MAX_BULK_LISTINGS } from '../../services/listings/seller-listings';
 import {

@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import { defineRoute } from '../route';
 import { pence, transfer } from '../schemas';
 import type { Services } from '../services';

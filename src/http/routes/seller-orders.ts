@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import { CASE_REASONS, type CaseReason, type ItemQuantity } from '../../services/orders/order-engine';
 import type { CaseRequest } from '../../services/cases/case-opening';
 import type { PageRequest } from '../../services/paging';

@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import type { SellerStatusView } from '../../services/sellers';
 import { notFound } from '../../services/errors';
 import { defineRoute } from '../route';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import Joi from 'joi';
+import Joi from '../../joi';
 import { unavailable } from '../../services/errors';
 import { PAGES_CSS, PAGES_STYLESHEET_PATH } from '../pages';
 import { defineRoute, type AnyRoute } from '../route';

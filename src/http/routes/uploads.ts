@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import { readRawBody } from '../raw-body';
 import { defineRoute } from '../route';
 import { timestamp, idParams, moderationProblem, type IdParams } from '../schemas';

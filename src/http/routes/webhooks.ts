@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import { EVENT_TYPES, type EventType } from '../../services/events/outbox';
 import { TEST_EVENT_TYPE, type EndpointChanges, type EndpointInput } from '../../services/webhooks/endpoints';
 import { METRIC_WINDOWS, type FailureFilter, type MetricWindow } from '../../services/webhooks/inspection';

@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import Joi from '../../joi';
 import type { ItemView } from './item-view';
 import { NO_TRAILING_SLASH, URN_MAX_LENGTH, URN_SHAPE } from './urn';
 

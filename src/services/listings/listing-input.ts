@@ -1,4 +1,5 @@
-import Joi from 'joi';
+import Joi from '../../joi';
+import type { ValidationOptions } from 'joi';
 import type { FieldError } from '../errors';
 
 /** Product conditions a listing may state, best first. */
@@ -60,7 +61,7 @@ export const listingInput = Joi.object<ListingInput>({
     .default([]),
 }).meta({ component: 'ListingInput' });
 
-const OPTIONS: Joi.ValidationOptions = { abortEarly: false, convert: true, errors: { wrap: { label: '"' } } };
+const OPTIONS: ValidationOptions = { abortEarly: false, convert: true, errors: { wrap: { label: '"' } } };
 
 /** Validates one listing outside the router (bulk elements, CSV rows); `prefix` locates it. */
 export function parseListingInput(
