@@ -18,7 +18,8 @@ export const signedLinkParams = Joi.object({ token: Joi.string().max(400).patter
 
 /**
  * Publishes `doc` in OpenAPI for a value `schema` lets through to be validated later (a bulk
- * element the service checks on its own, so one bad element does not fail the others).
+ * element the service checks on its own, so one bad element does not fail the others), or checks
+ * with conditions JSON Schema cannot follow (`doc` then states the same rule in shapes it can).
  */
 export const documentedAs = <T extends Schema>(schema: T, doc: Schema): T => schema.meta({ documentedAs: doc.describe() }) as T;
 

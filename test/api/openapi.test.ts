@@ -1,5 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { registerUser, startTestApi, type TestApi } from '../support/api';
+import { registerSeller, registerUser, startTestApi, type TestApi } from '../support/api';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -173,6 +173,23 @@ describe('GET /openapi.json', () => {
     const scheme = new RegExp(successUrl.pattern as string);
     expect(['https://shop.example/ok', 'HTTP://x.example'].every((u) => scheme.test(u))).toBe(true);
     expect(['mailto:a@b.example', 'urn:x', 'httpx://a'].some((u) => scheme.test(u))).toBe(false);
+    // A listing search filter's value depends on its op and field: one shape per (op, field kind).
+    const filterShapes = (((body('/seller/listings/search', 'post').properties as Record<string, Json>).filters as Json).items as Json)
+      .anyOf as Json[];
+    const shapeOf = (op: string, field: string) =>
+      filterShapes.filter((shape) => {
+        const p = shape.properties as Record<string, Json>;
+        return (p.op!.const === op || (p.op!.enum as string[] | undefined)?.includes(op)) && (p.field!.enum as string[]).includes(field);
+      });
+    expect(shapeOf('in', 'price').map((shape) => (shape.properties as Record<string, Json>).value!.type)).toEqual(['array']);
+    expect(shapeOf('lt', 'price').map((shape) => (shape.properties as Record<string, Json>).value!.type)).toEqual(['integer']);
+    expect(shapeOf('eq', 'notes').map((shape) => (shape.properties as Record<string, Json>).value!.type)).toEqual(['string']);
+    expect(shapeOf('gte', 'createdAt').map((shape) => (shape.properties as Record<string, Json>).value!.format)).toEqual(['date-time']);
+    const scalarIn = await api.http
+      .post('/seller/listings/search')
+      .set((await registerSeller(api)).bearer)
+      .send({ filters: [{ field: 'price', op: 'in', value: 3 }] });
+    expect(scalarIn.status).toBe(400);
   });
 
   it('gives every error response a Problem (or, on the OAuth endpoints, an RFC 6749 error) body, and every tag a description', async () => {

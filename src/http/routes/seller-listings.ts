@@ -25,27 +25,59 @@ const DATE_FIELDS = Object.entries(FILTER_FIELDS)
   .filter(([, f]) => f.kind === 'date')
   .map(([k]) => k);
 
-const filter = Joi.object({
-  field: Joi.string()
-    .valid(...Object.keys(FILTER_FIELDS))
-    .required(),
-  op: Joi.string()
-    .valid(...FILTER_OPS)
-    .required(),
-  value: Joi.alternatives()
-    .conditional('op', {
-      is: 'in',
-      then: Joi.array().items(Joi.string().max(300), Joi.number()).min(1).max(100),
-      otherwise: Joi.alternatives().conditional('field', {
-        switch: [
-          { is: Joi.valid(...NUMBER_FIELDS), then: Joi.number().integer() },
-          { is: Joi.valid(...DATE_FIELDS), then: timestamp },
-        ],
-        otherwise: Joi.string().max(300),
+const STRING_FIELDS = Object.entries(FILTER_FIELDS)
+  .filter(([, f]) => f.kind === 'string')
+  .map(([k]) => k);
+const SCALAR_OPS = FILTER_OPS.filter((op) => op !== 'in');
+const inValues = Joi.array().items(Joi.string().max(300), Joi.number()).min(1).max(100);
+const textValue = Joi.string().max(300);
+
+/** One condition: `in` takes a list; any other op one value of the field's kind. */
+const filter = documentedAs(
+  Joi.object({
+    field: Joi.string()
+      .valid(...Object.keys(FILTER_FIELDS))
+      .required(),
+    op: Joi.string()
+      .valid(...FILTER_OPS)
+      .required(),
+    value: Joi.alternatives()
+      .conditional('op', {
+        is: 'in',
+        then: inValues,
+        otherwise: Joi.alternatives().conditional('field', {
+          switch: [
+            { is: Joi.valid(...NUMBER_FIELDS), then: Joi.number().integer() },
+            { is: Joi.valid(...DATE_FIELDS), then: timestamp },
+          ],
+          otherwise: textValue,
+        }),
+      })
+      .required(),
+  }),
+  // The same rule as one shape per (op, field kind), which JSON Schema can state; validation keeps
+  // the conditional form above for its messages, which name the field at fault.
+  Joi.alternatives().try(
+    ...(
+      [
+        [Object.keys(FILTER_FIELDS), ['in'], inValues],
+        [NUMBER_FIELDS, SCALAR_OPS, Joi.number().integer()],
+        [DATE_FIELDS, SCALAR_OPS, timestamp],
+        [STRING_FIELDS, SCALAR_OPS, textValue],
+      ] as const
+    ).map(([fields, ops, value]) =>
+      Joi.object({
+        field: Joi.string()
+          .valid(...fields)
+          .required(),
+        op: Joi.string()
+          .valid(...ops)
+          .required(),
+        value: value.required(),
       }),
-    })
-    .required(),
-});
+    ),
+  ),
+);
 
 const facetSelection = Joi.object(
   Object.fromEntries(
