@@ -16,8 +16,12 @@ export interface EmailChangeOptions {
 /** Scope string of the code HMAC, so a code for one purpose never verifies for another. */
 export const EMAIL_CHANGE_CODE_SCOPE = 'email-change';
 
-const invalidCode = () =>
-  invalid('invalid-verification-code', 'The verification code is wrong, expired or already used; request a new one.');
+const invalidCode = () => invalid('invalid-verification-code', 'The verification code is wrong; check it and try again.');
+const nothingPending = () =>
+  conflict(
+    'no-pending-email-change',
+    'No change to that address is waiting for a code (never requested, replaced, used, expired or retired); request a new code.',
+  );
 
 /**
  * Two-step change of a user's e-mail: `request` records the wish and, in the same transaction,
@@ -36,7 +40,7 @@ export class EmailChange {
       .createQueryBuilder('u')
       .where('lower(u.email) = lower(:email)', { email: newEmail })
       .getOne();
-    if (taken?.id === userId) throw invalid('email-unchanged', 'That is already your e-mail address.');
+    if (taken?.id === userId) throw conflict('email-unchanged', 'That is already your e-mail address.');
     if (taken) throw conflict('email-taken', 'That e-mail address belongs to another account.');
 
     const requestId = newId();
@@ -72,13 +76,13 @@ export class EmailChange {
           pending.attempts >= this.options.maxAttempts ||
           pending.newEmail.toLowerCase() !== email.toLowerCase()
         ) {
-          return 'invalid' as const;
+          return 'nothing-pending' as const;
         }
         const presented = hmacCode(this.options.codeKey, EMAIL_CHANGE_CODE_SCOPE, code);
         if (!constantTimeEqualHex(presented, pending.codeHash)) {
           // Committed even though the request fails: wrong guesses must count.
           await tx.getRepository(EmailChangeRequest).increment({ id: pending.id }, 'attempts', 1);
-          return 'invalid' as const;
+          return 'wrong-code' as const;
         }
         await tx.getRepository(User).update({ id: userId }, { email: pending.newEmail });
         await tx.getRepository(EmailChangeRequest).update({ id: pending.id }, { consumedAt: new Date() });
@@ -91,6 +95,7 @@ export class EmailChange {
         }
         throw err;
       });
-    if (outcome === 'invalid') throw invalidCode();
+    if (outcome === 'nothing-pending') throw nothingPending();
+    if (outcome === 'wrong-code') throw invalidCode();
   }
 }

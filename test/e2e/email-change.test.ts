@@ -48,8 +48,10 @@ describe('e-mail change, end to end (API → Temporal dev server → worker → 
     const changed = await api.database.db.query('SELECT email FROM users WHERE id = $1', [user.id]);
     expect(changed[0].email).toBe(newEmail);
 
-    // Single use: the same code again is refused.
-    await expectStatus(client.PUT('/user/account/email', { body: { email: newEmail, code } }), 400);
+    // Single use: the same code again is refused; nothing waits for a code any more.
+    const again = await client.PUT('/user/account/email', { body: { email: newEmail, code } });
+    expect(again.response.status).toBe(409);
+    expect(again.error!.type).toBe('/problems/no-pending-email-change');
     // And the user now signs in with the new address.
     await expectStatus(
       apiClient(api).POST('/oauth/token', { body: { grant_type: 'password', username: newEmail, password: user.password } }),
@@ -72,7 +74,12 @@ describe('e-mail change, end to end (API → Temporal dev server → worker → 
     for (let i = 0; i < api.config.emailChange.maxAttempts; i++) {
       await expectStatus(client.PUT('/user/account/email', { body: { email: newEmail, code: wrong } }), 400);
     }
-    await expectStatus(client.PUT('/user/account/email', { body: { email: newEmail, code } }), 400);
+    // Retired: even the right code finds nothing waiting for it.
+    const retired = await client.PUT('/user/account/email', { body: { email: newEmail, code } });
+    expect(retired.response.status).toBe(409);
+    expect(retired.error!.type).toBe('/problems/no-pending-email-change');
+    const unchanged = await api.database.db.query('SELECT email FROM users WHERE id = $1', [user.id]);
+    expect(unchanged[0].email).toBe(user.email);
   });
 
   it('refuses an address that belongs to another account', async () => {
@@ -81,5 +88,17 @@ describe('e-mail change, end to end (API → Temporal dev server → worker → 
     const b = await registerUser(api);
     const res = await apiClient(api, a.bearer).PATCH('/user/account/email', { body: { email: b.email.toUpperCase() } });
     expect(res.response.status).toBe(409);
+  });
+
+  it('tells a confirmation with nothing requested, and a change to the same address, apart from a wrong code', async () => {
+    const { api } = stack;
+    const user = await registerUser(api);
+    const client = apiClient(api, user.bearer);
+    const nothing = await client.PUT('/user/account/email', { body: { email: `never-${user.username}@example.test`, code: '123456' } });
+    expect(nothing.response.status).toBe(409);
+    expect(nothing.error!.type).toBe('/problems/no-pending-email-change');
+    const same = await client.PATCH('/user/account/email', { body: { email: user.email.toUpperCase() } });
+    expect(same.response.status).toBe(409);
+    expect(same.error!.type).toBe('/problems/email-unchanged');
   });
 });

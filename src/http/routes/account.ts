@@ -123,7 +123,7 @@ export const accountRoutes = (s: Services) => [
     request: { body: Joi.object({ email: email.required() }) },
     responses: {
       204: { description: 'A code is on its way to the new address.' },
-      409: { description: 'The address belongs to another account.' },
+      409: { description: '`email-taken`: the address belongs to another account; `email-unchanged`: it is already yours.' },
     },
     handler: async ({ principal, body }) => {
       await s.emailChange.request(principal.userId, body.email);
@@ -148,8 +148,12 @@ export const accountRoutes = (s: Services) => [
     },
     responses: {
       204: { description: 'The account e-mail is updated.' },
-      400: { description: 'The code is wrong, expired or used, or the body is invalid.' },
-      409: { description: 'The address now belongs to another account.' },
+      400: { description: '`invalid-verification-code`: the code is wrong (each wrong guess counts); or the body is invalid.' },
+      409: {
+        description:
+          '`no-pending-email-change`: no change to that address waits for a code (never requested, replaced by a newer request, ' +
+          'already used, expired or retired after too many wrong guesses): request a new code. `email-taken`: the address now belongs to another account.',
+      },
     },
     handler: async ({ principal, body }) => {
       await s.emailChange.confirm(principal.userId, body.email, body.code);
