@@ -140,11 +140,11 @@ describe('saved addresses', () => {
     const user = await registerUser(api);
     for (let i = 0; i < 9; i++) await create(user, { ...HOME, label: `a${i}` }).expect(201);
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => create(user, { ...HOME, label: `race${i}`, isPrimary: true })));
-    expect(results.map((r) => r.status).sort()).toEqual([201, 400, 400, 400, 400, 400, 400, 400, 400, 400]);
-    expect(results.find((r) => r.status === 400)!.body.type).toBe('/problems/address-limit-reached');
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
+    expect(results.find((r) => r.status === 409)!.body.type).toBe('/problems/address-limit-reached');
     const [{ count }] = await api.database.db.query(`SELECT count(*)::int AS count FROM saved_addresses WHERE user_id = $1`, [user.id]);
     expect(count).toBe(10);
-    await create(user, HOME).expect(400);
+    await create(user, HOME).expect(409);
   });
 });
 

@@ -190,6 +190,15 @@ describe('GET /openapi.json', () => {
       .set((await registerSeller(api)).bearer)
       .send({ filters: [{ field: 'price', op: 'in', value: 3 }] });
     expect(scalarIn.status).toBe(400);
+    // A redirect URI's rule (https, or http on a loopback host; no fragment) is published as a pattern.
+    const redirectUris = (body('/operator/oauth-apps', 'post').properties as Record<string, Json>).redirectUris as Json;
+    const redirectShape = new RegExp((redirectUris.items as Json).pattern as string);
+    expect(['https://deckbuilder.example/cb', 'http://localhost:3000/cb', 'http://[::1]/cb'].every((u) => redirectShape.test(u))).toBe(
+      true,
+    );
+    expect(['http://deckbuilder.example/cb', 'https://deckbuilder.example/cb#x', 'deckbuilder'].some((u) => redirectShape.test(u))).toBe(
+      false,
+    );
   });
 
   it('gives every error response a Problem (or, on the OAuth endpoints, an RFC 6749 error) body, and every tag a description', async () => {

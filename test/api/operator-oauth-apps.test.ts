@@ -116,6 +116,8 @@ describe('registering an application', () => {
       expect.objectContaining({ field: 'redirectUris.1', message: expect.stringContaining('fragment') }),
     ]);
     expect(await refused(['/relative'])).toEqual([expect.objectContaining({ message: expect.stringContaining('absolute') })]);
+    // Narrower than the URL parser, as published: an https address whose last label is a number.
+    expect(await refused(['https://10.0.0.1/cb'])).toEqual([expect.objectContaining({ message: expect.stringContaining('shape') })]);
     await refused([]);
     await refused([REDIRECT, REDIRECT]);
     const local = await register({ redirectUris: ['http://localhost:3000/cb'] });

@@ -13,7 +13,16 @@ generator; negative requests are sent as generated:
   does `priceMax` after `priceMin` in a body;
 - `expires` of a personal access token: at least 24 hours ahead (moved to 30 days ahead when not);
 - bodies JSON Schema cannot describe are a small valid one: the CSV of `POST /seller/imports`
-  (its header and one row), the image of `PUT /uploads/{id}` (a 1x1 PNG).
+  (its header and one row), the image of `PUT /uploads/{id}` (a 1x1 PNG);
+- a value the API documents as one it issued is one it issued, obtained the way a client would
+  (FUZZ_BASE_URL, as the caller, FUZZ_AUTHORIZATION): an upload id where a finished upload is
+  taken (a new 1x1 PNG upload each time), an address lookup id (found and retrieved once), the
+  registered OAuth application and its redirect URI (FUZZ_OAUTH_CLIENT_ID,
+  FUZZ_OAUTH_REDIRECT_URI), the caller's password as the current one of a password change
+  (FUZZ_PASSWORD; the new one is the same, so the caller keeps signing in); a `cursor` that only
+  a previous page can give is left out.
+  A generated value there is refused with a documented 400 naming the field, which the
+  generator cannot know to avoid, and the request would never reach the operation's logic.
 """
 import ast
 import base64
@@ -23,6 +32,8 @@ import os
 import re
 import threading
 import uuid
+
+import requests
 
 # On Python 3.11 the AST constructor keeps its recursion counter in state all threads share, so
 # two threads building ASTs at once can fail with "SystemError: AST constructor recursion depth
@@ -130,6 +141,87 @@ def _order_price_ranges(value):
             _order_price_ranges(child)
 
 
+BASE_URL = os.environ.get("FUZZ_BASE_URL")
+AUTHORIZATION = os.environ.get("FUZZ_AUTHORIZATION")
+OAUTH_CLIENT_ID = os.environ.get("FUZZ_OAUTH_CLIENT_ID")
+OAUTH_REDIRECT_URI = os.environ.get("FUZZ_OAUTH_REDIRECT_URI")
+PASSWORD = os.environ.get("FUZZ_PASSWORD")
+
+# Operations whose `cursor` must be one a previous page returned (docs/errors.md, invalid-cursor).
+ISSUED_CURSOR = {("GET", "/seller/payouts"), ("GET", "/seller/transfers")}
+# Body fields that take the id of one of the caller's finished uploads.
+UPLOAD_FIELDS = {
+    ("PATCH", "/user/account"): ("avatar", "cover"),
+    ("POST", "/seller/listings/{id}/attachments"): ("imageId",),
+    ("POST", "/seller/orders/{id}/shipments/{shipmentId}/attachments"): ("uploadId",),
+    ("PATCH", "/conversations/{id}/messages/{messageId}/attachments"): ("id",),
+}
+ADDRESS_WITH_LOOKUP = {("POST", "/user/addresses"), ("PATCH", "/user/addresses/{id}")}
+
+_issued_lock = threading.Lock()
+_issued = {}
+
+
+def _as_caller(method, path, **kwargs):
+    headers = {"Authorization": AUTHORIZATION, **kwargs.pop("headers", {})}
+    return requests.request(method, BASE_URL + path, headers=headers, timeout=30, **kwargs)
+
+
+def _new_upload():
+    """A new finished upload of the caller's, or the last one made when the upload quota or rate refuses."""
+    created = _as_caller("POST", "/uploads")
+    if created.status_code == 201:
+        upload_id = created.json()["id"]
+        stored = _as_caller("PUT", f"/uploads/{upload_id}", data=PNG_1X1, headers={"Content-Type": "image/png"})
+        if stored.status_code == 200:
+            with _issued_lock:
+                _issued["upload"] = upload_id
+            return upload_id
+    with _issued_lock:
+        return _issued.get("upload")
+
+
+def _lookup_id():
+    """An address id the lookup returned and the caller retrieved (once per run)."""
+    with _issued_lock:
+        if "lookup" in _issued:
+            return _issued["lookup"]
+        found = _as_caller("POST", "/user/addresses/lookup/find", json={"text": "mannerheimintie 1"})
+        address = next((s for s in found.json() if s.get("type") == "Address"), None) if found.status_code == 200 else None
+        if address and _as_caller("POST", "/user/addresses/lookup/retrieve", json={"id": address["id"]}).status_code == 200:
+            _issued["lookup"] = address["id"]
+        return _issued.get("lookup")
+
+
+def _use_issued_values(case):
+    """Puts values only the API can issue where a valid request carries them (module docstring)."""
+    key = (case.method.upper(), case.operation.path)
+    if key in ISSUED_CURSOR and isinstance(case.query, dict):
+        case.query.pop("cursor", None)
+    if BASE_URL is None:
+        return
+    if key in UPLOAD_FIELDS and isinstance(case.body, dict):
+        for field in UPLOAD_FIELDS[key]:
+            if case.body.get(field) is not None:
+                upload_id = _new_upload()
+                if upload_id:
+                    case.body[field] = upload_id
+    if key == ("PATCH", "/user/account") and isinstance(case.body, dict) and isinstance(case.body.get("password"), dict) and PASSWORD:
+        case.body["password"] = {"current": PASSWORD, "new": PASSWORD}
+    if key in ADDRESS_WITH_LOOKUP and isinstance(case.body, dict) and case.body.get("lookupId") is not None:
+        case.body["lookupId"] = _lookup_id()
+    if key == ("POST", "/user/addresses/lookup/retrieve") and isinstance(case.body, dict):
+        lookup = _lookup_id()
+        if lookup:
+            case.body["id"] = lookup
+    if case.operation.path == "/oauth/authorize" and OAUTH_CLIENT_ID:
+        params = case.query if case.method.upper() == "GET" else case.body
+        if isinstance(params, dict):
+            params["client_id"] = OAUTH_CLIENT_ID
+            if params.get("redirect_uri") is not None:
+                params["redirect_uri"] = OAUTH_REDIRECT_URI
+
+
 @schemathesis.hook
 def before_call(context, case, kwargs):
     if case.operation.path.startswith("/seller/webhooks") and isinstance(case.body, dict) and "url" in case.body:
@@ -147,10 +239,14 @@ def before_call(context, case, kwargs):
             if end == start:
                 del query["createdFrom"]
     _order_price_ranges(case.body)
+    _use_issued_values(case)
+    # Sent in place of the generated bytes through the transport's `data`, not by editing
+    # `case.body`: schemathesis judges an edited binary body as schema-invalid (it cannot validate
+    # bytes) and would then expect the valid request to be refused.
     if case.operation.path == "/seller/imports" and case.method.upper() == "POST":
-        case.body = IMPORT_CSV
+        kwargs["data"] = IMPORT_CSV.encode()
     if case.operation.path == "/uploads/{id}" and case.method.upper() == "PUT":
-        case.body = PNG_1X1
+        kwargs["data"] = PNG_1X1
     if case.operation.path == "/user/personal-access-tokens" and case.method.upper() == "POST" and isinstance(case.body, dict):
         expires = _parse_time(case.body.get("expires")) if case.body.get("expires") is not None else None
         soon = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=25)

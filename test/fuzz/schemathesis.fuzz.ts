@@ -81,6 +81,13 @@ it(
   async () => {
     const user = await caller();
     const base = stack.api.baseUrl;
+    // The application the authorization pages are exercised with (the hooks put it into valid requests).
+    const redirectUri = 'https://fuzz-client.example/callback';
+    const { client: oauthClient } = await stack.api.services.oauthApps.register({
+      name: 'Fuzz client',
+      redirectUris: [redirectUri],
+      confidential: false,
+    });
     const reportDir = path.join(ROOT, '.data/fuzz');
     mkdirSync(reportDir, { recursive: true });
     const args = [
@@ -124,6 +131,11 @@ it(
           ...process.env,
           SCHEMATHESIS_HOOKS: path.join(__dirname, 'schemathesis-hooks.py'),
           FUZZ_WEBHOOK_SINK: `${sink.url}/fuzz`,
+          FUZZ_BASE_URL: base,
+          FUZZ_AUTHORIZATION: user.bearer.Authorization,
+          FUZZ_PASSWORD: user.password,
+          FUZZ_OAUTH_CLIENT_ID: oauthClient.id,
+          FUZZ_OAUTH_REDIRECT_URI: redirectUri,
           FUZZ_ACCEPTED_LOG: acceptedLog,
           FUZZ_CHECK_COUNTS: countsPath,
           NO_COLOR: '1',

@@ -125,13 +125,14 @@ export const addressRoutes = (s: Services) => [
     tag: 'Addresses',
     summary: 'Save an address',
     description:
-      `At most ${MAX_SAVED_ADDRESSES} addresses per user (further creates: 400 \`address-limit-reached\`). \`isPrimary: true\` replaces the previous primary of the same type. ` +
+      `At most ${MAX_SAVED_ADDRESSES} addresses per user (further creates: 409 \`address-limit-reached\`). \`isPrimary: true\` replaces the previous primary of the same type. ` +
       '`lookupId` must be an id the caller retrieved through the lookup; `isValidated` is true when the saved fields are the retrieved ones.',
     auth: 'bearer',
     request: { body: createBody },
     responses: {
       201: { description: 'The saved address.', schema: savedAddress },
-      400: { description: '`address-limit-reached`, `lookup-id-unknown` or invalid fields.' },
+      400: { description: '`lookup-id-unknown` or invalid fields.' },
+      409: { description: '`address-limit-reached`: the caller already stores the most addresses allowed.' },
     },
     handler: async ({ principal, body }) => ({ status: 201, body: await s.addresses.create(principal.userId, body) }),
   }),

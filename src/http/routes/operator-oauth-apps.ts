@@ -1,7 +1,7 @@
 import Joi from '../../joi';
 import { redirectUriProblem, type OAuthAppView } from '../../services/auth/oauth-apps';
 import { defineRoute } from '../route';
-import { timestamp } from '../schemas';
+import { documentedAs, timestamp } from '../schemas';
 import type { Services } from '../services';
 import { operatorPaging, operatorReason } from './operators';
 
@@ -10,14 +10,29 @@ type AppParams = { id: string };
 const TAG = 'Operators';
 
 const appParams = Joi.object({ id: Joi.string().max(100).required().description('The client id (`mts_app_…`).') });
-/** The same rule the CLI applies (`redirectUriProblem`), reported per field. */
-const redirectUri = Joi.string()
-  .max(2000)
-  .custom((value: string, helpers) => {
-    const problem = redirectUriProblem(value);
-    return problem ? helpers.message({ custom: problem }) : value;
-  })
-  .description('Absolute, no fragment; https, or http on localhost / 127.0.0.1 / [::1] for development.');
+/**
+ * The shape of a redirect URI, for the published schema: https to a host name or address (its
+ * last label starting with a letter, so never a malformed IPv4 address), or http to a loopback
+ * host, an optional port, no fragment. A little narrower than the URL parser, so that whatever
+ * matches it also passes the rule below.
+ */
+const REDIRECT_URI_SHAPE =
+  /^(?:[hH][tT][tT][pP][sS]:\/\/(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)*[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?|[hH][tT][tT][pP][sS]?:\/\/(?:localhost|127\.0\.0\.1|\[::1\]))(?::[1-5]?[0-9]{1,4})?(?:[/?][^#]*)?$/;
+
+const REDIRECT_URI_DESCRIPTION = 'Absolute, no fragment; https, or http on localhost / 127.0.0.1 / [::1] for development.';
+
+/** The rule the CLI applies (`redirectUriProblem`), within the published shape, one message per field. */
+const redirectUri = documentedAs(
+  Joi.string()
+    .max(2000)
+    .custom((value: string, helpers) => {
+      const problem =
+        redirectUriProblem(value) ?? (REDIRECT_URI_SHAPE.test(value) ? null : `redirect URI ${value} is not of the accepted shape`);
+      return problem ? helpers.message({ custom: problem }) : value;
+    })
+    .description(REDIRECT_URI_DESCRIPTION),
+  Joi.string().max(2000).pattern(REDIRECT_URI_SHAPE).description(REDIRECT_URI_DESCRIPTION),
+);
 
 const appView = Joi.object({
   id: Joi.string().required().description('The client id.'),

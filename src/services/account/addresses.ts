@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../../ids';
 import type { AddressLookupProvider, FindRequest, LookupSuggestion, RetrievedAddress } from '../../integrations/address-lookup/port';
-import { invalid, notFound } from '../errors';
+import { conflict, invalid, notFound } from '../errors';
 
 /** Every field of a retrieved address, for the route's response schema (the provider port owns the list). */
 export { RETRIEVED_FIELDS } from '../../integrations/address-lookup/port';
@@ -118,7 +118,7 @@ export class SavedAddresses {
         userId,
       ]);
       if (count >= MAX_SAVED_ADDRESSES) {
-        throw invalid('address-limit-reached', `A user may store at most ${MAX_SAVED_ADDRESSES} addresses; delete one first.`);
+        throw conflict('address-limit-reached', `A user may store at most ${MAX_SAVED_ADDRESSES} addresses; delete one first.`);
       }
       const isValidated = await this.validated(tx, userId, input);
       const isPrimary = input.isPrimary ?? false;
