@@ -38,6 +38,7 @@ import { purchaseRoutes } from './routes/purchases';
 import { sellerOrderRoutes } from './routes/seller-orders';
 import { sellerMoneyRoutes } from './routes/seller-money';
 import { reviewRoutes } from './routes/reviews';
+import { problemPageRoutes } from './routes/problem-pages';
 import { systemRoutes } from './routes/system';
 import { webhookRoutes } from './routes/webhooks';
 import { sellerCaseRoutes, userCaseRoutes } from './routes/cases';
@@ -80,6 +81,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...operatorRoutes(services),
     ...operatorOAuthAppRoutes(services),
     ...conversationRoutes(services),
+    ...problemPageRoutes(),
     ...(config.env === 'development' ? devRoutes(services) : []),
   ];
   // The document describes the API routes and the system routes alike; it is built once, lazily.

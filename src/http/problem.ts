@@ -1,3 +1,4 @@
+import type { ProblemCode } from '../domain/problem-types';
 import type { ErrorKind } from '../services/errors';
 
 /** RFC 9457 problem details. Extension members (errors, listingIds, reasons…) sit beside these. */
@@ -13,7 +14,7 @@ export interface Problem {
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 /** Problem types are documented in docs/errors.md; the URI is relative to the API's base URL. */
-export const problemType = (code: string) => `/problems/${code}`;
+export const problemType = (code: ProblemCode) => `/problems/${code}`;
 
 const STATUS_OF_KIND: Record<ErrorKind, number> = {
   invalid: 400,
@@ -48,7 +49,7 @@ const TITLES: Record<number, string> = {
 
 export const statusOfKind = (kind: ErrorKind): number => STATUS_OF_KIND[kind];
 
-export function problem(status: number, code: string, detail?: string, extensions: Record<string, unknown> = {}): Problem {
+export function problem(status: number, code: ProblemCode, detail?: string, extensions: Record<string, unknown> = {}): Problem {
   const base: Problem = { type: problemType(code), title: TITLES[status] ?? 'Error', status, ...(detail ? { detail } : {}) };
   // Extensions follow the standard members and can never overwrite them.
   return { ...base, ...extensions, ...base };

@@ -1,9 +1,10 @@
 import { createServer, STATUS_CODES, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { problem, PROBLEM_CONTENT_TYPE } from './problem';
+import type { ProblemCode } from '../domain/problem-types';
 
 /** What Node's parser refuses before the app sees the request, as the problem it answers. */
-function refusal(code: string | undefined): { status: number; code: string; detail: string } {
+function refusal(code: string | undefined): { status: number; code: ProblemCode; detail: string } {
   if (code === 'HPE_HEADER_OVERFLOW') {
     return { status: 431, code: 'request-header-too-large', detail: 'The request line and headers exceed 16 kB.' };
   }

@@ -1,8 +1,11 @@
 /**
  * Typed domain errors. Services throw these; the HTTP error middleware is the one place that
  * turns them into problem+json responses (the kind decides the status, the code becomes the
- * problem `type`). No Koa types here.
+ * problem `type`). No Koa types here. Codes come from the problem type catalogue
+ * (src/domain/problem-types.ts), each helper only those answered with its status.
  */
+import type { CodeWithStatus, ProblemCode } from '../domain/problem-types';
+
 export type ErrorKind =
   | 'invalid'
   | 'unauthenticated'
@@ -27,7 +30,7 @@ export class DomainError extends Error {
   constructor(
     readonly kind: ErrorKind,
     /** Stable machine-readable code, e.g. `pat-limit-reached`. */
-    readonly code: string,
+    readonly code: ProblemCode,
     message: string,
     /** Problem extension members, e.g. `{ listingIds }` or `{ errors }`. */
     readonly extensions: Record<string, unknown> = {},
@@ -45,7 +48,7 @@ export class DomainError extends Error {
  */
 export const MAX_LISTED_ERRORS = 20;
 
-export const invalid = (code: string, message: string, errors?: FieldError[]) =>
+export const invalid = (code: CodeWithStatus<400>, message: string, errors?: FieldError[]) =>
   new DomainError(
     'invalid',
     code,
@@ -60,19 +63,21 @@ export const invalid = (code: string, message: string, errors?: FieldError[]) =>
 export const unauthenticated = (message = 'Missing or invalid credentials.') =>
   new DomainError('unauthenticated', 'unauthenticated', message);
 
-export const forbidden = (code: string, message: string) => new DomainError('forbidden', code, message);
+export const forbidden = (code: CodeWithStatus<403>, message: string) => new DomainError('forbidden', code, message);
 
 export const notFound = (what: string) => new DomainError('not-found', 'not-found', `${what} was not found.`);
 
-export const conflict = (code: string, message: string) => new DomainError('conflict', code, message);
+export const conflict = (code: CodeWithStatus<409>, message: string) => new DomainError('conflict', code, message);
 
 /**
  * A dependency (Temporal, a provider) is temporarily unreachable: 503. The client sees only
  * `message` (and any `extensions`, which must hold no internal text); `cause` is what the error
  * middleware logs with the request id.
  */
-export const unavailable = (message: string, options: { code?: string; cause?: unknown; extensions?: Record<string, string> } = {}) =>
-  new DomainError('unavailable', options.code ?? 'temporarily-unavailable', message, options.extensions ?? {}, { cause: options.cause });
+export const unavailable = (
+  message: string,
+  options: { code?: CodeWithStatus<503>; cause?: unknown; extensions?: Record<string, string> } = {},
+) => new DomainError('unavailable', options.code ?? 'temporarily-unavailable', message, options.extensions ?? {}, { cause: options.cause });
 
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', '57P01', '57P02', '57P03']);
 

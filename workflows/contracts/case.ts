@@ -1,6 +1,14 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { CaseState, OperatorDecision, OutcomeProposal, Party, PartyAction, Refusal } from '../../src/domain/cases/machine';
+import type {
+  CaseState,
+  OperatorDecision,
+  OutcomeProposal,
+  Party,
+  PartyAction,
+  Refusal,
+  RefusalReason,
+} from '../../src/domain/cases/machine';
 
 /**
  * The contract of `case:{caseId}` shared by the workflow and the API. No I/O: both sides import
@@ -30,11 +38,11 @@ export const partyUpdates = {
 /** `ApplicationFailure.type` of a refused Update; its first detail is the `CaseRefusalDetails`. */
 export const CASE_REFUSAL = 'CaseRefusal';
 
-export type CaseRefusalDetails = Pick<Refusal, 'kind' | 'code'>;
+export type CaseRefusalDetails = RefusalReason;
 
 /** A refused Update as the workflow's validator throws it (non-retryable: the answer is final). */
 export function caseRefusalFailure(r: Refusal): ApplicationFailure {
-  const details: CaseRefusalDetails = { kind: r.kind, code: r.code };
+  const { message: _, ...details } = r;
   return ApplicationFailure.create({ type: CASE_REFUSAL, message: r.message, nonRetryable: true, details: [details] });
 }
 
@@ -42,5 +50,5 @@ export function caseRefusalFailure(r: Refusal): ApplicationFailure {
 export function caseRefusalOf(failure: ApplicationFailure): Refusal | null {
   if (failure.type !== CASE_REFUSAL) return null;
   const details = failure.details?.[0] as CaseRefusalDetails | undefined;
-  return details ? { kind: details.kind, code: details.code, message: failure.message } : null;
+  return details ? ({ ...details, message: failure.message } as Refusal) : null;
 }

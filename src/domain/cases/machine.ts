@@ -3,6 +3,7 @@
  * workflow, its Update validators and the tests share one set of rules. No I/O, no clock.
  * Decisions beyond the spec's table are documented in docs/cases.md.
  */
+import type { CodeWithStatus } from '../problem-types';
 
 export const CASE_STATUSES = ['OPEN', 'REMEDIATION', 'SETTLED', 'CLOSED', 'ESCALATED'] as const;
 export type CaseStatus = (typeof CASE_STATUSES)[number];
@@ -46,16 +47,18 @@ export type OperatorDecision = { decision: 'close' } | { decision: 'remediate' }
  * Why an action is refused; `kind` decides the HTTP status: 404, 409, 400 (the change's data
  * cannot be stored) or 503 (the change could not be recorded).
  */
-export interface Refusal {
-  kind: 'not-found' | 'conflict' | 'invalid' | 'unavailable';
-  code: string;
-  message: string;
-}
+/** Why an action is refused: a catalogued problem code of the status its kind answers with. */
+export type RefusalReason =
+  | { kind: 'not-found'; code: 'not-found' }
+  | { kind: 'conflict'; code: CodeWithStatus<409> }
+  | { kind: 'invalid'; code: CodeWithStatus<400> }
+  | { kind: 'unavailable'; code: CodeWithStatus<503> };
+export type Refusal = RefusalReason & { message: string };
 
 /** Statuses the 7-day timer and party escalation apply to. */
 export const ESCALATABLE: CaseStatus[] = ['OPEN', 'REMEDIATION'];
 
-const refuse = (code: string, message: string, kind: Refusal['kind'] = 'conflict'): Refusal => ({ kind, code, message });
+const refuse = (code: CodeWithStatus<409>, message: string): Refusal => ({ kind: 'conflict', code, message });
 
 /** Null when the action is allowed in this state, else why not. */
 export function refusal(state: CaseState, a: PartyAction): Refusal | null {
@@ -69,7 +72,7 @@ export function refusal(state: CaseState, a: PartyAction): Refusal | null {
     case 'reject': {
       if (accepted) return refuse('outcome-accepted', 'An outcome was accepted; it cannot be changed.');
       const outcome = state.outcomes.find((o) => o.id === a.outcomeId);
-      if (!outcome) return refuse('not-found', 'Outcome was not found.', 'not-found');
+      if (!outcome) return { kind: 'not-found', code: 'not-found', message: 'Outcome was not found.' };
       if (outcome.party === a.party) return refuse('own-outcome', 'Only the opposite party may accept or reject an outcome.');
       if (outcome.status !== 'PENDING') return refuse('outcome-not-pending', `The outcome is ${outcome.status}.`);
       return null;

@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { DomainError, isUnreachableDependency } from '../../services/errors';
 import { problem, PROBLEM_CONTENT_TYPE, statusOfKind, type Problem } from '../problem';
+import type { ProblemCode } from '../../domain/problem-types';
 
 /** Errors from Koa and its libraries (koa-body, @koa/router) carry an HTTP status. */
 interface HttpLikeError {
@@ -11,7 +12,7 @@ interface HttpLikeError {
   type?: string;
 }
 
-const CODE_OF_STATUS: Record<number, string> = {
+const CODE_OF_STATUS: Record<number, ProblemCode> = {
   400: 'bad-request',
   404: 'not-found',
   405: 'method-not-allowed',

@@ -5,6 +5,7 @@ import { conflict, DomainError, notFound } from '../errors';
 import { commitCheckout, type SessionSnapshot } from './commit';
 import { placeHolds, releaseHolds } from './holds';
 import { CHECKOUT_TRANSITIONS, type CheckoutStatus } from '../../domain/orders/order-machine';
+import type { CodeWithStatus } from '../../domain/problem-types';
 
 export interface PaymentPage {
   id: string;
@@ -25,7 +26,8 @@ const HOLD_RUN_OUT = `expires_at <= now()`;
 export const SESSION_STATUS_NOW = `CASE WHEN status = 'OPEN' AND ${HOLD_RUN_OUT} THEN 'EXPIRED' ELSE status END`;
 
 /** Checkout refusals name the listings that caused them (spec: body `{listingIds}`). */
-const refused = (code: string, message: string, listingIds: string[]) => new DomainError('conflict', code, message, { listingIds });
+const refused = (code: CodeWithStatus<409>, message: string, listingIds: string[]) =>
+  new DomainError('conflict', code, message, { listingIds });
 
 /**
  * Moves open sessions (one by id, or a basket's) to a final unpaid status and frees their holds;
