@@ -100,6 +100,9 @@ export class Operators {
   async decideCase(operatorId: string, caseId: string, decision: OperatorDecision['decision'], reason: string): Promise<OperatorCaseView> {
     const before = await this.getCase(caseId);
     if (before.status === 'CLOSED') throw conflict('case-closed', 'The case is closed.');
+    // Refused here too, not only by the workflow's validator: a case just opened may have no
+    // workflow yet (it starts from the start outbox), and its absence must not read as "closed".
+    if (before.status !== 'ESCALATED') throw conflict('case-not-escalated', 'Operators decide escalated cases only.');
     const state = await this.cases.decide(caseId, { decision });
     await this.audit(this.db.manager, operatorId, 'case.decide', 'case', caseId, reason, {
       decision,
