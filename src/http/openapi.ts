@@ -90,6 +90,43 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   schema: { type: 'string', pattern: '^[\\x21-\\x7E]{1,255}$' },
 };
 
+/**
+ * Response headers clients read (docs/conventions.md), published once under `components.headers`
+ * and referenced from every response that can carry them. None is marked required: a few answers
+ * are made before routing (docs/errors.md) and carry none of them.
+ */
+const RESPONSE_HEADERS: Record<string, JsonSchema> = {
+  'X-Request-Id': {
+    description: "The request's id: the caller's `X-Request-Id` when it is sane, else a new one. Quote it when reporting a problem.",
+    schema: { type: 'string' },
+  },
+  'Idempotent-Replayed': {
+    description: 'Present (`true`) when this is the stored answer to an earlier request with the same `Idempotency-Key`, not a new action.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before trying again, when the service knows (rate limits, a throttled sign-in, some outages).',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'WWW-Authenticate': {
+    description: 'The credentials the route takes (RFC 6750); `error="invalid_token"` when a token was sent but is not valid.',
+    schema: { type: 'string' },
+  },
+};
+
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/** The headers a response of `status` to `route` can carry. */
+function responseHeaders(route: AnyRoute, status: string): Record<string, unknown> {
+  const code = Number(status);
+  return {
+    'X-Request-Id': headerRef('X-Request-Id'),
+    ...(code >= 200 && code < 300 && takesIdempotencyKey(route) ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}),
+    ...(code === 429 || code === 503 ? { 'Retry-After': headerRef('Retry-After') } : {}),
+    ...(code === 401 ? { 'WWW-Authenticate': headerRef('WWW-Authenticate') } : {}),
+  };
+}
+
 function parameters(doc: DocumentBuilder, schema: Joi.ObjectSchema | undefined, location: 'path' | 'query'): unknown[] {
   if (!schema) return [];
   const described = doc.schema(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
@@ -125,6 +162,10 @@ function operation(doc: DocumentBuilder, route: AnyRoute): Record<string, unknow
       declared.content[PROBLEM_CONTENT_TYPE] = common[PROBLEM_CONTENT_TYPE];
     }
     responses[status] ??= response;
+  }
+  for (const [status, response] of Object.entries(responses)) {
+    const withHeaders = response as { headers?: Record<string, unknown> };
+    withHeaders.headers = { ...responseHeaders(route, status), ...withHeaders.headers };
   }
   const body = req.body ? doc.schema(req.body) : undefined;
   const bodyExamples = req.body ? examples(req.body) : undefined;
@@ -190,6 +231,7 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Record<stri
     })),
     paths,
     components: {
+      headers: RESPONSE_HEADERS,
       securitySchemes: {
         Bearer: {
           type: 'http',

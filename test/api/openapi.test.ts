@@ -201,6 +201,33 @@ describe('GET /openapi.json', () => {
     );
   });
 
+  it('documents the response headers clients read, on the responses that carry them', async () => {
+    const doc = (await document()) as unknown as {
+      components: { headers: Record<string, Json> };
+      paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, { $ref: string }> }> }>>;
+    };
+    expect(Object.keys(doc.components.headers).sort()).toEqual(['Idempotent-Replayed', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id']);
+    const responses = doc.paths['/user/addresses']!.post!.responses;
+    expect(Object.keys(responses['201']!.headers!).sort()).toEqual(['Idempotent-Replayed', 'X-Request-Id']);
+    expect(responses['401']!.headers!['WWW-Authenticate']).toEqual({ $ref: '#/components/headers/WWW-Authenticate' });
+    expect(responses['401']!.headers).not.toHaveProperty('Idempotent-Replayed');
+    // A token's answer holds its secret and is never replayed: no replay marker documented.
+    expect(doc.paths['/user/personal-access-tokens']!.post!.responses['201']!.headers).not.toHaveProperty('Idempotent-Replayed');
+    // What the document promises is what a client gets: the id, and the replay marker on a retry.
+    const user = await registerUser(api);
+    const address = { type: 'shipping', line1: 'Mannerheimintie 1', city: 'Helsinki', state: '', postalCode: '00100', country: 'FI' };
+    const save = () => api.http.post('/user/addresses').set(user.bearer).set('Idempotency-Key', `headers-${user.id}`).send(address);
+    const first = await save();
+    expect(first.status).toBe(201);
+    expect(first.headers['x-request-id']).toEqual(expect.any(String));
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const again = await save();
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    const unauthenticated = await api.http.get('/user/personal-access-tokens').expect(401);
+    expect(unauthenticated.headers['www-authenticate']).toMatch(/^Bearer/);
+  });
+
   it('gives every error response a Problem (or, on the OAuth endpoints, an RFC 6749 error) body, and every tag a description', async () => {
     const doc = await document();
     let errors = 0;
