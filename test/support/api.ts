@@ -75,6 +75,8 @@ export async function startTestApi(
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await services.close();
+      // The connection to nowhere is this function's own: closed here, or its channel outlives the file.
+      if (!options.temporal) await temporal.connection.close();
       if (!options.database) await database.drop();
     },
   };
