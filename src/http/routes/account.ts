@@ -66,7 +66,10 @@ export const accountRoutes = (s: Services) => [
         avatar: uploadId,
         cover: uploadId,
         password: Joi.object({ current: Joi.string().max(256).required(), new: password.required() }),
-      }).min(1),
+      })
+        .min(1)
+        .example({ profile: 'Collecting Base Set holos since 1999. Combined postage on request.' })
+        .example({ password: { current: 'correct horse battery', new: 'battery staple mewtwo 150' } }),
     },
     responses: {
       200: { description: 'The account.', schema: accountView },
@@ -120,7 +123,7 @@ export const accountRoutes = (s: Services) => [
       'The address is not changed yet. A six-digit code is e-mailed to the new address; it expires ' +
       '(15 minutes by default), works once, and a few wrong guesses retire it. A new request replaces any pending one.',
     auth: 'bearer',
-    request: { body: Joi.object({ email: email.required() }) },
+    request: { body: Joi.object({ email: email.required() }).example({ email: 'collector.new@example.com' }) },
     responses: {
       204: { description: 'A code is on its way to the new address.' },
       409: { description: '`email-taken`: the address belongs to another account; `email-unchanged`: it is already yours.' },
@@ -144,7 +147,7 @@ export const accountRoutes = (s: Services) => [
         code: Joi.string()
           .pattern(/^\d{6}$/)
           .required(),
-      }),
+      }).example({ email: 'collector.new@example.com', code: '482913' }),
     },
     responses: {
       204: { description: 'The account e-mail is updated.' },

@@ -37,11 +37,27 @@ const createBody = Joi.object({
   state: fields.state.required(),
   postalCode: fields.postalCode.required(),
   country: fields.country.required(),
+}).example({
+  type: 'shipping',
+  label: 'Home',
+  name: 'Aino Virtanen',
+  line1: 'Mannerheimintie 1',
+  line2: '',
+  city: 'Helsinki',
+  state: '',
+  postalCode: '00100',
+  country: 'FI',
+  lookupId: 'FI|OSM|n3659196730',
+  isPrimary: true,
 });
 // At least one field that changes something: `isValidated` is ignored (stripped), so a body of
 // it alone is empty. The document says so with `.or()` over the other fields.
 const changingFields = Object.keys(fields).filter((k) => k !== 'isValidated');
-const patchBody = documentedAs(Joi.object(fields).min(1), Joi.object(fields).or(...changingFields));
+const patchBody = documentedAs(Joi.object(fields).min(1), Joi.object(fields).or(...changingFields)).example({
+  label: 'Office',
+  line2: '4. krs',
+  isPrimary: false,
+});
 
 const savedAddress = Joi.object({
   id: Joi.string().required(),
@@ -87,7 +103,7 @@ export const addressRoutes = (s: Services) => [
         text: Joi.string().trim().allow('').max(200).required(),
         container: Joi.string().max(200),
         country: Joi.array().items(country).single().max(10).description('ISO 3166-1 alpha-2 codes to search in.'),
-      }),
+      }).example({ text: 'Mannerheimintie 1', country: ['FI'] }),
     },
     responses: {
       200: { description: 'Suggestions; an empty array is valid.', schema: Joi.array().items(suggestion) },
@@ -109,7 +125,7 @@ export const addressRoutes = (s: Services) => [
     description:
       'Every field is present; unused ones are empty strings. The retrieve is remembered for the caller so that a saved address with this `lookupId` is marked validated.',
     auth: 'bearer',
-    request: { body: Joi.object({ id: Joi.string().min(1).max(200).required() }) },
+    request: { body: Joi.object({ id: Joi.string().min(1).max(200).required() }).example({ id: 'FI|OSM|n3659196730' }) },
     responses: {
       200: { description: 'The retrieved address.', schema: retrieved },
       400: { description: '`lookup-id-invalid`: unknown, unavailable or not an address; search again.' },

@@ -88,7 +88,10 @@ export const basketRoutes = (s: Services) => [
     summary: 'Add a listing to the basket or change its quantity',
     description: `At most ${MAX_BASKET_LINES} listings per basket and ${MAX_LINE_QUANTITY} units per listing. The listing must be live, not your own, and have the units available.`,
     auth: 'user',
-    request: { params: lineParams, body: Joi.object({ quantity: Joi.number().integer().min(1).max(MAX_LINE_QUANTITY).required() }) },
+    request: {
+      params: lineParams,
+      body: Joi.object({ quantity: Joi.number().integer().min(1).max(MAX_LINE_QUANTITY).required() }).example({ quantity: 2 }),
+    },
     responses: {
       200: { description: 'The basket.', schema: basketView },
       404: { description: 'Basket or live listing not found.' },
@@ -131,7 +134,21 @@ export const basketRoutes = (s: Services) => [
         address: deliveryAddress,
         addressId: Joi.string().uuid(),
         options: Joi.object().pattern(Joi.string().uuid(), Joi.string().uuid()).max(MAX_BASKET_LINES).default({}),
-      }).xor('address', 'addressId'),
+      })
+        .xor('address', 'addressId')
+        .example({
+          address: {
+            name: 'Aino Virtanen',
+            line1: 'Mannerheimintie 1',
+            line2: '',
+            city: 'Helsinki',
+            state: '',
+            postal_code: '00100',
+            country: 'FI',
+          },
+          options: { '0191f3c2-9c60-7d43-b5f6-7a8b9c0d1e2f': '0191f3c2-ad71-7e54-86a7-8b9c0d1e2f30' },
+        })
+        .example({ addressId: '0191f3c2-be82-7f65-97b8-9c0d1e2f3041' }),
     },
     responses: {
       200: { description: 'The basket summary.', schema: summaryView },
@@ -175,7 +192,7 @@ export const basketRoutes = (s: Services) => [
           .uri({ scheme: ['http', 'https'] })
           .max(2000)
           .required(),
-      }),
+      }).example({ successUrl: 'https://deckbuilder.example/orders/thank-you' }),
     },
     responses: {
       201: { description: 'The payment page to send the buyer to.', schema: Joi.object({ url: Joi.string().required() }) },

@@ -82,7 +82,7 @@ export const caseView = Joi.object({
 }).meta({ component: 'Case' });
 
 /** The action body: the buyer has four actions, the seller also `resolve` (a return arrived). */
-const caseAction = (actions: string[]) =>
+const caseActionBody = (actions: string[]) =>
   Joi.object({
     action: Joi.string()
       .valid(...actions)
@@ -96,6 +96,19 @@ const caseAction = (actions: string[]) =>
     outcomeId: Joi.when('action', { is: Joi.valid('accept', 'reject'), then: Joi.string().uuid().required(), otherwise: Joi.forbidden() }),
   });
 
+const OUTCOME_ID = '0191f3c2-e0a4-7187-b9da-1e2f30415263';
+const CASE_ACTION_EXAMPLES = [
+  { action: 'propose', type: 'REFUND', amount: 12000, comment: 'Partial refund for the crease; the card stays with the buyer.' },
+  { action: 'accept', outcomeId: OUTCOME_ID },
+  { action: 'reject', outcomeId: OUTCOME_ID },
+  { action: 'escalate' },
+  { action: 'resolve' },
+];
+
+/** The action body with one example per action the party has (Swagger UI offers them in a picker). */
+const caseAction = (actions: string[]) =>
+  CASE_ACTION_EXAMPLES.filter((e) => actions.includes(e.action)).reduce((schema, e) => schema.example(e), caseActionBody(actions));
+
 const attachmentUpload = Joi.object({
   id: Joi.string().required(),
   imageId: Joi.string().required(),
@@ -104,7 +117,7 @@ const attachmentUpload = Joi.object({
 });
 const finalizeBody = Joi.object({
   id: Joi.string().max(200).required().description('The `imageId` from step 1: `case/{caseId}/attachments/{attachmentId}`.'),
-});
+}).example({ id: 'case/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b/attachments/0191f3c2-f1b5-7298-8aeb-2f3041526374' });
 
 const ACTION_RESPONSES = {
   400: { description: 'Malformed action.' },

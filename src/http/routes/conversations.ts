@@ -64,7 +64,17 @@ export const conversationRoutes = (s: Services) => [
         }).required(),
         recipientId: Joi.string().uuid().required().description('The other party: of the order, or the seller of the listing.'),
         body,
-      }),
+      })
+        .example({
+          source: { type: 'ORDER', id: '0191f3c2-cf93-7076-a8c9-0d1e2f304152' },
+          recipientId: '0191f3c2-9c60-7d43-b5f6-7a8b9c0d1e2f',
+          body: 'Hi! Could you ship the Charizard in a toploader and a padded envelope? Thanks.',
+        })
+        .example({
+          source: { type: 'LISTING', id: '0191f3c2-0bc6-73a9-9bfc-304152637485' },
+          recipientId: '0191f3c2-9c60-7d43-b5f6-7a8b9c0d1e2f',
+          body: 'Is the holo scratched? Could you send a photo of the front under light?',
+        }),
     },
     responses: {
       201: { description: 'The new conversation with its first message.', schema: conversation },
@@ -157,7 +167,10 @@ export const conversationRoutes = (s: Services) => [
     tag: 'Conversations',
     summary: 'Send a message',
     auth: 'user',
-    request: { params: idParams, body: Joi.object({ body }) },
+    request: {
+      params: idParams,
+      body: Joi.object({ body }).example({ body: 'Posted this morning with Posti, tracking JJFI64523310000012345.' }),
+    },
     responses: {
       201: { description: 'The message.', schema: message },
       404: { description: NOT_IN },
@@ -180,7 +193,12 @@ export const conversationRoutes = (s: Services) => [
       `At most ${CONVERSATION_LIMITS.attachmentsPerMessage} images a message. The image is decoded, moderated and re-encoded ` +
       'without metadata (EXIF/GPS, XMP, IPTC) before it is served. See docs/conversations.md for the rejection reasons.',
     auth: 'user',
-    request: { params: messageParams, body: Joi.object({ id: Joi.string().uuid().required().description('The upload id.') }) },
+    request: {
+      params: messageParams,
+      body: Joi.object({ id: Joi.string().uuid().required().description('The upload id.') }).example({
+        id: '0191f3c2-7a4e-7b21-9c3d-5e6f7a8b9c0d',
+      }),
+    },
     responses: {
       200: { description: 'The attachment.', schema: attachment },
       400: { description: "`upload-not-ready`: the upload is unknown, not the caller's, or has no bytes." },

@@ -61,7 +61,9 @@ export const discoverRoutes = (s: Services) => [
       'and counted in `X-Unprocessed-Count`.',
     auth: 'public',
     request: {
-      body: Joi.object({ urns: catalogUrnList(1, MAX_BULK_URNS).required() }),
+      body: Joi.object({ urns: catalogUrnList(1, MAX_BULK_URNS).required() }).example({
+        urns: ['pokemon/base/base1/4', 'pokemon/base/base1/2', 'pokemon/base/base1/58'],
+      }),
     },
     responses: { 200: { description: 'Found items, in request order.', schema: Joi.array().items(item) } },
     handler: async ({ body }) => {

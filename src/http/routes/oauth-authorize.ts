@@ -129,7 +129,27 @@ export const oauthAuthorizeRoutes = (s: Services) => [
         username: Joi.string().max(254),
         password: Joi.string().max(256),
         decision: Joi.string().valid('allow', 'deny').required(),
-      }),
+      })
+        .example({
+          response_type: 'code',
+          client_id: 'mts_app_0190a1b2c3d47e5f8a9b0c1d2e3f4a5b',
+          redirect_uri: 'https://deckbuilder.example/callback',
+          state: 'af0ifjsldkj',
+          code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+          code_challenge_method: 'S256',
+          username: 'collector',
+          password: 'correct horse battery',
+          decision: 'allow',
+        })
+        .example({
+          response_type: 'code',
+          client_id: 'mts_app_0190a1b2c3d47e5f8a9b0c1d2e3f4a5b',
+          redirect_uri: 'https://deckbuilder.example/callback',
+          state: 'af0ifjsldkj',
+          code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+          code_challenge_method: 'S256',
+          decision: 'deny',
+        }),
     },
     responses: {
       200: { description: 'Wrong username or password: the page again, with an error.', contentType: 'text/html' },

@@ -18,7 +18,14 @@ const tokenRequest = Joi.object({
   token_type_hint: Joi.string().max(64),
   client_id: Joi.string().max(128),
   client_secret: Joi.string().max(256),
-}).meta({ component: 'TokenReference' });
+})
+  .example({
+    token: 'mts_rt_Xq3vN8bT2kLm9pRw4sYz7cHd1fGj6aUe5oIx0nBtKyQ',
+    token_type_hint: 'refresh_token',
+    client_id: 'mts_app_0190a1b2c3d47e5f8a9b0c1d2e3f4a5b',
+    client_secret: 'mts_cs_P7wK2mQ9xR4tV8yB3nL6cF1hJ5dS0gZaEoUiTrWqXe',
+  })
+  .meta({ component: 'TokenReference' });
 
 const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'];
 

@@ -61,7 +61,15 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
 /** Disable and enable are the same request and answer; they differ in words and in the switch. */
 function switchApp(
   s: Services,
-  change: { operationId: string; action: 'disable' | 'enable'; summary: string; description: string; conflict: string },
+  change: {
+    operationId: string;
+    action: 'disable' | 'enable';
+    summary: string;
+    description: string;
+    conflict: string;
+    /** A realistic `reason`, the body's example. */
+    exampleReason: string;
+  },
 ) {
   return defineRoute<AppParams, None, { reason: string }, 'operator'>({
     operationId: change.operationId,
@@ -71,7 +79,7 @@ function switchApp(
     summary: change.summary,
     description: change.description,
     auth: 'operator',
-    request: { params: appParams, body: Joi.object({ reason: operatorReason }) },
+    request: { params: appParams, body: Joi.object({ reason: operatorReason }).example({ reason: change.exampleReason }) },
     responses: {
       200: { description: 'The application.', schema: appView },
       404: { description: 'No such application.' },
@@ -153,6 +161,7 @@ export const operatorOAuthAppRoutes = (s: Services) => [
     summary: "Disable an application: its users' tokens and unspent codes are refused from the next request on",
     description: 'Links are kept, so enabling it again restores them. Recorded in the audit log (`oauth-app.disable`).',
     conflict: '`oauth-app-disabled`: already disabled.',
+    exampleReason: 'Client secret leaked in a public repository; disabled until the developer rotates it.',
   }),
 
   switchApp(s, {
@@ -161,6 +170,7 @@ export const operatorOAuthAppRoutes = (s: Services) => [
     summary: "Enable a disabled application: its users' links and unexpired tokens work again",
     description: 'Recorded in the audit log (`oauth-app.enable`).',
     conflict: '`oauth-app-enabled`: not disabled.',
+    exampleReason: 'Secret rotated and the developer confirmed the leaked copy is removed.',
   }),
 
   defineRoute<AppParams, None, { reason: string }, 'operator'>({
@@ -175,7 +185,12 @@ export const operatorOAuthAppRoutes = (s: Services) => [
       '(`oauth-app.rotate-secret`, without the secret).',
     idempotent: false,
     auth: 'operator',
-    request: { params: appParams, body: Joi.object({ reason: operatorReason }) },
+    request: {
+      params: appParams,
+      body: Joi.object({ reason: operatorReason }).example({
+        reason: 'Developer reported the client secret leaked in a public repository.',
+      }),
+    },
     responses: {
       200: {
         description: 'The application and its new client secret, shown once.',

@@ -38,6 +38,8 @@ function standingChange(change: {
   action: 'suspend' | 'reinstate';
   summary: string;
   conflict: string;
+  /** A realistic `reason`, the body's example. */
+  exampleReason: string;
   apply: (operatorId: string, sellerId: string, reason: string) => Promise<unknown>;
 }) {
   return defineRoute<IdParams, None, { reason: string }, 'operator'>({
@@ -47,7 +49,7 @@ function standingChange(change: {
     tag: TAG,
     summary: change.summary,
     auth: 'operator',
-    request: { params: idParams, body: Joi.object({ reason: operatorReason }) },
+    request: { params: idParams, body: Joi.object({ reason: operatorReason }).example({ reason: change.exampleReason }) },
     responses: {
       200: { description: 'The new standing.', schema: standing },
       404: { description: 'No such seller.' },
@@ -142,7 +144,9 @@ export const operatorRoutes = (s: Services) => [
     auth: 'operator',
     request: {
       params: idParams,
-      body: Joi.object({ decision: Joi.string().valid('close', 'remediate').required(), reason: operatorReason }),
+      body: Joi.object({ decision: Joi.string().valid('close', 'remediate').required(), reason: operatorReason })
+        .example({ decision: 'remediate', reason: 'Photos show a crease not mentioned in the listing; refund the buyer in full.' })
+        .example({ decision: 'close', reason: 'Tracking shows delivery to the buyer; the card matches the listing photos.' }),
     },
     responses: {
       200: { description: 'The case after the decision.', schema: operatorCase },
@@ -173,6 +177,7 @@ export const operatorRoutes = (s: Services) => [
     action: 'suspend',
     summary: 'Suspend a seller: listings hidden from buyers at once, checkouts with them refused',
     conflict: '`seller-suspended`: already suspended.',
+    exampleReason: 'Five buyer cases for items not received in 30 days; suspended pending review of shipping proofs.',
     apply: (operatorId, sellerId, why) => s.operators.suspendSeller(operatorId, sellerId, why),
   }),
 
@@ -181,6 +186,7 @@ export const operatorRoutes = (s: Services) => [
     action: 'reinstate',
     summary: 'Reinstate a suspended seller: their listings are live again',
     conflict: '`seller-active`: not suspended.',
+    exampleReason: 'Tracked shipping proofs provided for all open cases; reinstated.',
     apply: (operatorId, sellerId, why) => s.operators.reinstateSeller(operatorId, sellerId, why),
   }),
 

@@ -114,7 +114,9 @@ export const paymentSimulatorRoutes = (s: Services) => [
     auth: 'public',
     request: {
       params: sessionParams,
-      body: Joi.object({ outcome: Joi.string().valid('success', 'failure').required() }),
+      body: Joi.object({ outcome: Joi.string().valid('success', 'failure').required() })
+        .example({ outcome: 'success' })
+        .example({ outcome: 'failure' }),
       bodyTypes: ['form', 'json'],
     },
     responses: {

@@ -61,7 +61,7 @@ export const personalAccessTokenRoutes = (s: Services) => [
     tag: 'Personal access tokens',
     summary: 'Delete (revoke) a personal access token by name; effective immediately',
     auth: 'bearer',
-    request: { body: Joi.object({ name: name.required() }) },
+    request: { body: Joi.object({ name: name.required() }).example({ name: 'stock-sync' }) },
     responses: {
       204: { description: 'Deleted.' },
       404: { description: 'No token with that name.' },

@@ -71,7 +71,18 @@ const purchaseAction = Joi.object({
   comment: Joi.when('action', { is: 'dispute', then: Joi.string().allow('').max(2000).default(''), otherwise: Joi.forbidden() }),
   items: Joi.when('action', { is: 'dispute', then: itemQuantities.required(), otherwise: Joi.forbidden() }),
   outcomes: Joi.when('action', { is: 'dispute', then: caseOutcomes, otherwise: Joi.forbidden() }),
-}).meta({ component: 'PurchaseAction' });
+})
+  .example({ action: 'receive', orderId: '0191f3c2-cf93-7076-a8c9-0d1e2f304152' })
+  .example({
+    action: 'dispute',
+    orderId: '0191f3c2-cf93-7076-a8c9-0d1e2f304152',
+    reason: 'SNAD',
+    comment: 'Listed as Near Mint, arrived with a crease across the artwork.',
+    items: [{ id: '0191f3c2-8b5f-7c32-a4e5-6f7a8b9c0d1e', quantity: 1 }],
+    outcomes: [{ type: 'REFUND', amount: 12000, comment: 'Partial refund; I keep the card.' }],
+  })
+  .example({ action: 'request-cancel', orderId: '0191f3c2-cf93-7076-a8c9-0d1e2f304152' })
+  .meta({ component: 'PurchaseAction' });
 
 export const purchaseRoutes = (s: Services) => [
   defineRoute<None, PageRequest & PurchaseFilters, undefined, 'user'>({

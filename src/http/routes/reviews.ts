@@ -33,6 +33,10 @@ export const reviewRoutes = (s: Services) => [
         source: Joi.object({ type: Joi.string().valid('ORDER').required(), id: Joi.string().uuid().required() }).required(),
         rating,
         content,
+      }).example({
+        source: { type: 'ORDER', id: '0191f3c2-cf93-7076-a8c9-0d1e2f304152' },
+        rating: 5,
+        content: 'Card exactly as described, well protected in a toploader, shipped the next day.',
       }),
     },
     responses: {
@@ -74,7 +78,10 @@ export const reviewRoutes = (s: Services) => [
     summary: 'Revise your review (once)',
     description: "The reviewed user's aggregates follow the rating difference.",
     auth: 'user',
-    request: { params: idParams, body: Joi.object({ rating, content }) },
+    request: {
+      params: idParams,
+      body: Joi.object({ rating, content }).example({ rating: 4, content: 'Arrived safely; a little slower than promised.' }),
+    },
     responses: {
       200: { description: 'The revised review.', schema: review },
       404: { description: 'No such review, or the caller did not write it.' },

@@ -27,7 +27,9 @@ const deliveryOptionInput = Joi.object<DeliveryOptionInput>({
     .max(250)
     .unique()
     .required(),
-}).meta({ component: 'DeliveryOptionInput' });
+})
+  .example({ name: 'Posti tracked parcel', price: 690, tracked: true, countries: ['FI', 'SE', 'EE'] })
+  .meta({ component: 'DeliveryOptionInput' });
 const deliveryOption = Joi.object({
   id: Joi.string().required(),
   name: Joi.string().required(),
@@ -81,7 +83,7 @@ export const sellerAccountRoutes = (s: Services) => [
     summary: 'Turn vacation mode on or off',
     description: "While on, none of the seller's listings is shown to or purchasable by buyers; the listings themselves are unchanged.",
     auth: 'seller',
-    request: { body: Joi.object({ enabled: Joi.boolean().required() }) },
+    request: { body: Joi.object({ enabled: Joi.boolean().required() }).example({ enabled: true }) },
     responses: { 200: { description: 'The seller account.', schema: sellerView } },
     handler: async ({ principal, body }) => ({ status: 200, body: await s.sellers.setVacation(principal.userId, body.enabled) }),
   }),

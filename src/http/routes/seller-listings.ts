@@ -96,6 +96,15 @@ const searchBody = Joi.object({
   facets: facetSelection.default({}),
   from: Joi.number().integer().min(0).max(10_000).default(0),
   size: Joi.number().integer().min(1).max(100).default(25),
+}).example({
+  query: 'charizard',
+  filters: [
+    { field: 'price', op: 'gte', value: 1000 },
+    { field: 'condition', op: 'in', value: ['MINT', 'NEAR_MINT'] },
+  ],
+  facets: { Hidden: [false] },
+  from: 0,
+  size: 25,
 });
 
 const facetCounts = Joi.object(
@@ -152,6 +161,21 @@ export const sellerListingRoutes = (s: Services) => [
           .min(1)
           .max(MAX_BULK_LISTINGS)
           .required(),
+      }).example({
+        listings: [
+          { urn: 'pokemon/base/base1/4', condition: 'NEAR_MINT', language: 'en', price: 24999, quantity: 1 },
+          {
+            urn: 'pokemon/base/base1/2',
+            condition: 'EXCELLENT',
+            language: 'en',
+            price: 8950,
+            quantity: 2,
+            gradingProvider: 'PSA',
+            gradingScore: '8',
+            gradingNumber: '48213377',
+            reference: 'stock-sync:1042',
+          },
+        ],
       }),
     },
     responses: {
@@ -266,7 +290,10 @@ export const sellerListingRoutes = (s: Services) => [
     summary: 'Attach a finished upload to a listing (step 2 of a direct upload)',
     description: `\`imageId\` is the id of a READY upload of the caller's (see \`POST /uploads\`). At most ${MAX_ATTACHMENTS} images per listing.`,
     auth: 'seller',
-    request: { params: idParams, body: Joi.object({ imageId: Joi.string().uuid().required() }) },
+    request: {
+      params: idParams,
+      body: Joi.object({ imageId: Joi.string().uuid().required() }).example({ imageId: '0191f3c2-7a4e-7b21-9c3d-5e6f7a8b9c0d' }),
+    },
     responses: {
       201: { description: 'The attachment, with its public URL.', schema: attachment },
       400: { description: "`upload-not-ready`: the upload is unknown, not the caller's, or unfinished." },

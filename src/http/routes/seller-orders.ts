@@ -57,6 +57,10 @@ const trackingCorrection = Joi.object({
     .uri({ scheme: ['http', 'https'] })
     .max(2000)
     .description("The new number's tracking page; the old URL is dropped when absent."),
+}).example({
+  trackingNumber: 'JJFI64523310000012345',
+  carrier: 'Posti',
+  trackingUrl: 'https://www.posti.fi/fi/seuranta#/lahetys/JJFI64523310000012345',
 });
 
 const shipmentParams = Joi.object({ id: Joi.string().uuid().required(), shipmentId: Joi.string().uuid().required() });
@@ -90,7 +94,26 @@ const sellerOrderAction = Joi.object({
   }),
   comment: Joi.when('action', { is: 'dispute', then: Joi.string().allow('').max(2000).default(''), otherwise: Joi.forbidden() }),
   outcomes: Joi.when('action', { is: 'dispute', then: caseOutcomes, otherwise: Joi.forbidden() }),
-}).meta({ component: 'SellerOrderAction' });
+})
+  .example({
+    action: 'ship',
+    shipment: {
+      carrier: 'Posti',
+      trackingNumber: 'JJFI64523310000012345',
+      trackingUrl: 'https://www.posti.fi/fi/seuranta#/lahetys/JJFI64523310000012345',
+    },
+    items: [{ id: '0191f3c2-8b5f-7c32-a4e5-6f7a8b9c0d1e', quantity: 1 }],
+  })
+  .example({
+    action: 'dispute',
+    reason: 'OTHER',
+    comment: 'The card was damaged in storage before dispatch; offering a full refund.',
+    items: [{ id: '0191f3c2-8b5f-7c32-a4e5-6f7a8b9c0d1e', quantity: 1 }],
+    outcomes: [{ type: 'REFUND', amount: 24999 }],
+  })
+  .example({ action: 'decline-cancel' })
+  .example({ action: 'cancel' })
+  .meta({ component: 'SellerOrderAction' });
 
 export const sellerOrderRoutes = (s: Services) => [
   defineRoute<None, PageRequest & SellerOrderFilters, undefined, 'seller'>({
@@ -177,7 +200,9 @@ export const sellerOrderRoutes = (s: Services) => [
     auth: 'seller',
     request: {
       params: shipmentParams,
-      body: Joi.object({ uploadId: Joi.string().uuid().required().description("The id of a finished upload of the caller's.") }),
+      body: Joi.object({ uploadId: Joi.string().uuid().required().description("The id of a finished upload of the caller's.") }).example({
+        uploadId: '0191f3c2-7a4e-7b21-9c3d-5e6f7a8b9c0d',
+      }),
     },
     responses: {
       201: { description: 'Attached.', schema: shipmentAttachment },

@@ -85,6 +85,11 @@ export const webhookRoutes = (s: Services) => [
         subscriptions,
         headers,
         enabled: Joi.boolean(),
+      }).example({
+        url: 'https://hooks.cardshop.example/marketplace',
+        description: 'Stock sync',
+        subscriptions: ['ORDER_CREATED', 'ORDER_CANCELLED', 'LISTING_UPDATED'],
+        headers: { 'X-Shop-Id': 'helsinki-1' },
       }),
     },
     responses: {
@@ -120,7 +125,9 @@ export const webhookRoutes = (s: Services) => [
     auth: 'seller',
     request: {
       params: webhookParams,
-      body: Joi.object({ url, description, headers, enabled: Joi.boolean() }).min(1),
+      body: Joi.object({ url, description, headers, enabled: Joi.boolean() })
+        .min(1)
+        .example({ description: 'Stock sync (paused for the stocktake)', enabled: false }),
     },
     responses: { 200: { description: 'The updated endpoint.', schema: endpointView }, 404: notFound },
     handler: async ({ principal, params, body }) => ({
@@ -137,7 +144,12 @@ export const webhookRoutes = (s: Services) => [
     summary: 'Replace the event types the endpoint receives',
     description: 'Matched when an event is dispatched: events dispatched after this change follow it.',
     auth: 'seller',
-    request: { params: webhookParams, body: Joi.object({ subscriptions: subscriptions.required() }) },
+    request: {
+      params: webhookParams,
+      body: Joi.object({ subscriptions: subscriptions.required() }).example({
+        subscriptions: ['ORDER_CREATED', 'ORDER_UPDATED', 'ORDER_CANCELLED'],
+      }),
+    },
     responses: { 200: { description: 'The updated endpoint.', schema: endpointView }, 404: notFound },
     handler: async ({ principal, params, body }) => ({
       status: 200,

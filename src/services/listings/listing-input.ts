@@ -59,7 +59,17 @@ export const listingInput = Joi.object<ListingInput>({
     )
     .max(10)
     .default([]),
-}).meta({ component: 'ListingInput' });
+})
+  .example({
+    urn: 'pokemon/base/base1/4',
+    condition: 'NEAR_MINT',
+    language: 'en',
+    price: 24999,
+    quantity: 1,
+    comment: 'Unlimited print, centred, light edge wear on the back.',
+    notes: 'SKU BS-004-NM',
+  })
+  .meta({ component: 'ListingInput' });
 
 const OPTIONS: ValidationOptions = { abortEarly: false, convert: true, errors: { wrap: { label: '"' } } };
 
