@@ -21,7 +21,8 @@ import type Joi from 'joi';
  *   Joi refuses empty has a pattern asking for a character besides white space (and NUL); a URI
  *   limited to some schemes (`uri({ scheme })`) has a pattern naming them;
  * - a number Joi keeps safe (no `.unsafe()`) is bounded by ±(2^53 - 1) where it has no bound;
- * - alternatives that also allow null list null as one more alternative;
+ * - alternatives that also allow null list null as one more alternative, `{type: 'null'}`
+ *   (never `{const: null}`, which generators type as `unknown`);
  * - an object open to keys it does not list says `__proto__` is not one (the body parser refuses it);
  * - a body whose fields depend on one field's literal value (`.when('action', { is: 'x', … })`)
  *   becomes a `oneOf` of one shape per value with a `discriminator`, and `.xor(a, b)` a `oneOf`
@@ -262,6 +263,9 @@ class Parser extends Base {
       schema = super.parse(stripWhens(inner), definitions, level);
       dropReferencedLimits(schema);
       nullAsAlternative(schema);
+      // `Joi.valid(null)` (an `orNull` alternative) is `{const: null}`, which generators type as
+      // `unknown`; `{type: 'null'}` says the same and keeps `Summary | null` typed.
+      if (Object.keys(schema).length === 1 && schema.const === null) schema = { type: 'null' };
     }
     if (!name) return schema;
     // A description says what the value means where it is used (`userA`: who opened the

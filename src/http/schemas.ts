@@ -57,6 +57,11 @@ export const userSummary = Joi.object({
   profile: Joi.string().allow(null).required(),
 }).meta({ component: 'UserSummary' });
 
+/** A listing's variants as answered: each a map of name to a string, number, boolean or null (see ListingInput). */
+export const variantsView = Joi.array().items(
+  Joi.object().pattern(Joi.string(), Joi.alternatives(Joi.string().allow(''), Joi.number(), Joi.boolean()).allow(null)),
+);
+
 /** An amount in integer pence. */
 export const pence = Joi.number().integer().min(0);
 
@@ -139,7 +144,7 @@ export const listing = Joi.object({
   hidden: Joi.boolean().required(),
   quantity: Joi.number().integer().min(0).required(),
   available: Joi.number().integer().min(0).required(),
-  variants: Joi.array().required(),
+  variants: variantsView.required(),
   comment: Joi.string().allow('').required(),
   gradingProvider: Joi.string().allow(null).required(),
   gradingScore: Joi.string().allow(null).required(),
@@ -287,7 +292,7 @@ export const orderView = Joi.object({
         status: Joi.string()
           .valid(...ORDER_STATUSES)
           .required(),
-        variants: Joi.array().required(),
+        variants: variantsView.required(),
         comment: Joi.string().allow('').required(),
         shipmentId: Joi.string().allow(null).required(),
       }),

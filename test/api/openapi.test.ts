@@ -62,6 +62,12 @@ describe('GET /openapi.json', () => {
 
   it('publishes what generators need: named components, maps, no leaked Joi references or empty conditionals', async () => {
     const doc = await document();
+    // A nullable reference is `anyOf: [$ref, {type: 'null'}]`: `{const: null}` makes generators type it `unknown`.
+    expect(JSON.stringify(doc)).not.toContain('"const":null');
+    expect((doc.components.schemas.Listing!.properties as Record<string, Json>).seller).toEqual({
+      anyOf: [{ $ref: '#/components/schemas/UserSummary' }, { type: 'null' }],
+    });
+    expect(((doc.components.schemas.Listing!.properties as Record<string, Json>).variants as Json).items).toMatchObject({ type: 'object' });
     for (const name of [
       'User',
       'Listing',

@@ -2,7 +2,7 @@ import Joi from '../../joi';
 import type { DeliveryAddress } from '../../services/basket/pricing';
 import { MAX_BASKET_LINES, MAX_LINE_QUANTITY } from '../../services/basket/baskets';
 import { defineRoute } from '../route';
-import { deliveryAddress, idParams, listingsUnavailableProblem, orNull, pence, timestamp, userSummary } from '../schemas';
+import { deliveryAddress, idParams, listingsUnavailableProblem, orNull, pence, timestamp, userSummary, variantsView } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
@@ -43,7 +43,7 @@ const summaryView = Joi.object({
               urn: Joi.string().required(),
               condition: Joi.string().required(),
               language: Joi.string().required(),
-              variants: Joi.array().required(),
+              variants: variantsView.required(),
               comment: Joi.string().allow('').required(),
               quantity: Joi.number().integer().min(1).required(),
               price: amount,
