@@ -83,6 +83,16 @@ const pickParams = (source: AuthorizationParams): AuthorizationParams =>
  * page where the user signs in and allows or denies an operator-registered application.
  * Posting the form needs the user's password, so a forged cross-site post cannot link anything.
  */
+/** The authorization request the consent form's examples carry (RFC 6749 §4.1.1 with PKCE S256). */
+const AUTHORIZATION_EXAMPLE = {
+  response_type: 'code',
+  client_id: 'mts_app_0190a1b2c3d47e5f8a9b0c1d2e3f4a5b',
+  redirect_uri: 'https://deckbuilder.example/callback',
+  state: 'af0ifjsldkj',
+  code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+  code_challenge_method: 'S256',
+};
+
 export const oauthAuthorizeRoutes = (s: Services) => [
   defineRoute<None, AuthorizationParams, undefined, 'public'>({
     operationId: 'authorizePage',
@@ -130,26 +140,8 @@ export const oauthAuthorizeRoutes = (s: Services) => [
         password: Joi.string().max(256),
         decision: Joi.string().valid('allow', 'deny').required(),
       })
-        .example({
-          response_type: 'code',
-          client_id: 'mts_app_0190a1b2c3d47e5f8a9b0c1d2e3f4a5b',
-          redirect_uri: 'https://deckbuilder.example/callback',
-          state: 'af0ifjsldkj',
-          code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-          code_challenge_method: 'S256',
-          username: 'collector',
-          password: 'correct horse battery',
-          decision: 'allow',
-        })
-        .example({
-          response_type: 'code',
-          client_id: 'mts_app_0190a1b2c3d47e5f8a9b0c1d2e3f4a5b',
-          redirect_uri: 'https://deckbuilder.example/callback',
-          state: 'af0ifjsldkj',
-          code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-          code_challenge_method: 'S256',
-          decision: 'deny',
-        }),
+        .example({ ...AUTHORIZATION_EXAMPLE, username: 'collector', password: 'correct horse battery', decision: 'allow' })
+        .example({ ...AUTHORIZATION_EXAMPLE, decision: 'deny' }),
     },
     responses: {
       200: { description: 'Wrong username or password: the page again, with an error.', contentType: 'text/html' },

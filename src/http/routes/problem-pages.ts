@@ -1,5 +1,5 @@
 import Joi from '../../joi';
-import { isProblemCode, PROBLEM_AREAS, PROBLEM_TYPES, type ProblemArea } from '../../domain/problem-types';
+import { isProblemCode, PROBLEM_AREAS, PROBLEM_TYPES, type ProblemArea, type ProblemCode } from '../../domain/problem-types';
 import { notFound } from '../../services/errors';
 import { escapeHtml, htmlPage, PAGE_HEADERS } from '../pages';
 import { defineRoute } from '../route';
@@ -14,8 +14,8 @@ const inlineHtml = (markdown: string) =>
     .replace(/`([^`]+)`/g, '<code>$1</code>');
 
 /** The page a problem's `type` URI names: its status and, per area of the API, when it is answered. */
-function problemPage(code: string): string {
-  const type = PROBLEM_TYPES[code as keyof typeof PROBLEM_TYPES];
+function problemPage(code: ProblemCode): string {
+  const type = PROBLEM_TYPES[code];
   const when = type.when as Partial<Record<ProblemArea, string>>;
   const cases = PROBLEM_AREAS.filter((area) => when[area.key] !== undefined).map(
     (area) => `<dt>${escapeHtml(area.title ?? 'Anywhere')}</dt><dd>${inlineHtml(when[area.key]!)}</dd>`,
