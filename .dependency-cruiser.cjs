@@ -23,12 +23,14 @@ module.exports = {
       severity: 'error',
       comment:
         'Only the composition root, the process entry point, the OpenAPI export (scripts/openapi.ts, which builds the document from the route table), ' +
-        'the docs route check (scripts/docs-check.ts, which reads the route table), tests and benches build the HTTP app; nothing below it may reach up into it.',
+        'the docs route check (scripts/docs-check.ts, which reads the route table), the feature modules (src/modules, which declare their routes), ' +
+        'tests and benches build the HTTP app; nothing below it may reach up into it.',
       from: {
         pathNot: [
           '^src/http/',
           '^src/composition\\.ts$',
           '^src/main\\.ts$',
+          '^src/modules/',
           '^scripts/openapi\\.ts$',
           '^scripts/docs-check\\.ts$',
           '^test/',

@@ -63,6 +63,7 @@ import { createLogger } from './logger';
 import { priceHistory } from './services/catalog/price-history';
 import { EmailOutbox } from './services/email/outbox';
 import type { Periods } from './domain/deadlines';
+import { createModuleServices } from './modules';
 
 /** The composition root: wires services from configuration, the database and Temporal. */
 /** The periods order actions start their timers with; the worker's activities use the same. */
@@ -136,7 +137,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       : undefined;
   const discover = discoverServices(config, db, changes);
   changes?.start();
-  return {
+  const shared: Services = {
     auth: new AuthService(db, accessTokens, oauthApps, signInThrottle, {
       refreshTokenTtlSeconds: config.auth.refreshTokenTtlSeconds,
       scryptLogN: config.auth.scryptLogN,
@@ -210,7 +211,10 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));
     },
     close: async () => changes?.close(),
+    modules: {},
   };
+  // Feature modules build on the shared services (src/modules).
+  return { ...shared, modules: createModuleServices({ config, db, temporal, shared }) };
 }
 
 /** A seller summary is about 300 bytes of JSON: 8 MB keeps some 15,000 sellers. */

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { createActivities, type ActivityDeps } from '../activities';
+import { classifyFailures } from '../activities/failures';
 import type { Config } from '../src/config';
 import { orderTimings, shipmentTracking } from '../src/composition';
 import { createMailTransport } from '../src/integrations/email/transport';
@@ -11,13 +12,14 @@ import { OutboxRetention } from '../src/services/retention/outbox-retention';
 import { UploadCollector } from '../src/services/retention/upload-collector';
 import { LocalDiskImageStorage } from '../src/integrations/images/storage';
 import { WebhookDeliveryAttempts } from '../src/services/webhooks/delivery-attempts';
+import { moduleActivities } from '../src/modules';
 
 /**
  * The worker's composition root, like `src/composition.ts` for the API: builds the services the
  * activities adapt, from configuration and the database, and the activities over them.
  */
 export function createWorkerActivities(config: Config, db: DataSource) {
-  return createActivities(activityDependencies(config, db));
+  return { ...createActivities(activityDependencies(config, db)), ...classifyFailures(moduleActivities({ config, db })) };
 }
 
 function activityDependencies(config: Config, db: DataSource): ActivityDeps {

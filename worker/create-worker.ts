@@ -5,6 +5,8 @@ import type { Config } from '../src/config';
 import { DROP_WORKFLOW_SPANS, type Tracing } from '../src/observability/tracing';
 import type { WorkerMetrics } from '../src/observability/worker-metrics';
 import { temporalDataConverter } from '../src/temporal/data-converter';
+import { classifyFailures } from '../activities/failures';
+import { moduleTaskQueues } from '../src/modules';
 import { createWorkerActivities } from './composition';
 import { PREBUILT_WORKFLOW_BUNDLE, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from './workflow-bundles';
 
@@ -45,6 +47,30 @@ export function createWorker({ config, db, connection, workflowBundle, metrics, 
       : {}),
     maxConcurrentActivityTaskExecutions: config.temporal.maxConcurrentActivities,
   });
+}
+
+/**
+ * One Worker per task queue a feature module serves apart from the main one (activities only:
+ * their workflows run on the main queue and schedule these activities onto their own queue).
+ */
+export function createModuleWorkers({
+  config,
+  db,
+  connection,
+}: Pick<CreateWorkerOptions, 'config' | 'db' | 'connection'>): Promise<Worker[]> {
+  return Promise.all(
+    moduleTaskQueues({ config, db }).map((queue) =>
+      Worker.create({
+        connection,
+        namespace: config.temporal.namespace,
+        taskQueue: queue.taskQueue,
+        activities: classifyFailures(queue.activities),
+        dataConverter: temporalDataConverter(config.temporal),
+        shutdownGraceTime: config.shutdownGraceMs,
+        maxConcurrentActivityTaskExecutions: queue.maxConcurrentActivities,
+      }),
+    ),
+  );
 }
 
 /** Counts each webhook attempt by what it decided (`webhook_delivery_attempts_total`). */

@@ -15,7 +15,7 @@ import { AesGcmPayloadCodec } from '../src/temporal/payload-codec';
 import { ensureCheckoutExpirySchedule } from '../src/temporal/checkout-expiry-schedule';
 import { ensureRetentionSchedule } from '../src/temporal/retention-schedule';
 import { ensureUploadCollectorSchedule } from '../src/temporal/upload-collector-schedule';
-import { createWorker } from './create-worker';
+import { createModuleWorkers, createWorker } from './create-worker';
 import { createStartDispatcher } from './start-dispatcher';
 
 /**
@@ -51,6 +51,7 @@ async function main(): Promise<void> {
   });
   const metrics = createWorkerMetrics(db);
   const worker = await createWorker({ config, db, connection, metrics, tracing });
+  const moduleWorkers = await createModuleWorkers({ config, db, connection });
   // The workflow-start dispatcher runs beside the worker (any number of replicas may), on the
   // worker's connection: without a backlog its starts hand their first task straight to this worker (eager start).
   const temporal = temporalClient(connection, config.temporal, tracing.clientInterceptors);
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
   log.info(
     {
       taskQueue: config.temporal.taskQueue,
+      moduleTaskQueues: moduleWorkers.map((w) => w.options.taskQueue),
       temporal: config.temporal.address,
       metrics: metricsServer?.url,
       codec: codecServer?.url,
@@ -79,7 +81,8 @@ async function main(): Promise<void> {
   );
   process.off('SIGINT', stopDuringStartUp).off('SIGTERM', stopDuringStartUp);
   try {
-    await worker.run();
+    // The SDK stops every Worker of the process on SIGTERM/SIGINT.
+    await Promise.all([worker.run(), ...moduleWorkers.map((w) => w.run())]);
   } finally {
     await dispatcher.stop();
     await codecServer?.close();

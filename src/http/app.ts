@@ -46,6 +46,7 @@ import { operatorRoutes } from './routes/operators';
 import { operatorOAuthAppRoutes } from './routes/operator-oauth-apps';
 import { conversationRoutes } from './routes/conversations';
 import type { Services } from './services';
+import { moduleRoutes } from '../modules';
 
 /** The route table: every route of the API, in the order the OpenAPI document lists them. */
 export function routeTable(services: Services, config: Config): AnyRoute[] {
@@ -81,6 +82,7 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
     ...operatorRoutes(services),
     ...operatorOAuthAppRoutes(services),
     ...conversationRoutes(services),
+    ...moduleRoutes(services.modules, config),
     ...problemPageRoutes(),
     ...(config.env === 'development' ? devRoutes(services) : []),
   ];

@@ -42,6 +42,9 @@ import type { CatalogSearch } from '../services/search/catalog-search';
 import type { PricePoint } from '../services/catalog/price-history';
 import type { EmailOutbox } from '../services/email/outbox';
 
+/** Each feature module's services, by module name. */
+export type ModuleServices = Readonly<Record<string, object>>;
+
 /** What route handlers may use; built once in `src/composition.ts`. Handlers never see the database. */
 export interface Services {
   auth: AuthService;
@@ -93,6 +96,8 @@ export interface Services {
   messageAttachments: MessageAttachments;
   /** Resolves when Temporal answers; rejects otherwise (for /readyz). */
   temporalHealth: () => Promise<void>;
+  /** What each feature module built for its routes, by module name (src/modules). */
+  modules: ModuleServices;
   /** Ends what the services keep open beside the pool (the Discover change listener); before the pool closes. */
   close: () => Promise<void>;
 }

@@ -6,7 +6,7 @@ import type { Tracing } from '../../src/observability/tracing';
 import { createWorkerMetrics, type WorkerMetrics } from '../../src/observability/worker-metrics';
 import type { StartDispatcher } from '../../src/services/workflow-starts/dispatcher';
 import { temporalClient } from '../../src/temporal/client';
-import { createWorker } from '../../worker/create-worker';
+import { createModuleWorkers, createWorker } from '../../worker/create-worker';
 import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { startTestApi, type TestApi } from './api';
 import { createTestDatabase } from './database';
@@ -57,7 +57,8 @@ export async function startStack(
     metrics: workerMetrics,
     tracing,
   });
-  const running = worker.run();
+  const moduleWorkers = await createModuleWorkers({ config: api.config, db: database.db, connection: env.nativeConnection });
+  const running = Promise.all([worker.run(), ...moduleWorkers.map((w) => w.run())]);
   // On the worker's own connection, as worker/main.ts runs it: without a backlog its starts are eager.
   const dispatcherClient = temporalClient(env.nativeConnection, api.config.temporal, tracing?.clientInterceptors);
   const dispatcher = createStartDispatcher(
@@ -77,7 +78,7 @@ export async function startStack(
     stop: async () => {
       await dispatcher.stop();
       await recordReplayHistories(env.client);
-      worker.shutdown();
+      for (const w of [worker, ...moduleWorkers]) w.shutdown();
       await running;
       await api.close();
       await database.drop();

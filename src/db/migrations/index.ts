@@ -39,6 +39,7 @@ import { IdempotencyCommitted1733563000000 } from './1733563000000-idempotency-c
 import { NoCaseWebhookEvents1733564000000 } from './1733564000000-no-case-webhook-events';
 import { PurchaseCancelled1733570000000 } from './1733570000000-purchase-cancelled';
 import { CancellationDeclined1733571000000 } from './1733571000000-cancellation-declined';
+import { Wants1733580000000 } from './1733580000000-wants';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -83,4 +84,5 @@ export const migrations = [
   NoCaseWebhookEvents1733564000000,
   PurchaseCancelled1733570000000,
   CancellationDeclined1733571000000,
+  Wants1733580000000,
 ];

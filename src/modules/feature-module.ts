@@ -1,0 +1,56 @@
+import type { Client } from '@temporalio/client';
+import type { DataSource } from 'typeorm';
+import type { Config } from '../config';
+import type { AnyRoute } from '../http/route';
+import type { Services } from '../http/services';
+
+/** What a feature's API part is built from: configuration, the database, Temporal and the shared services. */
+export interface ApiModuleContext {
+  config: Config;
+  db: DataSource;
+  temporal: Client;
+  /** Shared services with one owner each (ledger, stock, basket…) that features call. */
+  shared: Services;
+}
+
+/** What a feature's worker part is built from. */
+export interface WorkerModuleContext {
+  config: Config;
+  db: DataSource;
+}
+
+/** Activities as the worker registers them. */
+export type ActivityFunctions = Record<string, (...args: never[]) => Promise<unknown>>;
+
+/**
+ * Activities served on a task queue of their own, by a Worker of their own (CPU-bound work that
+ * must scale apart from the rest, e.g. the basket optimizer): a deployment can run more of them.
+ */
+export interface ModuleTaskQueue {
+  taskQueue: string;
+  activities: ActivityFunctions;
+  /** How many of its activities one worker process runs at once. */
+  maxConcurrentActivities: number;
+}
+
+/**
+ * One feature, declared in one file (docs/architecture.md, "Feature modules"): the services and
+ * routes it adds to the API, the activities and task queues it adds to the worker. Its workflow
+ * functions are exported from `workflows/index.ts` (the workflow bundle is built from there) and
+ * its workflow starts are built in `src/services/workflow-starts/starts.ts` like every other.
+ *
+ * Routes receive the module's own services; the OpenAPI export builds the route table without
+ * any, so a route may only touch its services when it is called.
+ */
+export interface FeatureModule<S extends object> {
+  readonly name: string;
+  api?: {
+    services(context: ApiModuleContext): S;
+    routes(services: S, config: Config): AnyRoute[];
+  };
+  worker?: {
+    /** Served on the main task queue with every other activity. */
+    activities?(context: WorkerModuleContext): ActivityFunctions;
+    taskQueues?(context: WorkerModuleContext): ModuleTaskQueue[];
+  };
+}

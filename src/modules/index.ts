@@ -1,0 +1,29 @@
+import type { Config } from '../config';
+import type { AnyRoute } from '../http/route';
+import type { ModuleServices } from '../http/services';
+import type { ActivityFunctions, ApiModuleContext, FeatureModule, ModuleTaskQueue, WorkerModuleContext } from './feature-module';
+
+/**
+ * Every feature module, in the order their routes appear in the OpenAPI document. The API's and
+ * the worker's composition roots build what these declare; nothing of theirs is registered by hand.
+ */
+export const FEATURE_MODULES: readonly FeatureModule<object>[] = [];
+
+export function createModuleServices(context: ApiModuleContext): ModuleServices {
+  return Object.fromEntries(FEATURE_MODULES.flatMap((m) => (m.api ? [[m.name, m.api.services(context)]] : [])));
+}
+
+/** The modules' routes; without services (the OpenAPI export) each gets an empty object it only touches when called. */
+export function moduleRoutes(services: ModuleServices | undefined, config: Config): AnyRoute[] {
+  return FEATURE_MODULES.flatMap((m) => m.api?.routes(services?.[m.name] ?? {}, config) ?? []);
+}
+
+/** The modules' activities for the main task queue. */
+export function moduleActivities(context: WorkerModuleContext): ActivityFunctions {
+  return Object.assign({}, ...FEATURE_MODULES.map((m) => m.worker?.activities?.(context) ?? {})) as ActivityFunctions;
+}
+
+/** The task queues modules serve apart from the main one, each by a Worker of its own. */
+export function moduleTaskQueues(context: WorkerModuleContext): ModuleTaskQueue[] {
+  return FEATURE_MODULES.flatMap((m) => m.worker?.taskQueues?.(context) ?? []);
+}
