@@ -34,6 +34,12 @@ codes; nothing changes when they do.`,
     intro: `See [conversations.md](conversations.md).`,
     outro: ``,
   },
+  {
+    key: 'wants',
+    title: 'Wants lists',
+    intro: `See [wants.md](wants.md). A list or line that is not the caller's is \`not-found\`, as a missing one.`,
+    outro: ``,
+  },
 ] as const;
 
 export type ProblemArea = (typeof PROBLEM_AREAS)[number]['key'];
@@ -115,6 +121,15 @@ export const PROBLEM_TYPES = {
     status: 400,
     when: {
       general: 'An import CSV whose header misses required columns or names unknown ones.',
+      wants:
+        'A wants list CSV import whose header misses `quantity` or names a column that is not one of the export’s; nothing is imported.',
+    },
+  },
+  'wants-card-unknown': {
+    status: 400,
+    when: {
+      wants:
+        'A wants line naming a `urn` that is no catalog item, a `card.game` that is no game, or a `card.name` no item of that game has (case-blind); `errors` names the field.',
     },
   },
   'import-too-many-rows': {
@@ -239,6 +254,24 @@ export const PROBLEM_TYPES = {
     status: 409,
     when: {
       general: 'An 11th saved address (see [account.md](account.md)).',
+    },
+  },
+  'wants-list-limit-reached': {
+    status: 409,
+    when: {
+      wants: 'Creating a wants list when the caller already keeps 20.',
+    },
+  },
+  'wants-list-name-taken': {
+    status: 409,
+    when: {
+      wants: 'Creating or renaming a wants list to a name another of the caller’s lists has.',
+    },
+  },
+  'wants-line-limit-reached': {
+    status: 409,
+    when: {
+      wants: 'Adding a line to a list of 1,000 lines, or an import that would take it over 1,000 (nothing is imported then).',
     },
   },
   'pat-limit-reached': {

@@ -24,6 +24,8 @@ export class Wants1733580000000 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);
     await q.query(`CREATE INDEX wants_lists_user_idx ON wants_lists (user_id, created_at, id)`);
+    // Names are unique per user; the service checks first (to answer 409), this holds under races.
+    await q.query(`CREATE UNIQUE INDEX wants_lists_user_name_idx ON wants_lists (user_id, name)`);
     await q.query(`
       CREATE TABLE wants_lines (
         id uuid PRIMARY KEY,
