@@ -22,6 +22,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Basket: "The buyer's basket and checkout into the hosted payment page.",
   'Payment simulator': 'The hosted payment page that stands in for a payment provider in development and tests.',
   Purchases: 'Orders bought: receipt, disputes, invoices.',
+  'Wants lists':
+    "Buyers' lists of the cards they look for, with what is on sale for each line; deck-list and CSV import, CSV export. See docs/wants.md.",
   Reviews: 'Reviews of completed orders, by buyer and seller.',
   Cases: 'Cases (disputes) on purchases, with outcome proposals and escalation.',
   Webhooks: 'Seller webhook endpoints, deliveries and replays; payloads are signed (docs/webhooks.md).',
