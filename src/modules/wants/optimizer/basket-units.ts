@@ -11,9 +11,15 @@ export interface UnitsBasket {
   readonly total: number;
 }
 
-/** Units per pair from solver column values (pairs are the first columns). */
-export function unitsFromColumns(prep: PreparedBasket, values: Float64Array): Int32Array {
-  return Int32Array.from({ length: prep.pairLine.length }, (_, p) => Math.max(0, Math.round(values[p]!)));
+/**
+ * The sellers a solver solution opens (y = 1). Units are not read from the solution: the x
+ * columns are continuous (see mip-model.ts) and may split a unit between equal listings, so the
+ * caller re-derives them with the exact flow over these sellers, which is integral and no dearer.
+ */
+export function openSellers(prep: PreparedBasket, sellerCol: Int32Array, values: Float64Array): Uint8Array {
+  const open = new Uint8Array(prep.delivery.length);
+  for (const s of prep.usefulSellers) if (values[sellerCol[s]!]! > 0.5) open[s] = 1;
+  return open;
 }
 
 /** Solver column values for a basket: its units and y = 1 for each seller it uses. */

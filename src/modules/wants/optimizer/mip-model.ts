@@ -5,7 +5,7 @@ import type { PreparedBasket } from './prepare';
  * The basket as a mixed-integer program, in the solver's sparse column form (built in time
  * proportional to the number of pairs; no LP text to write and parse).
  *
- *   x[p] ∈ {0 … min(quantity, available)}   units of pair p = (line, listing)
+ *   x[p] ∈ [0, min(quantity, available)]     units of pair p = (line, listing); whole units, see below
  *   y[s] ∈ {0, 1}                            seller s is used: its delivery is paid once
  *   line l:        Σ_p∈l x[p] ≤ quantity[l]   (= a fixed fill when every line's fill is known)
  *   listing j:     Σ_p∈j x[p] ≤ available[j]  (only listings fitting several lines need a row)
@@ -21,6 +21,14 @@ import type { PreparedBasket } from './prepare';
  * one-unit line split over two of them would need only y = ½, per line it needs y = 1. Where a
  * single listing holds less than the group cap, its own row x ≤ u·y is tighter still and is
  * added. The model stays within about twice the number of pairs in rows.
+ *
+ * Only y is declared integer. Once y is fixed, what is left for x is a network: the line rows
+ * (with the group rows and the fill row nested in them) form one laminar family of sets of pairs
+ * and the listing rows another, and a 0/1 matrix whose rows are two laminar families is totally
+ * unimodular, so for integer bounds the x polytope has integral vertices. The relaxed model thus
+ * has the same optimum and its bound is a true bound for whole units, while the solver branches
+ * on sellers only (on the set-cover bench instances, declaring x integer left a 4.8 % gap after
+ * 10 s instead of 2 %). The caller re-derives integral units from the chosen sellers by the flow.
  */
 export interface MipSpec {
   /** 'fill' maximises units (phase 1 under maxSellers); 'cost' minimises items + delivery. */
@@ -33,7 +41,7 @@ export interface MipSpec {
 
 export interface BasketMip {
   readonly data: ModelData;
-  /** Column of seller s's y, or −1 for sellers with no pair. Pair p is column p. */
+  /** Column of seller s's y, or −1 for sellers with no pair. Pair p is column p (continuous). */
   readonly sellerCol: Int32Array;
 }
 
@@ -132,7 +140,7 @@ export function buildMip(highs: Highs, prep: PreparedBasket, spec: MipSpec): Bas
       rowLower: Float64Array.from(rowLower),
       rowUpper: Float64Array.from(rowUpper),
       matrix: { format: 'csc', numRows: rowLower.length, numCols, starts, indices, values },
-      integrality: new Int32Array(numCols).fill(1),
+      integrality: Int32Array.from({ length: numCols }, (_, c) => (c < pairCount ? 0 : 1)),
     },
   };
 }

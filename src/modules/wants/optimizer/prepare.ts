@@ -34,6 +34,8 @@ export interface PreparedBasket {
   readonly usefulSellers: readonly number[];
   /** Listings with stock that presolve proved never needed. */
   readonly dominatedListings: number;
+  /** (line, listing) pairs presolve proved never needed: a listing elsewhere, delivery included, is no dearer. */
+  readonly replacedPairs: number;
 }
 
 export interface PairGroup {
@@ -141,13 +143,52 @@ export function prepare(problem: BasketProblem): PreparedBasket {
     }
   }
 
+  // Dominance across sellers, per line, when the seller count is free to grow (no binding
+  // maxSellers). A listing k that never runs out (its stock covers every line it fits) and whose
+  // price plus its seller's whole delivery is at most listing j's price makes the pair (line, j)
+  // useless: moving j's units on that line to k costs at most price_k + delivery − price_j ≤ 0
+  // even if k's seller was not used before. Ties go to the lower index, so the best such k (by
+  // price + delivery) is never removed itself and every removal has a surviving replacement.
+  const sellersWithStock = new Set<number>();
+  for (let j = 0; j < listingCount; j += 1) if (kept[j] === 1) sellersWithStock.add(sellerOf[j]!);
+  const sellersMayGrow = problem.maxSellers === undefined || problem.maxSellers >= sellersWithStock.size;
+  const replacement = new Int32Array(lineCount).fill(-1);
+  if (sellersMayGrow) {
+    const replacementCost = new Float64Array(lineCount).fill(Infinity);
+    for (let j = 0; j < listingCount; j += 1) {
+      if (kept[j] === 0) continue;
+      const demand = linesOf[j]!.reduce((sum, l) => sum + quantity[l]!, 0);
+      if (available[j]! < demand) continue;
+      const cost = price[j]! + delivery[sellerOf[j]!]!;
+      for (const l of linesOf[j]!) {
+        if (cost < replacementCost[l]!) {
+          replacementCost[l] = cost;
+          replacement[l] = j;
+        }
+      }
+    }
+  }
+  const replaceable = (l: number, j: number) => {
+    const k = replacement[l]!;
+    if (k === -1 || k === j) return false;
+    const cost = price[k]! + delivery[sellerOf[k]!]!;
+    return cost < price[j]! || (cost === price[j]! && k < j);
+  };
+
   // Pairs, line by line, cheapest first (the greedy fill and the per-line flow rely on that order).
   const pairLine: number[] = [];
   const pairListing: number[] = [];
   const lineStart = new Int32Array(lineCount + 1);
+  let replacedPairs = 0;
   for (let l = 0; l < lineCount; l += 1) {
     lineStart[l] = pairLine.length;
-    const mine = listingsOf[l]!.filter((j) => kept[j] === 1).sort((a, b) => price[a]! - price[b]! || a - b);
+    const mine = listingsOf[l]!.filter((j) => {
+      if (kept[j] === 0) return false;
+      if (!replaceable(l, j)) return true;
+      replacedPairs += 1;
+      return false;
+    });
+    mine.sort((a, b) => price[a]! - price[b]! || a - b);
     for (const j of mine) {
       pairLine.push(l);
       pairListing.push(j);
@@ -201,5 +242,6 @@ export function prepare(problem: BasketProblem): PreparedBasket {
     groupsOfSeller,
     usefulSellers,
     dominatedListings,
+    replacedPairs,
   };
 }

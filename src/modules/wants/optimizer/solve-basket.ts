@@ -1,9 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import type { Highs } from 'highs';
-import { columnsFromUnits, describe, measure, unitsFromColumns, type UnitsBasket } from './basket-units';
+import { columnsFromUnits, describe, measure, openSellers, type UnitsBasket } from './basket-units';
 import { cheapestItems, cheapestUnitsCost } from './cheapest-items';
 import { greedySellers } from './greedy-sellers';
 import { highsRuntime } from './highs-runtime';
+import { improveSellers } from './local-search';
 import { buildMip } from './mip-model';
 import { prepare, type PreparedBasket } from './prepare';
 import { runMip } from './run-mip';
@@ -15,10 +16,17 @@ import type { BasketProblem, BasketSolution } from './types';
  */
 const FILL_PHASE_SHARE = 0.5;
 
+/** Share of the time left that the local search may use before the cost MIP starts from its basket. */
+const LOCAL_SEARCH_SHARE = 0.2;
+
 /** Where the time went, for the benchmark; not part of the answer. */
 export interface SolveStats {
   /** Validation, presolve, flows and the greedy start (pure JavaScript). */
   prepareMs: number;
+  /** The local search for a start basket. */
+  searchMs: number;
+  /** Cost of the basket the cost MIP starts from (after the local search). */
+  startTotal: number;
   /** Building the sparse models and handing them to the solver. */
   buildMs: number;
   /** The solver's runs. */
@@ -29,6 +37,7 @@ export interface SolveStats {
   fillProven: boolean;
   pairs: number;
   dominatedListings: number;
+  replacedPairs: number;
 }
 
 /**
@@ -56,10 +65,14 @@ export async function solveBasket(problem: BasketProblem): Promise<BasketSolutio
  */
 export function solveBasketWith(highs: Highs, problem: BasketProblem): { solution: BasketSolution; stats: SolveStats } {
   const started = performance.now();
-  const deadline = started + problem.timeLimitMs;
+  // The solver may overrun its own limit a little (it checks the clock between steps) and the
+  // answer still has to be assembled after it stops: keep a reserve so the call returns in time.
+  const deadline = started + problem.timeLimitMs * 0.97 - Math.min(30, problem.timeLimitMs * 0.1);
   const secondsLeft = () => Math.max(0, deadline - performance.now()) / 1000;
   const stats: SolveStats = {
     prepareMs: 0,
+    searchMs: 0,
+    startTotal: 0,
     buildMs: 0,
     runMs: 0,
     fillMip: false,
@@ -67,11 +80,13 @@ export function solveBasketWith(highs: Highs, problem: BasketProblem): { solutio
     fillProven: true,
     pairs: 0,
     dominatedListings: 0,
+    replacedPairs: 0,
   };
 
   const prep = prepare(problem);
   stats.pairs = prep.pairLine.length;
   stats.dominatedListings = prep.dominatedListings;
+  stats.replacedPairs = prep.replacedPairs;
   const unlimited = cheapestItems(prep, prep.quantity);
   const maxSellers = problem.maxSellers;
   const sellersBind = maxSellers !== undefined && maxSellers < prep.usefulSellers.length;
@@ -92,7 +107,7 @@ export function solveBasketWith(highs: Highs, problem: BasketProblem): { solutio
       account(stats, outcome);
       stats.fillMip = true;
       if (outcome.values) {
-        const found = measure(prep, unitsFromColumns(prep, outcome.values));
+        const found = measure(prep, cheapestItems(prep, prep.quantity, openSellers(prep, fill.sellerCol, outcome.values)).units);
         if (found.filled > basket.filled) basket = found;
       }
       // Units are integers: a bound below the next unit proves this fill is the most possible.
@@ -105,18 +120,30 @@ export function solveBasketWith(highs: Highs, problem: BasketProblem): { solutio
   let costOptimal = basket.filled === 0;
   let solverBound = -Infinity;
   if (basket.filled > 0) {
+    const searchStarted = performance.now();
+    const open = improveSellers(
+      prep,
+      basket.lineFill,
+      usedSellers(prep, basket),
+      sellersBind ? maxSellers : undefined,
+      searchStarted + LOCAL_SEARCH_SHARE * (deadline - searchStarted),
+    );
+    const improved = measure(prep, cheapestItems(prep, basket.lineFill, open).units);
+    if (improved.filled >= basket.filled && improved.total < basket.total) basket = improved;
+    stats.searchMs = performance.now() - searchStarted;
+    stats.startTotal = basket.total;
+    const rule = fillRule(prep, basket.filled);
     const cost = buildTimed(stats, () =>
-      buildMip(highs, prep, {
-        objective: 'cost',
-        ...fillRule(prep, basket.filled),
-        maxSellers: sellersBind ? maxSellers : undefined,
-      }),
+      buildMip(highs, prep, { objective: 'cost', ...rule, maxSellers: sellersBind ? maxSellers : undefined }),
     );
     const outcome = runMip(highs, cost, secondsLeft(), columnsFromUnits(prep, cost.sellerCol, cost.data.numCols, basket.units));
     account(stats, outcome);
     stats.costMip = true;
     if (outcome.values) {
-      const found = measure(prep, unitsFromColumns(prep, outcome.values));
+      const found = measure(
+        prep,
+        cheapestItems(prep, rule.exactLines ?? prep.quantity, openSellers(prep, cost.sellerCol, outcome.values)).units,
+      );
       if (found.filled >= basket.filled && found.total <= basket.total) basket = found;
     }
     costOptimal = outcome.optimal;
@@ -153,6 +180,14 @@ function fillRule(prep: PreparedBasket, filled: number): { exactLines?: Int32Arr
     return Math.min(q, supply);
   });
   return lineMax.reduce((a, b) => a + b, 0) === filled ? { exactLines: lineMax } : { minFill: filled };
+}
+
+function usedSellers(prep: PreparedBasket, basket: UnitsBasket): Uint8Array {
+  const used = new Uint8Array(prep.delivery.length);
+  basket.units.forEach((n, p) => {
+    if (n > 0) used[prep.sellerOf[prep.pairListing[p]!]!] = 1;
+  });
+  return used;
 }
 
 /** Any basket with at least one unit pays at least one delivery. */
