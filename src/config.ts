@@ -181,6 +181,17 @@ export interface Config {
     /** A recipient without an authenticated request for this long is inactive, and gets the e-mail. */
     inactiveSeconds: number;
   };
+  /** The basket optimizer of wants lists (docs/wants.md). */
+  wants: {
+    /** The optimizer's own task queue, served by a Worker of its own in each worker process. */
+    optimizerTaskQueue: string;
+    /** Optimizations one worker process solves at once (each uses one core). */
+    optimizerConcurrency: number;
+    /** How long POST …/optimizations waits for the answer before answering 202. */
+    waitMs: number;
+    /** The solver's time limit when the request names none. */
+    defaultTimeLimitMs: number;
+  };
 }
 
 /**
@@ -429,6 +440,10 @@ const schema = Joi.object({
   CONVERSATION_NOTIFY_GRACE_SECONDS: Joi.number().integer().min(1).default(120),
   CONVERSATION_NOTIFY_MAX_DELAY_SECONDS: Joi.number().integer().min(1).default(900),
   CONVERSATION_INACTIVE_SECONDS: Joi.number().integer().min(0).default(300),
+  OPTIMIZER_TASK_QUEUE: Joi.string().default('optimizer'),
+  OPTIMIZER_CONCURRENCY: Joi.number().integer().min(1).max(64).default(1),
+  WANTS_OPTIMIZATION_WAIT_MS: Joi.number().integer().min(0).max(30_000).default(5000),
+  WANTS_OPTIMIZATION_TIME_LIMIT_MS: Joi.number().integer().min(100).max(10_000).default(5000),
   SELLER_SEARCH_CACHE_MS: Joi.number().integer().min(0).max(600_000).default(5000),
   // Below the 30 s that Discover answers already allow shared caches (Cache-Control max-age).
   ADDRESS_LOOKUP_PROVIDER: Joi.string().valid('embedded', 'loqate').default('embedded'),
@@ -615,6 +630,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       notifyGraceSeconds: value.CONVERSATION_NOTIFY_GRACE_SECONDS,
       notifyMaxDelaySeconds: value.CONVERSATION_NOTIFY_MAX_DELAY_SECONDS,
       inactiveSeconds: value.CONVERSATION_INACTIVE_SECONDS,
+    },
+    wants: {
+      optimizerTaskQueue: value.OPTIMIZER_TASK_QUEUE,
+      optimizerConcurrency: value.OPTIMIZER_CONCURRENCY,
+      waitMs: value.WANTS_OPTIMIZATION_WAIT_MS,
+      defaultTimeLimitMs: value.WANTS_OPTIMIZATION_TIME_LIMIT_MS,
     },
   };
 }

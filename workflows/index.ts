@@ -14,3 +14,4 @@ export { conversationNotifyWorkflow } from './conversation-notify';
 export { outboxRetentionWorkflow } from './retention';
 export { shipmentTrackingWorkflow } from './shipment-tracking';
 export { uploadCollectorWorkflow } from './upload-collector';
+export { optimizationWorkflow } from './optimization';

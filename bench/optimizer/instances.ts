@@ -1,6 +1,6 @@
 // Seeded basket-optimizer instances that look like the market (see bench/results/optimizer.md,
 // "How instances are generated"). The same seed gives the same instance on every run.
-import type { BasketProblem } from '../../src/modules/wants/optimizer';
+import type { BasketProblem } from '../../src/services/wants/optimizer';
 import { prng } from '../../test/support/random';
 
 type Rng = () => number;

@@ -9,12 +9,12 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { BasketProblem } from '../../src/modules/wants/optimizer';
-import { cheapestItems } from '../../src/modules/wants/optimizer/cheapest-items';
-import { highsRuntime } from '../../src/modules/wants/optimizer/highs-runtime';
-import { prepare } from '../../src/modules/wants/optimizer/prepare';
-import { solveBasketWith, type SolveStats } from '../../src/modules/wants/optimizer/solve-basket';
-import type { BasketSolution } from '../../src/modules/wants/optimizer/types';
+import type { BasketProblem } from '../../src/services/wants/optimizer';
+import { cheapestItems } from '../../src/services/wants/optimizer/cheapest-items';
+import { highsRuntime } from '../../src/services/wants/optimizer/highs-runtime';
+import { prepare } from '../../src/services/wants/optimizer/prepare';
+import { solveBasketWith, type SolveStats } from '../../src/services/wants/optimizer/solve-basket';
+import type { BasketSolution } from '../../src/services/wants/optimizer/types';
 import { percentile } from '../support';
 import { marketInstance, setCoverInstance, type MarketSize } from './instances';
 

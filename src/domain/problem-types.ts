@@ -379,6 +379,19 @@ export const PROBLEM_TYPES = {
       general: 'A 101st listing in a basket.',
     },
   },
+  'optimization-outdated': {
+    status: 409,
+    when: {
+      general:
+        "A wants list's optimized basket taken into the basket after the market moved: `listingIds` names every pick no longer live, repriced, or without the units (the basket is unchanged).",
+    },
+  },
+  'optimization-not-finished': {
+    status: 409,
+    when: {
+      general: 'An optimization still running, or failed, taken into the basket.',
+    },
+  },
   'listings-unavailable': {
     status: 409,
     when: {

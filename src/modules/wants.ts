@@ -1,24 +1,56 @@
+import { createOptimizerActivities } from '../../activities/optimizer';
 import { wantsRoutes } from '../http/routes/wants';
+import { wantsOptimizationRoutes } from '../http/routes/wants-optimizations';
+import { OptimizationSolver } from '../services/wants/optimization-solver';
+import { WantsOptimizations } from '../services/wants/optimizations';
 import { WantsExport } from '../services/wants/wants-export';
 import { WantsImports } from '../services/wants/wants-import';
 import { WantsLists } from '../services/wants/wants-lists';
+import { PromptStarts } from '../temporal/prompt-starts';
 import type { FeatureModule } from './feature-module';
 
-/** What the wants feature's routes use; later parts of the feature add their members here. */
+/** What the wants feature's routes use. */
 export interface WantsServices {
   lists: WantsLists;
   imports: WantsImports;
   exports: WantsExport;
+  optimizations: WantsOptimizations;
 }
 
-/** Wants lists: buyers' lists of the cards they look for (docs/wants.md). */
+/**
+ * Wants lists and their basket optimizer (docs/wants.md): the `/user/wants…` routes, and the
+ * `optimization:{id}` workflow (workflows/optimization.ts, started through
+ * `starts.optimization`), whose solving activity runs on the optimizer's own task queue, served
+ * by a Worker of its own so that CPU-bound work scales apart from everything else.
+ */
 export const wantsModule: FeatureModule<WantsServices> = {
   name: 'wants',
   api: {
-    services: ({ db }) => {
+    services: ({ config, db, temporal, shared }) => {
       const lists = new WantsLists(db);
-      return { lists, imports: new WantsImports(db, lists), exports: new WantsExport(lists) };
+      const prompt = new PromptStarts(temporal, config.temporal.taskQueue);
+      return {
+        lists,
+        imports: new WantsImports(db, lists),
+        exports: new WantsExport(lists),
+        optimizations: new WantsOptimizations(db, shared.baskets, (start, waitMs) => prompt.startAndWait(start, waitMs), {
+          waitMs: config.wants.waitMs,
+          defaultTimeLimitMs: config.wants.defaultTimeLimitMs,
+          taskQueue: config.wants.optimizerTaskQueue,
+        }),
+      };
     },
-    routes: (services) => wantsRoutes(services),
+    routes: (services) => [...wantsRoutes(services), ...wantsOptimizationRoutes(services)],
+  },
+  worker: {
+    // Recording a failure runs on the main queue; solving on the optimizer's own.
+    activities: ({ db }) => createOptimizerActivities({ optimizationSolver: new OptimizationSolver(db) }).recording,
+    taskQueues: ({ config, db }) => [
+      {
+        taskQueue: config.wants.optimizerTaskQueue,
+        activities: createOptimizerActivities({ optimizationSolver: new OptimizationSolver(db) }).solving,
+        maxConcurrentActivities: config.wants.optimizerConcurrency,
+      },
+    ],
   },
 };

@@ -15,6 +15,7 @@ export const workflowIds = {
   conversationNotify: (conversationId: string, userId: string) => `conversation-notify:${conversationId}:${userId}`,
   fundsRelease: (orderId: string) => `funds-release:${orderId}`,
   payout: (sellerId: string, runDate: string) => `payout:${sellerId}:${runDate}`,
+  optimization: (optimizationId: string) => `optimization:${optimizationId}`,
   /** The Temporal Schedule that starts the payout runs, and its workflows' id prefix. */
   payoutRunSchedule: 'payout-run',
   /** The Temporal Schedule that sweeps run-out checkout holds, and its workflows' id prefix. */

@@ -1,4 +1,4 @@
-import { solveBasket, type BasketProblem, type BasketSolution } from '../../src/modules/wants/optimizer';
+import { solveBasket, type BasketProblem, type BasketSolution } from '../../src/services/wants/optimizer';
 import { prng } from '../support/random';
 
 type Rng = () => number;

@@ -34,6 +34,8 @@ export interface WorkflowInputs {
   webhookDeliveryWorkflow: WebhookDeliveryInput;
   conversationNotifyWorkflow: ConversationNotifyInput;
   shipmentTrackingWorkflow: { shipmentId: string; policy: TrackingPolicy };
+  /** A wants list's basket optimization, solved on `taskQueue` (the optimizer's own) within about `timeLimitMs`. */
+  optimizationWorkflow: { optimizationId: string; timeLimitMs: number; taskQueue: string };
 }
 
 /** How a shipment's carrier is polled (config `tracking`), frozen into the workflow's input. */

@@ -9,7 +9,7 @@ type None = Record<string, never>;
 const lineParams = Joi.object({ id: Joi.string().uuid().required(), listingId: Joi.string().uuid().required() });
 const amount = pence.required();
 
-const basketView = Joi.object({
+export const basketView = Joi.object({
   id: Joi.string().required(),
   lines: Joi.array()
     .items(Joi.object({ listingId: Joi.string().required(), quantity: Joi.number().integer().min(1).required() }))

@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../../ids';
-import { conflict, notFound } from '../errors';
+import { conflict, DomainError, notFound } from '../errors';
 import { LIVE_LISTING_SQL } from '../listings/visibility';
 import { loadUserSummaries, type UserSummary } from '../users/user-summary';
 import { priceBasket, type DeliveryAddress, type DeliveryOptionsOf, type PricedBasket, type SellerGroup } from './pricing';
@@ -108,6 +108,65 @@ export class Baskets {
     });
   }
 
+  /**
+   * Adds units of several listings at the unit prices the caller was shown, with a delivery option
+   * per seller, in one transaction: all or nothing (a wants list's optimized basket). Every listing
+   * no longer live, repriced, short of the units (beside what the basket already holds) or the
+   * caller's own is named in one 409 `optimization-outdated`. `address`: a saved address of the
+   * caller's to deliver to.
+   */
+  async addPicks(
+    userId: string,
+    picks: Array<{ listingId: string; quantity: number; unitPrice: number }>,
+    choices: Record<string, string>,
+    addressId: string | null,
+  ): Promise<BasketView> {
+    const { id: basketId } = await this.open(userId);
+    const wanted = new Map<string, { quantity: number; unitPrice: number }>();
+    for (const p of picks)
+      wanted.set(p.listingId, { quantity: (wanted.get(p.listingId)?.quantity ?? 0) + p.quantity, unitPrice: p.unitPrice });
+    return this.db.transaction(async (tx) => {
+      const basket = await this.find(tx, userId, basketId, true);
+      const rows: Array<{ id: string; seller_id: string; price: number; available: number; in_basket: number }> = await tx.query(
+        `SELECT l.id, l.seller_id, l.price, l.quantity - l.reserved AS available,
+                COALESCE((SELECT bl.quantity FROM basket_lines bl WHERE bl.basket_id = $2 AND bl.listing_id = l.id), 0) AS in_basket
+           FROM listings l JOIN seller_accounts sa ON sa.user_id = l.seller_id
+          WHERE l.id = ANY($1) AND ${LIVE_LISTING_SQL}`,
+        [[...wanted.keys()], basket.id],
+      );
+      const live = new Map(rows.map((r) => [r.id, r]));
+      const changed = [...wanted].flatMap(([listingId, want]) => {
+        const l = live.get(listingId);
+        const fine = l && l.seller_id !== userId && l.price === want.unitPrice && l.available >= l.in_basket + want.quantity;
+        return fine ? [] : [listingId];
+      });
+      if (changed.length > 0) {
+        throw new DomainError('conflict', 'optimization-outdated', 'Some picks changed since the basket was optimized; optimize again.', {
+          listingIds: changed,
+        });
+      }
+      const [{ count }]: [{ count: number }] = await tx.query(
+        `SELECT count(*)::int AS count FROM basket_lines WHERE basket_id = $1 AND NOT (listing_id = ANY($2))`,
+        [basket.id, [...wanted.keys()]],
+      );
+      if (count + wanted.size > MAX_BASKET_LINES) throw conflict('basket-full', `A basket holds at most ${MAX_BASKET_LINES} listings.`);
+      await tx.query(
+        `INSERT INTO basket_lines (basket_id, listing_id, quantity)
+         SELECT $1, p.listing_id, p.quantity FROM unnest($2::uuid[], $3::int[]) AS p(listing_id, quantity)
+         ON CONFLICT (basket_id, listing_id) DO UPDATE SET quantity = basket_lines.quantity + EXCLUDED.quantity, updated_at = now()`,
+        [basket.id, [...wanted.keys()], [...wanted.values()].map((w) => w.quantity)],
+      );
+      const address = addressId === null ? null : await this.savedAddress(tx, userId, addressId);
+      await tx.query(
+        `UPDATE baskets SET delivery_choices = delivery_choices || $2::jsonb,
+                            delivery_address = COALESCE($3::jsonb, delivery_address), updated_at = now()
+          WHERE id = $1`,
+        [basket.id, JSON.stringify(choices), address === null ? null : JSON.stringify(address)],
+      );
+      return this.view({ ...basket, ...(address ? { deliveryAddress: address } : {}) }, tx);
+    });
+  }
+
   async removeLine(userId: string, basketId: string, listingId: string): Promise<void> {
     const basket = await this.find(this.db, userId, basketId);
     const [, affected]: [unknown, number] = await this.db.query(`DELETE FROM basket_lines WHERE basket_id = $1 AND listing_id = $2`, [
@@ -130,12 +189,16 @@ export class Baskets {
 
   /** Like `setDelivery`, with one of the caller's saved addresses (another user's is not found). */
   async setDeliveryFromSaved(userId: string, basketId: string, addressId: string, choices: Record<string, string>): Promise<BasketSummary> {
-    const [row]: Array<{ address: DeliveryAddress }> = await this.db.query(
+    return this.setDelivery(userId, basketId, await this.savedAddress(this.db, userId, addressId), choices);
+  }
+
+  private async savedAddress(db: DataSource | EntityManager, userId: string, addressId: string): Promise<DeliveryAddress> {
+    const [row]: Array<{ address: DeliveryAddress }> = await db.query(
       `SELECT ${SAVED_ADDRESS_AS_DELIVERY} AS address FROM saved_addresses sa JOIN users u ON u.id = sa.user_id WHERE sa.id = $1 AND sa.user_id = $2`,
       [addressId, userId],
     );
     if (!row) throw notFound('Address');
-    return this.setDelivery(userId, basketId, row.address, choices);
+    return row.address;
   }
 
   /** Everything the buyer pays, per seller and in total, with each line's purchasability. */

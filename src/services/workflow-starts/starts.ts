@@ -72,6 +72,16 @@ function caseStart(
  * it says otherwise.
  */
 export const starts = {
+  /** One solve per optimization, ever. */
+  optimization(optimizationId: string, listId: string, timeLimitMs: number, taskQueue: string): WorkflowStart {
+    return start(
+      'optimizationWorkflow',
+      workflowIds.optimization(optimizationId),
+      { optimizationId, timeLimitMs, taskQueue },
+      { summary: `Basket optimization ${optimizationId} of wants list ${listId}` },
+    );
+  },
+
   /** One window per purchase, ever. */
   reviewWindow(purchaseId: string, completedAt: Date, windowSeconds: number): WorkflowStart {
     return start(
