@@ -40,6 +40,12 @@ codes; nothing changes when they do.`,
     intro: `See [wants.md](wants.md). A list or line that is not the caller's is \`not-found\`, as a missing one.`,
     outro: ``,
   },
+  {
+    key: 'alerts',
+    title: 'Saved searches, alerts and notifications',
+    intro: `See [alerts.md](alerts.md). A saved search, alert, watched listing or notification that is not the caller's is \`not-found\`, as a missing one.`,
+    outro: ``,
+  },
 ] as const;
 
 export type ProblemArea = (typeof PROBLEM_AREAS)[number]['key'];
@@ -272,6 +278,12 @@ export const PROBLEM_TYPES = {
     status: 409,
     when: {
       wants: 'Adding a line to a list of 1,000 lines, or an import that would take it over 1,000 (nothing is imported then).',
+    },
+  },
+  'saved-search-limit-reached': {
+    status: 409,
+    when: {
+      alerts: 'Saving a search when the caller already keeps 50.',
     },
   },
   'pat-limit-reached': {

@@ -24,6 +24,9 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Purchases: 'Orders bought: receipt, disputes, invoices.',
   'Wants lists':
     "Buyers' lists of the cards they look for, with what is on sale for each line; deck-list and CSV import, CSV export. See docs/wants.md.",
+  'Saved searches': 'Catalog and listing searches saved under a name, run again by id. See docs/alerts.md.',
+  Alerts:
+    'Price alerts, the watchlist and the notifications they fire, with an e-mail digest at most every 15 minutes. See docs/alerts.md.',
   Reviews: 'Reviews of completed orders, by buyer and seller.',
   Cases: 'Cases (disputes) on purchases, with outcome proposals and escalation.',
   Webhooks: 'Seller webhook endpoints, deliveries and replays; payloads are signed (docs/webhooks.md).',

@@ -5,7 +5,8 @@ import { catalogUrn, catalogUrnList, item } from '../schemas';
 import type { Services } from '../services';
 import { CATALOG_CACHE, MAX_BULK_URNS, pageQuery, SEARCH_CACHE } from './discover-common';
 
-const searchQuery = Joi.object({
+/** The criteria of a catalog search: the query of `GET /search`, and of a saved catalog search. */
+export const catalogSearchQuery = Joi.object({
   q: Joi.string().trim().min(1).max(200),
   game: catalogUrn.description('Game URN, e.g. `pokemon`.'),
   series: catalogUrn.description('Series URN, e.g. `pokemon/base`.'),
@@ -14,7 +15,7 @@ const searchQuery = Joi.object({
   sort: Joi.string().valid('relevance', 'name', 'price').default('relevance'),
 }).concat(pageQuery);
 
-const searchPage = Joi.object({
+export const searchPage = Joi.object({
   total: Joi.number().integer().min(0).required(),
   page: Joi.number().integer().required(),
   size: Joi.number().integer().required(),
@@ -40,7 +41,7 @@ export const discoverRoutes = (s: Services) => [
       'Matches `q` by full text (name, title incl. set name, rarity, number) or by trigram word similarity ' +
       'to the title, so misspellings such as "charzard" still find Charizard. See docs/discover.md for ranking.',
     auth: 'public',
-    request: { query: searchQuery },
+    request: { query: catalogSearchQuery },
     responses: { 200: { description: 'One page of items.', schema: searchPage } },
     handler: async ({ query }) => ({
       status: 200,

@@ -9,7 +9,8 @@ import { SEARCH_CACHE } from './discover-common';
 const pence = Joi.number().integer().min(0);
 const values = Joi.array().items(Joi.string().max(50)).max(20);
 
-const body = Joi.object({
+/** The criteria of a listing search: the body of `POST /listings/item`, and of a saved listing search. */
+export const listingSearchBody = Joi.object({
   urn: catalogUrn,
   slug: Joi.string().max(200),
   filters: Joi.object({
@@ -33,6 +34,12 @@ const body = Joi.object({
   .example({ urn: 'pokemon/base/base1/4', filters: { condition: ['NEAR_MINT'], priceMax: 5000 }, sort: 'price', size: 20 })
   .meta({ component: 'ListingSearch' });
 
+/** What a listing search answers. */
+export const listingSearchPage = Joi.object({
+  total: Joi.number().integer().min(0).required(),
+  hits: Joi.array().items(listing).required(),
+});
+
 export const listingSearchRoutes = (s: Services) => [
   defineRoute<Record<string, never>, Record<string, never>, ListingQuery, 'public'>({
     operationId: 'searchItemListings',
@@ -44,11 +51,11 @@ export const listingSearchRoutes = (s: Services) => [
       'Only listings buyers can buy now: available stock, not hidden, valid, from active sellers not on vacation. ' +
       'An item that does not resolve gives `{ total: 0, hits: [] }`, not an error. Hits never carry `notes` or `reference`.',
     auth: 'public',
-    request: { body },
+    request: { body: listingSearchBody },
     responses: {
       200: {
         description: 'The total and one page of hits.',
-        schema: Joi.object({ total: Joi.number().integer().min(0).required(), hits: Joi.array().items(listing).required() }),
+        schema: listingSearchPage,
       },
     },
     handler: async ({ body }) => ({
