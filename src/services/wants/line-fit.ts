@@ -11,7 +11,7 @@ import { LIVE_LISTING_SQL } from '../listings/visibility';
  * items the line names, never the size of the market. Conditions are ordered best first
  * (`CONDITIONS`); a listing fits `minCondition` when it is that good or better. `variants` must
  * all be among the listing's (jsonb containment); `languages`, when given, must include the
- * listing's.
+ * listing's (`listingMeetsSql`, which price alerts share).
  *
  * `lines` is an SQL relation with the columns of `wants_lines` (aliased `wl`); the answer has
  * one row per fitting (line, listing) with `line_id, listing_id, seller_id, price, available,
@@ -29,10 +29,21 @@ export function fittingListingsSql(lines: string): string {
           FROM listings l JOIN seller_accounts sa ON sa.user_id = l.seller_id
          WHERE l.item_urn = ANY(${lineItemsSql('wl')})
            AND ${LIVE_LISTING_SQL}
-           AND (wl.min_condition IS NULL OR array_position(${CONDITION_ORDER}, l.condition) <= array_position(${CONDITION_ORDER}, wl.min_condition))
-           AND (wl.languages IS NULL OR l.language = ANY(wl.languages))
-           AND (wl.variants IS NULL OR l.variants @> wl.variants)
+           AND ${listingMeetsSql('wl', 'l')}
       ) l ON true`;
+}
+
+/**
+ * Whether the listing aliased `listing` meets the constraints of the row aliased `wanted` (a
+ * wants line, a price alert: any relation with `min_condition`, `languages` and `variants` as
+ * `wants_lines` has them): that good a condition or better, one of the languages, every variant.
+ * The one statement of these rules, for what fits a line and for which alerts a listing fires.
+ */
+export function listingMeetsSql(wanted: string, listing: string): string {
+  return `(${wanted}.min_condition IS NULL
+            OR array_position(${CONDITION_ORDER}, ${listing}.condition) <= array_position(${CONDITION_ORDER}, ${wanted}.min_condition))
+       AND (${wanted}.languages IS NULL OR ${listing}.language = ANY(${wanted}.languages))
+       AND (${wanted}.variants IS NULL OR ${listing}.variants @> ${wanted}.variants)`;
 }
 
 /** The items a line (alias `alias`) names: its one item, or every printing of its card in its game. */

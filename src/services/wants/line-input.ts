@@ -33,20 +33,23 @@ export interface WantsLineInput {
 
 export const listName = Joi.string().trim().min(1).max(100).description('1–100 characters, unique among the caller’s lists.');
 
-const urn = Joi.string()
+/** One item, as a wants line or a price alert names it. */
+export const urn = Joi.string()
   .trim()
   .min(1)
   .max(300)
   .pattern(/[^/]$/, 'not ending in "/"')
   .description('One catalog item: only that printing fits.');
-const card = Joi.object({
+/** A card by name within a game, as a wants line or a price alert names it. */
+export const card = Joi.object({
   game: Joi.string().trim().min(1).max(300).required().description('The game’s URN, e.g. `pokemon`.'),
   name: Joi.string().trim().min(1).max(200).required().description('A card name of that game, matched case-blind.'),
 })
   .description('A card by name within a game: every printing of it fits.')
   .meta({ component: 'WantedCard' });
 
-const options = {
+/** What a listing must meet, and the price it must be within: a wants line's options, which price alerts share. */
+export const lineOptions = {
   minCondition: Joi.string()
     .valid(...CONDITIONS)
     .allow(null)
@@ -90,7 +93,7 @@ const options = {
 const quantity = Joi.number().integer().min(1).max(99);
 
 /** A new line: the one definition, shared by `POST /user/wants/{id}/lines` and each CSV row of an import. */
-export const wantsLineInput = Joi.object<WantsLineInput>({ urn, card, quantity: quantity.required(), ...options })
+export const wantsLineInput = Joi.object<WantsLineInput>({ urn, card, quantity: quantity.required(), ...lineOptions })
   .xor('urn', 'card')
   .example({ card: { game: 'pokemon', name: 'Charizard' }, quantity: 2, minCondition: 'GOOD', languages: ['en'], maxPrice: 25000 })
   .meta({ component: 'WantsLineInput' });
@@ -100,7 +103,7 @@ export const wantsLineInput = Joi.object<WantsLineInput>({ urn, card, quantity: 
  * (The document states "not both" in prose: JSON Schema converters publish `oxor` as shapes the
  * OpenAPI lint refuses.)
  */
-const patchFields = { urn, card, quantity, ...options };
+const patchFields = { urn, card, quantity, ...lineOptions };
 export const wantsLinePatch = Joi.object<Partial<WantsLineInput>>(patchFields)
   .oxor('urn', 'card')
   .min(1)

@@ -269,11 +269,12 @@ function rowOf(l: StoredLine) {
   };
 }
 
-function refuseUnknown(refs: CatalogRefs, line: { urn?: string; card?: { game: string; name: string } }): void {
+/** Refuses a line (or a price alert: `what`) naming an item or card the catalog does not have. */
+export function refuseUnknown(refs: CatalogRefs, line: { urn?: string; card?: { game: string; name: string } }, what = 'line'): void {
   if (line.urn === undefined && line.card === undefined) return;
   const problem = refs.problem(line);
   if (problem) {
-    throw invalid('wants-card-unknown', `The line names nothing in the catalog: ${problem.message}.`, [
+    throw invalid('wants-card-unknown', `The ${what} names nothing in the catalog: ${problem.message}.`, [
       { in: 'body', field: problem.field, message: `"${problem.field}": ${problem.message}` },
     ]);
   }
