@@ -3,13 +3,15 @@ import { NativeConnection } from '@temporalio/worker';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../src/config';
 import type { Logger } from '../src/logger';
+import { moduleStartFeeders } from '../src/modules';
 import type { WorkerMetrics } from '../src/observability/worker-metrics';
 import { deliveryPolicy, webhookFanOut } from '../src/services/webhooks/fan-out';
 import { StartDispatcher } from '../src/services/workflow-starts/dispatcher';
 import { TemporalStartExecutor } from '../src/temporal/start-executor';
 
 /**
- * The workflow-start dispatcher as the worker runs it, with the webhook fan-out feeding it. On a
+ * The workflow-start dispatcher as the worker runs it, with the webhook fan-out and the modules'
+ * feeders (the alerts matcher) feeding it. On a
  * client over the worker's NativeConnection (worker/main.ts) its starts are eager while the outbox
  * has no backlog (see `StartExecutor`).
  */
@@ -25,7 +27,18 @@ export function createStartDispatcher(
     databaseUrl: config.databaseUrl,
     executor: new TemporalStartExecutor(temporal, config.temporal.taskQueue, temporal.connection instanceof NativeConnection),
     // One pass fans out and starts up to this many: an event committed during a pass waits for it.
-    feeders: [webhookFanOut(db, deliveryPolicy(config.webhooks), config.starts.batchSize)],
+    feeders: [
+      webhookFanOut(db, deliveryPolicy(config.webhooks), config.starts.batchSize),
+      // A module's feeder failing (its table, its bug) must not stop the webhook fan-out or the starts.
+      ...moduleStartFeeders({ config, db }).map(({ module, feed }) => async () => {
+        try {
+          return await feed();
+        } catch (err) {
+          log.warn({ err, module }, 'a module start feeder failed; its rows stay for the next pass');
+          return 0;
+        }
+      }),
+    ],
     batchSize: config.starts.batchSize,
     channels: ['outbox_events'],
     intervalMs: config.starts.intervalMs,

@@ -136,6 +136,7 @@ export const PROBLEM_TYPES = {
     when: {
       wants:
         'A wants line naming a `urn` that is no catalog item, a `card.game` that is no game, or a `card.name` no item of that game has (case-blind); `errors` names the field.',
+      alerts: 'A price alert naming an item or a card the catalog does not have, as for a wants line.',
     },
   },
   'import-too-many-rows': {
@@ -286,6 +287,18 @@ export const PROBLEM_TYPES = {
       alerts: 'Saving a search when the caller already keeps 50.',
     },
   },
+  'price-alert-limit-reached': {
+    status: 409,
+    when: {
+      alerts: 'Creating a price alert when the caller already keeps 100.',
+    },
+  },
+  'watchlist-limit-reached': {
+    status: 409,
+    when: {
+      alerts: 'Watching a listing when the caller already watches 200.',
+    },
+  },
   'pat-limit-reached': {
     status: 409,
     when: {
@@ -377,6 +390,7 @@ export const PROBLEM_TYPES = {
     status: 409,
     when: {
       general: "Putting one's own listing in the basket.",
+      alerts: "Watching one's own listing.",
     },
   },
   'insufficient-stock': {

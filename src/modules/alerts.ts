@@ -1,6 +1,10 @@
 import { notificationRoutes } from '../http/routes/notifications';
+import { priceAlertRoutes } from '../http/routes/price-alerts';
 import { savedSearchRoutes } from '../http/routes/saved-searches';
+import { AlertMatcher } from '../services/alerts/matcher';
 import { Notifications } from '../services/alerts/notifications';
+import { PriceAlerts } from '../services/alerts/price-alerts';
+import { Watchlist } from '../services/alerts/watchlist';
 import { SavedSearches } from '../services/alerts/saved-searches';
 import type { FeatureModule } from './feature-module';
 
@@ -8,12 +12,15 @@ import type { FeatureModule } from './feature-module';
 export interface AlertsServices {
   savedSearches: SavedSearches;
   notifications: Notifications;
+  priceAlerts: PriceAlerts;
+  watchlist: Watchlist;
 }
 
 /**
  * Saved searches, price alerts, the watchlist and notifications (docs/alerts.md): the
- * `/user/saved-searches…` and `/user/notifications…` routes, and `GET /listings/{id}` that
- * notifications link to.
+ * `/user/saved-searches…`, `/user/price-alerts…`, `/user/watchlist…` and `/user/notifications…`
+ * routes, and `GET /listings/{id}` that notifications link to; in the worker, the matcher that
+ * turns listing events into notifications (a feeder of the start dispatcher).
  */
 export const alertsModule: FeatureModule<AlertsServices> = {
   name: 'alerts',
@@ -21,7 +28,16 @@ export const alertsModule: FeatureModule<AlertsServices> = {
     services: ({ db, shared }) => ({
       savedSearches: new SavedSearches(db, { catalog: shared.catalogSearch, listings: shared.listingSearch }),
       notifications: new Notifications(db),
+      priceAlerts: new PriceAlerts(db),
+      watchlist: new Watchlist(db),
     }),
-    routes: (services) => [...savedSearchRoutes(services), ...notificationRoutes(services)],
+    routes: (services) => [...savedSearchRoutes(services), ...priceAlertRoutes(services), ...notificationRoutes(services)],
+  },
+  worker: {
+    // Matching runs beside the webhook fan-out, from the same events, never in the seller's request.
+    startFeeders: ({ config, db }) => {
+      const matcher = new AlertMatcher(db, { batchSize: config.starts.batchSize });
+      return [async () => (await matcher.matchBatch()).events];
+    },
   },
 };

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { Config } from '../config';
 import type { AnyRoute } from '../http/route';
 import type { Services } from '../http/services';
+import type { StartFeeder } from '../services/workflow-starts/dispatcher';
 
 /** What a feature's API part is built from: configuration, the database, Temporal and the shared services. */
 export interface ApiModuleContext {
@@ -52,5 +53,12 @@ export interface FeatureModule<S extends object> {
     /** Served on the main task queue with every other activity. */
     activities?(context: WorkerModuleContext): ActivityFunctions;
     taskQueues?(context: WorkerModuleContext): ModuleTaskQueue[];
+    /**
+     * Background readers of the outboxes, run by the worker's start dispatcher before each pass
+     * beside the webhook fan-out (the alerts matcher reads listing events); each may request
+     * workflow starts in its own transaction. A feeder that fails is logged and skipped for the
+     * pass, so it never holds up the others.
+     */
+    startFeeders?(context: WorkerModuleContext): StartFeeder[];
   };
 }

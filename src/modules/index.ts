@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import type { AnyRoute } from '../http/route';
 import type { ModuleServices } from '../http/services';
+import type { StartFeeder } from '../services/workflow-starts/dispatcher';
 import type { ActivityFunctions, ApiModuleContext, FeatureModule, ModuleTaskQueue, WorkerModuleContext } from './feature-module';
 import { alertsModule } from './alerts';
 import { wantsModule } from './wants';
@@ -31,4 +32,9 @@ export function moduleActivities(context: WorkerModuleContext): ActivityFunction
 /** The task queues modules serve apart from the main one, each by a Worker of its own. */
 export function moduleTaskQueues(context: WorkerModuleContext): ModuleTaskQueue[] {
   return FEATURE_MODULES.flatMap((m) => m.worker?.taskQueues?.(context) ?? []);
+}
+
+/** The modules' readers of the outboxes that feed the start dispatcher (worker/start-dispatcher.ts). */
+export function moduleStartFeeders(context: WorkerModuleContext): Array<{ module: string; feed: StartFeeder }> {
+  return FEATURE_MODULES.flatMap((m) => (m.worker?.startFeeders?.(context) ?? []).map((feed) => ({ module: m.name, feed })));
 }

@@ -1,7 +1,9 @@
 import type { DataSource } from 'typeorm';
 import { newId } from '../../src/ids';
+import { AlertMatcher } from '../../src/services/alerts/matcher';
+import { emitEvents } from '../../src/services/events/outbox';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
-import { insertListing, seedCatalog } from '../support/fixtures';
+import { insertListing, seedCatalog, type FixtureItem } from '../support/fixtures';
 
 let api: TestApi;
 let db: DataSource;
@@ -84,5 +86,239 @@ describe('notifications', () => {
     await db.query(`UPDATE listings SET hidden = true WHERE id = $1`, [listing.id]);
     await api.http.get(`/listings/${listing.id}`).expect(404);
     await api.http.get(`/listings/${newId()}`).expect(404);
+  });
+});
+
+/** Runs the background matcher as the worker does, until every event is read. */
+const match = () => new AlertMatcher(db, { batchSize: 100 }).drain();
+
+const listingBody = (urn: string, over: Record<string, unknown> = {}) => ({
+  urn,
+  condition: 'NEAR_MINT',
+  language: 'en',
+  price: 1000,
+  quantity: 3,
+  ...over,
+});
+
+async function list(seller: TestUser, urn: string, over: Record<string, unknown> = {}): Promise<string> {
+  return (await api.http.post('/seller/listings').set(seller.bearer).send(listingBody(urn, over)).expect(201)).body.id;
+}
+
+const reprice = (seller: TestUser, id: string, urn: string, over: Record<string, unknown>) =>
+  api.http.put(`/seller/listings/${id}`).set(seller.bearer).send(listingBody(urn, over)).expect(200);
+
+const alert = async (user: TestUser, body: object): Promise<string> =>
+  (await api.http.post('/user/price-alerts').set(user.bearer).send(body).expect(201)).body.id;
+
+type Told = { kind: string; alertId: string | null; listing: { id: string; price: number; previousPrice: number | null } };
+const told = async (user: TestUser): Promise<Told[]> => (await notificationsOf(user, '?size=50').expect(200)).body.notifications.reverse();
+
+describe('price alerts', () => {
+  let items: FixtureItem[];
+  let seller: TestUser;
+  beforeAll(async () => {
+    ({ items } = await seedCatalog(db, { names: ['Charizard', 'Charizard', 'Pikachu'] }));
+    seller = await registerSeller(api);
+  });
+
+  it('are created on an item or a card, read, listed and deleted; unknown catalog names are refused', async () => {
+    const user = await registerUser(api);
+    const created = await api.http
+      .post('/user/price-alerts')
+      .set(user.bearer)
+      .send({ card: { game: 'pokemon', name: 'CHARIZARD' }, maxPrice: 2500, minCondition: 'GOOD', languages: ['EN'] })
+      .expect(201);
+    expect(created.body).toEqual({
+      id: expect.any(String),
+      urn: null,
+      card: { game: 'pokemon', name: 'Charizard' },
+      maxPrice: 2500,
+      minCondition: 'GOOD',
+      languages: ['en'],
+      variants: null,
+      createdAt: expect.any(String),
+    });
+    const byItem = await alert(user, { urn: items[2]!.urn, maxPrice: 100 });
+    expect((await api.http.get('/user/price-alerts').set(user.bearer).expect(200)).body.alerts.map((a: { id: string }) => a.id)).toEqual([
+      created.body.id,
+      byItem,
+    ]);
+    expect((await api.http.get(`/user/price-alerts/${byItem}`).set(user.bearer).expect(200)).body).toMatchObject({ urn: items[2]!.urn });
+    const other = await registerUser(api);
+    await api.http.get(`/user/price-alerts/${byItem}`).set(other.bearer).expect(404);
+    await api.http.delete(`/user/price-alerts/${byItem}`).set(other.bearer).expect(404);
+    await api.http.delete(`/user/price-alerts/${byItem}`).set(user.bearer).expect(204);
+    await api.http.get(`/user/price-alerts/${byItem}`).set(user.bearer).expect(404);
+
+    const unknown = await api.http
+      .post('/user/price-alerts')
+      .set(user.bearer)
+      .send({ card: { game: 'pokemon', name: 'Nope' }, maxPrice: 1 })
+      .expect(400);
+    expect(unknown.body).toMatchObject({ type: '/problems/wants-card-unknown', errors: [{ field: 'card.name' }] });
+    for (const body of [
+      { urn: items[0]!.urn },
+      { urn: items[0]!.urn, maxPrice: 0 },
+      { maxPrice: 5 },
+      { urn: items[0]!.urn, card: { game: 'pokemon', name: 'Pikachu' }, maxPrice: 5 },
+    ]) {
+      expect((await api.http.post('/user/price-alerts').set(user.bearer).send(body).expect(400)).body.type).toBe(
+        '/problems/validation-failed',
+      );
+    }
+  });
+
+  it('fire at or below the threshold, for every printing of a card alert, only on listings that meet the condition, language and variants', async () => {
+    const user = await registerUser(api);
+    const byItem = await alert(user, { urn: items[0]!.urn, maxPrice: 1000 });
+    const byCard = await alert(user, {
+      card: { game: 'pokemon', name: 'charizard' },
+      maxPrice: 800,
+      minCondition: 'EXCELLENT',
+      languages: ['en', 'de'],
+      variants: [{ name: 'finish', value: 'holo' }],
+    });
+    const holo = [
+      { name: 'finish', value: 'holo' },
+      { name: 'edition', value: '1st' },
+    ];
+
+    const atThreshold = await list(seller, items[0]!.urn, { price: 1000 });
+    await list(seller, items[0]!.urn, { price: 1001 }); // over the threshold
+    const otherPrinting = await list(seller, items[1]!.urn, { price: 800, variants: holo, language: 'de' });
+    await list(seller, items[1]!.urn, { price: 700, variants: holo, condition: 'GOOD' }); // worse than EXCELLENT
+    await list(seller, items[1]!.urn, { price: 700, variants: holo, language: 'fr' }); // not a wanted language
+    await list(seller, items[1]!.urn, { price: 700, variants: [{ name: 'finish', value: 'reverse holo' }] }); // not the variant
+    await list(seller, items[2]!.urn, { price: 1 }); // another card
+    await match();
+
+    expect(await told(user)).toEqual([
+      expect.objectContaining({ kind: 'PRICE_ALERT', alertId: byItem, listing: expect.objectContaining({ id: atThreshold, price: 1000 }) }),
+      expect.objectContaining({
+        kind: 'PRICE_ALERT',
+        alertId: byCard,
+        listing: expect.objectContaining({ id: otherPrinting, price: 800 }),
+      }),
+    ]);
+    const [first] = await told(user);
+    expect(first).toMatchObject({
+      message: "Charizard is listed at £10.00, within your alert's £10.00.",
+      link: `/listings/${atThreshold}`,
+    });
+    // The seller is never told of their own listing.
+    await alert(seller, { urn: items[2]!.urn, maxPrice: 5 });
+    await list(seller, items[2]!.urn, { price: 2 });
+    await match();
+    expect(await unreadOf(seller)).toBe(0);
+  });
+
+  it('fire once per listing and price: again on a drop to a new low, not on a rise, a restock or a repeat', async () => {
+    const user = await registerUser(api);
+    const alertId = await alert(user, { urn: items[2]!.urn, maxPrice: 500 });
+    const id = await list(seller, items[2]!.urn, { price: 600 }); // over: nothing yet
+    await match();
+    expect(await told(user)).toEqual([]);
+    await reprice(seller, id, items[2]!.urn, { price: 450 }); // drops under the threshold
+    await match();
+    await reprice(seller, id, items[2]!.urn, { price: 450, quantity: 9 }); // restock at the same price
+    await reprice(seller, id, items[2]!.urn, { price: 480 }); // a rise
+    await match();
+    expect((await told(user)).map((n) => n.listing.price)).toEqual([450]);
+    await reprice(seller, id, items[2]!.urn, { price: 400 }); // a new low
+    await reprice(seller, id, items[2]!.urn, { price: 300 }); // two changes in one batch: told of the latest
+    await match();
+    expect((await told(user)).map((n) => [n.alertId, n.listing.price])).toEqual([
+      [alertId, 450],
+      [alertId, 300],
+    ]);
+    // Matching the same events again writes nothing twice.
+    await db.query(`UPDATE outbox_events SET alerts_matched_at = NULL WHERE data->>'listingId' = $1`, [id]);
+    await match();
+    expect(await told(user)).toHaveLength(2);
+  });
+});
+
+describe('the watchlist', () => {
+  let items: FixtureItem[];
+  let seller: TestUser;
+  beforeAll(async () => {
+    ({ items } = await seedCatalog(db, { names: ['Mewtwo'] }));
+    seller = await registerSeller(api);
+  });
+
+  it('watches live listings of others, once each, and lists them with their state', async () => {
+    const user = await registerUser(api);
+    const id = await list(seller, items[0]!.urn, { price: 900 });
+    const watched = await api.http.post('/user/watchlist').set(user.bearer).send({ listingId: id }).expect(201);
+    expect(watched.body).toEqual({
+      listingId: id,
+      urn: items[0]!.urn,
+      name: 'Mewtwo',
+      price: 900,
+      available: 3,
+      live: true,
+      createdAt: expect.any(String),
+    });
+    await api.http.post('/user/watchlist').set(user.bearer).send({ listingId: id }).expect(200);
+    expect((await api.http.get('/user/watchlist').set(user.bearer).expect(200)).body.listings).toEqual([watched.body]);
+    const own = await api.http.post('/user/watchlist').set(seller.bearer).send({ listingId: id }).expect(409);
+    expect(own.body.type).toBe('/problems/own-listing');
+    await api.http.post('/user/watchlist').set(user.bearer).send({ listingId: newId() }).expect(404);
+    await api.http.delete(`/user/watchlist/${id}`).set(user.bearer).expect(204);
+    await api.http.delete(`/user/watchlist/${id}`).set(user.bearer).expect(404);
+    expect((await api.http.get('/user/watchlist').set(user.bearer).expect(200)).body.listings).toEqual([]);
+  });
+
+  it('tells of a price drop, of one left and of the listing gone, once each', async () => {
+    const user = await registerUser(api);
+    const id = await list(seller, items[0]!.urn, { price: 900, quantity: 3 });
+    await api.http.post('/user/watchlist').set(user.bearer).send({ listingId: id }).expect(201);
+    await match();
+    expect(await told(user)).toEqual([]);
+
+    await reprice(seller, id, items[0]!.urn, { price: 950, quantity: 3 }); // a rise: nothing
+    await match();
+    await reprice(seller, id, items[0]!.urn, { price: 700, quantity: 3 });
+    await match();
+    await reprice(seller, id, items[0]!.urn, { price: 700, quantity: 1 });
+    await match();
+    await reprice(seller, id, items[0]!.urn, { price: 700, quantity: 1, comment: 'still here' }); // no change that counts
+    await match();
+    await api.http.delete(`/seller/listings/${id}`).set(seller.bearer).expect(204);
+    await match();
+    expect((await told(user)).map((n) => [n.kind, n.listing.price, n.listing.previousPrice])).toEqual([
+      ['PRICE_DROP', 700, 950],
+      ['ONE_LEFT', 700, null],
+      ['GONE', 700, null],
+    ]);
+    expect((await told(user)).map((n) => (n as Told & { message: string }).message)).toEqual([
+      'Mewtwo on your watchlist dropped from £9.50 to £7.00.',
+      'Only one Mewtwo on your watchlist is left, at £7.00.',
+      'Mewtwo on your watchlist is no longer for sale.',
+    ]);
+    expect((await api.http.get('/user/watchlist').set(user.bearer).expect(200)).body.listings).toMatchObject([
+      { listingId: id, live: false },
+    ]);
+  });
+
+  it('tells of a listing sold out by an order', async () => {
+    const user = await registerUser(api);
+    const id = await list(seller, items[0]!.urn, { price: 500, quantity: 1 });
+    await api.http.post('/user/watchlist').set(user.bearer).send({ listingId: id }).expect(201);
+    // What a paid checkout does to the listing, and the event it writes in the same transaction.
+    await db.transaction(async (tx) => {
+      await tx.query(`UPDATE listings SET quantity = 0 WHERE id = $1`, [id]);
+      await emitEvents(tx, 'ORDER_CREATED', [
+        {
+          sellerId: seller.id,
+          createdAt: new Date().toISOString(),
+          orderId: newId(),
+          listings: [{ urn: items[0]!.urn, listingId: id, quantity: 1, price: 500 }],
+        },
+      ]);
+    });
+    await match();
+    expect((await told(user)).map((n) => n.kind)).toEqual(['GONE']);
   });
 });

@@ -18,12 +18,13 @@ const DAY = 86_400_000;
 const q = (sql: string, args: unknown[] = []) => api.database.db.query(sql, args);
 const daysAgo = (n: number) => new Date(Date.now() - n * DAY);
 
-async function event(sellerId: string, createdDaysAgo: number, dispatched: boolean): Promise<string> {
+async function event(sellerId: string, createdDaysAgo: number, dispatched: boolean, matched = dispatched): Promise<string> {
   const id = randomUUID();
   const at = daysAgo(createdDaysAgo);
   await q(
-    `INSERT INTO outbox_events (id, seller_id, type, data, created_at, dispatched_at) VALUES ($1, $2, 'LISTING_CREATED', '{}', $3, $4)`,
-    [id, sellerId, at, dispatched ? at : null],
+    `INSERT INTO outbox_events (id, seller_id, type, data, created_at, dispatched_at, alerts_matched_at)
+     VALUES ($1, $2, 'LISTING_CREATED', '{}', $3, $4, $5)`,
+    [id, sellerId, at, dispatched ? at : null, matched ? at : null],
   );
   return id;
 }
@@ -63,6 +64,7 @@ test('prunes what is old and finished; keeps what is recent, pending or still re
   const oldStillPending = await event(seller.id, 40, true);
   const pendingDelivery = await delivery(oldStillPending, endpoint.id, 'PENDING', 40);
   const oldNotFannedOut = await event(seller.id, 40, false);
+  const oldNotMatched = await event(seller.id, 40, true, false);
   const recent = await event(seller.id, 2, true);
   const recentDelivery = await delivery(recent, endpoint.id, 'FAILED', 2);
   const tag = randomUUID();
@@ -80,6 +82,8 @@ test('prunes what is old and finished; keeps what is recent, pending or still re
   expect(await exists('webhook_deliveries', 'id', pendingDelivery)).toBe(true);
   expect(await exists('outbox_events', 'id', oldStillPending)).toBe(true);
   expect(await exists('outbox_events', 'id', oldNotFannedOut)).toBe(true);
+  // The alerts matcher has not read it yet (docs/alerts.md).
+  expect(await exists('outbox_events', 'id', oldNotMatched)).toBe(true);
   expect(await exists('outbox_events', 'id', recent)).toBe(true);
   expect(await exists('webhook_attempts', 'delivery_id', recentDelivery)).toBe(true);
   expect(await exists('workflow_starts', 'workflow_id', `old-made:${tag}`)).toBe(false);

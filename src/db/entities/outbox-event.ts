@@ -26,4 +26,8 @@ export class OutboxEvent {
 
   @Column({ name: 'dispatched_at', type: 'timestamptz', nullable: true })
   dispatchedAt: Date | null;
+
+  /** When the alerts matcher read the event (docs/alerts.md, "Matching"); null until then. */
+  @Column({ name: 'alerts_matched_at', type: 'timestamptz', nullable: true })
+  alertsMatchedAt: Date | null;
 }

@@ -15,7 +15,7 @@ const BATCH = 1000;
  * (docs/operations.md, "Retention"): workflow starts already made; webhook attempts; finished
  * deliveries (their attempts go with them); and fanned-out events that no delivery refers to
  * any more. A pending delivery keeps its event, so an event is never pruned under a running
- * delivery. Each step deletes in batches until nothing is left.
+ * delivery, and an event the alerts matcher has not read yet stays for it. Each step deletes in batches until nothing is left.
  */
 export class OutboxRetention {
   constructor(private readonly db: DataSource) {}
@@ -41,7 +41,7 @@ export class OutboxRetention {
       outboxEvents: await this.drain(
         `DELETE FROM outbox_events WHERE id IN (
            SELECT e.id FROM outbox_events e
-            WHERE e.dispatched_at < $1
+            WHERE e.dispatched_at < $1 AND e.alerts_matched_at IS NOT NULL
               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)
             LIMIT ${BATCH})`,
         cutoff,
