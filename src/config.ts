@@ -181,6 +181,11 @@ export interface Config {
     /** A recipient without an authenticated request for this long is inactive, and gets the e-mail. */
     inactiveSeconds: number;
   };
+  /** Price alerts, the watchlist and their notifications (docs/alerts.md). */
+  alerts: {
+    /** At most one digest e-mail per user per this long. */
+    digestIntervalMs: number;
+  };
   /** The basket optimizer of wants lists (docs/wants.md). */
   wants: {
     /** The optimizer's own task queue, served by a Worker of its own in each worker process. */
@@ -442,6 +447,7 @@ const schema = Joi.object({
   CONVERSATION_INACTIVE_SECONDS: Joi.number().integer().min(0).default(300),
   OPTIMIZER_TASK_QUEUE: Joi.string().default('optimizer'),
   OPTIMIZER_CONCURRENCY: Joi.number().integer().min(1).max(64).default(1),
+  ALERT_DIGEST_INTERVAL_SECONDS: Joi.number().integer().min(1).default(900),
   WANTS_OPTIMIZATION_WAIT_MS: Joi.number().integer().min(0).max(30_000).default(5000),
   WANTS_OPTIMIZATION_TIME_LIMIT_MS: Joi.number().integer().min(100).max(10_000).default(5000),
   SELLER_SEARCH_CACHE_MS: Joi.number().integer().min(0).max(600_000).default(5000),
@@ -631,6 +637,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       notifyMaxDelaySeconds: value.CONVERSATION_NOTIFY_MAX_DELAY_SECONDS,
       inactiveSeconds: value.CONVERSATION_INACTIVE_SECONDS,
     },
+    alerts: { digestIntervalMs: value.ALERT_DIGEST_INTERVAL_SECONDS * 1000 },
     wants: {
       optimizerTaskQueue: value.OPTIMIZER_TASK_QUEUE,
       optimizerConcurrency: value.OPTIMIZER_CONCURRENCY,

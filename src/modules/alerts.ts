@@ -1,6 +1,8 @@
 import { notificationRoutes } from '../http/routes/notifications';
 import { priceAlertRoutes } from '../http/routes/price-alerts';
+import { createAlertActivities } from '../../activities/alerts';
 import { savedSearchRoutes } from '../http/routes/saved-searches';
+import { requestAlertDigests } from '../services/alerts/digest';
 import { AlertMatcher } from '../services/alerts/matcher';
 import { Notifications } from '../services/alerts/notifications';
 import { PriceAlerts } from '../services/alerts/price-alerts';
@@ -20,7 +22,8 @@ export interface AlertsServices {
  * Saved searches, price alerts, the watchlist and notifications (docs/alerts.md): the
  * `/user/saved-searches…`, `/user/price-alerts…`, `/user/watchlist…` and `/user/notifications…`
  * routes, and `GET /listings/{id}` that notifications link to; in the worker, the matcher that
- * turns listing events into notifications (a feeder of the start dispatcher).
+ * turns listing events into notifications (a feeder of the start dispatcher), and the
+ * `alert-digest:{userId}` workflow's activity that e-mails them.
  */
 export const alertsModule: FeatureModule<AlertsServices> = {
   name: 'alerts',
@@ -35,8 +38,13 @@ export const alertsModule: FeatureModule<AlertsServices> = {
   },
   worker: {
     // Matching runs beside the webhook fan-out, from the same events, never in the seller's request.
+    activities: ({ db }) => ({ ...createAlertActivities({ db }) }),
     startFeeders: ({ config, db }) => {
-      const matcher = new AlertMatcher(db, { batchSize: config.starts.batchSize });
+      const matcher = new AlertMatcher(db, {
+        batchSize: config.starts.batchSize,
+        // In the matcher's transaction: the digest hears of the notifications iff they commit.
+        onNotified: (tx, notified) => requestAlertDigests(tx, notified, config.alerts.digestIntervalMs),
+      });
       return [async () => (await matcher.matchBatch()).events];
     },
   },

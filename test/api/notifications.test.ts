@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { newId } from '../../src/ids';
+import { queueAlertDigest, requestAlertDigests } from '../../src/services/alerts/digest';
 import { AlertMatcher } from '../../src/services/alerts/matcher';
 import { emitEvents } from '../../src/services/events/outbox';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
@@ -89,8 +90,9 @@ describe('notifications', () => {
   });
 });
 
-/** Runs the background matcher as the worker does, until every event is read. */
-const match = () => new AlertMatcher(db, { batchSize: 100 }).drain();
+/** Runs the background matcher as the worker does (src/modules/alerts.ts), until every event is read. */
+const match = () =>
+  new AlertMatcher(db, { batchSize: 100, onNotified: (tx, notified) => requestAlertDigests(tx, notified, 900_000) }).drain();
 
 const listingBody = (urn: string, over: Record<string, unknown> = {}) => ({
   urn,
@@ -320,5 +322,85 @@ describe('the watchlist', () => {
     });
     await match();
     expect((await told(user)).map((n) => n.kind)).toEqual(['GONE']);
+  });
+});
+
+describe('the e-mail digest', () => {
+  let items: FixtureItem[];
+  let seller: TestUser;
+  beforeAll(async () => {
+    ({ items } = await seedCatalog(db, { names: ['Gengar'] }));
+    seller = await registerSeller(api);
+  });
+
+  const digestStarts = async (userId: string) =>
+    (
+      await db.query(`SELECT workflow_type, request_key, args, options FROM workflow_starts WHERE workflow_id = $1 ORDER BY id`, [
+        `alert-digest:${userId}`,
+      ])
+    ).map((r: { workflow_type: string; args: unknown[]; options: { signal?: { name: string }; reusePolicy: string } }) => ({
+      type: r.workflow_type,
+      args: r.args,
+      signal: r.options.signal?.name,
+      reusePolicy: r.options.reusePolicy,
+    }));
+  const emailsTo = (address: string) =>
+    db.query(
+      `SELECT id, subject, body_text AS text FROM email_messages WHERE kind = 'alert-digest' AND to_address = $1 ORDER BY created_at`,
+      [address],
+    );
+
+  it('is signalled through the start outbox, and e-mails everything still unread once per round', async () => {
+    const user = await registerUser(api);
+    await alert(user, { urn: items[0]!.urn, maxPrice: 2000 });
+    const first = await list(seller, items[0]!.urn, { price: 1500 });
+    await match();
+    expect(await digestStarts(user.id)).toEqual([
+      {
+        type: 'alertDigestWorkflow',
+        args: [{ userId: user.id, intervalMs: 900_000 }],
+        signal: 'alertsNotified',
+        reusePolicy: 'ALLOW_DUPLICATE',
+      },
+    ]);
+
+    const emailId = await queueAlertDigest(db, { userId: user.id, key: 'round-1' });
+    expect(emailId).toEqual(expect.any(String));
+    // A retried round answers the same e-mail; a round with nothing new sends none.
+    expect(await queueAlertDigest(db, { userId: user.id, key: 'round-1' })).toBe(emailId);
+    expect(await queueAlertDigest(db, { userId: user.id, key: 'round-2' })).toBeNull();
+
+    await list(seller, items[0]!.urn, { price: 1200 });
+    await match();
+    expect(await digestStarts(user.id)).toHaveLength(2);
+    const secondId = await queueAlertDigest(db, { userId: user.id, key: 'round-3' });
+    const emails = await emailsTo(user.email);
+    expect(emails.map((e: { id: string }) => e.id)).toEqual([emailId, secondId]);
+    // The second covers both unread notifications, the newest first.
+    expect(emails[1].subject).toBe("2 unread alerts: Gengar is listed at £12.00, within your alert's £20.00.");
+    expect(emails[1].text).toContain("- Gengar is listed at £12.00, within your alert's £20.00.");
+    expect(emails[1].text).toContain(`- Gengar is listed at £15.00, within your alert's £20.00. (listing ${first})`);
+
+    // Read in the app meanwhile: the next round has nothing to send.
+    await api.http.post('/user/notifications/read').set(user.bearer).expect(200);
+    await list(seller, items[0]!.urn, { price: 1100 });
+    await match();
+    await api.http.post('/user/notifications/read').set(user.bearer).expect(200);
+    expect(await queueAlertDigest(db, { userId: user.id, key: 'round-4' })).toBeNull();
+  });
+
+  it('never e-mails a user who turned alert e-mails off, who still sees the notifications in the app', async () => {
+    const user = await registerUser(api);
+    expect((await api.http.get('/user/account').set(user.bearer).expect(200)).body.alertEmails).toBe(true);
+    const patched = await api.http.patch('/user/account').set(user.bearer).send({ alertEmails: false }).expect(200);
+    expect(patched.body.alertEmails).toBe(false);
+    await alert(user, { urn: items[0]!.urn, maxPrice: 900 });
+    await list(seller, items[0]!.urn, { price: 800 });
+    await match();
+    expect(await unreadOf(user)).toBe(1);
+    expect(await digestStarts(user.id)).toEqual([]);
+    // Turned off after a digest was already under way: its round sends nothing either.
+    expect(await queueAlertDigest(db, { userId: user.id, key: 'off-1' })).toBeNull();
+    expect(await emailsTo(user.email)).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import type { OutcomeState } from '../../src/domain/cases/machine';
+import type { AlertDigestInput } from './alert-digest';
 import type { ConversationNotifyInput } from './conversation-notify';
 
 /**
@@ -36,6 +37,8 @@ export interface WorkflowInputs {
   shipmentTrackingWorkflow: { shipmentId: string; policy: TrackingPolicy };
   /** A wants list's basket optimization, solved on `taskQueue` (the optimizer's own) within about `timeLimitMs`. */
   optimizationWorkflow: { optimizationId: string; timeLimitMs: number; taskQueue: string };
+  /** A user's alert e-mails, at most one per `intervalMs` (docs/alerts.md). */
+  alertDigestWorkflow: AlertDigestInput;
 }
 
 /** How a shipment's carrier is polled (config `tracking`), frozen into the workflow's input. */

@@ -87,9 +87,21 @@ export class Alerts1733600000000 implements MigrationInterface {
     await q.query(`ALTER TABLE outbox_events ADD COLUMN alerts_matched_at timestamptz DEFAULT now()`);
     await q.query(`ALTER TABLE outbox_events ALTER COLUMN alerts_matched_at DROP DEFAULT`);
     await q.query(`CREATE INDEX outbox_events_alerts_pending_idx ON outbox_events (created_at, id) WHERE alerts_matched_at IS NULL`);
+    // The e-mail digest: a user setting (on unless turned off), and each digest round's outcome,
+    // so that a retried round answers the e-mail it queued rather than a second one.
+    await q.query(`ALTER TABLE users ADD COLUMN alert_emails boolean NOT NULL DEFAULT true`);
+    await q.query(`
+      CREATE TABLE alert_digests (
+        key text PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users(id),
+        email_id uuid,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`);
   }
 
   public async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP TABLE alert_digests`);
+    await q.query(`ALTER TABLE users DROP COLUMN alert_emails`);
     await q.query(`DROP INDEX outbox_events_alerts_pending_idx`);
     await q.query(`ALTER TABLE outbox_events DROP COLUMN alerts_matched_at`);
     await q.query(`DROP TABLE watchlist`);

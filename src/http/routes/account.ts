@@ -13,6 +13,9 @@ const accountView = Joi.object({
   profile: Joi.string().allow(null).required(),
   avatar: Joi.string().allow(null).required(),
   cover: Joi.string().allow(null).required(),
+  alertEmails: Joi.boolean()
+    .required()
+    .description('Whether alert notifications are e-mailed, as a digest at most every 15 minutes (docs/alerts.md).'),
   createdAt: timestamp.required(),
   updatedAt: timestamp.required(),
 });
@@ -51,11 +54,12 @@ export const accountRoutes = (s: Services) => [
     method: 'patch',
     path: '/user/account',
     tag: 'Account',
-    summary: 'Change the username, profile text, avatar, cover or password',
+    summary: 'Change the username, profile text, avatar, cover, password or alert e-mails',
     description:
       `\`username\` follows the registration rules and is unique (409 \`username-taken\`). \`profile\` is stored as plain text (markup removed), at most ${MAX_PROFILE_LENGTH} characters. ` +
       '`avatar` and `cover` take the id of a finished upload of yours (`POST /uploads`), decoded and re-encoded as WebP at 256x256 and 1500x500; `null` removes them. ' +
-      '`password` needs `current`; changing it signs out every other session (their refresh tokens are revoked). The e-mail changes through `/user/account/email`.',
+      '`password` needs `current`; changing it signs out every other session (their refresh tokens are revoked). The e-mail changes through `/user/account/email`. ' +
+      '`alertEmails` false stops the alert digest e-mails (docs/alerts.md); notifications still appear in the app.',
     auth: 'bearer',
     request: {
       body: Joi.object({
@@ -66,10 +70,12 @@ export const accountRoutes = (s: Services) => [
         avatar: uploadId,
         cover: uploadId,
         password: Joi.object({ current: Joi.string().max(256).required(), new: password.required() }),
+        alertEmails: Joi.boolean().description('false: no alert e-mails (notifications still appear in the app).'),
       })
         .min(1)
         .example({ profile: 'Collecting Base Set holos since 1999. Combined postage on request.' })
-        .example({ password: { current: 'correct horse battery', new: 'battery staple mewtwo 150' } }),
+        .example({ password: { current: 'correct horse battery', new: 'battery staple mewtwo 150' } })
+        .example({ alertEmails: false }),
     },
     responses: {
       200: { description: 'The account.', schema: accountView },

@@ -20,6 +20,8 @@ export interface AccountView {
   profile: string | null;
   avatar: string | null;
   cover: string | null;
+  /** Whether alert notifications are e-mailed as a digest (docs/alerts.md). */
+  alertEmails: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -30,6 +32,7 @@ export interface AccountPatch {
   avatar?: string | null;
   cover?: string | null;
   password?: { current: string; new: string };
+  alertEmails?: boolean;
 }
 
 /**
@@ -45,7 +48,7 @@ export class Accounts {
 
   async get(userId: string): Promise<AccountView> {
     const [row]: AccountView[] = await this.db.query(
-      `SELECT id, email, username, profile, avatar_url AS avatar, cover_url AS cover, created_at AS "createdAt", updated_at AS "updatedAt"
+      `SELECT id, email, username, profile, avatar_url AS avatar, cover_url AS cover, alert_emails AS "alertEmails", created_at AS "createdAt", updated_at AS "updatedAt"
          FROM users WHERE id = $1`,
       [userId],
     );
@@ -65,6 +68,7 @@ export class Accounts {
       sets.push(`${column} = $${values.length}`);
     };
     if (patch.username !== undefined) set('username', patch.username);
+    if (patch.alertEmails !== undefined) set('alert_emails', patch.alertEmails);
     if (patch.profile !== undefined) {
       const text = patch.profile === null ? '' : plainText(patch.profile);
       if (text.length > MAX_PROFILE_LENGTH) {

@@ -123,7 +123,7 @@ export class AlertMatcher {
     private readonly db: DataSource,
     private readonly options: {
       batchSize: number;
-      onNotified?: (tx: EntityManager, notified: MatchResult['notifications']) => Promise<void>;
+      onNotified?: (tx: EntityManager, notified: MatchResult['notifications']) => Promise<unknown>;
     },
   ) {}
 

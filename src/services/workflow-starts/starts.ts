@@ -3,6 +3,7 @@ import { orderCaseClosedSignal } from '../../../workflows/contracts/funds-releas
 import type { TrackingPolicy, WebhookDeliveryPolicy, WorkflowInputs } from '../../../workflows/contracts/inputs';
 import { orderDeliveredSignal, trackingNumberChangedSignal } from '../../../workflows/contracts/shipment-tracking';
 import { newMessageSignal, type ConversationNotifyInput } from '../../../workflows/contracts/conversation-notify';
+import { alertsNotifiedSignal } from '../../../workflows/contracts/alert-digest';
 import { CASE_SEARCH_ATTRIBUTES } from '../../domain/cases/search-attributes';
 import { IMPORT_SEARCH_ATTRIBUTES } from '../../domain/imports/search-attributes';
 import { WEBHOOK_SEARCH_ATTRIBUTES } from '../../domain/webhooks/search-attributes';
@@ -274,6 +275,21 @@ export const starts = {
       input,
       { reusePolicy: 'ALLOW_DUPLICATE', signal: { name: newMessageSignal.name, args: [] } },
       `message:${messageId}`,
+    );
+  },
+
+  /**
+   * New notifications for `userId`, as a signal-with-start of `alert-digest:{userId}`: a running
+   * digest takes them into its next round, and after one ended a new run starts (ALLOW_DUPLICATE).
+   * `notificationId` (the first of the batch) tells the requests apart.
+   */
+  alertDigest(userId: string, intervalMs: number, notificationId: string): WorkflowStart {
+    return start(
+      'alertDigestWorkflow',
+      workflowIds.alertDigest(userId),
+      { userId, intervalMs },
+      { reusePolicy: 'ALLOW_DUPLICATE', signal: { name: alertsNotifiedSignal.name, args: [] }, summary: `Alert e-mails of user ${userId}` },
+      `notified:${notificationId}`,
     );
   },
 };
