@@ -1,14 +1,25 @@
 import type { Config } from '../config';
 import type { AnyRoute } from '../http/route';
 import type { ModuleServices } from '../http/services';
-import type { ActivityFunctions, ApiModuleContext, FeatureModule, ModuleTaskQueue, WorkerModuleContext } from './feature-module';
+import type {
+  ActivityFunctions,
+  ApiModuleContext,
+  FeatureModule,
+  ModuleTaskQueue,
+  ScheduleModuleContext,
+  WorkerModuleContext,
+} from './feature-module';
+import { priceGuideModule } from './price-guide';
 import { wantsModule } from './wants';
 
 /**
  * Every feature module, in the order their routes appear in the OpenAPI document. The API's and
  * the worker's composition roots build what these declare; nothing of theirs is registered by hand.
  */
-export const FEATURE_MODULES: readonly FeatureModule<object>[] = [wantsModule as FeatureModule<object>];
+export const FEATURE_MODULES: readonly FeatureModule<object>[] = [
+  wantsModule as FeatureModule<object>,
+  priceGuideModule as FeatureModule<object>,
+];
 
 export function createModuleServices(context: ApiModuleContext): ModuleServices {
   return Object.fromEntries(FEATURE_MODULES.flatMap((m) => (m.api ? [[m.name, m.api.services(context)]] : [])));
@@ -27,4 +38,9 @@ export function moduleActivities(context: WorkerModuleContext): ActivityFunction
 /** The task queues modules serve apart from the main one, each by a Worker of its own. */
 export function moduleTaskQueues(context: WorkerModuleContext): ModuleTaskQueue[] {
   return FEATURE_MODULES.flatMap((m) => m.worker?.taskQueues?.(context) ?? []);
+}
+
+/** Creates or updates every module's Schedules (the worker's `keepSchedules`). */
+export async function ensureModuleSchedules(context: ScheduleModuleContext): Promise<void> {
+  await Promise.all(FEATURE_MODULES.map((m) => m.worker?.schedules?.(context)));
 }

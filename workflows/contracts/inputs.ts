@@ -36,6 +36,8 @@ export interface WorkflowInputs {
   shipmentTrackingWorkflow: { shipmentId: string; policy: TrackingPolicy };
   /** A wants list's basket optimization, solved on `taskQueue` (the optimizer's own) within about `timeLimitMs`. */
   optimizationWorkflow: { optimizationId: string; timeLimitMs: number; taskQueue: string };
+  /** Started by the price guide's rollup Schedule; no input. */
+  priceGuideRollupWorkflow: Record<string, never>;
 }
 
 /** How a shipment's carrier is polled (config `tracking`), frozen into the workflow's input. */
