@@ -53,7 +53,7 @@ import { DEFAULT_DECODE_LIMITS } from './integrations/images/decode';
 import { DEFAULT_MODERATION, EmbeddedImageModerator } from './integrations/images/moderation';
 import { ImageProcessor } from './integrations/images/processor';
 import { BulkLookup } from './services/search/bulk-lookup';
-import { ListingSearch } from './services/search/listing-search';
+import { ListingSearch, loadPriceGuideEntries, priceGuideKeysOf } from './services/search/listing-search';
 import { CatalogSearch } from './services/search/catalog-search';
 import { DiscoverChangeListener, type ItemChanges } from './services/catalog/discover-changes';
 import { JsonCache } from './services/search/json-cache';
@@ -217,6 +217,9 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   return { ...shared, modules: createModuleServices({ config, db, temporal, shared }) };
 }
 
+/** A price guide entry is about 250 bytes of JSON: 4 MB keeps some 9,000 (three per item at most). */
+const PRICE_GUIDE_ENTRIES_BUDGET_BYTES = 4 * 1024 * 1024;
+
 /** A seller summary is about 300 bytes of JSON: 8 MB keeps some 15,000 sellers. */
 const SELLER_SUMMARIES_BUDGET_BYTES = 8 * 1024 * 1024;
 
@@ -245,10 +248,20 @@ function discoverServices(config: Config, db: DataSource, changes: ItemChanges |
     () => ttlMs,
     SELLER_SUMMARIES_BUDGET_BYTES,
   );
+  // A hit's price guide moves with the item's listings (notified) and with sales and the clock
+  // (not notified: every sale changes stock, so it is heard too, but a window's edge passing is
+  // not): an entry lives for the TTL at most and is forgotten at once when its item changes.
+  const priceGuides = new JsonCache(
+    (keys) => loadPriceGuideEntries(db, keys),
+    () => ttlMs,
+    PRICE_GUIDE_ENTRIES_BUDGET_BYTES,
+  );
+  changes?.onChange(({ urns }) => priceGuides.forget(urns.flatMap(priceGuideKeysOf)));
+  changes?.onReset(() => priceGuides.clear());
   return {
     bulkLookup: new BulkLookup(items),
     catalogSearch: new CatalogSearch(db, items, changes, keepMs),
-    listingSearch: new ListingSearch(db, changes, ttlMs, keepMs, { items, sellers }),
+    listingSearch: new ListingSearch(db, changes, ttlMs, keepMs, { items, sellers }, priceGuides),
     views: { items, sellers },
   };
 }

@@ -197,6 +197,11 @@ export interface Config {
     /** The solver's time limit when the request names none. */
     defaultTimeLimitMs: number;
   };
+  /** The price guide (docs/price-guide.md). */
+  priceGuide: {
+    /** How often the `price-guide-rollup` Schedule rolls closed days up. */
+    rollupEveryMs: number;
+  };
 }
 
 /**
@@ -450,6 +455,7 @@ const schema = Joi.object({
   ALERT_DIGEST_INTERVAL_SECONDS: Joi.number().integer().min(1).default(900),
   WANTS_OPTIMIZATION_WAIT_MS: Joi.number().integer().min(0).max(30_000).default(5000),
   WANTS_OPTIMIZATION_TIME_LIMIT_MS: Joi.number().integer().min(100).max(10_000).default(5000),
+  PRICE_GUIDE_ROLLUP_EVERY: Joi.string().pattern(DURATION).default('1h'),
   SELLER_SEARCH_CACHE_MS: Joi.number().integer().min(0).max(600_000).default(5000),
   // Below the 30 s that Discover answers already allow shared caches (Cache-Control max-age).
   ADDRESS_LOOKUP_PROVIDER: Joi.string().valid('embedded', 'loqate').default('embedded'),
@@ -644,5 +650,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       waitMs: value.WANTS_OPTIMIZATION_WAIT_MS,
       defaultTimeLimitMs: value.WANTS_OPTIMIZATION_TIME_LIMIT_MS,
     },
+    priceGuide: { rollupEveryMs: parseDuration(value.PRICE_GUIDE_ROLLUP_EVERY) },
   };
 }

@@ -15,6 +15,7 @@ import { AesGcmPayloadCodec } from '../src/temporal/payload-codec';
 import { ensureCheckoutExpirySchedule } from '../src/temporal/checkout-expiry-schedule';
 import { ensureRetentionSchedule } from '../src/temporal/retention-schedule';
 import { ensureUploadCollectorSchedule } from '../src/temporal/upload-collector-schedule';
+import { ensureModuleSchedules } from '../src/modules';
 import { createModuleWorkers, createWorker } from './create-worker';
 import { createStartDispatcher } from './start-dispatcher';
 
@@ -96,7 +97,7 @@ async function main(): Promise<void> {
 
 /**
  * Creates or updates the Schedules that follow this configuration (retention, checkout expiry,
- * upload collector);
+ * upload collector, and those the feature modules declare);
  * while Temporal cannot be reached it tries again every 30 s instead of holding up the worker
  * (outbox rows and run-out holds lose nothing by waiting: a later sweep takes them all).
  */
@@ -112,6 +113,7 @@ function keepSchedules(temporal: Client, config: Config, log: Logger): void {
         everyMs: config.uploads.collectEveryMs,
         olderThanMs: config.uploads.collectAfterMs,
       }),
+      ensureModuleSchedules({ config, temporal }),
     ]).catch((err: unknown) => {
       log.warn({ err }, 'schedules not set up yet; retrying in 30 s');
       setTimeout(attempt, 30_000).unref();

@@ -16,3 +16,4 @@ export { shipmentTrackingWorkflow } from './shipment-tracking';
 export { uploadCollectorWorkflow } from './upload-collector';
 export { optimizationWorkflow } from './optimization';
 export { alertDigestWorkflow } from './alert-digest';
+export { priceGuideRollupWorkflow } from './price-guide-rollup';

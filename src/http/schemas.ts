@@ -156,6 +156,26 @@ export const listing = Joi.object({
   reference: Joi.string().allow(null),
 }).meta({ component: 'Listing' });
 
+/** Completed sales of one price guide window (docs/price-guide.md). */
+const priceWindow = Joi.object({
+  averagePrice: pence.allow(null).required().description('Unit-weighted average sale price, rounded half up; null without sales.'),
+  sold: Joi.number().integer().min(0).required().description('Units sold.'),
+}).meta({ component: 'PriceWindow' });
+
+/** The price guide of one item and condition group (docs/price-guide.md). */
+export const priceGuideEntry = Joi.object({
+  group: Joi.string().valid('NEAR_MINT', 'EXCELLENT', 'PLAYED').required(),
+  conditions: Joi.array().items(Joi.string()).required().description('The listing conditions the group holds, best first.'),
+  lowestPrice: pence.allow(null).required().description('The cheapest live listing of the group now; null when none is for sale.'),
+  trendPrice: pence
+    .allow(null)
+    .required()
+    .description('The 7-day average shrunk toward the 30-day one when it rests on few sales; null without sales in 30 days.'),
+  last1Day: priceWindow.required().description('Yesterday and today so far (UTC days).'),
+  last7Days: priceWindow.required().description('The 7 UTC days before today, and today so far.'),
+  last30Days: priceWindow.required().description('The 30 UTC days before today, and today so far.'),
+}).meta({ component: 'PriceGuideEntry' });
+
 /** A catalog URN (see services/catalog/urn.ts); a bad entry is named, with its value, in the error. */
 export const catalogUrn = Joi.string()
   .max(URN_MAX_LENGTH)

@@ -20,6 +20,12 @@ export interface WorkerModuleContext {
   db: DataSource;
 }
 
+/** What a feature's Schedules are kept with. */
+export interface ScheduleModuleContext {
+  config: Config;
+  temporal: Client;
+}
+
 /** Activities as the worker registers them. */
 export type ActivityFunctions = Record<string, (...args: never[]) => Promise<unknown>>;
 
@@ -36,7 +42,7 @@ export interface ModuleTaskQueue {
 
 /**
  * One feature, declared in one file (docs/architecture.md, "Feature modules"): the services and
- * routes it adds to the API, the activities and task queues it adds to the worker. Its workflow
+ * routes it adds to the API, the activities, task queues and Schedules it adds to the worker. Its workflow
  * functions are exported from `workflows/index.ts` (the workflow bundle is built from there) and
  * its workflow starts are built in `src/services/workflow-starts/starts.ts` like every other.
  *
@@ -60,5 +66,11 @@ export interface FeatureModule<S extends object> {
      * pass, so it never holds up the others.
      */
     startFeeders?(context: WorkerModuleContext): StartFeeder[];
+    /**
+     * Creates or updates the feature's Temporal Schedules to follow the configuration (with
+     * `upsertSchedule`, as for every Schedule). Every worker process calls it at start, from
+     * `keepSchedules` (worker/main.ts), which retries every 30 s while Temporal is unreachable.
+     */
+    schedules?(context: ScheduleModuleContext): Promise<void>;
   };
 }

@@ -2,8 +2,16 @@ import type { Config } from '../config';
 import type { AnyRoute } from '../http/route';
 import type { ModuleServices } from '../http/services';
 import type { StartFeeder } from '../services/workflow-starts/dispatcher';
-import type { ActivityFunctions, ApiModuleContext, FeatureModule, ModuleTaskQueue, WorkerModuleContext } from './feature-module';
+import type {
+  ActivityFunctions,
+  ApiModuleContext,
+  FeatureModule,
+  ModuleTaskQueue,
+  ScheduleModuleContext,
+  WorkerModuleContext,
+} from './feature-module';
 import { alertsModule } from './alerts';
+import { priceGuideModule } from './price-guide';
 import { wantsModule } from './wants';
 
 /**
@@ -12,6 +20,7 @@ import { wantsModule } from './wants';
  */
 export const FEATURE_MODULES: readonly FeatureModule<object>[] = [
   wantsModule as FeatureModule<object>,
+  priceGuideModule as FeatureModule<object>,
   alertsModule as FeatureModule<object>,
 ];
 
@@ -37,4 +46,9 @@ export function moduleTaskQueues(context: WorkerModuleContext): ModuleTaskQueue[
 /** The modules' readers of the outboxes that feed the start dispatcher (worker/start-dispatcher.ts). */
 export function moduleStartFeeders(context: WorkerModuleContext): Array<{ module: string; feed: StartFeeder }> {
   return FEATURE_MODULES.flatMap((m) => (m.worker?.startFeeders?.(context) ?? []).map((feed) => ({ module: m.name, feed })));
+}
+
+/** Creates or updates every module's Schedules (the worker's `keepSchedules`). */
+export async function ensureModuleSchedules(context: ScheduleModuleContext): Promise<void> {
+  await Promise.all(FEATURE_MODULES.map((m) => m.worker?.schedules?.(context)));
 }

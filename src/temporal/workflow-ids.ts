@@ -25,4 +25,6 @@ export const workflowIds = {
   moneyReconcileSchedule: 'money-reconcile',
   /** The Temporal Schedule that deletes unattached uploads, and its workflows' id prefix. */
   uploadCollectorSchedule: 'upload-collector',
+  /** The Temporal Schedule that rolls completed sales up per day for the price guide, and its workflows' id prefix. */
+  priceGuideRollupSchedule: 'price-guide-rollup',
 };

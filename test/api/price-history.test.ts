@@ -21,6 +21,7 @@ async function sell(itemUrn: string, sales: Array<[unitPrice: number, quantity: 
     orderId: newId(),
     unitPrice,
     quantity,
+    condition: 'NEAR_MINT',
     soldAt,
   }));
   await api.database.db.transaction((tx) => recordSales(tx, rows));

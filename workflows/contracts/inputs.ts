@@ -39,6 +39,8 @@ export interface WorkflowInputs {
   optimizationWorkflow: { optimizationId: string; timeLimitMs: number; taskQueue: string };
   /** A user's alert e-mails, at most one per `intervalMs` (docs/alerts.md). */
   alertDigestWorkflow: AlertDigestInput;
+  /** Started by the price guide's rollup Schedule; no input. */
+  priceGuideRollupWorkflow: Record<string, never>;
 }
 
 /** How a shipment's carrier is polled (config `tracking`), frozen into the workflow's input. */

@@ -21,6 +21,10 @@ export class ItemSale {
   @Column({ type: 'integer' })
   quantity: number;
 
+  /** The condition of the copies sold (listing-input.ts CONDITIONS); null only on sales recorded before it was kept whose order and listing are gone. */
+  @Column({ type: 'text', nullable: true })
+  condition: string | null;
+
   @Column({ name: 'sold_at', type: 'timestamptz' })
   soldAt: Date;
 }

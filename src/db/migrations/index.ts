@@ -41,6 +41,7 @@ import { PurchaseCancelled1733570000000 } from './1733570000000-purchase-cancell
 import { CancellationDeclined1733571000000 } from './1733571000000-cancellation-declined';
 import { Wants1733580000000 } from './1733580000000-wants';
 import { Alerts1733600000000 } from './1733600000000-alerts';
+import { PriceGuide1733610000000 } from './1733610000000-price-guide';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -87,4 +88,5 @@ export const migrations = [
   CancellationDeclined1733571000000,
   Wants1733580000000,
   Alerts1733600000000,
+  PriceGuide1733610000000,
 ];

@@ -2,7 +2,7 @@ import Joi from '../../joi';
 import { MAX_PRICE } from '../../services/listings/listing-input';
 import type { ListingQuery } from '../../services/search/listing-query';
 import { defineRoute, JsonBytes } from '../route';
-import { catalogUrn, listing } from '../schemas';
+import { catalogUrn, listing, orNull, priceGuideEntry } from '../schemas';
 import type { Services } from '../services';
 import { SEARCH_CACHE } from './discover-common';
 
@@ -34,10 +34,19 @@ export const listingSearchBody = Joi.object({
   .example({ urn: 'pokemon/base/base1/4', filters: { condition: ['NEAR_MINT'], priceMax: 5000 }, sort: 'price', size: 20 })
   .meta({ component: 'ListingSearch' });
 
+/** A hit: the listing, and its item's price guide in the listing's condition group. */
+const listingHit = listing
+  .keys({
+    priceGuide: orNull(priceGuideEntry)
+      .required()
+      .description("The price guide of the listing's item in the listing's condition group (docs/price-guide.md)."),
+  })
+  .meta({ component: 'ListingHit' });
+
 /** What a listing search answers. */
 export const listingSearchPage = Joi.object({
   total: Joi.number().integer().min(0).required(),
-  hits: Joi.array().items(listing).required(),
+  hits: Joi.array().items(listingHit).required(),
 });
 
 export const listingSearchRoutes = (s: Services) => [
@@ -49,7 +58,8 @@ export const listingSearchRoutes = (s: Services) => [
     summary: 'Live listings of one item, with filters, sort and paging',
     description:
       'Only listings buyers can buy now: available stock, not hidden, valid, from active sellers not on vacation. ' +
-      'An item that does not resolve gives `{ total: 0, hits: [] }`, not an error. Hits never carry `notes` or `reference`.',
+      'An item that does not resolve gives `{ total: 0, hits: [] }`, not an error. Hits never carry `notes` or `reference`. ' +
+      "Each hit carries the price guide of the item in the listing's condition group (`GET /search/price-guide`).",
     auth: 'public',
     request: { body: listingSearchBody },
     responses: {

@@ -9,11 +9,13 @@ export interface CompletedSale {
   /** Pence per unit. */
   unitPrice: number;
   quantity: number;
+  /** The listing's condition as sold: the price guide groups sales by it (docs/price-guide.md). */
+  condition: string;
   soldAt: Date;
 }
 
 /**
- * Appends completed sales to the ledger price history is computed from. Call it inside the
+ * Appends completed sales to the ledger price history and the price guide are computed from. Call it inside the
  * transaction that commits the order, so history never shows a sale that was rolled back.
  */
 export async function recordSales(tx: EntityManager, sales: CompletedSale[]): Promise<void> {

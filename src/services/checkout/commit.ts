@@ -101,7 +101,15 @@ export async function commitCheckout(tx: EntityManager, session: SessionSnapshot
           ORDER_INITIAL_STATUS,
         ],
       );
-      sales.push({ itemUrn: line.urn, listingId: line.listingId, orderId, unitPrice: line.price, quantity: line.quantity, soldAt: now });
+      sales.push({
+        itemUrn: line.urn,
+        listingId: line.listingId,
+        orderId,
+        unitPrice: line.price,
+        quantity: line.quantity,
+        condition: line.condition,
+        soldAt: now,
+      });
     }
     events.push({
       sellerId: seller.sellerId,

@@ -43,6 +43,8 @@ export interface SplicedHit {
   pieces: [Buffer, Buffer, Buffer];
   item: Buffer | null;
   seller: Buffer | null;
+  /** Further properties appended to the hit, as pieces of JSON `,"key":value…` (listing search adds `priceGuide`). */
+  appended?: Buffer[];
 }
 
 /**
@@ -52,12 +54,20 @@ export interface SplicedHit {
  */
 export function totalAndHits(total: number, hits: SplicedHit[]): Buffer[] {
   const parts: Buffer[] = [Buffer.from(`{"total":${total},"hits":[`)];
-  hits.forEach(({ pieces: [head, middle, tail], item, seller }, n) => {
+  hits.forEach(({ pieces: [head, middle, tail], item, seller, appended }, n) => {
     if (n > 0) parts.push(COMMA);
-    parts.push(head, item ?? NULL_JSON, middle, seller ?? NULL_JSON, tail);
+    parts.push(head, item ?? NULL_JSON, middle, seller ?? NULL_JSON);
+    // The hit's own tail ends with its closing brace: further properties go just before it.
+    if (appended) parts.push(tail.subarray(0, tail.length - 1), ...appended, CLOSE_OBJECT);
+    else parts.push(tail);
   });
   parts.push(CLOSE_ARRAY);
   return parts;
 }
 
-const [COMMA, NULL_JSON, CLOSE_ARRAY] = [',', 'null', ']'].map((text) => Buffer.from(text)) as [Buffer, Buffer, Buffer];
+const [COMMA, NULL_JSON, CLOSE_ARRAY, CLOSE_OBJECT] = [',', 'null', ']', '}'].map((text) => Buffer.from(text)) as [
+  Buffer,
+  Buffer,
+  Buffer,
+  Buffer,
+];

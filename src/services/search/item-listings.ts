@@ -115,14 +115,22 @@ const LIVE_LISTINGS_OF_ITEM = prepared(
 
 /**
  * The page `{ total, hits }` as JSON bytes, as `toJsonBytes(await searchListings(db, query))`
- * writes it, given the item's view and each hit's seller summary (in the order of `hits`) as
- * `toJsonBytes` writes them, null where there is none.
+ * writes it, given the item's view, each hit's seller summary and the price guide entry of each
+ * hit's condition group (both in the order of `hits`) as `toJsonBytes` writes them, null where
+ * there is none.
  */
-export function renderPage(total: number, hits: Hit[], item: Buffer | null, sellers: Array<Buffer | null>): Buffer {
+export function renderPage(
+  total: number,
+  hits: Hit[],
+  item: Buffer | null,
+  sellers: Array<Buffer | null>,
+  guides: Array<Buffer | null>,
+): Buffer {
   const spliced = hits.map(({ bytes, start, itemAt, sellerAt, end }, n): SplicedHit => ({
     pieces: [bytes.subarray(start, itemAt), bytes.subarray(itemAt, sellerAt), bytes.subarray(sellerAt, end)],
     item,
     seller: sellers[n] ?? null,
+    appended: [PRICE_GUIDE_KEY, guides[n] ?? NULL_JSON],
   }));
   return Buffer.concat([...totalAndHits(total, spliced), CLOSE]);
 }
@@ -143,3 +151,5 @@ function matcher(f: ListingQuery['filters']): (hit: Hit) => boolean {
 const uuidText = (id: string) => id.replace(/[{}-]/g, '').toLowerCase();
 
 const CLOSE = Buffer.from('}');
+const PRICE_GUIDE_KEY = Buffer.from(',"priceGuide":');
+const NULL_JSON = Buffer.from('null');

@@ -8,10 +8,36 @@ import { ItemListings, renderPage } from './item-listings';
 import type { HitViewCaches } from '../listings/listing-bytes';
 import { toListingViews, type ListingView } from '../listings/listing-view';
 import { LIVE_LISTING_SQL } from '../listings/visibility';
+import { GROUP_NAMES, groupOf } from '../price-guide/condition-groups';
+import { loadPriceGuides, type PriceGuideEntry } from '../price-guide/price-guide';
+import type { JsonCache } from './json-cache';
+
+/** A hit of listing search: the listing, and the price guide of its item in its condition group. */
+export type ListingHit = ListingView & { priceGuide: PriceGuideEntry | null };
 
 export interface ListingPage {
   total: number;
-  hits: ListingView[];
+  hits: ListingHit[];
+}
+
+/** The key a hit's price guide entry is kept under in the cache: the item and the hit's condition group. */
+export const priceGuideKey = (urn: string, condition: string) => `${urn} ${groupOf(condition)}`;
+
+/** Every key an item's price guide entries may be kept under (one per condition group). */
+export const priceGuideKeysOf = (urn: string) => GROUP_NAMES.map((group) => `${urn} ${group}`);
+
+/**
+ * Loads price guide entries by `priceGuideKey`, every item of the batch in one query
+ * (`loadPriceGuides`): a page of listing search reads its guide in one round trip at most.
+ */
+export async function loadPriceGuideEntries(db: DataSource, keys: string[]): Promise<Map<string, PriceGuideEntry>> {
+  const guides = await loadPriceGuides(
+    db,
+    keys.map((key) => key.slice(0, key.lastIndexOf(' '))),
+  );
+  const entries = new Map<string, PriceGuideEntry>();
+  for (const guide of guides.values()) for (const entry of guide.groups) entries.set(`${guide.urn} ${entry.group}`, entry);
+  return entries;
 }
 
 const ORDER: Record<ListingSort, [string, 'ASC' | 'DESC']> = {
@@ -23,7 +49,8 @@ const ORDER: Record<ListingSort, [string, 'ASC' | 'DESC']> = {
 /**
  * Buyer listing search for one item. Visibility is LIVE_LISTING_SQL (in stock, not hidden,
  * valid, seller active and not on vacation). The page and its total come from one query; the
- * hits are then enriched with the shared listing view, without private fields.
+ * hits are then enriched with the shared listing view, without private fields, and the price
+ * guide entry of each hit's condition group (one query for the page).
  * An item that does not resolve simply matches nothing.
  */
 export async function searchListings(db: DataSource, query: ListingQuery): Promise<ListingPage> {
@@ -52,7 +79,20 @@ export async function searchListings(db: DataSource, query: ListingQuery): Promi
   const { entities, raw } = await qb.addSelect(`(${counted})`, 'total').getRawAndEntities<{ total: string }>();
   // A page past the end has no row to carry the total; count separately only then.
   const total = raw.length ? Number(raw[0]!.total) : query.from > 0 ? await qb.offset(0).limit(undefined).orderBy().getCount() : 0;
-  return { total, hits: await toListingViews(db, entities, { includePrivate: false }) };
+  const [views, guides] = await Promise.all([
+    toListingViews(db, entities, { includePrivate: false }),
+    loadPriceGuideEntries(
+      db,
+      entities.map((l) => priceGuideKey(l.itemUrn, l.condition)),
+    ),
+  ]);
+  return {
+    total,
+    hits: views.map((view, n) => ({
+      ...view,
+      priceGuide: guides.get(priceGuideKey(entities[n]!.itemUrn, entities[n]!.condition)) ?? null,
+    })),
+  };
 }
 
 /**
@@ -63,7 +103,9 @@ export async function searchListings(db: DataSource, query: ListingQuery): Promi
  * changes are heard a kept item lives until it changes (`keepMs`). The one part of a hit nothing
  * notifies, the seller's public profile figures, is spliced in at page time from a cache of its
  * own that keeps each seller for `cacheTtlMs`; everything falls back to `cacheTtlMs` while
- * notifications are down. With the cache off, every search is one query.
+ * notifications are down. Each hit's price guide entry is spliced in likewise, from `priceGuides`
+ * (by item and condition group: a page needs at most three, read in one query when missing).
+ * With the cache off, every search is one query and one for the guide.
  */
 export class ListingSearch {
   private readonly items: SearchCache<ItemListings>;
@@ -86,6 +128,8 @@ export class ListingSearch {
      * view), and seller summaries by user id, kept for `cacheTtlMs`; both shared with seller search.
      */
     private readonly views: HitViewCaches,
+    /** Price guide entries by `priceGuideKey`, loaded by `loadPriceGuideEntries`: see `priceGuideCache`. */
+    private readonly priceGuides: JsonCache<PriceGuideEntry>,
   ) {
     this.items = new SearchCache(keepMs, ITEMS_KEPT);
     changes?.onChange(({ urns, catalog }) => {
@@ -110,8 +154,11 @@ export class ListingSearch {
       this.views.items.getMany([urn]),
     ]);
     const { total, hits } = listings.select(query);
-    const sellers = await this.views.sellers.getMany(hits.map((hit) => hit.sellerId));
-    return renderPage(total, hits, item ?? null, sellers);
+    const [sellers, guides] = await Promise.all([
+      this.views.sellers.getMany(hits.map((hit) => hit.sellerId)),
+      this.priceGuides.getMany(hits.map((hit) => priceGuideKey(urn, hit.condition))),
+    ]);
+    return renderPage(total, hits, item ?? null, sellers, guides);
   }
 
   private urnOfSlug(slug: string): Promise<string | null> {
