@@ -40,7 +40,7 @@ import { NoCaseWebhookEvents1733564000000 } from './1733564000000-no-case-webhoo
 import { PurchaseCancelled1733570000000 } from './1733570000000-purchase-cancelled';
 import { CancellationDeclined1733571000000 } from './1733571000000-cancellation-declined';
 import { Wants1733580000000 } from './1733580000000-wants';
-import { Alerts1733600000000 } from './1733600000000-alerts';
+import { Alerts1733620000000 } from './1733620000000-alerts';
 import { PriceGuide1733610000000 } from './1733610000000-price-guide';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
@@ -87,6 +87,6 @@ export const migrations = [
   PurchaseCancelled1733570000000,
   CancellationDeclined1733571000000,
   Wants1733580000000,
-  Alerts1733600000000,
   PriceGuide1733610000000,
+  Alerts1733620000000,
 ];

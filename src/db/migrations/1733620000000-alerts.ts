@@ -7,8 +7,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * them (`criteria`), so running it is that search. Price alerts and the watchlist are matched
  * against listing changes in the background, from the events outbox (docs/alerts.md, "Matching").
  */
-export class Alerts1733600000000 implements MigrationInterface {
-  name = 'Alerts1733600000000';
+export class Alerts1733620000000 implements MigrationInterface {
+  name = 'Alerts1733620000000';
 
   public async up(q: QueryRunner): Promise<void> {
     await q.query(`
