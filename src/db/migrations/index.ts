@@ -40,6 +40,7 @@ import { NoCaseWebhookEvents1733564000000 } from './1733564000000-no-case-webhoo
 import { PurchaseCancelled1733570000000 } from './1733570000000-purchase-cancelled';
 import { CancellationDeclined1733571000000 } from './1733571000000-cancellation-declined';
 import { Wants1733580000000 } from './1733580000000-wants';
+import { Offers1733590000000 } from './1733590000000-offers';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -85,4 +86,5 @@ export const migrations = [
   PurchaseCancelled1733570000000,
   CancellationDeclined1733571000000,
   Wants1733580000000,
+  Offers1733590000000,
 ];
