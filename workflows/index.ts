@@ -15,3 +15,4 @@ export { outboxRetentionWorkflow } from './retention';
 export { shipmentTrackingWorkflow } from './shipment-tracking';
 export { uploadCollectorWorkflow } from './upload-collector';
 export { optimizationWorkflow } from './optimization';
+export { offerWorkflow } from './offer';

@@ -24,6 +24,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Purchases: 'Orders bought: receipt, disputes, invoices.',
   'Wants lists':
     "Buyers' lists of the cards they look for, with what is on sale for each line; deck-list and CSV import, CSV export. See docs/wants.md.",
+  Offers: "A buyer's offers on listings: make one, counter, accept, withdraw, and pay an accepted one. See docs/offers.md.",
+  'Seller offers': 'Offers on the seller’s listings: accept, decline or counter, by deadline. See docs/offers.md.',
   Reviews: 'Reviews of completed orders, by buyer and seller.',
   Cases: 'Cases (disputes) on purchases, with outcome proposals and escalation.',
   Webhooks: 'Seller webhook endpoints, deliveries and replays; payloads are signed (docs/webhooks.md).',

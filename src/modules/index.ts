@@ -2,13 +2,17 @@ import type { Config } from '../config';
 import type { AnyRoute } from '../http/route';
 import type { ModuleServices } from '../http/services';
 import type { ActivityFunctions, ApiModuleContext, FeatureModule, ModuleTaskQueue, WorkerModuleContext } from './feature-module';
+import { offersModule } from './offers';
 import { wantsModule } from './wants';
 
 /**
  * Every feature module, in the order their routes appear in the OpenAPI document. The API's and
  * the worker's composition roots build what these declare; nothing of theirs is registered by hand.
  */
-export const FEATURE_MODULES: readonly FeatureModule<object>[] = [wantsModule as FeatureModule<object>];
+export const FEATURE_MODULES: readonly FeatureModule<object>[] = [
+  wantsModule as FeatureModule<object>,
+  offersModule as FeatureModule<object>,
+];
 
 export function createModuleServices(context: ApiModuleContext): ModuleServices {
   return Object.fromEntries(FEATURE_MODULES.flatMap((m) => (m.api ? [[m.name, m.api.services(context)]] : [])));

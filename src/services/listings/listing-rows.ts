@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { newId } from '../../ids';
 import { emitEvents, type EventType, type ListingEventData } from '../events/outbox';
+import { noticeOpenOffers } from '../offers/offer-rows';
 import { touchSellerStats } from '../sellers/stats-version';
 import type { ListingInput } from './listing-input';
 import { isValidListing } from './validity';
@@ -167,6 +168,8 @@ export async function replaceListing(tx: EntityManager, sellerId: string, id: st
   const [updated] = result[0];
   if (!updated) return null;
   await recordChange(tx, sellerId, 'LISTING_UPDATED', [updated]);
+  // Open offers end if the listing now sells out below them or is priced at most their price.
+  await noticeOpenOffers(tx, [id]);
   return updated;
 }
 
@@ -184,6 +187,7 @@ export async function deleteListing(tx: EntityManager, sellerId: string, id: str
   const [deleted] = result[0];
   if (deleted) {
     await recordChange(tx, sellerId, 'LISTING_DELETED', [deleted]);
+    await noticeOpenOffers(tx, [id]);
     return 'deleted';
   }
   const held = await tx.query(`SELECT 1 FROM listings WHERE id = $1 AND seller_id = $2 AND deleted_at IS NULL`, [id, sellerId]);
