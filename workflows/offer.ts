@@ -32,12 +32,16 @@ export async function offerWorkflow(input: WorkflowInputs['offerWorkflow']): Pro
   };
   const apply = (o: OfferOutcome) => {
     state = o.state;
-    deadline = o.deadline;
+    // The deadline by this workflow's clock, from the time left by the database's.
+    deadline = o.remainingMs === null ? null : Date.now() + o.remainingMs;
     version += 1;
   };
-  const change = (action?: OfferAction) => ({ offerId: input.offerId, changeId: uuid4(), at: Date.now(), ...(action ? { action } : {}) });
+  const change = (action?: OfferAction) => ({ offerId: input.offerId, changeId: uuid4(), ...(action ? { action } : {}) });
 
+  /** The first read of the offer is done: before it, a move waits for it (its validator passes it on). */
+  let loaded = false;
   const check = (a: OfferAction) => {
+    if (!loaded) return;
     if (!state) throw fail({ kind: 'conflict', code: 'offer-closed', message: 'The offer is not open.' });
     const r = offerRefusal(state, a);
     if (r) throw fail(r);
@@ -49,6 +53,7 @@ export async function offerWorkflow(input: WorkflowInputs['offerWorkflow']): Pro
     offerActUpdate,
     (a) =>
       serial(async () => {
+        await condition(() => loaded);
         // Again: another move may have changed the state since this one was validated.
         check(a);
         const outcome = await applyOfferAction(change(a));
@@ -64,10 +69,12 @@ export async function offerWorkflow(input: WorkflowInputs['offerWorkflow']): Pro
   setHandler(offerStateQuery, () => state);
 
   apply(await serial(() => reviewOffer(change())));
+  loaded = true;
   while (state !== null && OPEN.includes((state as OfferState).status)) {
     if (changed) {
       changed = false;
       apply(await serial(() => reviewOffer(change())));
+      loaded = true;
       continue;
     }
     const seen = version;

@@ -19,16 +19,19 @@ import {
 export interface OfferOutcome {
   /** Null: the offer does not exist (its creation rolled back). */
   state: OfferState | null;
-  /** Epoch ms: `expiresAt` while negotiating, `payBy` once accepted; null when over. */
-  deadline: number | null;
+  /**
+   * How long until the running deadline (`expiresAt` while negotiating, `payBy` once accepted),
+   * by the database's clock; null when over. Relative, so the workflow's timer does not depend on
+   * the worker's clock agreeing with the database's.
+   */
+  remainingMs: number | null;
   refusal?: OfferRefusal;
 }
 
-/** One move sent by the workflow: `changeId` makes a retried activity a no-op; `at` is the workflow's clock. */
+/** One write asked by the workflow: `changeId` makes a retried activity a no-op. */
 export interface OfferChange {
   offerId: string;
   changeId: string;
-  at: number;
   action?: OfferAction;
 }
 
@@ -37,14 +40,21 @@ export interface OfferPeriods {
   paySeconds: number;
 }
 
-const deadlineOf = (o: Pick<OfferRow, 'status' | 'expiresAt' | 'payBy'>): number | null =>
-  NEGOTIATING.includes(o.status) ? (o.expiresAt?.getTime() ?? null) : o.status === 'ACCEPTED' ? (o.payBy?.getTime() ?? null) : null;
+const deadlineOf = (o: Pick<OfferRow, 'status' | 'expiresAt' | 'payBy'>): Date | null =>
+  NEGOTIATING.includes(o.status) ? o.expiresAt : o.status === 'ACCEPTED' ? o.payBy : null;
 
-const outcomeOf = (o: OfferRow, refusal?: OfferRefusal): OfferOutcome => ({
-  state: stateOf(o),
-  deadline: deadlineOf(o),
-  ...(refusal ? { refusal } : {}),
-});
+const outcomeOf = (o: OfferRow, at: Date, refusal?: OfferRefusal): OfferOutcome => {
+  const deadline = deadlineOf(o);
+  return { state: stateOf(o), remainingMs: deadline ? deadline.getTime() - at.getTime() : null, ...(refusal ? { refusal } : {}) };
+};
+
+/** The transaction's time by the database's clock: every timestamp of one write. */
+async function dbNow(tx: EntityManager): Promise<Date> {
+  const [{ now }]: [{ now: Date }] = await tx.query(`SELECT now()`);
+  return now;
+}
+
+const MISSING: OfferOutcome = { state: null, remainingMs: null };
 
 const entry = (
   by: OfferActor,
@@ -91,12 +101,13 @@ export class OfferEngine {
   review(change: OfferChange): Promise<OfferOutcome> {
     return this.db.transaction(async (tx) => {
       const o = await lockOffer(tx, change.offerId);
-      if (!o) return { state: null, deadline: null };
-      if (!NEGOTIATING.includes(o.status)) return outcomeOf(o);
+      if (!o) return MISSING;
+      const at = await dbNow(tx);
+      if (!NEGOTIATING.includes(o.status)) return outcomeOf(o, at);
       const listing = (await readListing(tx, o.listingId))!;
       const reason = listingEnded(listing, o);
-      if (!reason) return outcomeOf(o);
-      return outcomeOf(await this.end(tx, o, reason, new Date(change.at), change.changeId));
+      if (!reason) return outcomeOf(o, at);
+      return outcomeOf(await this.end(tx, o, reason, at, change.changeId), at);
     });
   }
 
@@ -105,11 +116,11 @@ export class OfferEngine {
     const a = change.action!;
     return this.db.transaction(async (tx) => {
       const o = await lockOffer(tx, change.offerId);
-      if (!o) return { state: null, deadline: null };
-      if (o.history.some((h) => h.changeId === change.changeId)) return outcomeOf(o);
+      if (!o) return MISSING;
+      const at = await dbNow(tx);
+      if (o.history.some((h) => h.changeId === change.changeId)) return outcomeOf(o, at);
       const refused = offerRefusal(stateOf(o), a);
-      if (refused) return outcomeOf(o, refused);
-      const at = new Date(change.at);
+      if (refused) return outcomeOf(o, at, refused);
       const mark = { changeId: change.changeId };
       switch (a.action) {
         case 'withdraw':
@@ -131,7 +142,7 @@ export class OfferEngine {
               entries: [entry(a.party, a.action, o, at, mark)],
             },
           );
-          return outcomeOf(after);
+          return outcomeOf(after, at);
         }
         case 'counter': {
           const listing = (await readListing(tx, o.listingId))!;
@@ -139,47 +150,47 @@ export class OfferEngine {
           const ended = listingEnded(listing, o);
           if (ended) {
             const after = await this.end(tx, o, ended, at, change.changeId);
-            return outcomeOf(after, {
+            return outcomeOf(after, at, {
               kind: 'conflict',
               code: 'offer-listing-ended',
               message: `${ENDED_TEXT[ended]}: the offer has ended.`,
             });
           }
           if (next.unitPrice >= listing.price) {
-            return outcomeOf(o, {
+            return outcomeOf(o, at, {
               kind: 'unprocessable',
               code: 'offer-not-below-price',
               message: 'An offer must be below the listing price.',
             });
           }
           if (next.quantity > listing.quantity) {
-            return outcomeOf(o, { kind: 'unprocessable', code: 'offer-quantity-unavailable', message: 'The listing has fewer units.' });
+            return outcomeOf(o, at, { kind: 'unprocessable', code: 'offer-quantity-unavailable', message: 'The listing has fewer units.' });
           }
           const countered: OfferWrite = {
             status: 'COUNTERED',
             turn: a.party === 'BUYER' ? 'SELLER' : 'BUYER',
             ...next,
-            expiresAt: new Date(change.at + this.periods.expirySeconds * 1000),
+            expiresAt: new Date(at.getTime() + this.periods.expirySeconds * 1000),
             payBy: null,
             entries: [entry(a.party, 'counter', next, at, mark)],
           };
-          if (a.party === 'BUYER') return outcomeOf(await this.offered(tx, o, listing, countered, at));
-          return outcomeOf(await this.write(tx, o, 'SELLER', 'The seller countered', at, countered));
+          if (a.party === 'BUYER') return outcomeOf(await this.offered(tx, o, listing, countered, at), at);
+          return outcomeOf(await this.write(tx, o, 'SELLER', 'The seller countered', at, countered), at);
         }
         case 'accept': {
           const listing = (await readListing(tx, o.listingId))!;
           const ended = listingEnded(listing, o);
           if (ended) {
             const after = await this.end(tx, o, ended, at, change.changeId);
-            return outcomeOf(after, {
+            return outcomeOf(after, at, {
               kind: 'conflict',
               code: 'offer-listing-ended',
               message: `${ENDED_TEXT[ended]}: the offer has ended.`,
             });
           }
           const accepted = await this.accept(tx, o, a.party, at, [entry(a.party, 'accept', o, at, mark)]);
-          if (accepted) return outcomeOf(accepted);
-          return outcomeOf(o, {
+          if (accepted) return outcomeOf(accepted, at);
+          return outcomeOf(o, at, {
             kind: 'conflict',
             code: 'offer-stock-unavailable',
             message: 'Other buyers hold or bought the units this offer needs; it stays open.',
@@ -193,9 +204,9 @@ export class OfferEngine {
   expire(change: OfferChange): Promise<OfferOutcome> {
     return this.db.transaction(async (tx) => {
       const o = await lockOffer(tx, change.offerId);
-      if (!o) return { state: null, deadline: null };
-      if (!NEGOTIATING.includes(o.status)) return outcomeOf(o);
-      const at = new Date(change.at);
+      if (!o) return MISSING;
+      const at = await dbNow(tx);
+      if (!NEGOTIATING.includes(o.status)) return outcomeOf(o, at);
       return outcomeOf(
         await this.write(tx, o, 'SYSTEM', 'Nobody answered in time', at, {
           status: 'EXPIRED',
@@ -206,6 +217,7 @@ export class OfferEngine {
           payBy: null,
           entries: [entry('SYSTEM', 'expire', o, at, { changeId: change.changeId })],
         }),
+        at,
       );
     });
   }
@@ -223,10 +235,10 @@ export class OfferEngine {
       );
       for (const s of sessions) await releaseHolds(tx, s.id);
       const o = await lockOffer(tx, change.offerId);
-      if (!o) return { state: null, deadline: null };
-      if (o.status !== 'ACCEPTED') return outcomeOf(o);
+      if (!o) return MISSING;
+      const at = await dbNow(tx);
+      if (o.status !== 'ACCEPTED') return outcomeOf(o, at);
       await releaseHolds(tx, o.id);
-      const at = new Date(change.at);
       return outcomeOf(
         await this.write(tx, o, 'SYSTEM', 'The accepted offer was not paid in time', at, {
           status: 'LAPSED',
@@ -237,6 +249,7 @@ export class OfferEngine {
           payBy: null,
           entries: [entry('SYSTEM', 'lapse', o, at, { changeId: change.changeId })],
         }),
+        at,
       );
     });
   }
