@@ -166,8 +166,17 @@ describe('moves the workflow refuses', () => {
     const first = await move('seller', o.id, { action: 'counter', unitPrice: 9000 }).set('Idempotency-Key', key).expect(200);
     const again = await move('seller', o.id, { action: 'counter', unitPrice: 9000 }).set('Idempotency-Key', key).expect(200);
     expect(again.body.history).toEqual(first.body.history);
-    // Nothing refused left a trace: one offer, one counter.
-    expect(steps((await stored(o.id)).history)).toEqual(['BUYER:offer', 'SELLER:counter']);
+    // Without a key, the request id names the Update: the buyer's retry of the same counter is
+    // answered by Temporal with the first outcome, not refused as out of turn.
+    const retried = await Promise.all(
+      [1, 2].map(async (attempt) => {
+        if (attempt === 2) await new Promise((resolve) => setTimeout(resolve, 50));
+        return move('buyer', o.id, { action: 'counter', unitPrice: 8500 }).set('X-Request-Id', `retry-${o.id}`);
+      }),
+    );
+    expect(retried.map((r) => r.status)).toEqual([200, 200]);
+    // Nothing refused or retried left a trace: one offer, one counter each.
+    expect(steps((await stored(o.id)).history)).toEqual(['BUYER:offer', 'SELLER:counter', 'BUYER:counter']);
     await move('buyer', o.id, { action: 'withdraw' }).expect(200);
     expect((await move('buyer', o.id, { action: 'withdraw' }).expect(409)).body.type).toBe('/problems/offer-closed');
     expect(await finished(o.id)).toBe('WITHDRAWN');
