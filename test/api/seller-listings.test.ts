@@ -100,7 +100,7 @@ describe('creating, updating and deleting listings', () => {
       .set(seller.bearer)
       .send(body({ offers: { enabled: true, autoAcceptAt: 500, autoDeclineBelow: 900 } }))
       .expect(400);
-    expect(crossed.body.errors[0].field).toBe('offers');
+    expect(crossed.body.errors[0].field).toBe('offers.autoDeclineBelow');
     // Buyers see whether offers are on, never the thresholds.
     const seen = await api.http.post('/listings/item').send({ urn: items[0]!.urn, size: 50 }).expect(200);
     const hit = (seen.body.hits as Array<{ id: string; offers: unknown }>).find((h) => h.id === on.id);

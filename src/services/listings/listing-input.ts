@@ -46,13 +46,10 @@ const threshold = Joi.number().integer().min(1).max(MAX_PRICE).allow(null).defau
 export const offerSettings = Joi.object<OfferSettings>({
   enabled: Joi.boolean().required(),
   autoAcceptAt: threshold.description('Pence per unit: an offer at or above it is accepted at once.'),
-  autoDeclineBelow: threshold.description('Pence per unit: an offer below it is declined at once. At most `autoAcceptAt`.'),
+  autoDeclineBelow: threshold
+    .when('autoAcceptAt', { is: Joi.number().required(), then: Joi.number().max(Joi.ref('autoAcceptAt')) })
+    .description('Pence per unit: an offer below it is declined at once. At most `autoAcceptAt`.'),
 })
-  .custom((v: OfferSettings, helpers) =>
-    v.autoAcceptAt !== null && v.autoDeclineBelow !== null && v.autoDeclineBelow > v.autoAcceptAt
-      ? helpers.message({ custom: '"offers.autoDeclineBelow" must not be above "offers.autoAcceptAt"' })
-      : v,
-  )
   .default(NO_OFFERS)
   .meta({ component: 'OfferSettings' });
 
