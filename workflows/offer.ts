@@ -51,16 +51,19 @@ export async function offerWorkflow(input: WorkflowInputs['offerWorkflow']): Pro
   };
   setHandler(
     offerActUpdate,
-    (a) =>
-      serial(async () => {
-        await condition(() => loaded);
+    async (a) => {
+      // Outside the queue of writes: a move delivered with the workflow's first task (before its
+      // first read is even queued) must not queue ahead of the read it waits for.
+      await condition(() => loaded);
+      return serial(async () => {
         // Again: another move may have changed the state since this one was validated.
         check(a);
         const outcome = await applyOfferAction(change(a));
         apply(outcome);
         if (outcome.refusal) throw fail(outcome.refusal);
         return outcome.state!;
-      }),
+      });
+    },
     { validator: check },
   );
   setHandler(offerChangedSignal, () => {

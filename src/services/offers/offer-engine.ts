@@ -190,6 +190,16 @@ export class OfferEngine {
           }
           const accepted = await this.accept(tx, o, a.party, at, [entry(a.party, 'accept', o, at, mark)]);
           if (accepted) return outcomeOf(accepted, at);
+          // The hold waited on the listing row: read it again, a deletion or sale may have just committed.
+          const endedMeanwhile = listingEnded((await readListing(tx, o.listingId))!, o);
+          if (endedMeanwhile) {
+            const after = await this.end(tx, o, endedMeanwhile, at, change.changeId);
+            return outcomeOf(after, at, {
+              kind: 'conflict',
+              code: 'offer-listing-ended',
+              message: `${ENDED_TEXT[endedMeanwhile]}: the offer has ended.`,
+            });
+          }
           return outcomeOf(o, at, {
             kind: 'conflict',
             code: 'offer-stock-unavailable',

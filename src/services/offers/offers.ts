@@ -260,15 +260,16 @@ export class Offers {
   async checkout(buyerId: string, offerId: string, request: OfferCheckoutRequest): Promise<{ url: string; sessionId: string }> {
     await this.owned('BUYER', buyerId, offerId);
     const sessionId = await this.db.transaction(async (tx) => {
+      // The offer's open session first, then the offer: the lock order of a payment and of the lapse.
+      const [open]: Array<{ id: string }> = await tx.query(
+        `SELECT id FROM checkout_sessions WHERE offer_id = $1 AND status = 'OPEN' AND expires_at > now() FOR UPDATE`,
+        [offerId],
+      );
       const [o]: OfferRow[] = await tx.query(`SELECT ${OFFER_COLUMNS} FROM offers o WHERE o.id = $1 FOR UPDATE`, [offerId]);
       const [{ now }]: [{ now: Date }] = await tx.query(`SELECT now()`);
       if (!o || o.status !== 'ACCEPTED' || !o.payBy || o.payBy <= now) {
         throw conflict('offer-not-accepted', 'Only an accepted offer, before its payment deadline, has a checkout.');
       }
-      const [open]: Array<{ id: string }> = await tx.query(
-        `SELECT id FROM checkout_sessions WHERE offer_id = $1 AND status = 'OPEN' AND expires_at > now()`,
-        [offerId],
-      );
       if (open) return open.id;
       const [l]: Array<{ item_urn: string; condition: string; language: string; variants: unknown[]; comment: string }> = await tx.query(
         `SELECT item_urn, condition, language, variants, comment FROM listings WHERE id = $1`,
