@@ -5,6 +5,9 @@ import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 import { offerActUpdate, offerChangedSignal, offerRefusalFailure as fail, offerStateQuery } from './contracts/offer';
 import type { WorkflowInputs } from './contracts/inputs';
 
+/** How long the workflow waits before trying again a write of its own whose retries ran out. */
+const RETRY_AFTER_FAILURE = '1 minute';
+
 const { reviewOffer, applyOfferAction, expireOffer, lapseOffer } = boundedActivities<OfferActivities>({
   startToCloseTimeout: '30 seconds',
   retry: BOUNDED_RETRY,
@@ -71,13 +74,27 @@ export async function offerWorkflow(input: WorkflowInputs['offerWorkflow']): Pro
   });
   setHandler(offerStateQuery, () => state);
 
-  apply(await serial(() => reviewOffer(change())));
-  loaded = true;
+  /**
+   * One of the workflow's own writes (a read, an expiry, a lapse). A write that keeps failing
+   * (its bounded retries ran out) is tried again a minute later: the offer must not be left
+   * without its deadline because the database was away for a while.
+   */
+  const own = async (write: () => Promise<OfferOutcome>): Promise<void> => {
+    try {
+      apply(await serial(write));
+    } catch {
+      await condition(() => false, RETRY_AFTER_FAILURE);
+    }
+  };
+
+  while (!loaded) {
+    await own(() => reviewOffer(change()));
+    loaded = version > 0;
+  }
   while (state !== null && OPEN.includes((state as OfferState).status)) {
     if (changed) {
       changed = false;
-      apply(await serial(() => reviewOffer(change())));
-      loaded = true;
+      await own(() => reviewOffer(change()));
       continue;
     }
     const seen = version;
@@ -85,7 +102,7 @@ export async function offerWorkflow(input: WorkflowInputs['offerWorkflow']): Pro
     const moved = await condition(() => version !== seen || changed, Math.max(due - Date.now(), 1));
     if (moved || version !== seen) continue;
     const negotiating = NEGOTIATING.includes((state as OfferState).status);
-    apply(await serial(() => (negotiating ? expireOffer(change()) : lapseOffer(change()))));
+    await own(() => (negotiating ? expireOffer(change()) : lapseOffer(change())));
   }
   // Let moves in flight finish (their callers wait for the answer) before completing.
   await condition(allHandlersFinished);

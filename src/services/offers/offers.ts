@@ -208,12 +208,14 @@ export class Offers {
       );
     }
     const order = f.dueBefore ? `coalesce(expires_at, pay_by), id` : `created_at DESC, id`;
+    const filter = where.join(' AND ');
     const [rows, [{ total }]]: [Array<{ id: string }>, [{ total: number }]] = await Promise.all([
-      this.db.query(
-        `SELECT id FROM offers WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${f.size} OFFSET ${(f.page - 1) * f.size}`,
-        params,
-      ),
-      this.db.query(`SELECT count(*)::int AS total FROM offers WHERE ${where.join(' AND ')}`, params),
+      this.db.query(`SELECT id FROM offers WHERE ${filter} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
+        ...params,
+        f.size,
+        (f.page - 1) * f.size,
+      ]),
+      this.db.query(`SELECT count(*)::int AS total FROM offers WHERE ${filter}`, params),
     ]);
     return {
       page: f.page,
