@@ -202,6 +202,16 @@ export interface Config {
     /** How often the `price-guide-rollup` Schedule rolls closed days up. */
     rollupEveryMs: number;
   };
+  /** Offers on listings (docs/offers.md). */
+  offers: {
+    /** An offer or counter unanswered this long expires (48 h). */
+    expirySeconds: number;
+    /** An accepted offer unpaid this long lapses and its hold is released (48 h). */
+    paySeconds: number;
+    /** How many offers one buyer may make on one listing within `windowSeconds`. */
+    maxPerWindow: number;
+    windowSeconds: number;
+  };
 }
 
 /**
@@ -456,6 +466,19 @@ const schema = Joi.object({
   WANTS_OPTIMIZATION_WAIT_MS: Joi.number().integer().min(0).max(30_000).default(5000),
   WANTS_OPTIMIZATION_TIME_LIMIT_MS: Joi.number().integer().min(100).max(10_000).default(5000),
   PRICE_GUIDE_ROLLUP_EVERY: Joi.string().pattern(DURATION).default('1h'),
+  OFFER_EXPIRY_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .default(48 * 3600),
+  OFFER_PAY_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .default(48 * 3600),
+  OFFER_MAX_PER_WINDOW: Joi.number().integer().min(1).default(3),
+  OFFER_WINDOW_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .default(48 * 3600),
   SELLER_SEARCH_CACHE_MS: Joi.number().integer().min(0).max(600_000).default(5000),
   // Below the 30 s that Discover answers already allow shared caches (Cache-Control max-age).
   ADDRESS_LOOKUP_PROVIDER: Joi.string().valid('embedded', 'loqate').default('embedded'),
@@ -651,5 +674,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       defaultTimeLimitMs: value.WANTS_OPTIMIZATION_TIME_LIMIT_MS,
     },
     priceGuide: { rollupEveryMs: parseDuration(value.PRICE_GUIDE_ROLLUP_EVERY) },
+    offers: {
+      expirySeconds: value.OFFER_EXPIRY_SECONDS,
+      paySeconds: value.OFFER_PAY_SECONDS,
+      maxPerWindow: value.OFFER_MAX_PER_WINDOW,
+      windowSeconds: value.OFFER_WINDOW_SECONDS,
+    },
   };
 }

@@ -17,3 +17,4 @@ export { uploadCollectorWorkflow } from './upload-collector';
 export { optimizationWorkflow } from './optimization';
 export { alertDigestWorkflow } from './alert-digest';
 export { priceGuideRollupWorkflow } from './price-guide-rollup';
+export { offerWorkflow } from './offer';

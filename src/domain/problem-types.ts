@@ -46,6 +46,14 @@ codes; nothing changes when they do.`,
     intro: `See [alerts.md](alerts.md). A saved search, alert, watched listing or notification that is not the caller's is \`not-found\`, as a missing one.`,
     outro: ``,
   },
+  {
+    key: 'offers',
+    title: 'Offers',
+    intro: `See [offers.md](offers.md). An offer that is not the caller's (as buyer on \`/user/offers\`, as seller on
+\`/seller/offers\`) is \`not-found\`, as a missing one. Refusals by the offer workflow's Update validator arrive as
+these codes; nothing changes when they do.`,
+    outro: ``,
+  },
 ] as const;
 
 export type ProblemArea = (typeof PROBLEM_AREAS)[number]['key'];
@@ -732,6 +740,116 @@ export const PROBLEM_TYPES = {
     status: 501,
     when: {
       general: 'A request method the HTTP server does not implement at all.',
+    },
+  },
+  'offers-disabled': {
+    status: 409,
+    when: {
+      offers: 'An offer on a listing whose seller has not turned offers on.',
+    },
+  },
+  'offer-own-listing': {
+    status: 403,
+    when: {
+      offers: "An offer on a listing of the caller's own.",
+    },
+  },
+  'offer-blocked': {
+    status: 403,
+    when: {
+      offers: 'An offer to a seller who locked a conversation with the caller (a block).',
+    },
+  },
+  'offer-seller-away': {
+    status: 409,
+    when: {
+      offers: 'An offer to a seller on vacation (or no longer selling).',
+    },
+  },
+  'offer-listing-unavailable': {
+    status: 409,
+    when: {
+      offers: 'An offer on a listing buyers cannot buy now (hidden, invalid or without stock).',
+    },
+  },
+  'offer-already-open': {
+    status: 409,
+    when: {
+      offers: 'A second open offer (pending, countered or accepted and unpaid) by one buyer on one listing.',
+    },
+  },
+  'offer-limit-reached': {
+    status: 409,
+    when: {
+      offers: 'A fourth offer by one buyer on one listing within 48 hours.',
+    },
+  },
+  'offer-not-below-price': {
+    status: 422,
+    when: {
+      offers: "An offer or counter at or above the listing's price (offers are below it only).",
+    },
+  },
+  'offer-quantity-unavailable': {
+    status: 422,
+    when: {
+      offers: 'An offer or counter for more units than the listing has.',
+    },
+  },
+  'offer-closed': {
+    status: 409,
+    when: {
+      offers: 'An action on an offer that is over (declined, withdrawn, expired, paid, lapsed) or accepted.',
+    },
+  },
+  'offer-not-your-turn': {
+    status: 409,
+    when: {
+      offers: "Accepting, declining or countering while the offer awaits the other party's answer.",
+    },
+  },
+  'offer-action-not-allowed': {
+    status: 422,
+    when: {
+      offers: "A seller withdrawing, or a seller's counter changing the quantity.",
+    },
+  },
+  'offer-counter-price-required': {
+    status: 422,
+    when: {
+      offers: 'A counter without `unitPrice`.',
+    },
+  },
+  'offer-counter-unchanged': {
+    status: 422,
+    when: {
+      offers: "A counter at the offer's last price.",
+    },
+  },
+  'offer-stock-unavailable': {
+    status: 409,
+    when: {
+      offers:
+        "Accepting when the listing's units are held or sold: another accepted offer or a checkout took them first. The offer stays open.",
+    },
+  },
+  'offer-listing-ended': {
+    status: 409,
+    when: {
+      offers:
+        'Accepting or countering when the listing was deleted, sold out or repriced to at most the offer: the offer ends (declined) with that notice.',
+    },
+  },
+  'offer-not-accepted': {
+    status: 409,
+    when: {
+      offers: 'Opening the checkout of an offer that is not accepted (or already paid or lapsed).',
+    },
+  },
+  'offer-no-delivery': {
+    status: 409,
+    when: {
+      offers: "Opening an offer's checkout to a country the seller does not deliver to.",
     },
   },
 } as const satisfies Record<string, ProblemType>;

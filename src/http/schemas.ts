@@ -152,6 +152,13 @@ export const listing = Joi.object({
   attachments: Joi.array()
     .items(Joi.object({ id: Joi.string(), imageId: Joi.string(), url: Joi.string() }))
     .required(),
+  offers: Joi.object({
+    enabled: Joi.boolean().required(),
+    autoAcceptAt: pence.allow(null).description("The seller's own view only."),
+    autoDeclineBelow: pence.allow(null).description("The seller's own view only."),
+  })
+    .required()
+    .meta({ component: 'ListingOffers' }),
   notes: Joi.string().allow(null),
   reference: Joi.string().allow(null),
 }).meta({ component: 'Listing' });

@@ -27,6 +27,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'Saved searches': 'Catalog and listing searches saved under a name, run again by id. See docs/alerts.md.',
   Alerts:
     'Price alerts, the watchlist and the notifications they fire, with an e-mail digest at most every 15 minutes. See docs/alerts.md.',
+  Offers: "A buyer's offers on listings: make one, counter, accept, withdraw, and pay an accepted one. See docs/offers.md.",
+  'Seller offers': 'Offers on the seller’s listings: accept, decline or counter, by deadline. See docs/offers.md.',
   Reviews: 'Reviews of completed orders, by buyer and seller.',
   Cases: 'Cases (disputes) on purchases, with outcome proposals and escalation.',
   Webhooks: 'Seller webhook endpoints, deliveries and replays; payloads are signed (docs/webhooks.md).',

@@ -12,6 +12,7 @@ import type {
 } from './feature-module';
 import { alertsModule } from './alerts';
 import { priceGuideModule } from './price-guide';
+import { offersModule } from './offers';
 import { wantsModule } from './wants';
 
 /**
@@ -22,6 +23,7 @@ export const FEATURE_MODULES: readonly FeatureModule<object>[] = [
   wantsModule as FeatureModule<object>,
   priceGuideModule as FeatureModule<object>,
   alertsModule as FeatureModule<object>,
+  offersModule as FeatureModule<object>,
 ];
 
 export function createModuleServices(context: ApiModuleContext): ModuleServices {

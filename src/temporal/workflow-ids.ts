@@ -17,6 +17,7 @@ export const workflowIds = {
   payout: (sellerId: string, runDate: string) => `payout:${sellerId}:${runDate}`,
   optimization: (optimizationId: string) => `optimization:${optimizationId}`,
   alertDigest: (userId: string) => `alert-digest:${userId}`,
+  offer: (offerId: string) => `offer:${offerId}`,
   /** The Temporal Schedule that starts the payout runs, and its workflows' id prefix. */
   payoutRunSchedule: 'payout-run',
   /** The Temporal Schedule that sweeps run-out checkout holds, and its workflows' id prefix. */

@@ -29,6 +29,31 @@ const counts = async (importId: string, sellerId: string) => {
 };
 
 describe('import activities (on Postgres)', () => {
+  it('imports the offer settings columns onto the listings', async () => {
+    const seller = await registerSeller(api);
+    const csv = [
+      'urn,condition,language,price,quantity,offersEnabled,offersAutoAcceptAt,offersAutoDeclineBelow',
+      `${items[0]!.urn},NEAR_MINT,en,2500,1,true,2200,1500`,
+      `${items[1]!.urn},MINT,en,900,2,,,`,
+      `${items[2]!.urn},MINT,en,900,2,true,800,850`,
+    ].join('\n');
+    const importId = await storeImport(seller, csv);
+    const activities = createImportActivities({ importRuns: new ListingImportRuns(api.database.db, 10) });
+    await activities.startImport(importId);
+    await activities.importBatch(importId, 0, 10);
+    expect(await activities.finishImport(importId)).toEqual({ status: 'COMPLETED', totalRows: 3, createdCount: 2, errorCount: 1 });
+    const rows = await api.database.db.query(
+      `SELECT item_urn, offers_enabled, offer_auto_accept_at, offer_auto_decline_below FROM listings WHERE import_id = $1 ORDER BY import_row`,
+      [importId],
+    );
+    expect(rows).toEqual([
+      { item_urn: items[0]!.urn, offers_enabled: true, offer_auto_accept_at: 2200, offer_auto_decline_below: 1500 },
+      { item_urn: items[1]!.urn, offers_enabled: false, offer_auto_accept_at: null, offer_auto_decline_below: null },
+    ]);
+    const errors = await api.services.imports.errors(seller.id, importId, 1, 50);
+    expect(errors.errors.map((e) => [e.row, e.column])).toEqual([[4, 'offersAutoDeclineBelow']]);
+  });
+
   it('lands the good rows, keeps precise row errors, and never does a batch twice', async () => {
     const seller = await registerSeller(api);
     const csv = [

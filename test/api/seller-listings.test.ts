@@ -75,6 +75,38 @@ describe('creating, updating and deleting listings', () => {
     expect(new Date(created[0]!.data.createdAt as string).toISOString()).toBe(created[0]!.data.createdAt);
   });
 
+  it("keeps offer settings on create, update and bulk; the thresholds only in the seller's own view", async () => {
+    const seller = await registerSeller(api);
+    const off = await create(seller);
+    expect((off as unknown as { offers: unknown }).offers).toEqual({ enabled: false, autoAcceptAt: null, autoDeclineBelow: null });
+    const offers = { enabled: true, autoAcceptAt: 1100, autoDeclineBelow: 800 };
+    const on = await create(seller, { offers });
+    expect((on as unknown as { offers: unknown }).offers).toEqual(offers);
+    const updated = await api.http
+      .put(`/seller/listings/${off.id}`)
+      .set(seller.bearer)
+      .send(body({ offers: { enabled: true, autoDeclineBelow: 500 } }))
+      .expect(200);
+    expect(updated.body.offers).toEqual({ enabled: true, autoAcceptAt: null, autoDeclineBelow: 500 });
+    const bulk = await api.http
+      .post('/seller/listings/bulk')
+      .set(seller.bearer)
+      .send({ listings: [body({ offers: { enabled: true, autoAcceptAt: 1000 } }), body({ offers: { enabled: 'maybe' } })] })
+      .expect(200);
+    expect(bulk.body.results[0].listing.offers).toEqual({ enabled: true, autoAcceptAt: 1000, autoDeclineBelow: null });
+    expect(bulk.body.results[1].errors[0].field).toBe('listings.1.offers.enabled');
+    const crossed = await api.http
+      .post('/seller/listings')
+      .set(seller.bearer)
+      .send(body({ offers: { enabled: true, autoAcceptAt: 500, autoDeclineBelow: 900 } }))
+      .expect(400);
+    expect(crossed.body.errors[0].field).toBe('offers.autoDeclineBelow');
+    // Buyers see whether offers are on, never the thresholds.
+    const seen = await api.http.post('/listings/item').send({ urn: items[0]!.urn, size: 50 }).expect(200);
+    const hit = (seen.body.hits as Array<{ id: string; offers: unknown }>).find((h) => h.id === on.id);
+    expect(hit?.offers).toEqual({ enabled: true });
+  });
+
   it('computes valid from the documented rules', async () => {
     const seller = await registerSeller(api);
     expect((await create(seller)).valid).toBe(true);

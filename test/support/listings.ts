@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { newId } from '../../src/ids';
 import type { ListingEventData } from '../../src/services/events/outbox';
-import type { ListingInput } from '../../src/services/listings/listing-input';
+import { NO_OFFERS, type ListingInput } from '../../src/services/listings/listing-input';
 import { insertListings } from '../../src/services/listings/listing-rows';
 
 /** A seller's listing input: a near-mint English card, nothing optional set, with `fields` on top. */
@@ -16,6 +16,7 @@ export const listingInput = (fields: Pick<ListingInput, 'urn' | 'price' | 'quant
   reference: null,
   hidden: false,
   variants: [],
+  offers: NO_OFFERS,
   ...fields,
 });
 

@@ -33,6 +33,8 @@ export interface WorkflowInputs {
   /** `completedAt` is ISO 8601: the window closes `windowSeconds` after it. */
   reviewWindowWorkflow: { purchaseId: string; completedAt: string; windowSeconds: number };
   webhookDeliveryWorkflow: WebhookDeliveryInput;
+  /** `offer:{offerId}`: the workflow reads the offer's state and deadlines from its row. */
+  offerWorkflow: { offerId: string };
   conversationNotifyWorkflow: ConversationNotifyInput;
   shipmentTrackingWorkflow: { shipmentId: string; policy: TrackingPolicy };
   /** A wants list's basket optimization, solved on `taskQueue` (the optimizer's own) within about `timeLimitMs`. */

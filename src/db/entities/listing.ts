@@ -64,6 +64,16 @@ export class Listing {
   @Column({ type: 'boolean' })
   valid: boolean;
 
+  /** Whether buyers may make offers (docs/offers.md), and the seller's thresholds in pence per unit. */
+  @Column({ name: 'offers_enabled', type: 'boolean' })
+  offersEnabled: boolean;
+
+  @Column({ name: 'offer_auto_accept_at', type: 'integer', nullable: true })
+  offerAutoAcceptAt: number | null;
+
+  @Column({ name: 'offer_auto_decline_below', type: 'integer', nullable: true })
+  offerAutoDeclineBelow: number | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

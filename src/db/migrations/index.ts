@@ -42,6 +42,7 @@ import { CancellationDeclined1733571000000 } from './1733571000000-cancellation-
 import { Wants1733580000000 } from './1733580000000-wants';
 import { Alerts1733620000000 } from './1733620000000-alerts';
 import { PriceGuide1733610000000 } from './1733610000000-price-guide';
+import { Offers1733630000000 } from './1733630000000-offers';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -89,4 +90,5 @@ export const migrations = [
   Wants1733580000000,
   PriceGuide1733610000000,
   Alerts1733620000000,
+  Offers1733630000000,
 ];

@@ -88,7 +88,7 @@ export async function closeSellerCheckouts(db: DataSource, sellerId: string): Pr
   }
 }
 
-const SESSION_COLUMNS = `id, basket_id AS "basketId", buyer_id AS "buyerId", lines, sellers, subtotal, delivery, fee, total,
+const SESSION_COLUMNS = `id, basket_id AS "basketId", offer_id AS "offerId", buyer_id AS "buyerId", lines, sellers, subtotal, delivery, fee, total,
   delivery_address AS "deliveryAddress"`;
 
 /**

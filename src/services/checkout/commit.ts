@@ -7,12 +7,16 @@ import { emitEvents, type OrderEventData } from '../events/outbox';
 import { postPayment } from '../money/postings';
 import { touchSellerStats } from '../sellers/stats-version';
 import { commitHolds } from './holds';
+import { noticeOpenOffers, offerPaid } from '../offers/offer-rows';
 import { ORDER_INITIAL_STATUS, PURCHASE_INITIAL_STATUS } from '../../domain/orders/order-machine';
 
 /** What a checkout session froze at checkout time: the buyer pays exactly this. */
 export interface SessionSnapshot {
   id: string;
-  basketId: string;
+  /** Null for the checkout of an accepted offer, which has no basket. */
+  basketId: string | null;
+  /** The accepted offer this checkout pays, if any (docs/offers.md). */
+  offerId?: string | null;
   buyerId: string;
   lines: PricedLine[];
   sellers: Array<{ sellerId: string; subtotal: number; deliveryOption: DeliveryChoice; deliveryCharge: number; total: number }>;
@@ -132,6 +136,12 @@ export async function commitCheckout(tx: EntityManager, session: SessionSnapshot
   // Stock near the end: a popular listing's row stays locked from here until commit, and every
   // other checkout and payment of it waits that long.
   await commitHolds(tx, session.id);
+  if (session.offerId) await offerPaid(tx, session.offerId, purchaseId, now);
+  // Open offers on listings this sale sold out end (their workflows read their listing again).
+  await noticeOpenOffers(
+    tx,
+    session.lines.map((l) => l.listingId),
+  );
   // The user summary's `purchases` and `sales` count purchases and seller orders; the same write
   // marks the buyer's account stats stale (see touchAccountStats). Last, because a busy seller's
   // row is contended: concurrent commits for one seller queue here, briefly. Locked in id order

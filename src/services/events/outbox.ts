@@ -17,6 +17,10 @@ export const EVENT_TYPES = [
   'PAYOUT_PAID',
   'PAYOUT_FAILED',
   'REFUND_CREATED',
+  'OFFER_RECEIVED',
+  'OFFER_ACCEPTED',
+  'OFFER_DECLINED',
+  'OFFER_EXPIRED',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -56,13 +60,33 @@ export type RefundEventData = {
   currency: string;
 };
 
+/**
+ * An offer's events (docs/offers.md): `status` tells apart what one type covers (OFFER_DECLINED:
+ * DECLINED or WITHDRAWN; OFFER_EXPIRED: EXPIRED or LAPSED); `reason` says why the service ended
+ * it on its own (`auto-decline`, `listing-deleted`, `listing-sold-out`, `listing-repriced`).
+ */
+export type OfferEventData = {
+  sellerId: string;
+  createdAt: string;
+  offerId: string;
+  listingId: string;
+  buyerId: string;
+  quantity: number;
+  unitPrice: number;
+  status: string;
+  /** Only when the service acted on its own. */
+  reason?: string;
+};
+
 export type EventData<T extends EventType> = T extends 'ORDER_CREATED' | 'ORDER_UPDATED' | 'ORDER_CANCELLED'
   ? OrderEventData
   : T extends 'PAYOUT_PAID' | 'PAYOUT_FAILED'
     ? PayoutEventData
     : T extends 'REFUND_CREATED'
       ? RefundEventData
-      : ListingEventData;
+      : T extends 'OFFER_RECEIVED' | 'OFFER_ACCEPTED' | 'OFFER_DECLINED' | 'OFFER_EXPIRED'
+        ? OfferEventData
+        : ListingEventData;
 
 /**
  * Records events in the caller's transaction: they exist exactly when the change that caused

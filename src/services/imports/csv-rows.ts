@@ -16,7 +16,13 @@ export const IMPORT_COLUMNS = [
   'notes',
   'reference',
   'hidden',
+  'offersEnabled',
+  'offersAutoAcceptAt',
+  'offersAutoDeclineBelow',
 ] as const;
+
+/** The CSV columns of a listing's offer settings, by their field in `offers`. */
+const OFFER_COLUMNS = { enabled: 'offersEnabled', autoAcceptAt: 'offersAutoAcceptAt', autoDeclineBelow: 'offersAutoDeclineBelow' } as const;
 export const REQUIRED_COLUMNS = ['urn', 'condition', 'language', 'price', 'quantity'] as const;
 
 export class CsvFormatError extends Error {}
@@ -81,6 +87,13 @@ export function readRecords(csv: string): CsvRecord[] {
   }));
 }
 
+/** The CSV column of an input field (`offers.enabled` → `offersEnabled`). */
+function csvColumn(field: string): string {
+  const [head, sub] = field.split('.');
+  if (head === 'offers') return sub && sub in OFFER_COLUMNS ? OFFER_COLUMNS[sub as keyof typeof OFFER_COLUMNS] : OFFER_COLUMNS.enabled;
+  return head!;
+}
+
 export const rowNumberOf = (index: number) => index + 2;
 
 export interface RowError {
@@ -100,8 +113,12 @@ export function recordToInput(record: CsvRecord, row: number): { input: ListingI
     record.cellCount > columns
       ? [{ row, column: '(row)', message: `the row has ${record.cellCount} cells but the header has ${columns} columns` }]
       : [];
-  const value = Object.fromEntries(Object.entries(record.cells).filter(([, cell]) => cell !== ''));
+  const value: Record<string, unknown> = Object.fromEntries(Object.entries(record.cells).filter(([, cell]) => cell !== ''));
+  // The offer settings are three flat columns; a row that fills any of them states them all.
+  const offers = Object.entries(OFFER_COLUMNS).filter(([, column]) => column in value);
+  if (offers.length > 0) value.offers = Object.fromEntries(offers.map(([field, column]) => [field, value[column]]));
+  for (const column of Object.values(OFFER_COLUMNS)) delete value[column];
   const parsed = parseListingInput(value, { in: 'csv', prefix: '' });
-  const errors = [...stray, ...(parsed.errors ?? []).map((e: FieldError) => ({ row, column: e.field.split('.')[0]!, message: e.message }))];
+  const errors = [...stray, ...(parsed.errors ?? []).map((e: FieldError) => ({ row, column: csvColumn(e.field), message: e.message }))];
   return parsed.value && errors.length === 0 ? { input: parsed.value, errors: null } : { input: null, errors };
 }

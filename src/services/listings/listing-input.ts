@@ -24,7 +24,34 @@ export interface ListingInput {
   reference: string | null;
   hidden: boolean;
   variants: Array<Record<string, string | number | boolean | null>>;
+  offers: OfferSettings;
 }
+
+/**
+ * Whether buyers may make offers on a listing (docs/offers.md), and the seller's thresholds in
+ * pence per unit: an offer at or above `autoAcceptAt` is accepted at once, one below
+ * `autoDeclineBelow` declined at once.
+ */
+export interface OfferSettings {
+  enabled: boolean;
+  autoAcceptAt: number | null;
+  autoDeclineBelow: number | null;
+}
+
+export const NO_OFFERS: OfferSettings = { enabled: false, autoAcceptAt: null, autoDeclineBelow: null };
+
+const threshold = Joi.number().integer().min(1).max(MAX_PRICE).allow(null).default(null);
+
+/** A listing's offer settings; absent means offers are off. */
+export const offerSettings = Joi.object<OfferSettings>({
+  enabled: Joi.boolean().required(),
+  autoAcceptAt: threshold.description('Pence per unit: an offer at or above it is accepted at once.'),
+  autoDeclineBelow: threshold
+    .when('autoAcceptAt', { is: Joi.number().required(), then: Joi.number().max(Joi.ref('autoAcceptAt')) })
+    .description('Pence per unit: an offer below it is declined at once. At most `autoAcceptAt`.'),
+})
+  .default(NO_OFFERS)
+  .meta({ component: 'OfferSettings' });
 
 const optionalText = (max: number) => Joi.string().trim().max(max).empty('').allow(null).default(null);
 
@@ -59,6 +86,7 @@ export const listingInput = Joi.object<ListingInput>({
     )
     .max(10)
     .default([]),
+  offers: offerSettings,
 })
   .example({
     urn: 'pokemon/base/base1/4',
@@ -68,6 +96,7 @@ export const listingInput = Joi.object<ListingInput>({
     quantity: 1,
     comment: 'Unlimited print, centred, light edge wear on the back.',
     notes: 'SKU BS-004-NM',
+    offers: { enabled: true, autoAcceptAt: 22000, autoDeclineBelow: 15000 },
   })
   .meta({ component: 'ListingInput' });
 

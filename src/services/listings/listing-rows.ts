@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { newId } from '../../ids';
 import { emitEvents, type EventType, type ListingEventData } from '../events/outbox';
+import { noticeOpenOffers } from '../offers/offer-rows';
 import { touchSellerStats } from '../sellers/stats-version';
 import type { ListingInput } from './listing-input';
 import { isValidListing } from './validity';
@@ -44,6 +45,9 @@ const columns = (input: ListingInput) => ({
   reference: input.reference,
   variants: input.variants,
   hidden: input.hidden,
+  offers_enabled: input.offers.enabled,
+  offer_auto_accept_at: input.offers.autoAcceptAt,
+  offer_auto_decline_below: input.offers.autoDeclineBelow,
 });
 
 export interface WrittenListing {
@@ -104,13 +108,14 @@ export async function insertListings(
   const inserted: WrittenListing[] = await tx.query(
     `INSERT INTO listings (id, seller_id, item_urn, condition, language, price, quantity, comment, grading_provider,
                            grading_score, grading_number, notes, reference, variants, hidden, valid, search_text,
-                           import_id, import_row)
+                           import_id, import_row, offers_enabled, offer_auto_accept_at, offer_auto_decline_below)
      SELECT id, seller_id, item_urn, condition, language, price, quantity, comment, grading_provider, grading_score,
-            grading_number, notes, reference, variants, hidden, valid, search_text, import_id, import_row
+            grading_number, notes, reference, variants, hidden, valid, search_text, import_id, import_row,
+            offers_enabled, offer_auto_accept_at, offer_auto_decline_below
        FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, seller_id uuid, item_urn text, condition text, language text,
             price int, quantity int, comment text, grading_provider text, grading_score text, grading_number text,
             notes text, reference text, variants jsonb, hidden boolean, valid boolean, search_text text,
-            import_id uuid, import_row int)
+            import_id uuid, import_row int, offers_enabled boolean, offer_auto_accept_at int, offer_auto_decline_below int)
      ON CONFLICT (import_id, import_row) WHERE import_id IS NOT NULL DO NOTHING
      ${RETURNING}`,
     [JSON.stringify(rows)],
@@ -133,7 +138,8 @@ export async function replaceListing(tx: EntityManager, sellerId: string, id: st
   const result: [WrittenListing[], number] = await tx.query(
     `UPDATE listings SET item_urn = $3, condition = $4, language = $5, price = $6, quantity = $7, comment = $8,
             grading_provider = $9, grading_score = $10, grading_number = $11, notes = $12, reference = $13,
-            variants = $14::jsonb, hidden = $15, valid = $16, search_text = $17, updated_at = now()
+            variants = $14::jsonb, hidden = $15, valid = $16, search_text = $17, offers_enabled = $18,
+            offer_auto_accept_at = $19, offer_auto_decline_below = $20, updated_at = now()
       WHERE id = $1 AND seller_id = $2 AND deleted_at IS NULL
       ${RETURNING}`,
     [
@@ -154,11 +160,16 @@ export async function replaceListing(tx: EntityManager, sellerId: string, id: st
       c.hidden,
       c.valid,
       c.search_text,
+      c.offers_enabled,
+      c.offer_auto_accept_at,
+      c.offer_auto_decline_below,
     ],
   );
   const [updated] = result[0];
   if (!updated) return null;
   await recordChange(tx, sellerId, 'LISTING_UPDATED', [updated]);
+  // Open offers end if the listing now sells out below them or is priced at most their price.
+  await noticeOpenOffers(tx, [id]);
   return updated;
 }
 
@@ -176,6 +187,7 @@ export async function deleteListing(tx: EntityManager, sellerId: string, id: str
   const [deleted] = result[0];
   if (deleted) {
     await recordChange(tx, sellerId, 'LISTING_DELETED', [deleted]);
+    await noticeOpenOffers(tx, [id]);
     return 'deleted';
   }
   const held = await tx.query(`SELECT 1 FROM listings WHERE id = $1 AND seller_id = $2 AND deleted_at IS NULL`, [id, sellerId]);

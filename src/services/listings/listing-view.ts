@@ -35,6 +35,8 @@ export interface ListingView {
   gradingScore: string | null;
   gradingNumber: string | null;
   attachments: AttachmentView[];
+  /** Whether buyers may make offers; the thresholds only for the owning seller. */
+  offers: { enabled: boolean; autoAcceptAt?: number | null; autoDeclineBelow?: number | null };
   notes?: string | null;
   reference?: string | null;
 }
@@ -121,6 +123,9 @@ export async function toListingViews(
     gradingScore: l.gradingScore,
     gradingNumber: l.gradingNumber,
     attachments: attachments.get(l.id) ?? [],
+    offers: options.includePrivate
+      ? { enabled: l.offersEnabled, autoAcceptAt: l.offerAutoAcceptAt, autoDeclineBelow: l.offerAutoDeclineBelow }
+      : { enabled: l.offersEnabled },
     ...(options.includePrivate ? { notes: l.notes, reference: l.reference } : {}),
   }));
 }
@@ -149,7 +154,8 @@ export async function loadListingRows(
 export const LISTING_COLUMNS = `l.id, l.seller_id AS "sellerId", l.item_urn AS "itemUrn", l.condition, l.language, l.price,
   l.quantity, l.reserved, l.comment, l.grading_provider AS "gradingProvider", l.grading_score AS "gradingScore",
   l.grading_number AS "gradingNumber", l.notes, l.reference, l.variants, l.hidden, l.valid,
-  l.created_at AS "createdAt", l.updated_at AS "updatedAt", l.deleted_at AS "deletedAt"`;
+  l.offers_enabled AS "offersEnabled", l.offer_auto_accept_at AS "offerAutoAcceptAt",
+  l.offer_auto_decline_below AS "offerAutoDeclineBelow", l.created_at AS "createdAt", l.updated_at AS "updatedAt", l.deleted_at AS "deletedAt"`;
 
 type WithAttachments = Listing & { attachments: AttachmentView[] };
 

@@ -4,6 +4,7 @@ import type { TrackingPolicy, WebhookDeliveryPolicy, WorkflowInputs } from '../.
 import { orderDeliveredSignal, trackingNumberChangedSignal } from '../../../workflows/contracts/shipment-tracking';
 import { newMessageSignal, type ConversationNotifyInput } from '../../../workflows/contracts/conversation-notify';
 import { alertsNotifiedSignal } from '../../../workflows/contracts/alert-digest';
+import { offerChangedSignal } from '../../../workflows/contracts/offer';
 import { CASE_SEARCH_ATTRIBUTES } from '../../domain/cases/search-attributes';
 import { IMPORT_SEARCH_ATTRIBUTES } from '../../domain/imports/search-attributes';
 import { WEBHOOK_SEARCH_ATTRIBUTES } from '../../domain/webhooks/search-attributes';
@@ -73,6 +74,27 @@ function caseStart(
  * it says otherwise.
  */
 export const starts = {
+  /** `offer:{offerId}` as the offer's creation starts it (docs/offers.md). */
+  offer(offerId: string, listingId: string): WorkflowStart {
+    return start('offerWorkflow', workflowIds.offer(offerId), { offerId }, { summary: `Offer ${offerId} on listing ${listingId}` });
+  },
+
+  /**
+   * The offer's listing or payment changed: `offerChanged` signalled to `offer:{offerId}` (a
+   * signal-with-start, ordered after the offer's own start in the outbox), so the workflow reads
+   * the offer again. An offer whose workflow has ended is not started again (REJECT_DUPLICATE).
+   * Each change is its own request.
+   */
+  offerChanged(offerId: string): WorkflowStart {
+    return start(
+      'offerWorkflow',
+      workflowIds.offer(offerId),
+      { offerId },
+      { signal: { name: offerChangedSignal.name, args: [] } },
+      `changed:${newId()}`,
+    );
+  },
+
   /** One solve per optimization, ever. */
   optimization(optimizationId: string, listId: string, timeLimitMs: number, taskQueue: string): WorkflowStart {
     return start(
