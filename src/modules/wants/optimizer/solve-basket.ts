@@ -124,7 +124,7 @@ export function solveBasketWith(highs: Highs, problem: BasketProblem): { solutio
     const open = improveSellers(
       prep,
       basket.lineFill,
-      usedSellers(prep, basket),
+      basket.units,
       sellersBind ? maxSellers : undefined,
       searchStarted + LOCAL_SEARCH_SHARE * (deadline - searchStarted),
     );
@@ -180,14 +180,6 @@ function fillRule(prep: PreparedBasket, filled: number): { exactLines?: Int32Arr
     return Math.min(q, supply);
   });
   return lineMax.reduce((a, b) => a + b, 0) === filled ? { exactLines: lineMax } : { minFill: filled };
-}
-
-function usedSellers(prep: PreparedBasket, basket: UnitsBasket): Uint8Array {
-  const used = new Uint8Array(prep.delivery.length);
-  basket.units.forEach((n, p) => {
-    if (n > 0) used[prep.sellerOf[prep.pairListing[p]!]!] = 1;
-  });
-  return used;
 }
 
 /** Any basket with at least one unit pays at least one delivery. */
