@@ -38,6 +38,8 @@ interface Suite {
 interface Result {
   solution: BasketSolution;
   stats: SolveStats;
+  /** CPU time of this process during the solve: unlike wall time, it barely moves when other work shares the host. */
+  cpuMs: number;
   lines: number;
   listings: number;
   sellers: number;
@@ -111,10 +113,14 @@ function runSuite(highs: Awaited<ReturnType<typeof highsRuntime>>, suite: Suite)
     const problem = suite.make(i);
     const prep = prepare(problem);
     const maxFill = cheapestItems(prep, prep.quantity).filled;
+    const cpuBefore = process.cpuUsage();
     const { solution, stats } = solveBasketWith(highs, problem);
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuMs = (cpu.user + cpu.system) / 1000;
     results.push({
       solution,
       stats,
+      cpuMs,
       lines: problem.lines.length,
       listings: problem.listings.length,
       sellers: problem.sellers.length,
@@ -122,7 +128,7 @@ function runSuite(highs: Awaited<ReturnType<typeof highsRuntime>>, suite: Suite)
       wanted: problem.lines.reduce((s, l) => s + l.quantity, 0),
     });
     process.stderr.write(
-      `${suite.key}#${i} ${solution.status} ${Math.round(solution.solveMs)} ms total ${solution.total} lb ${solution.lowerBound} ` +
+      `${suite.key}#${i} ${solution.status} ${Math.round(solution.solveMs)} ms (cpu ${Math.round(cpuMs)}) total ${solution.total} lb ${solution.lowerBound} ` +
         `gap ${(100 * solution.gap).toFixed(2)} % naive ${solution.naiveTotal} sellers ${solution.sellers.length} ` +
         `fill ${filled(solution)}/${maxFill} (start ${stats.startTotal} prep ${Math.round(stats.prepareMs)} search ${Math.round(stats.searchMs)} build ${Math.round(stats.buildMs)} run ${Math.round(stats.runMs)})\n`,
     );
@@ -136,6 +142,7 @@ const pct = (x: number) => `${(100 * x).toFixed(2)} %`;
 
 function row(suite: Suite, results: Result[]): string {
   const times = results.map((r) => r.solution.solveMs).sort((a, b) => a - b);
+  const cpu = results.map((r) => r.cpuMs).sort((a, b) => a - b);
   const gaps = results.map((r) => r.solution.gap);
   const naive = results.reduce((s, r) => s + r.solution.naiveTotal, 0);
   const optimized = results.reduce((s, r) => s + r.solution.total, 0);
@@ -149,6 +156,7 @@ function row(suite: Suite, results: Result[]): string {
     : `fill ${pct(results.reduce((s, r) => s + filled(r.solution), 0) / results.reduce((s, r) => s + r.wanted, 0))} of wanted`;
   return (
     `| ${suite.label} | ${results.length} | ${size} | ${optimal}/${results.length} | ${ms(percentile(times, 50))} / ${ms(percentile(times, 95))} / ${ms(times[times.length - 1]!)} | ` +
+    `${ms(percentile(cpu, 50))} / ${ms(percentile(cpu, 95))} | ` +
     `${pct(mean(gaps))} (max ${pct(Math.max(...gaps))}) | ${(naive / 100).toFixed(2)} → ${(optimized / 100).toFixed(2)} (−${pct((naive - optimized) / naive)}) | ${fill} | ${where} | ${suite.target} | ${suite.met(results) ? 'yes' : '**no**'} |`
   );
 }
@@ -191,15 +199,17 @@ One process solves the instances one after another, as the worker's activity doe
 (${ms(loadMs)} ms here) and reused, every model is disposed after its solve. Each call has a 10 s time limit. Peak RSS of
 the process over the whole run: ${peakRss.toFixed(0)} MiB (WebAssembly memory at the end: ${(highs.memoryBytes / 2 ** 20).toFixed(0)} MiB).
 
-| size | n | lines / listings / sellers (mean) | proven optimal | solveMs p50 / p95 / max | mean gap (max) | naive → optimized, £ summed (saving) | fill | ms: JS prep + local search / model build / solver (mean) | target | met |
-|---|---:|---|---:|---|---|---|---|---|---|---|
+| size | n | lines / listings / sellers (mean) | proven optimal | solveMs p50 / p95 / max | CPU ms p50 / p95 | mean gap (max) | naive → optimized, £ summed (saving) | fill | ms: JS prep + local search / model build / solver (mean) | target | met |
+|---|---:|---|---:|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
 "naive" is the cheapest fitting listing for each unit of the same per-line quantities (the cheapest items, as a buyer
 picking the lowest price per card would), each distinct seller's delivery charged once and ignoring maxSellers; the
 optimized basket can cost more than the naive one only where maxSellers binds. "gap" is (total − lowerBound) / total
 with the solver's proven bound; 0 when proven optimal. solveMs is the wall time of the whole call (validation,
-presolve, flows, local search, model build, solver, naive basket); the last columns split it.
+presolve, flows, local search, model build, solver, naive basket); the "ms" column splits it. CPU ms is this process's
+CPU time over the same call (user + system, all its threads, so garbage collection counts too): wall time stretches
+when other work shares the two cores, CPU time much less, so it is the better figure to compare runs by.
 ${
   hardRows.length > 0
     ? `

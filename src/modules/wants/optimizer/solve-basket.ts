@@ -3,7 +3,7 @@ import type { Highs } from 'highs';
 import { columnsFromUnits, describe, measure, openSellers, type UnitsBasket } from './basket-units';
 import { cheapestItems, cheapestUnitsCost } from './cheapest-items';
 import { greedySellers } from './greedy-sellers';
-import { highsRuntime } from './highs-runtime';
+import { forgetHighsRuntime, highsRuntime } from './highs-runtime';
 import { improveSellers } from './local-search';
 import { buildMip } from './mip-model';
 import { prepare, type PreparedBasket } from './prepare';
@@ -46,7 +46,14 @@ export interface SolveStats {
  * synchronous CPU work.
  */
 export async function solveBasket(problem: BasketProblem): Promise<BasketSolution> {
-  return solveBasketWith(await highsRuntime(), problem).solution;
+  const highs = await highsRuntime();
+  try {
+    return solveBasketWith(highs, problem).solution;
+  } catch (error) {
+    // WebAssembly.RuntimeError: a trap inside the solver (the lib typings here do not declare WebAssembly).
+    if (error instanceof Error && error.name === 'RuntimeError') forgetHighsRuntime(highs);
+    throw error;
+  }
 }
 
 /**
