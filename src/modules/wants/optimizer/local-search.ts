@@ -111,48 +111,109 @@ export function improveSellers(
     for (const l of changed) current[l] = lineCost(l, true);
   };
 
-  for (;;) {
-    if (performance.now() > deadline) break;
-    // Best single add or drop.
-    let best = -1e-9;
-    let move: [number, number] | null = null;
-    const addGain: [number, number][] = [];
-    for (const s of usefulSellers) {
-      if (open[s] === 1) {
-        const change = delta(-1, s);
-        if (change < best) {
-          best = change;
-          move = [-1, s];
+  /** Best-improvement descent: add or drop while one helps, else the best improving swap. */
+  const descend = () => {
+    for (;;) {
+      if (performance.now() > deadline) break;
+      // Best single add or drop.
+      let best = -1e-9;
+      let move: [number, number] | null = null;
+      const addGain: [number, number][] = [];
+      for (const s of usefulSellers) {
+        if (open[s] === 1) {
+          const change = delta(-1, s);
+          if (change < best) {
+            best = change;
+            move = [-1, s];
+          }
+          continue;
         }
+        // Ranked even when the seller limit forbids a plain add: it then ranks the swaps.
+        const change = delta(s, -1);
+        addGain.push([s, change]);
+        if (openCount < limit && change < best) {
+          best = change;
+          move = [s, -1];
+        }
+      }
+      if (move) {
+        apply(...move);
         continue;
       }
-      // Ranked even when the seller limit forbids a plain add: it then ranks the swaps.
-      const change = delta(s, -1);
-      addGain.push([s, change]);
-      if (openCount < limit && change < best) {
-        best = change;
-        move = [s, -1];
-      }
-    }
-    if (move) {
-      apply(...move);
-      continue;
-    }
-    // Swaps: the most promising sellers to open, against every open one.
-    addGain.sort((a, b) => (a[1] === b[1] ? a[0] - b[0] : a[1] < b[1] ? -1 : 1));
-    const openNow = usefulSellers.filter((s) => open[s] === 1);
-    for (const [opened] of addGain.slice(0, 25)) {
-      for (const closed of openNow) {
-        const change = delta(opened, closed);
-        if (change < best) {
-          best = change;
-          move = [opened, closed];
+      // Swaps: the most promising sellers to open, against every open one.
+      addGain.sort((a, b) => (a[1] === b[1] ? a[0] - b[0] : a[1] < b[1] ? -1 : 1));
+      const openNow = usefulSellers.filter((s) => open[s] === 1);
+      for (const [opened] of addGain.slice(0, 25)) {
+        for (const closed of openNow) {
+          const change = delta(opened, closed);
+          if (change < best) {
+            best = change;
+            move = [opened, closed];
+          }
         }
+        if (move || performance.now() > deadline) break;
       }
-      if (move || performance.now() > deadline) break;
+      if (!move) break;
+      apply(...move);
     }
-    if (!move) break;
-    apply(...move);
+  };
+  const total = () => {
+    let sum = 0;
+    for (let l = 0; l < targets.length; l += 1) sum += current[l]!;
+    for (const s of usefulSellers) if (open[s] === 1) sum += delivery[s]!;
+    return sum;
+  };
+  const restore = (sellers: Uint8Array) => {
+    open.set(sellers);
+    openCount = open.reduce((a, b) => a + b, 0);
+    for (let l = 0; l < targets.length; l += 1) current[l] = lineCost(l, true);
+  };
+
+  descend();
+  const bestOpen = Uint8Array.from(open);
+  let bestCost = total();
+  // Iterated local search, while no seller limit binds: open a few random sellers and descend
+  // again, keeping the result only if it is cheaper. It escapes the local optima that single
+  // swaps cannot leave, which set-cover baskets are full of; it stops after a few failures in a
+  // row, so easy baskets spend next to nothing here.
+  if (maxSellers === undefined) {
+    const random = mulberry32(0x5eed);
+    const closed = () => usefulSellers.filter((s) => open[s] === 0);
+    for (let failures = 0; failures < ILS_FAILURES && performance.now() < deadline;) {
+      const candidates = closed();
+      if (candidates.length === 0) break;
+      for (let k = 0; k < ILS_KICK && candidates.length > 0; k += 1) {
+        const [s] = candidates.splice(Math.floor(random() * candidates.length), 1);
+        apply(s!, -1);
+      }
+      descend();
+      const cost = total();
+      if (cost < bestCost) {
+        bestCost = cost;
+        bestOpen.set(open);
+        failures = 0;
+      } else {
+        failures += 1;
+        restore(bestOpen);
+      }
+    }
   }
-  return open;
+  return bestOpen;
+}
+
+/** Kicks in a row that found nothing cheaper before the iterated search stops. */
+const ILS_FAILURES = 10;
+/** Sellers opened at random by one kick. */
+const ILS_KICK = 3;
+
+/** A small seeded generator (mulberry32), so the same basket always gets the same answer. */
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
 }
