@@ -136,7 +136,7 @@ export function solveBasketWith(highs: Highs, problem: BasketProblem): { solutio
       searchStarted + LOCAL_SEARCH_SHARE * (deadline - searchStarted),
     );
     const improved = measure(prep, cheapestItems(prep, basket.lineFill, open).units);
-    if (improved.filled >= basket.filled && improved.total < basket.total) basket = improved;
+    if (better(improved, basket)) basket = improved;
     stats.searchMs = performance.now() - searchStarted;
     stats.startTotal = basket.total;
     const rule = fillRule(prep, basket.filled);
@@ -151,7 +151,7 @@ export function solveBasketWith(highs: Highs, problem: BasketProblem): { solutio
         prep,
         cheapestItems(prep, rule.exactLines ?? prep.quantity, openSellers(prep, cost.sellerCol, outcome.values)).units,
       );
-      if (found.filled >= basket.filled && found.total <= basket.total) basket = found;
+      if (better(found, basket)) basket = found;
     }
     costOptimal = outcome.optimal;
     if (Number.isFinite(outcome.bound)) solverBound = Math.ceil(outcome.bound - 1e-6 * Math.max(1, Math.abs(outcome.bound)));
@@ -187,6 +187,14 @@ function fillRule(prep: PreparedBasket, filled: number): { exactLines?: Int32Arr
     return Math.min(q, supply);
   });
   return lineMax.reduce((a, b) => a + b, 0) === filled ? { exactLines: lineMax } : { minFill: filled };
+}
+
+/**
+ * More units first, then less cost. (The cost phase can fill more than phase 1 did only when the
+ * fill MIP ran out of time before proving its maximum.)
+ */
+function better(candidate: UnitsBasket, incumbent: UnitsBasket): boolean {
+  return candidate.filled > incumbent.filled || (candidate.filled === incumbent.filled && candidate.total <= incumbent.total);
 }
 
 /** Any basket with at least one unit pays at least one delivery. */
