@@ -5,9 +5,9 @@ import { cheapestItems, cheapestUnitsCost } from './cheapest-items';
 import { greedySellers } from './greedy-sellers';
 import { forgetHighsRuntime, highsRuntime } from './highs-runtime';
 import { improveSellers } from './local-search';
-import { buildMip } from './mip-model';
+import { buildMip, restrictSellers } from './mip-model';
 import { prepare, type PreparedBasket } from './prepare';
-import { runMip } from './run-mip';
+import { runLp, runMip, type MipOutcome } from './run-mip';
 import type { BasketProblem, BasketSolution } from './types';
 
 /**
@@ -19,19 +19,42 @@ const FILL_PHASE_SHARE = 0.5;
 /** Share of the time left that the local search may use before the cost MIP starts from its basket. */
 const LOCAL_SEARCH_SHARE = 0.2;
 
+/** Share of the time left for the LP relaxation (it usually needs far less). */
+const LP_SHARE = 0.3;
+
+/** Share of the time left for the MIP restricted to the LP's sellers (hard baskets only). */
+const NEIGHBOURHOOD_SHARE = 0.25;
+
+/**
+ * Sellers the LP relaxation opens fractionally from which a basket counts as hard: market
+ * baskets of 200 lines leave at most a dozen, set-cover ones a hundred (bench/results/optimizer.md).
+ */
+const HARD_FRACTIONAL_SELLERS = 30;
+
+/** Share of the time limit one polish of a solver incumbent may take (HiGHS waits meanwhile). */
+const POLISH_SHARE = 0.01;
+
 /** Where the time went, for the benchmark; not part of the answer. */
 export interface SolveStats {
   /** Validation, presolve, flows and the greedy start (pure JavaScript). */
   prepareMs: number;
   /** The local search for a start basket. */
   searchMs: number;
+  /** The local search polishing the solver's incumbents, inside its runs (so also counted in runMs). */
+  polishMs: number;
   /** Cost of the basket the cost MIP starts from (after the local search). */
   startTotal: number;
+  /** The LP relaxation of the cost model. */
+  lpMs: number;
+  /** Whether the LP relaxation marked the basket as hard (see HARD_FRACTIONAL_SELLERS). */
+  hard: boolean;
+  /** Cost of the best basket after the MIP restricted to the LP's sellers (hard baskets only). */
+  neighbourhoodTotal: number;
   /** Building the sparse models and handing them to the solver. */
   buildMs: number;
   /** The solver's runs. */
   runMs: number;
-  /** Which steps ran: the fill MIP only when maxSellers binds and the greedy start falls short. */
+  /** Which steps ran: the fill MIP only when maxSellers binds and the greedy start falls short; the full cost MIP unless the neighbourhood's basket met the LP bound. */
   fillMip: boolean;
   costMip: boolean;
   fillProven: boolean;
@@ -79,7 +102,11 @@ export function solveBasketWith(highs: Highs, problem: BasketProblem): { solutio
   const stats: SolveStats = {
     prepareMs: 0,
     searchMs: 0,
+    polishMs: 0,
     startTotal: 0,
+    lpMs: 0,
+    hard: false,
+    neighbourhoodTotal: 0,
     buildMs: 0,
     runMs: 0,
     fillMip: false,
@@ -143,18 +170,77 @@ export function solveBasketWith(highs: Highs, problem: BasketProblem): { solutio
     const cost = buildTimed(stats, () =>
       buildMip(highs, prep, { objective: 'cost', ...rule, maxSellers: sellersBind ? maxSellers : undefined }),
     );
-    const outcome = runMip(highs, cost, secondsLeft(), columnsFromUnits(prep, cost.sellerCol, cost.data.numCols, basket.units));
-    account(stats, outcome);
-    stats.costMip = true;
-    if (outcome.values) {
-      const found = measure(
+    const lineCap = rule.exactLines ?? prep.quantity;
+    const fromSolver = (values: Float64Array) =>
+      measure(prep, cheapestItems(prep, lineCap, openSellers(prep, cost.sellerCol, values)).units);
+    // The local search run again from each basket the solver finds (see runMip's `polish`).
+    let polished: UnitsBasket | null = null;
+    const polish = (incumbent: Float64Array): Float64Array | null => {
+      const polishStarted = performance.now();
+      if (polishStarted > deadline) return null;
+      const found = fromSolver(incumbent);
+      const open = improveSellers(
         prep,
-        cheapestItems(prep, rule.exactLines ?? prep.quantity, openSellers(prep, cost.sellerCol, outcome.values)).units,
+        found.lineFill,
+        found.units,
+        sellersBind ? maxSellers : undefined,
+        Math.min(deadline, polishStarted + POLISH_SHARE * problem.timeLimitMs),
       );
-      if (better(found, basket)) basket = found;
+      const improved = measure(prep, cheapestItems(prep, found.lineFill, open).units);
+      const best = better(improved, found) ? improved : found;
+      stats.polishMs += performance.now() - polishStarted;
+      if (polished && !better(best, polished)) return null;
+      polished = best;
+      let objective = 0;
+      for (let c = 0; c < incumbent.length; c += 1) objective += cost.data.colCost[c]! * incumbent[c]!;
+      return best.total < objective - 1e-6 ? columnsFromUnits(prep, cost.sellerCol, cost.data.numCols, best.units) : null;
+    };
+    const startOf = (b: UnitsBasket) => columnsFromUnits(prep, cost.sellerCol, cost.data.numCols, b.units);
+    const keep = (outcome: MipOutcome) => {
+      account(stats, outcome);
+      if (outcome.values) {
+        const found = fromSolver(outcome.values);
+        if (better(found, basket)) basket = found;
+      }
+      if (polished && better(polished, basket)) basket = polished;
+    };
+
+    // The LP relaxation tells easy baskets from hard ones. On market baskets it opens a few
+    // dozen sellers, only a handful of them fractionally, and the full MIP below finishes in well
+    // under a second. Set-cover baskets (many small overlapping sellers) leave a hundred sellers
+    // fractional; there the solver's own heuristics find good baskets only after seconds of root
+    // work, so first the MIP restricted to the sellers the LP opens at all (and the start's) is
+    // searched, as the solver's RENS heuristic would but earlier, and the local search polishes
+    // every basket the solver finds. The LP's optimum is a lower bound either way.
+    const lpStarted = performance.now();
+    const lp = runLp(highs, cost, secondsLeft() * LP_SHARE);
+    stats.lpMs = performance.now() - lpStarted;
+    let hard = false;
+    if (lp) {
+      solverBound = roundUp(lp.objective);
+      const allowed = openSellers(prep, cost.sellerCol, startOf(basket));
+      let fractional = 0;
+      for (const s of prep.usefulSellers) {
+        const y = lp.values[cost.sellerCol[s]!]!;
+        if (y > 1e-6) allowed[s] = 1;
+        if (y > 1e-6 && y < 1 - 1e-6) fractional += 1;
+      }
+      hard = fractional >= HARD_FRACTIONAL_SELLERS;
+      stats.hard = hard;
+      if (hard) {
+        keep(runMip(highs, restrictSellers(cost, allowed), secondsLeft() * NEIGHBOURHOOD_SHARE, startOf(basket), polish));
+        stats.neighbourhoodTotal = basket.total;
+      }
+      // Proven already when the basket costs no more than the LP's bound.
+      costOptimal = basket.total <= solverBound;
     }
-    costOptimal = outcome.optimal;
-    if (Number.isFinite(outcome.bound)) solverBound = Math.ceil(outcome.bound - 1e-6 * Math.max(1, Math.abs(outcome.bound)));
+    if (!costOptimal) {
+      const outcome = runMip(highs, cost, secondsLeft(), startOf(basket), hard ? polish : undefined);
+      keep(outcome);
+      stats.costMip = true;
+      costOptimal = outcome.optimal;
+      if (Number.isFinite(outcome.bound)) solverBound = Math.max(solverBound, roundUp(outcome.bound));
+    }
   }
 
   const optimal = costOptimal && stats.fillProven;
@@ -187,6 +273,11 @@ function fillRule(prep: PreparedBasket, filled: number): { exactLines?: Int32Arr
     return Math.min(q, supply);
   });
   return lineMax.reduce((a, b) => a + b, 0) === filled ? { exactLines: lineMax } : { minFill: filled };
+}
+
+/** A bound from the solver, rounded up to whole pence (every basket costs whole pence), with room for its tolerances. */
+function roundUp(bound: number): number {
+  return Math.ceil(bound - 1e-6 * Math.max(1, Math.abs(bound)));
 }
 
 /**
