@@ -24,7 +24,8 @@ const FEASIBLE = 2;
  * `polish`, when given, sees each new incumbent the solver finds and may answer a better one,
  * which is handed back at the solver's next user-solution call (HiGHS asks every few hundred
  * milliseconds): the local search then improves on what branch and bound found, and the solver
- * prunes with the result.
+ * prunes with the result. `relativeGap` > 0 stops early, for runs that look for a basket rather
+ * than a proof.
  */
 export function runMip(
   highs: Highs,
@@ -32,6 +33,7 @@ export function runMip(
   timeLimitS: number,
   start?: Float64Array,
   polish?: (incumbent: Float64Array) => Float64Array | null,
+  relativeGap = 0,
 ): MipOutcome {
   const loadStarted = performance.now();
   const model = highs.createModel(mip.data);
@@ -42,8 +44,8 @@ export function runMip(
       // JavaScript presolve has dropped dominated listings) and took up to a second of a 4 s solve
       // on 10,000 candidates; without it the market instances solve 2–5× faster (bench/results/optimizer.md).
       presolve: 'off',
-      // Proven optimal means optimal, not within the default 0.01 %.
-      mip_rel_gap: 0,
+      // Proven optimal means optimal, not within the default 0.01 % (a heuristic run may ask for less).
+      mip_rel_gap: relativeGap,
       // Every basket's objective is an integer (whole pence, or units in the fill phase), and so is
       // the optimum (x is continuous but integral at the optimum, see mip-model.ts): once incumbent
       // and bound are less than 1 apart, the optimum is the incumbent rounded down, which the

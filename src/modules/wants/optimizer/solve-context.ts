@@ -27,6 +27,8 @@ export interface SolveStats {
   startTotal: number;
   /** The LP relaxation of the cost model. */
   lpMs: number;
+  /** Sellers the LP relaxation opens fractionally. */
+  lpFractional: number;
   /** Whether the LP relaxation marked the basket as hard (see cost-phase.ts). */
   hard: boolean;
   /** Cost of the best basket after the MIP restricted to the LP's sellers (hard baskets only). */
@@ -52,6 +54,7 @@ export function newStats(): SolveStats {
     polishMs: 0,
     startTotal: 0,
     lpMs: 0,
+    lpFractional: 0,
     hard: false,
     neighbourhoodTotal: 0,
     buildMs: 0,
