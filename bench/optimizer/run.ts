@@ -229,10 +229,10 @@ ${hardRows.join('\n')}
 
 bench/optimizer/instances.ts, seeded (mulberry32), so every run solves the same instances.
 
-- (a)–(c) market: lines draw cards by Zipf popularity over a 30,000-card catalogue (6 % of lines re-ask an earlier card
-  with other filters, so some listings fit two lines; 4 % ask for a card nobody lists). A card has listings in proportion
-  to popularity^0.55 (hundreds for the most wanted, none for some rare ones), scaled so candidates land near the size's
-  count. Each listing: a seller drawn Zipf-weighted from the pool (a few big shops), one of 7 conditions (MT … PO, price
+- (a)–(c) market: lines draw distinct cards by Zipf(0.9) popularity over a 30,000-card catalogue (6 % of lines re-ask
+  an earlier card with other filters, so some listings fit two lines; 4 % ask for a card nobody lists). A card has
+  listings in proportion to popularity^−0.55 of its rank (up to a thousand for the most wanted, none for some rare ones),
+  scaled so candidates land near the size's count. Each listing: a seller drawn Zipf-weighted from the pool (a few big shops), one of 7 conditions (MT … PO, price
   ×1.15 … ×0.3), one of 6 languages, a log-normal price (σ 0.2) around the card's log-normal market price (median 60 p,
   σ 1.1) times the seller's own markup, stock 1 (60 %), 2, 3–4 or 5–12. Lines want 1, 2, 3 or 4 copies (65/12/5/18 %),
   a minimum condition (any / EX / NM) and sometimes a language; the candidates are the listings that pass. Delivery:
