@@ -213,7 +213,8 @@ compare times within one run, and read a miss near a target against the load.
 
 One process solves the instances one after another, as the worker's activity does: the WebAssembly module is loaded once
 (${ms(loadMs)} ms here) and reused, every model is disposed after its solve; three untimed solves (market, seller limit, set
-cover) warm the JIT first, as a worker that has run for a while is. Each call has a 10 s time limit. Peak RSS of
+cover) warm the JIT first, as a worker that has run for a while is (the first solves in a fresh process took 2–3× the
+CPU of later ones while V8 had not yet optimised the WebAssembly and JavaScript). Each call has a 10 s time limit. Peak RSS of
 the process over the whole run: ${peakRss.toFixed(0)} MiB (WebAssembly memory at the end: ${(highs.memoryBytes / 2 ** 20).toFixed(0)} MiB).
 
 | size | n | lines / listings / sellers (mean) | proven optimal | solveMs p50 / p95 / max | CPU ms p50 / p95 | mean gap (max) | naive → optimized, £ summed (saving) | fill | ms: JS prep + local search / model build / solver (mean) | target | met |
