@@ -107,9 +107,18 @@ export function marketInstance(
     language: string | null;
   }
   const lines: Line[] = [];
+  const asked = new Set<number>();
+  // A card once per list, except the deliberate re-asks (same card, other filters).
+  const freshCard = () => {
+    for (;;) {
+      const card = cardRank();
+      if (!asked.has(card)) return card;
+    }
+  };
   for (let l = 0; l < size.lines; l += 1) {
     const again = l > 0 && random() < 0.06;
-    const card = again ? lines[Math.floor(random() * l)]!.card : random() < 0.04 ? -1 - l : cardRank();
+    const card = again ? lines[Math.floor(random() * l)]!.card : random() < 0.04 ? -1 - l : freshCard();
+    asked.add(card);
     lines.push({
       id: `line-${l}`,
       card,
@@ -119,16 +128,19 @@ export function marketInstance(
     });
   }
   // Listings per card ∝ popularity^0.7, scaled so that candidates land near size.listings: about
-  // 45 % of a card's listings pass a line's filters, fewer abroad.
+  // 55 % of a card's listings pass a line's filters on average, fewer abroad.
   const cards = [...new Set(lines.map((l) => l.card).filter((c) => c >= 0))];
   const weight = (card: number) => Math.pow(card + 1, -0.55);
-  const pass = 0.45 * (abroad ? 0.75 : 1);
+  const pass = 0.55 * (abroad ? 0.75 : 1);
   const scale = size.listings / pass / lines.reduce((sum, l) => sum + (l.card >= 0 ? weight(l.card) : 0), 0);
 
   const listings: (BasketProblem['listings'][number] & { card: number; condition: number; language: string })[] = [];
   for (const card of cards) {
     const market = Math.min(20_000, Math.max(5, logNormal(random, 60, 1.1)));
-    const count = Math.round(scale * weight(card) * (0.6 + 0.8 * random()));
+    // Rounded at random (up with the fraction's probability), so that the many rare cards keep
+    // their share of listings on average instead of all rounding down to none.
+    const expected = scale * weight(card) * (0.6 + 0.8 * random());
+    const count = Math.floor(expected) + (random() < expected - Math.floor(expected) ? 1 : 0);
     const add = (seller: Seller, factor: number) => {
       const condition = weighted(random, CONDITION_SHARE);
       const language = LANGUAGES[weighted(random, LANGUAGE_SHARE)]!;

@@ -1,4 +1,6 @@
+import type { Highs } from 'highs';
 import { solveBasket, type BasketProblem, type BasketSolution } from '../../src/services/wants/optimizer';
+import { highsRuntime } from '../../src/services/wants/optimizer/highs-runtime';
 import { prng } from '../support/random';
 
 type Rng = () => number;
@@ -297,6 +299,17 @@ describe('solveBasket cases', () => {
     await expect(solveBasket({ ...problem, listings: [listing('x', 'shop', 10.5, 3)] })).rejects.toThrow(RangeError);
   });
 
+  it('agrees with an independent integer model on set covers too large to enumerate', async () => {
+    // The same (warm) solver runtime, but a formulation written independently.
+    const highs = await highsRuntime();
+    for (const seed of [23, 24, 25]) {
+      const { problem } = setCoverInstance(seed, 10_000, { lines: 12, sellers: 24, plantedSize: 4 });
+      const solution = await solveBasket(problem);
+      expect(expectFeasible(problem, solution)).toBe(12);
+      expect(solution).toMatchObject({ status: 'OPTIMAL', gap: 0, total: independentOptimum(highs, problem) });
+    }
+  });
+
   it('honours the time limit on a hard set-cover instance and returns a true lower bound', async () => {
     const { problem, plantedTotal } = setCoverInstance(7, 1_000);
     const solution = await solveBasket(problem);
@@ -317,9 +330,13 @@ describe('solveBasket cases', () => {
  * sellers at about the same price, so delivery decides and choosing sellers is the hard part.
  * Planted: 25 sellers with 8 cards each that cover every line, whose cost is a known upper bound.
  */
-function setCoverInstance(seed: number, timeLimitMs: number): { problem: BasketProblem; plantedTotal: number } {
+function setCoverInstance(
+  seed: number,
+  timeLimitMs: number,
+  size = { lines: 200, sellers: 375, plantedSize: 8 },
+): { problem: BasketProblem; plantedTotal: number } {
   const random = prng(seed);
-  const lineCount = 200;
+  const lineCount = size.lines;
   const listings: BasketProblem['listings'] = [];
   const sellerList: BasketProblem['sellers'] = [];
   const fits: string[][] = Array.from({ length: lineCount }, () => []);
@@ -338,8 +355,8 @@ function setCoverInstance(seed: number, timeLimitMs: number): { problem: BasketP
     }
   };
   const order = Array.from({ length: lineCount }, (_, i) => i).sort(() => random() - 0.5);
-  for (let k = 0; k < lineCount; k += 8) addSeller(order.slice(k, k + 8), true);
-  for (let s = 0; s < 375; s += 1) {
+  for (let k = 0; k < lineCount; k += size.plantedSize) addSeller(order.slice(k, k + size.plantedSize), true);
+  for (let s = 0; s < size.sellers; s += 1) {
     const cards = new Set<number>();
     const size = int(random, 3, 9);
     while (cards.size < size) cards.add(int(random, 0, lineCount - 1));
@@ -354,4 +371,53 @@ function setCoverInstance(seed: number, timeLimitMs: number): { problem: BasketP
     },
     plantedTotal,
   };
+}
+
+/**
+ * The optimum of a fully fillable problem from a model written independently of the optimizer:
+ * CPLEX LP text, whole units (x integer), one binary per seller, x ≤ min(quantity, stock)·y, no
+ * presolve of ours, no flows, no local search; HiGHS's one-shot API to the proven optimum.
+ */
+function independentOptimum(highs: Highs, problem: BasketProblem): number {
+  const listing = new Map(problem.listings.map((j, i) => [j.id, { ...j, index: i }]));
+  const seller = new Map(problem.sellers.map((s, i) => [s.id, { ...s, index: i }]));
+  const objective: string[] = [];
+  const rows: string[] = [];
+  const bounds: string[] = [];
+  const generals: string[] = [];
+  const stock = new Map<string, string[]>();
+  problem.lines.forEach((line, l) => {
+    const terms: string[] = [];
+    for (const id of line.listingIds) {
+      const j = listing.get(id)!;
+      const x = `x_${l}_${j.index}`;
+      const y = `y_${seller.get(j.sellerId)!.index}`;
+      const upper = Math.min(line.quantity, j.available);
+      objective.push(`+ ${j.unitPrice} ${x}`);
+      terms.push(`+ ${x}`);
+      rows.push(`link_${l}_${j.index}: ${x} - ${upper} ${y} <= 0`);
+      bounds.push(`0 <= ${x} <= ${upper}`);
+      generals.push(x);
+      stock.set(id, [...(stock.get(id) ?? []), `+ ${x}`]);
+    }
+    rows.push(`line_${l}: ${terms.join(' ')} = ${line.quantity}`);
+  });
+  for (const [id, terms] of stock) rows.push(`stock_${listing.get(id)!.index}: ${terms.join(' ')} <= ${listing.get(id)!.available}`);
+  for (const s of seller.values()) objective.push(`+ ${s.deliveryPrice} y_${s.index}`);
+  const lp = [
+    'Minimize',
+    ` obj: ${objective.join(' ')}`,
+    'Subject To',
+    ...rows.map((r) => ` ${r}`),
+    'Bounds',
+    ...bounds.map((b) => ` ${b}`),
+    'Generals',
+    ` ${generals.join(' ')}`,
+    'Binaries',
+    ` ${[...seller.values()].map((s) => `y_${s.index}`).join(' ')}`,
+    'End',
+  ].join('\n');
+  const result = highs.solve(lp, { output_flag: false, mip_rel_gap: 0 });
+  expect(result.Status).toBe('Optimal');
+  return Math.round(result.ObjectiveValue);
 }

@@ -99,3 +99,11 @@ export function describe(prep: PreparedBasket, basket: UnitsBasket): Pick<Basket
   );
   return { picks, sellers: [...sellers.values()], unfilled };
 }
+
+/**
+ * More units first, then less cost (ties go to the candidate). The cost phase can fill more than
+ * phase 1 did only when the fill MIP ran out of time before proving its maximum.
+ */
+export function better(candidate: UnitsBasket, incumbent: UnitsBasket): boolean {
+  return candidate.filled > incumbent.filled || (candidate.filled === incumbent.filled && candidate.total <= incumbent.total);
+}

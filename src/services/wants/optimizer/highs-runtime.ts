@@ -15,3 +15,13 @@ export function highsRuntime(): Promise<Highs> {
   });
   return runtime;
 }
+
+/**
+ * Drops the shared runtime after a WebAssembly trap (out of memory, an abort inside HiGHS): its
+ * memory may be left inconsistent, so the next solve loads a fresh instance instead of reusing it.
+ */
+export function forgetHighsRuntime(broken: Highs): void {
+  void runtime?.then((current) => {
+    if (current === broken) runtime = undefined;
+  });
+}

@@ -144,3 +144,12 @@ export function buildMip(highs: Highs, prep: PreparedBasket, spec: MipSpec): Bas
     },
   };
 }
+
+/** The same model with every seller outside `allowed` closed (y ≤ 0): a neighbourhood to search first. */
+export function restrictSellers(mip: BasketMip, allowed: Uint8Array): BasketMip {
+  const colUpper = Float64Array.from(mip.data.colUpper);
+  mip.sellerCol.forEach((col, s) => {
+    if (col >= 0 && allowed[s] === 0) colUpper[col] = 0;
+  });
+  return { ...mip, data: { ...mip.data, colUpper } };
+}

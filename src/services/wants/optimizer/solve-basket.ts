@@ -1,44 +1,15 @@
 import { performance } from 'node:perf_hooks';
 import type { Highs } from 'highs';
-import { columnsFromUnits, describe, measure, openSellers, type UnitsBasket } from './basket-units';
+import { describe, measure, type UnitsBasket } from './basket-units';
 import { cheapestItems, cheapestUnitsCost } from './cheapest-items';
-import { greedySellers } from './greedy-sellers';
-import { highsRuntime } from './highs-runtime';
-import { improveSellers } from './local-search';
-import { buildMip } from './mip-model';
+import { costPhase } from './cost-phase';
+import { fillPhase } from './fill-phase';
+import { forgetHighsRuntime, highsRuntime } from './highs-runtime';
 import { prepare, type PreparedBasket } from './prepare';
-import { runMip } from './run-mip';
+import { newStats, type SolveContext, type SolveStats } from './solve-context';
 import type { BasketProblem, BasketSolution } from './types';
 
-/**
- * Share of the time left that the fill phase may use when maxSellers binds: the cost phase needs
- * the rest to improve the basket and prove its bound.
- */
-const FILL_PHASE_SHARE = 0.5;
-
-/** Share of the time left that the local search may use before the cost MIP starts from its basket. */
-const LOCAL_SEARCH_SHARE = 0.2;
-
-/** Where the time went, for the benchmark; not part of the answer. */
-export interface SolveStats {
-  /** Validation, presolve, flows and the greedy start (pure JavaScript). */
-  prepareMs: number;
-  /** The local search for a start basket. */
-  searchMs: number;
-  /** Cost of the basket the cost MIP starts from (after the local search). */
-  startTotal: number;
-  /** Building the sparse models and handing them to the solver. */
-  buildMs: number;
-  /** The solver's runs. */
-  runMs: number;
-  /** Which steps ran: the fill MIP only when maxSellers binds and the greedy start falls short. */
-  fillMip: boolean;
-  costMip: boolean;
-  fillProven: boolean;
-  pairs: number;
-  dominatedListings: number;
-  replacedPairs: number;
-}
+export type { SolveStats } from './solve-context';
 
 /**
  * The cheapest basket that fills as many wanted units as stock (and maxSellers) allows, with the
@@ -46,115 +17,64 @@ export interface SolveStats {
  * synchronous CPU work.
  */
 export async function solveBasket(problem: BasketProblem): Promise<BasketSolution> {
-  return solveBasketWith(await highsRuntime(), problem).solution;
+  const highs = await highsRuntime();
+  try {
+    return solveBasketWith(highs, problem).solution;
+  } catch (error) {
+    // WebAssembly.RuntimeError: a trap inside the solver (the lib typings here do not declare WebAssembly).
+    if (error instanceof Error && error.name === 'RuntimeError') forgetHighsRuntime(highs);
+    throw error;
+  }
 }
 
 /**
- * Two phases, because filling comes first and a single objective with a large penalty per
- * missing unit would make the solver's gap and bound mostly about that penalty, not about cost:
+ * Two phases (fill-phase.ts, cost-phase.ts), because filling comes first and a single objective
+ * with a large penalty per missing unit would make the solver's gap and bound mostly about that
+ * penalty, not about cost: first the most units that can be placed, then the cheapest basket
+ * placing at least that many.
  *
- * 1. Fill: the most units that can be placed. Without a seller limit this is a max flow over
- *    lines × listings, solved exactly in JavaScript (with the cheapest items as a by-product).
- *    With maxSellers it is a max-coverage problem: a greedy choice of sellers first, and only if
- *    that falls short of the flow's (unlimited) maximum, a MIP that maximises units.
- * 2. Cost: the MIP that minimises items + delivery among baskets filling at least that many
- *    units, started from the phase-1 basket, within what is left of the time limit.
- *
- * `lowerBound` is the best of the solver's bound and a bound of our own (the cheapest items for
- * that many units plus the cheapest delivery), rounded up because every basket costs whole pence.
+ * `lowerBound` is the best of the cost phase's proven bound and a bound of our own (the cheapest
+ * items for that many units plus the cheapest delivery), so a time limit hit before the solver
+ * proves anything still leaves a true bound.
  */
 export function solveBasketWith(highs: Highs, problem: BasketProblem): { solution: BasketSolution; stats: SolveStats } {
   const started = performance.now();
-  // The solver may overrun its own limit a little (it checks the clock between steps) and the
-  // answer still has to be assembled after it stops: keep a reserve so the call returns in time.
-  const deadline = started + problem.timeLimitMs * 0.97 - Math.min(30, problem.timeLimitMs * 0.1);
-  const secondsLeft = () => Math.max(0, deadline - performance.now()) / 1000;
-  const stats: SolveStats = {
-    prepareMs: 0,
-    searchMs: 0,
-    startTotal: 0,
-    buildMs: 0,
-    runMs: 0,
-    fillMip: false,
-    costMip: false,
-    fillProven: true,
-    pairs: 0,
-    dominatedListings: 0,
-    replacedPairs: 0,
-  };
-
+  const stats = newStats();
   const prep = prepare(problem);
   stats.pairs = prep.pairLine.length;
   stats.dominatedListings = prep.dominatedListings;
   stats.replacedPairs = prep.replacedPairs;
+  const ctx: SolveContext = {
+    highs,
+    prep,
+    maxSellers: problem.maxSellers !== undefined && problem.maxSellers < prep.usefulSellers.length ? problem.maxSellers : undefined,
+    // The solver may overrun its own limit a little (it checks the clock between steps) and the
+    // answer still has to be assembled after it stops: keep a reserve so the call returns in time.
+    deadline: started + problem.timeLimitMs * 0.97 - Math.min(30, problem.timeLimitMs * 0.1),
+    timeLimitMs: problem.timeLimitMs,
+    stats,
+  };
+
   const unlimited = cheapestItems(prep, prep.quantity);
-  const maxSellers = problem.maxSellers;
-  const sellersBind = maxSellers !== undefined && maxSellers < prep.usefulSellers.length;
+  const fill = fillPhase(ctx, unlimited);
+  stats.fillProven = fill.proven;
+  // JavaScript only: validation, presolve, flows, the greedy start (not the fill MIP).
+  stats.prepareMs = performance.now() - started - stats.buildMs - stats.runMs;
 
-  // Phase 1: how many units to fill, and a first basket that does.
-  let basket = measure(prep, unlimited.units);
-  if (sellersBind && unlimited.filled > 0) {
-    basket = measure(prep, greedySellers(prep, maxSellers).units);
-    if (basket.filled < unlimited.filled) {
-      stats.prepareMs = performance.now() - started;
-      const fill = buildTimed(stats, () => buildMip(highs, prep, { objective: 'fill', maxSellers }));
-      const outcome = runMip(
-        highs,
-        fill,
-        secondsLeft() * FILL_PHASE_SHARE,
-        columnsFromUnits(prep, fill.sellerCol, fill.data.numCols, basket.units),
-      );
-      account(stats, outcome);
-      stats.fillMip = true;
-      if (outcome.values) {
-        const found = measure(prep, cheapestItems(prep, prep.quantity, openSellers(prep, fill.sellerCol, outcome.values)).units);
-        if (found.filled > basket.filled) basket = found;
-      }
-      // Units are integers: a bound below the next unit proves this fill is the most possible.
-      stats.fillProven = outcome.optimal || Math.floor(outcome.bound + 1e-6) <= basket.filled;
-    }
-  }
-  if (!stats.fillMip) stats.prepareMs = performance.now() - started;
-
-  // Phase 2: the cheapest basket filling at least as many units.
-  let costOptimal = basket.filled === 0;
-  let solverBound = -Infinity;
+  let basket = fill.basket;
+  let costOptimal = true;
+  let bound = -Infinity;
   if (basket.filled > 0) {
-    const searchStarted = performance.now();
-    const open = improveSellers(
-      prep,
-      basket.lineFill,
-      usedSellers(prep, basket),
-      sellersBind ? maxSellers : undefined,
-      searchStarted + LOCAL_SEARCH_SHARE * (deadline - searchStarted),
-    );
-    const improved = measure(prep, cheapestItems(prep, basket.lineFill, open).units);
-    if (improved.filled >= basket.filled && improved.total < basket.total) basket = improved;
-    stats.searchMs = performance.now() - searchStarted;
-    stats.startTotal = basket.total;
-    const rule = fillRule(prep, basket.filled);
-    const cost = buildTimed(stats, () =>
-      buildMip(highs, prep, { objective: 'cost', ...rule, maxSellers: sellersBind ? maxSellers : undefined }),
-    );
-    const outcome = runMip(highs, cost, secondsLeft(), columnsFromUnits(prep, cost.sellerCol, cost.data.numCols, basket.units));
-    account(stats, outcome);
-    stats.costMip = true;
-    if (outcome.values) {
-      const found = measure(
-        prep,
-        cheapestItems(prep, rule.exactLines ?? prep.quantity, openSellers(prep, cost.sellerCol, outcome.values)).units,
-      );
-      if (found.filled >= basket.filled && found.total <= basket.total) basket = found;
-    }
-    costOptimal = outcome.optimal;
-    if (Number.isFinite(outcome.bound)) solverBound = Math.ceil(outcome.bound - 1e-6 * Math.max(1, Math.abs(outcome.bound)));
+    const cost = costPhase(ctx, basket);
+    basket = cost.basket;
+    costOptimal = cost.optimal;
+    bound = cost.bound;
   }
 
-  const optimal = costOptimal && stats.fillProven;
   const ownBound = basket.filled > 0 ? cheapestUnitsCost(unlimited.marginals, basket.filled) + cheapestDelivery(prep) : 0;
-  const lowerBound = costOptimal ? basket.total : Math.min(basket.total, Math.max(ownBound, solverBound));
+  const lowerBound = costOptimal ? basket.total : Math.min(basket.total, Math.max(ownBound, bound));
   const solution: BasketSolution = {
-    status: optimal ? 'OPTIMAL' : 'TIME_LIMIT',
+    status: costOptimal && fill.proven ? 'OPTIMAL' : 'TIME_LIMIT',
     total: basket.total,
     itemsTotal: basket.itemsTotal,
     deliveryTotal: basket.deliveryTotal,
@@ -168,28 +88,6 @@ export function solveBasketWith(highs: Highs, problem: BasketProblem): { solutio
   return { solution, stats };
 }
 
-/**
- * How phase 2 keeps the fill. When the fill equals what every line can take from its own
- * listings, each line's fill is forced and equality rows say so (a smaller, tighter model);
- * otherwise lines stay "at most their quantity" and one row keeps the total.
- */
-function fillRule(prep: PreparedBasket, filled: number): { exactLines?: Int32Array; minFill?: number } {
-  const lineMax = Int32Array.from(prep.quantity, (q, l) => {
-    let supply = 0;
-    for (let p = prep.lineStart[l]!; p < prep.lineStart[l + 1]!; p += 1) supply += prep.pairUpper[p]!;
-    return Math.min(q, supply);
-  });
-  return lineMax.reduce((a, b) => a + b, 0) === filled ? { exactLines: lineMax } : { minFill: filled };
-}
-
-function usedSellers(prep: PreparedBasket, basket: UnitsBasket): Uint8Array {
-  const used = new Uint8Array(prep.delivery.length);
-  basket.units.forEach((n, p) => {
-    if (n > 0) used[prep.sellerOf[prep.pairListing[p]!]!] = 1;
-  });
-  return used;
-}
-
 /** Any basket with at least one unit pays at least one delivery. */
 function cheapestDelivery(prep: PreparedBasket): number {
   return Math.min(...prep.usefulSellers.map((s) => prep.delivery[s]!));
@@ -200,16 +98,4 @@ function naiveTotal(prep: PreparedBasket, basket: UnitsBasket): number {
   const naive = measure(prep, cheapestItems(prep, basket.lineFill).units);
   if (naive.filled !== basket.filled) throw new Error('basket optimizer: the naive basket cannot fill what the optimized one does');
   return naive.total;
-}
-
-function buildTimed<T>(stats: SolveStats, build: () => T): T {
-  const t = performance.now();
-  const built = build();
-  stats.buildMs += performance.now() - t;
-  return built;
-}
-
-function account(stats: SolveStats, outcome: { loadMs: number; runMs: number }): void {
-  stats.buildMs += outcome.loadMs;
-  stats.runMs += outcome.runMs;
 }
