@@ -1,6 +1,7 @@
 // Seeded basket-optimizer instances that look like the market (see bench/results/optimizer.md,
 // "How instances are generated"). The same seed gives the same instance on every run.
 import type { BasketProblem } from '../../src/services/wants/optimizer';
+import { zipf } from '../catalog/workload';
 import { prng } from '../../test/support/random';
 
 type Rng = () => number;
@@ -31,24 +32,6 @@ const weighted = (random: Rng, shares: readonly number[]): number => {
 };
 const gaussian = (random: Rng) => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 const logNormal = (random: Rng, median: number, sigma: number) => median * Math.exp(sigma * gaussian(random));
-
-/** Index 0…n−1 with P(k) ∝ 1 / (k + 1)^s: rank 0 is the most popular. */
-function zipf(n: number, s: number, random: Rng): () => number {
-  const cumulative = new Float64Array(n);
-  let sum = 0;
-  for (let k = 0; k < n; k += 1) cumulative[k] = sum += 1 / Math.pow(k + 1, s);
-  return () => {
-    const x = random() * sum;
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (cumulative[mid]! < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-}
 
 const stock = (random: Rng) =>
   random() < 0.6 ? 1 : random() < 0.4 ? 2 : random() < 0.6 ? 3 + Math.floor(random() * 2) : 5 + Math.floor(random() * 8);

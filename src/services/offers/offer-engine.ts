@@ -149,12 +149,7 @@ export class OfferEngine {
           const next = { unitPrice: a.unitPrice!, quantity: a.quantity ?? o.quantity };
           const ended = listingEnded(listing, o);
           if (ended) {
-            const after = await this.end(tx, o, ended, at, change.changeId);
-            return outcomeOf(after, at, {
-              kind: 'conflict',
-              code: 'offer-listing-ended',
-              message: `${ENDED_TEXT[ended]}: the offer has ended.`,
-            });
+            return this.endedByListing(tx, o, ended, at, change.changeId);
           }
           if (next.unitPrice >= listing.price) {
             return outcomeOf(o, at, {
@@ -181,24 +176,14 @@ export class OfferEngine {
           const listing = (await readListing(tx, o.listingId))!;
           const ended = listingEnded(listing, o);
           if (ended) {
-            const after = await this.end(tx, o, ended, at, change.changeId);
-            return outcomeOf(after, at, {
-              kind: 'conflict',
-              code: 'offer-listing-ended',
-              message: `${ENDED_TEXT[ended]}: the offer has ended.`,
-            });
+            return this.endedByListing(tx, o, ended, at, change.changeId);
           }
           const accepted = await this.accept(tx, o, a.party, at, [entry(a.party, 'accept', o, at, mark)]);
           if (accepted) return outcomeOf(accepted, at);
           // The hold waited on the listing row: read it again, a deletion or sale may have just committed.
           const endedMeanwhile = listingEnded((await readListing(tx, o.listingId))!, o);
           if (endedMeanwhile) {
-            const after = await this.end(tx, o, endedMeanwhile, at, change.changeId);
-            return outcomeOf(after, at, {
-              kind: 'conflict',
-              code: 'offer-listing-ended',
-              message: `${ENDED_TEXT[endedMeanwhile]}: the offer has ended.`,
-            });
+            return this.endedByListing(tx, o, endedMeanwhile, at, change.changeId);
           }
           return outcomeOf(o, at, {
             kind: 'conflict',
@@ -333,6 +318,15 @@ export class OfferEngine {
   }
 
   /** The listing no longer supports the offer: it ends DECLINED, with the notice in its history. */
+  /** A move on an offer whose listing has ended: the offer ends with it, and the move is refused. */
+  private async endedByListing(tx: EntityManager, o: OfferRow, reason: string, at: Date, changeId: string): Promise<OfferOutcome> {
+    return outcomeOf(await this.end(tx, o, reason, at, changeId), at, {
+      kind: 'conflict',
+      code: 'offer-listing-ended',
+      message: `${ENDED_TEXT[reason]}: the offer has ended.`,
+    });
+  }
+
   private end(tx: EntityManager, o: OfferRow, reason: string, at: Date, changeId: string): Promise<OfferRow> {
     return this.write(
       tx,
