@@ -251,6 +251,12 @@ describe('price alerts', () => {
     await db.query(`UPDATE outbox_events SET alerts_matched_at = NULL WHERE data->>'listingId' = $1`, [id]);
     await match();
     expect(await told(user)).toHaveLength(2);
+    // A deleted alert's notifications stay, no longer naming it.
+    await api.http.delete(`/user/price-alerts/${alertId}`).set(user.bearer).expect(204);
+    expect((await told(user)).map((n) => [n.alertId, n.listing.price])).toEqual([
+      [null, 450],
+      [null, 300],
+    ]);
   });
 });
 

@@ -86,5 +86,13 @@ describe('AlertMatcher (on Postgres)', () => {
     );
     expect(got).toBe(want);
     expect(distinct).toBe(want);
+    // The database made the ids (uuid_v7()): version 7, stamped with the time of writing, as newId() would.
+    const ids: Array<{ id: string }> = await db.query(`SELECT id FROM notifications WHERE listing_id = ANY($1::uuid[])`, [
+      created.map((c) => c.data.listingId),
+    ]);
+    for (const { id } of ids) {
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(Math.abs(parseInt(id.replace(/-/g, '').slice(0, 12), 16) - Date.now())).toBeLessThan(60_000);
+    }
   });
 });

@@ -47,6 +47,20 @@ export const FIRED_ALERTS = `
      AND a.user_id <> cur.seller_id
      AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.alert_id = a.id AND n.listing_id = cur.id AND n.price <= cur.price)`;
 
+/**
+ * FIRED_ALERTS written as notifications in the same statement, so the rows never travel to the
+ * worker and back (a popular card's listing fires thousands); unique by (alert, listing, price).
+ * Answers each user told once, with the first notification written for them.
+ */
+const WRITE_FIRED = `
+  WITH written AS (
+    INSERT INTO notifications (id, user_id, kind, alert_id, listing_id, item_urn, price, max_price)
+    SELECT uuid_v7(), f.user_id, 'PRICE_ALERT', f.alert_id, f.listing_id, f.item_urn, f.price, f.max_price
+      FROM (${FIRED_ALERTS}) f
+    ON CONFLICT (alert_id, listing_id, price) WHERE alert_id IS NOT NULL DO NOTHING
+    RETURNING id, user_id)
+  SELECT DISTINCT ON (user_id) id, user_id FROM written ORDER BY user_id, id`;
+
 /** The watches of a batch of listings ($1), locked, with what each saw and what the listing is now. */
 const WATCHES = `
   SELECT w.id, w.user_id, w.listing_id, w.seen_price, w.seen_available, w.seen_live, l.item_urn, l.price,
@@ -56,15 +70,6 @@ const WATCHES = `
     LEFT JOIN seller_accounts sa ON sa.user_id = l.seller_id
    WHERE w.listing_id = ANY($1::uuid[])
      FOR UPDATE OF w`;
-
-interface Fired {
-  alert_id: string;
-  user_id: string;
-  max_price: number;
-  listing_id: string;
-  item_urn: string;
-  price: number;
-}
 
 interface Watch {
   id: string;
@@ -79,16 +84,14 @@ interface Watch {
   live: boolean;
 }
 
-/** A notification to write; `dedupeKey` makes writing it twice harmless. */
-export interface NewNotification {
+/** A watch's notification to write; `dedupeKey` makes writing it twice harmless. */
+interface WatchNotification {
   userId: string;
   kind: NotificationKind;
-  alertId: string | null;
   listingId: string;
   itemUrn: string;
   price: number;
   previousPrice: number | null;
-  maxPrice: number | null;
   dedupeKey: string;
 }
 
@@ -101,10 +104,10 @@ export function watchChanges(w: Watch): NotificationKind[] {
   return told;
 }
 
-/** What the matcher's pass did. */
+/** What the matcher's pass did: the events it read, and the users it told (with a notification of theirs). */
 export interface MatchResult {
   events: number;
-  notifications: Array<{ id: string; userId: string }>;
+  notified: Array<{ id: string; userId: string }>;
 }
 
 /**
@@ -123,7 +126,7 @@ export class AlertMatcher {
     private readonly db: DataSource,
     private readonly options: {
       batchSize: number;
-      onNotified?: (tx: EntityManager, notified: MatchResult['notifications']) => Promise<unknown>;
+      onNotified?: (tx: EntityManager, notified: MatchResult['notified']) => Promise<unknown>;
     },
   ) {}
 
@@ -131,14 +134,14 @@ export class AlertMatcher {
   async matchBatch(): Promise<MatchResult> {
     return this.db.transaction(async (tx) => {
       const events: Array<{ id: string; type: string; data: unknown }> = await tx.query(CLAIM, [this.options.batchSize]);
-      if (events.length === 0) return { events: 0, notifications: [] };
+      if (events.length === 0) return { events: 0, notified: [] };
       // The latest event of each listing names the change in the watches' keys.
       const latest = new Map<string, string>();
       for (const e of events) for (const listingId of listingsOf(e)) latest.set(listingId, e.id);
       const notified = latest.size > 0 ? await this.match(tx, latest) : [];
       if (notified.length > 0) await this.options.onNotified?.(tx, notified);
       await tx.query(`UPDATE outbox_events SET alerts_matched_at = now() WHERE id = ANY($1::uuid[])`, [events.map((e) => e.id)]);
-      return { events: events.length, notifications: notified };
+      return { events: events.length, notified };
     });
   }
 
@@ -152,32 +155,20 @@ export class AlertMatcher {
     }
   }
 
-  private async match(tx: EntityManager, latest: Map<string, string>): Promise<MatchResult['notifications']> {
+  private async match(tx: EntityManager, latest: Map<string, string>): Promise<MatchResult['notified']> {
     const listingIds = [...latest.keys()];
-    const fired: Fired[] = await tx.query(FIRED_ALERTS, [listingIds]);
+    const alerted: Array<{ id: string; user_id: string }> = await tx.query(WRITE_FIRED, [listingIds]);
     const watches: Watch[] = await tx.query(WATCHES, [listingIds]);
-    const rows: NewNotification[] = fired.map((f) => ({
-      userId: f.user_id,
-      kind: 'PRICE_ALERT',
-      alertId: f.alert_id,
-      listingId: f.listing_id,
-      itemUrn: f.item_urn,
-      price: f.price,
-      previousPrice: null,
-      maxPrice: f.max_price,
-      dedupeKey: `alert:${f.alert_id}:${f.listing_id}:${f.price}`,
-    }));
+    const rows: WatchNotification[] = [];
     for (const w of watches) {
       for (const kind of watchChanges(w)) {
         rows.push({
           userId: w.user_id,
           kind,
-          alertId: null,
           listingId: w.listing_id,
           itemUrn: w.item_urn,
           price: w.price,
           previousPrice: kind === 'PRICE_DROP' ? w.seen_price : null,
-          maxPrice: null,
           dedupeKey: `watch:${w.id}:${kind}:${latest.get(w.listing_id)}`,
         });
       }
@@ -190,28 +181,26 @@ export class AlertMatcher {
         [watches.map((w) => w.id), watches.map((w) => w.price), watches.map((w) => w.available), watches.map((w) => w.live)],
       );
     }
-    return insertNotifications(tx, rows);
+    return [...alerted.map((a) => ({ id: a.id, userId: a.user_id })), ...(await insertWatchNotifications(tx, rows))];
   }
 }
 
-/** Writes notifications in one statement, skipping any whose key exists; answers those written. */
-export async function insertNotifications(tx: EntityManager, rows: NewNotification[]): Promise<MatchResult['notifications']> {
+/** Writes watch notifications in one statement, skipping any whose key exists; answers those written. */
+async function insertWatchNotifications(tx: EntityManager, rows: WatchNotification[]): Promise<MatchResult['notified']> {
   if (rows.length === 0) return [];
   const written: Array<{ id: string; user_id: string }> = await tx.query(
-    `INSERT INTO notifications (id, user_id, kind, alert_id, listing_id, item_urn, price, previous_price, max_price, dedupe_key)
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::uuid[], $6::text[], $7::int[], $8::int[], $9::int[], $10::text[])
+    `INSERT INTO notifications (id, user_id, kind, listing_id, item_urn, price, previous_price, dedupe_key)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::int[], $7::int[], $8::text[])
      ON CONFLICT (dedupe_key) DO NOTHING
      RETURNING id, user_id`,
     [
       rows.map(() => newId()),
       rows.map((r) => r.userId),
       rows.map((r) => r.kind),
-      rows.map((r) => r.alertId),
       rows.map((r) => r.listingId),
       rows.map((r) => r.itemUrn),
       rows.map((r) => r.price),
       rows.map((r) => r.previousPrice),
-      rows.map((r) => r.maxPrice),
       rows.map((r) => r.dedupeKey),
     ],
   );

@@ -83,9 +83,15 @@ export class PriceAlerts {
     return this.get(userId, id);
   }
 
-  /** Deletes an alert; its notifications stay, no longer naming it. */
+  /**
+   * Deletes an alert; its notifications stay, no longer naming it (unlinked here: notifications
+   * carry no foreign key, see migration 1733635000000).
+   */
   async remove(userId: string, id: string): Promise<void> {
-    const [, affected]: [unknown, number] = await this.db.query(`DELETE FROM price_alerts WHERE id = $1 AND user_id = $2`, [id, userId]);
-    if (!affected) throw notFound('Price alert');
+    await this.db.transaction(async (tx) => {
+      const [, affected]: [unknown, number] = await tx.query(`DELETE FROM price_alerts WHERE id = $1 AND user_id = $2`, [id, userId]);
+      if (!affected) throw notFound('Price alert');
+      await tx.query(`UPDATE notifications SET alert_id = NULL WHERE alert_id = $1`, [id]);
+    });
   }
 }
