@@ -2,6 +2,7 @@ import Joi from '../joi';
 import type { Schema } from 'joi';
 import { isCatalogUrn, NO_TRAILING_SLASH, URN_MAX_LENGTH, URN_SHAPE } from '../services/catalog/urn';
 import { ORDER_ACTIONS, ORDER_STATUSES } from '../domain/orders/order-machine';
+import { TRACKING_SOURCES } from '../domain/orders/tracking-source';
 import { SIGNED_LINK_TOKEN } from '../services/auth/signed-links';
 
 /** Shared field schemas, so one rule (e.g. what a username is) is written once. */
@@ -333,6 +334,15 @@ export const orderView = Joi.object({
         trackingNumber: Joi.string().required(),
         trackingStatus: Joi.string().required(),
         trackingStatusDetail: Joi.string().allow('').required(),
+        trackingSource: Joi.string()
+          .valid(...TRACKING_SOURCES)
+          .required()
+          .description(
+            'Where `trackingStatus` comes from. PENDING: not asked yet. CARRIER: a connected tracking provider follows the number. ' +
+              'SIMULATOR: the embedded simulator moves it (development). NOT_FOUND: the connected provider has no record of the number ' +
+              '(yet, or it is mistyped; correct it with PUT …/tracking). NOT_CONNECTED: no connected carrier follows this number, so the ' +
+              'status will not change by itself; the order is received when the buyer confirms it or automatically.',
+          ),
         trackingUrl: Joi.string().allow('').required(),
         carrier: Joi.string().required(),
         createdAt: timestamp.required(),
