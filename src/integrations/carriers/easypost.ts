@@ -70,7 +70,7 @@ const FALLBACK_DETAIL: Record<TrackingStatus, string> = {
  * The provider's own words (an error body, an HTTP status, a socket error) go to the log as the
  * cause, never into the message: they may name the account, the key or the network.
  */
-const unavailable = (detail: string) =>
+const unavailableBecause = (detail: string) =>
   new DomainError(
     'unavailable',
     'temporarily-unavailable',
@@ -141,14 +141,14 @@ export class EasyPostCarrier implements Carrier {
       });
       text = await res.text();
     } catch (err) {
-      throw unavailable(err instanceof Error ? err.message : String(err));
+      throw unavailableBecause(err instanceof Error ? err.message : String(err));
     }
     // An error answer is `{error: {code, message, errors}}`; all of it is the provider's.
-    if (!res.ok) throw unavailable(`${method} ${url.pathname}: HTTP ${res.status} ${text.slice(0, 500)}`);
+    if (!res.ok) throw unavailableBecause(`${method} ${url.pathname}: HTTP ${res.status} ${text.slice(0, 500)}`);
     try {
       return JSON.parse(text) as T;
     } catch {
-      throw unavailable(`${method} ${url.pathname}: not JSON: ${text.slice(0, 200)}`);
+      throw unavailableBecause(`${method} ${url.pathname}: not JSON: ${text.slice(0, 200)}`);
     }
   }
 }
