@@ -85,7 +85,13 @@ const trackingPolicy = (config: Config) => ({
 
 /** Shipment tracking over the configured carrier: the API corrects numbers, the worker polls. */
 export function shipmentTracking(config: Config, db: DataSource): ShipmentTracking {
-  return new ShipmentTracking(db, createCarrier({ simulatorStepSeconds: config.tracking.simulatorStepSeconds }), {
+  const carrier = createCarrier({
+    provider: config.tracking.carrierProvider,
+    simulatorStepSeconds: config.tracking.simulatorStepSeconds,
+    easypostApiKey: config.tracking.easypostApiKey,
+    easypostUrl: config.tracking.easypostUrl,
+  });
+  return new ShipmentTracking(db, carrier, {
     autoReceiptSeconds: config.orders.autoReceiptSeconds,
     deliveredReceiptSeconds: config.orders.deliveredReceiptSeconds,
     tracking: trackingPolicy(config),

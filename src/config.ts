@@ -128,6 +128,10 @@ export interface Config {
     giveUpSeconds: number;
     /** The simulator carrier's time in each status. */
     simulatorStepSeconds: number;
+    /** Who tracks parcels: the embedded simulator, or EasyPost's tracking API (docs/sellers-operators.md, "Tracking"). */
+    carrierProvider: 'simulator' | 'easypost';
+    easypostApiKey?: string;
+    easypostUrl: string;
   };
   money: {
     /** The platform's seller fee, in basis points of each order's total (500 = 5%), rounded down. */
@@ -423,6 +427,11 @@ const schema = Joi.object({
     .min(1)
     .default(30 * 86_400),
   CARRIER_SIMULATOR_STEP_SECONDS: Joi.number().integer().min(1).default(86_400),
+  CARRIER_PROVIDER: Joi.string().valid('simulator', 'easypost').default('simulator'),
+  EASYPOST_API_KEY: Joi.string().when('CARRIER_PROVIDER', { is: 'easypost', then: Joi.required() }),
+  EASYPOST_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('https://api.easypost.com'),
   REVIEW_WINDOW_SECONDS: Joi.number()
     .integer()
     .min(1)
@@ -650,6 +659,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMaxSeconds: value.TRACKING_POLL_MAX_SECONDS,
       giveUpSeconds: value.TRACKING_GIVE_UP_SECONDS,
       simulatorStepSeconds: value.CARRIER_SIMULATOR_STEP_SECONDS,
+      carrierProvider: value.CARRIER_PROVIDER,
+      easypostApiKey: value.EASYPOST_API_KEY,
+      easypostUrl: value.EASYPOST_URL,
     },
     reviews: { windowSeconds: value.REVIEW_WINDOW_SECONDS },
     retention: { olderThanMs: parseDuration(value.RETENTION_AGE), everyMs: parseDuration(value.RETENTION_EVERY) },

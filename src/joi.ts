@@ -71,3 +71,22 @@ const Joi: BaseJoi.Root = BaseJoi.extend({
 } as BaseJoi.Extension);
 
 export default Joi;
+
+/**
+ * How every request part, listing row and wants line is validated: every failing field listed,
+ * values converted, labels quoted (`"price" must be …`). A pattern's message never quotes the
+ * value: after `.trim()`, `.lowercase()` or `.uppercase()` it would be a copy the caller never
+ * sent (`"eng"` for `ENG`), and without a name it would print the regex. A pattern says what it
+ * wants through its name, written to follow "must be" (docs/errors-style.md).
+ */
+export const VALIDATION_OPTIONS: BaseJoi.ValidationOptions = {
+  abortEarly: false,
+  convert: true,
+  errors: { wrap: { label: '"' } },
+  messages: {
+    'string.pattern.name': '{{#label}} must be {{#name}}',
+    'string.pattern.base': '{{#label}} is not in the format the OpenAPI document gives for it',
+    'string.pattern.invert.name': '{{#label}} must not be {{#name}}',
+    'string.pattern.invert.base': '{{#label}} is in a format that is not accepted here',
+  },
+};

@@ -15,7 +15,7 @@ export const PROBLEM_AREAS = [
     intro: `\`type\` of each problem+json answer is \`/problems/{code}\`. Clients should branch on \`type\` (or
 \`status\`), never on \`detail\`, which is prose for humans. The OAuth endpoints answer RFC 6749
 \`{error, error_description}\` instead ([auth.md](auth.md)). Each \`type\` resolves: \`GET /problems/{code}\` is a page
-saying what this table says about that code.`,
+saying what this table says about that code. How \`detail\` and these texts are written: [errors-style.md](errors-style.md).`,
     outro: `Discover routes (see [discover.md](discover.md)) add no codes of their own: a bad search query,
 bulk-lookup body (over 200 URNs, a URN ending in \`/\`, each named in \`errors\`) or listing-search
 body is \`validation-failed\`; an unknown catalog node, item (price history) or profile is

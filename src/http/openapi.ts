@@ -2,6 +2,7 @@ import type Joi from 'joi';
 import { takesIdempotencyKey, type AnyRoute, type AuthLevel, type ResponseSpec } from './route';
 import { PROBLEM_CONTENT_TYPE } from './problem';
 import { SchemaComponents } from './openapi-schema';
+import { webhooksSection } from './openapi-webhooks';
 import { oauthError, problemSchema, validationProblem } from './schemas';
 import { TAG_DESCRIPTIONS } from './tags';
 
@@ -230,6 +231,7 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Record<stri
       ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}),
     })),
     paths,
+    webhooks: webhooksSection(doc.components, 'Webhooks'),
     components: {
       headers: RESPONSE_HEADERS,
       securitySchemes: {

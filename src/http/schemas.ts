@@ -2,6 +2,7 @@ import Joi from '../joi';
 import type { Schema } from 'joi';
 import { isCatalogUrn, NO_TRAILING_SLASH, URN_MAX_LENGTH, URN_SHAPE } from '../services/catalog/urn';
 import { ORDER_ACTIONS, ORDER_STATUSES } from '../domain/orders/order-machine';
+import { TRACKING_SOURCES } from '../domain/orders/tracking-source';
 import { SIGNED_LINK_TOKEN } from '../services/auth/signed-links';
 
 /** Shared field schemas, so one rule (e.g. what a username is) is written once. */
@@ -12,9 +13,13 @@ export const username = Joi.string()
 /** At least 10 characters, counted in code points as every length is (src/joi.ts): 5 emoji are 5. */
 export const password = Joi.string().min(10).max(256);
 export const timestamp = Joi.date().iso();
+/** A country as every address and destination states it: the name of its pattern, read after "must be". */
+export const ISO_3166_1 = 'an ISO 3166-1 alpha-2 country code of two letters, such as "GB"';
 
 /** The path parameter of a hosted page opened by its signed link (billing portal, seller money pages). */
-export const signedLinkParams = Joi.object({ token: Joi.string().max(400).pattern(SIGNED_LINK_TOKEN).required() });
+export const signedLinkParams = Joi.object({
+  token: Joi.string().max(400).pattern(SIGNED_LINK_TOKEN, 'the token of a link the service sent').required(),
+});
 
 /**
  * Publishes `doc` in OpenAPI for a value `schema` lets through to be validated later (a bulk
@@ -237,11 +242,8 @@ export const deliveryAddress = Joi.object({
   country: Joi.string()
     .trim()
     .uppercase()
-    .pattern(/^[A-Z]{2}$/)
-    .required()
-    .messages({
-      'string.pattern.base': '"country" must be an ISO 3166-1 alpha-2 code',
-    }),
+    .pattern(/^[A-Z]{2}$/, ISO_3166_1)
+    .required(),
 }).meta({ component: 'DeliveryAddress' });
 
 /** Paging and sorting of the spec's list routes (page ≥ 1, size 1–50, default 20). */
@@ -333,6 +335,15 @@ export const orderView = Joi.object({
         trackingNumber: Joi.string().required(),
         trackingStatus: Joi.string().required(),
         trackingStatusDetail: Joi.string().allow('').required(),
+        trackingSource: Joi.string()
+          .valid(...TRACKING_SOURCES)
+          .required()
+          .description(
+            'Where `trackingStatus` comes from. PENDING: not asked yet. CARRIER: a connected tracking provider follows the number. ' +
+              'SIMULATOR: the embedded simulator moves it (development). NOT_FOUND: the connected provider has no record of the number ' +
+              '(yet, or it is mistyped; correct it with PUT …/tracking). NOT_CONNECTED: no connected carrier follows this number, so the ' +
+              'status will not change by itself; the order is received when the buyer confirms it or automatically.',
+          ),
         trackingUrl: Joi.string().allow('').required(),
         carrier: Joi.string().required(),
         createdAt: timestamp.required(),

@@ -1,7 +1,6 @@
 import type Joi from 'joi';
+import { VALIDATION_OPTIONS } from '../joi';
 import { invalid, type FieldError } from '../services/errors';
-
-const OPTIONS: Joi.ValidationOptions = { abortEarly: false, convert: true, errors: { wrap: { label: '"' } } };
 
 /**
  * The validator of one part of a route's requests: it returns the converted value, or throws a
@@ -10,7 +9,7 @@ const OPTIONS: Joi.ValidationOptions = { abortEarly: false, convert: true, error
  * fifth of a small body's validation.
  */
 export function partValidator<T>(schema: Joi.Schema, part: 'params' | 'query' | 'body'): (value: unknown) => T {
-  const compiled = schema.prefs(OPTIONS);
+  const compiled = schema.prefs(VALIDATION_OPTIONS);
   return (value) => {
     const result = compiled.validate(value);
     if (result.error) {

@@ -40,7 +40,9 @@ export class PersonalAccessTokens {
 
   async create(userId: string, name: string, expires: Date | undefined, now = new Date()): Promise<PatView & { token: string }> {
     if (expires && expiresTooSoon(expires, now)) {
-      throw invalid('validation-failed', 'The request is invalid.', [{ in: 'body', field: 'expires', message: EXPIRY_RULE }]);
+      throw invalid('validation-failed', 'The request is invalid; see `errors` for each field.', [
+        { in: 'body', field: 'expires', message: EXPIRY_RULE },
+      ]);
     }
     const token = newSecret('mts_pat_');
     return this.db.transaction(async (tx) => {

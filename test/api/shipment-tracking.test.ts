@@ -42,6 +42,33 @@ const startsFor = (shipmentId: string): Promise<Array<{ request_key: string; opt
     workflowIds.shipmentTracking(shipmentId),
   ]);
 
+describe('trackingSource', () => {
+  it('tells seller and buyer when no carrier follows the number, so PRE_TRANSIT does not wait unexplained', async () => {
+    const { orderId, shipmentId } = await shipped('RM123456785GB');
+    const seen = async () => {
+      const sellerView = await api.http.get(`/seller/orders/${orderId}`).set(seller.bearer).expect(200);
+      const [{ purchase_id }] = await db().query(`SELECT purchase_id FROM orders WHERE id = $1`, [orderId]);
+      const buyerView = await api.http.get(`/user/purchases/${purchase_id}`).set(buyer.bearer).expect(200);
+      const buyerShipment = buyerView.body.orders.find((o: { id: string }) => o.id === orderId).shipments[0];
+      return [sellerView.body.shipments[0], buyerShipment].map((s) => ({
+        trackingStatus: s.trackingStatus,
+        trackingSource: s.trackingSource,
+        trackingStatusDetail: s.trackingStatusDetail,
+      }));
+    };
+    expect(await seen()).toEqual(Array(2).fill({ trackingStatus: 'PRE_TRANSIT', trackingSource: 'PENDING', trackingStatusDetail: '' }));
+    // The tracking workflow's poll (the embedded simulator follows only SIM… numbers).
+    await api.services.shipmentTracking.poll(shipmentId);
+    expect(await seen()).toEqual(
+      Array(2).fill({
+        trackingStatus: 'PRE_TRANSIT',
+        trackingSource: 'NOT_CONNECTED',
+        trackingStatusDetail: expect.stringMatching(/^Not tracked: no carrier is connected/),
+      }),
+    );
+  });
+});
+
 describe('PUT /seller/orders/{id}/shipments/{shipmentId}/tracking', () => {
   it('replaces the number, starts the status over and restarts tracking for the new number', async () => {
     const { orderId, shipmentId } = await shipped('SIM-TYPO');
@@ -63,6 +90,7 @@ describe('PUT /seller/orders/{id}/shipments/{shipmentId}/tracking', () => {
       trackingUrl: '',
       trackingStatus: 'PRE_TRANSIT',
       trackingStatusDetail: '',
+      trackingSource: 'PENDING',
     });
     const starts = await startsFor(shipmentId);
     expect(starts).toHaveLength(2); // the start with the shipment, then the correction

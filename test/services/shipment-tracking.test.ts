@@ -1,4 +1,5 @@
 import { createTrackingActivities } from '../../activities/tracking';
+import { createCarrier } from '../../src/integrations/carriers';
 import { SimulatorCarrier } from '../../src/integrations/carriers/simulator';
 import { OrderUpdates } from '../../src/services/orders/order-updates';
 import { SellerOrders } from '../../src/services/orders/seller-orders';
@@ -6,6 +7,7 @@ import { ShipmentTracking } from '../../src/services/orders/shipment-tracking';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { insertPaidOrder } from '../support/cases';
+import { EASYPOST_TEST_KEY, startEasyPostFake, type EasyPostFake } from '../support/easypost-fake';
 
 const DAY = 86_400;
 const policy = { pollSeconds: 3_600, pollMaxSeconds: 21_600, giveUpSeconds: 30 * DAY };
@@ -51,6 +53,8 @@ async function shippedOrder(trackingNumber: string) {
 
 const shipmentOf = async (shipmentId: string) =>
   (await db().query(`SELECT tracking_number, tracking_status, tracking_status_detail FROM shipments WHERE id = $1`, [shipmentId]))[0];
+const sourceOf = async (shipmentId: string): Promise<string> =>
+  (await db().query(`SELECT tracking_source FROM shipments WHERE id = $1`, [shipmentId]))[0].tracking_source;
 const orderUpdatedCount = async (orderId: string) =>
   Number(
     (await db().query(`SELECT count(*) AS n FROM outbox_events WHERE type = 'ORDER_UPDATED' AND data->>'orderId' = $1`, [orderId]))[0].n,
@@ -166,7 +170,71 @@ describe('shipment tracking (activity and service on Postgres)', () => {
       tracking_status: 'PRE_TRANSIT',
       tracking_status_detail: expect.stringMatching(/^Not tracked: no carrier is connected for this number\./),
     });
+    expect(await sourceOf(shipmentId)).toBe('NOT_CONNECTED');
     expect(await service.poll('00000000-0000-4000-8000-000000000000')).toBe('SHIPMENT_GONE');
+  });
+
+  it('says where each status comes from: SIMULATOR, NOT_CONNECTED for a number it does not follow, PENDING after a correction', async () => {
+    const simulated = await shippedOrder('SIM-SOURCE');
+    const real = await shippedOrder('RM987654321GB');
+    expect(await sourceOf(simulated.shipmentId)).toBe('PENDING');
+    const service = tracking();
+    await service.poll(simulated.shipmentId);
+    await service.poll(real.shipmentId);
+    expect(await sourceOf(simulated.shipmentId)).toBe('SIMULATOR');
+    expect(await sourceOf(real.shipmentId)).toBe('NOT_CONNECTED');
+    await service.correct(seller.id, real.orderId, real.shipmentId, { trackingNumber: 'SIM-FIXED' });
+    expect(await sourceOf(real.shipmentId)).toBe('PENDING');
+  });
+
+  describe('over EasyPost (recorded answers from a local fake)', () => {
+    let fake: EasyPostFake;
+    beforeAll(async () => {
+      fake = await startEasyPostFake();
+    });
+    afterAll(() => fake.close());
+    const overEasyPost = (apiKey = EASYPOST_TEST_KEY) =>
+      new ShipmentTracking(
+        db(),
+        createCarrier({ provider: 'easypost', simulatorStepSeconds: 60, easypostApiKey: apiKey, easypostUrl: fake.baseUrl }),
+        {
+          autoReceiptSeconds: 21 * DAY,
+          deliveredReceiptSeconds: 3 * DAY,
+          tracking: policy,
+        },
+      );
+
+    it("records the provider's status and words as CARRIER, and a number it does not know as NOT_FOUND", async () => {
+      const moving = await shippedOrder('EZ3000000003');
+      const poll = createTrackingActivities({ shipmentTracking: overEasyPost() }).pollShipmentTracking;
+      expect(await poll(moving.shipmentId)).toBe('OUT_FOR_DELIVERY');
+      expect(await shipmentOf(moving.shipmentId)).toEqual({
+        tracking_number: 'EZ3000000003',
+        tracking_status: 'OUT_FOR_DELIVERY',
+        tracking_status_detail: 'Out for Delivery (CHARLESTON, US)',
+      });
+      expect(await sourceOf(moving.shipmentId)).toBe('CARRIER');
+
+      const typo = await shippedOrder('EZ300000003');
+      expect(await poll(typo.shipmentId)).toBe('UNKNOWN_NUMBER');
+      expect(await shipmentOf(typo.shipmentId)).toMatchObject({
+        tracking_status: 'PRE_TRANSIT',
+        tracking_status_detail: 'The carrier has no record of this tracking number yet; check that it was entered correctly.',
+      });
+      expect(await sourceOf(typo.shipmentId)).toBe('NOT_FOUND');
+    });
+
+    it('answers CARRIER_UNAVAILABLE when the provider fails, changing nothing, so the workflow polls again later', async () => {
+      const { orderId, shipmentId } = await shippedOrder('EZ-BOOM');
+      const events = await orderUpdatedCount(orderId);
+      const poll = createTrackingActivities({ shipmentTracking: overEasyPost() }).pollShipmentTracking;
+      expect(await poll(shipmentId)).toBe('CARRIER_UNAVAILABLE');
+      const revoked = createTrackingActivities({ shipmentTracking: overEasyPost('EZTK_revoked') }).pollShipmentTracking;
+      expect(await revoked(shipmentId)).toBe('CARRIER_UNAVAILABLE');
+      expect(await shipmentOf(shipmentId)).toMatchObject({ tracking_status: 'PRE_TRANSIT', tracking_status_detail: '' });
+      expect(await sourceOf(shipmentId)).toBe('PENDING');
+      expect(await orderUpdatedCount(orderId)).toBe(events);
+    });
   });
 
   it('ignores a report made for a number the seller has since corrected', async () => {

@@ -44,6 +44,7 @@ import { Alerts1733620000000 } from './1733620000000-alerts';
 import { PriceGuide1733610000000 } from './1733610000000-price-guide';
 import { Offers1733630000000 } from './1733630000000-offers';
 import { NotificationsBulkWrites1733635000000 } from './1733635000000-notifications-bulk-writes';
+import { ShipmentTrackingSource1733650000000 } from './1733650000000-shipment-tracking-source';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -93,4 +94,5 @@ export const migrations = [
   Alerts1733620000000,
   Offers1733630000000,
   NotificationsBulkWrites1733635000000,
+  ShipmentTrackingSource1733650000000,
 ];

@@ -151,7 +151,7 @@ export const accountRoutes = (s: Services) => [
       body: Joi.object({
         email: email.required(),
         code: Joi.string()
-          .pattern(/^\d{6}$/)
+          .pattern(/^\d{6}$/, 'the 6-digit code from the e-mail')
           .required(),
       }).example({ email: 'collector.new@example.com', code: '482913' }),
     },

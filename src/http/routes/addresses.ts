@@ -2,7 +2,7 @@ import Joi from '../../joi';
 import { RETRIEVED_FIELDS } from '../../services/account/addresses';
 import { MAX_SAVED_ADDRESSES, type AddressInput } from '../../services/account/addresses';
 import { defineRoute } from '../route';
-import { documentedAs, idParams, timestamp } from '../schemas';
+import { documentedAs, idParams, ISO_3166_1, timestamp } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
@@ -10,8 +10,7 @@ type None = Record<string, never>;
 const country = Joi.string()
   .trim()
   .uppercase()
-  .pattern(/^[A-Z]{2}$/)
-  .messages({ 'string.pattern.base': '"{#label}" must be an ISO 3166-1 alpha-2 code' });
+  .pattern(/^[A-Z]{2}$/, ISO_3166_1);
 
 const fields = {
   type: Joi.string().valid('shipping', 'billing'),

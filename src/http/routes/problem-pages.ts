@@ -44,7 +44,7 @@ export const problemPageRoutes = () => [
       params: Joi.object({
         code: Joi.string()
           .max(100)
-          .pattern(/^[a-z0-9-]+$/)
+          .pattern(/^[a-z0-9-]+$/, 'a problem code of lower-case letters, digits and "-"')
           .required(),
       }),
     },

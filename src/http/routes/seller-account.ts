@@ -2,7 +2,7 @@ import Joi from '../../joi';
 import type { DeliveryOptionInput } from '../../services/sellers/delivery-options';
 import { MAX_DELIVERY_OPTIONS } from '../../services/sellers/delivery-options';
 import { defineRoute } from '../route';
-import { timestamp, idParams, type IdParams } from '../schemas';
+import { idParams, ISO_3166_1, timestamp, type IdParams } from '../schemas';
 import { sellerView } from './seller';
 import type { Services } from '../services';
 
@@ -21,7 +21,7 @@ const deliveryOptionInput = Joi.object<DeliveryOptionInput>({
     .items(
       Joi.string()
         .uppercase()
-        .pattern(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2'),
+        .pattern(/^[A-Z]{2}$/, ISO_3166_1),
     )
     .min(1)
     .max(250)

@@ -89,7 +89,10 @@ export const systemRoutes = (s: Services, openApi: () => Record<string, unknown>
     handler: async () => {
       const [postgres, temporal] = await Promise.all([check(s.databaseHealth), check(s.temporalHealth)]);
       if (postgres !== 'ok' || temporal !== 'ok') {
-        throw unavailable('A dependency is unreachable.', { code: 'not-ready', extensions: { postgres, temporal } });
+        throw unavailable('A service this one needs is not reachable; `postgres` and `temporal` say which.', {
+          code: 'not-ready',
+          extensions: { postgres, temporal },
+        });
       }
       return { status: 200, body: { status: 'ok', postgres, temporal } };
     },

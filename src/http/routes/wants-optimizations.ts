@@ -1,7 +1,7 @@
 import Joi from '../../joi';
 import type { OptimizationInput, WantsOptimizations } from '../../services/wants/optimizations';
 import { defineRoute } from '../route';
-import { orNull, pence, problemSchema, timestamp } from '../schemas';
+import { ISO_3166_1, orNull, pence, problemSchema, timestamp } from '../schemas';
 import { basketView } from './basket';
 
 type None = Record<string, never>;
@@ -17,7 +17,7 @@ const requestBody = Joi.object({
   country: Joi.string()
     .trim()
     .uppercase()
-    .pattern(/^[A-Z]{2}$/)
+    .pattern(/^[A-Z]{2}$/, ISO_3166_1)
     .description('ISO 3166-1 alpha-2 destination, when no `addressId` is given.'),
   maxSellers: Joi.number().integer().min(1).max(100).description('Buy from at most this many sellers.'),
   minSellerRating: Joi.number()

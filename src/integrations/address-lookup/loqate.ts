@@ -32,7 +32,7 @@ const TYPES: SuggestionType[] = ['Address', 'Container', 'Postcode', 'Street', '
  * The provider's own words (an error description, an HTTP status, a socket error) go to the log
  * as the cause, never into the answer: they may name the account, the key's state or the network.
  */
-const unavailable = (detail: string) =>
+const unavailableBecause = (detail: string) =>
   new DomainError(
     'unavailable',
     'address-lookup-unavailable',
@@ -57,7 +57,7 @@ export class LoqateAddressLookup implements AddressLookupProvider {
     if (container) params.Container = container;
     if (countries?.length) params.Countries = countries.join(',');
     const items = await this.call<LoqateFindItem>('/Capture/Interactive/Find/v1.10/json3.ws', params);
-    if ('error' in items) throw unavailable(items.error.Description);
+    if ('error' in items) throw unavailableBecause(items.error.Description);
     return items.rows.map((item) => ({
       id: item.Id,
       type: TYPES.includes(item.Type as SuggestionType) ? (item.Type as SuggestionType) : 'Address',
@@ -72,7 +72,7 @@ export class LoqateAddressLookup implements AddressLookupProvider {
     const items = await this.call<Record<string, string>>('/Capture/Interactive/Retrieve/v1.2/json3.ws', { Key: this.options.key, Id: id });
     if ('error' in items) {
       if (RETRIEVE_ID_ERRORS.has(items.error.Error)) return null;
-      throw unavailable(items.error.Description);
+      throw unavailableBecause(items.error.Description);
     }
     // One item per language of the address; the first is the domestic form.
     const a = items.rows[0];
@@ -119,11 +119,11 @@ export class LoqateAddressLookup implements AddressLookupProvider {
     let body: { Items?: Array<T | LoqateError> };
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(this.options.timeoutMs ?? 5000) });
-      if (!res.ok) throw unavailable(`HTTP ${res.status}`);
+      if (!res.ok) throw unavailableBecause(`HTTP ${res.status}`);
       body = (await res.json()) as typeof body;
     } catch (err) {
       if (err instanceof DomainError) throw err;
-      throw unavailable(err instanceof Error ? err.message : String(err));
+      throw unavailableBecause(err instanceof Error ? err.message : String(err));
     }
     const items = body.Items ?? [];
     const first = items[0] as LoqateError | undefined;

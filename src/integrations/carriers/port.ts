@@ -1,3 +1,7 @@
+import type { TrackingSource } from '../../domain/orders/tracking-source';
+
+export type { TrackingSource };
+
 /**
  * The carrier port: what shipment tracking needs from a parcel carrier. One call, the current
  * status of a tracking number, so a real carrier's tracking API fits behind it as well as the
@@ -16,8 +20,16 @@ export interface TrackingReport {
 
 export interface Carrier {
   readonly name: string;
-  /** What a shipment says while the carrier does not know its number: shown to buyer and seller. */
+  /** The source a report of this carrier is: a real provider, or the simulator. */
+  readonly source: Extract<TrackingSource, 'CARRIER' | 'SIMULATOR'>;
+  /** Whether the carrier follows numbers like this one at all; one it does not is never asked about. */
+  follows(trackingNumber: string): boolean;
+  /** What a shipment says while the carrier does not follow or know its number: shown to buyer and seller. */
   readonly unknownNumberDetail: string;
-  /** The tracking number's latest status, or null when the carrier does not know the number. */
+  /**
+   * The tracking number's latest status, or null when the carrier does not know the number.
+   * Throws a DomainError of kind `unavailable` when the carrier cannot be asked; its message
+   * holds none of the provider's words (they go to the error's `cause`).
+   */
   track(trackingNumber: string): Promise<TrackingReport | null>;
 }

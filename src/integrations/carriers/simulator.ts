@@ -22,6 +22,7 @@ const DETAILS: Record<TrackingReport['status'], string> = {
  */
 export class SimulatorCarrier implements Carrier {
   readonly name = 'simulator';
+  readonly source = 'SIMULATOR';
   // No real carrier is connected: say so, rather than let a real number wait silently for ever.
   readonly unknownNumberDetail =
     'Not tracked: no carrier is connected for this number. The embedded simulator carrier follows only tracking numbers starting with SIM.';
@@ -34,6 +35,10 @@ export class SimulatorCarrier implements Carrier {
 
   static knows(trackingNumber: string): boolean {
     return /^SIM/i.test(trackingNumber);
+  }
+
+  follows(trackingNumber: string): boolean {
+    return SimulatorCarrier.knows(trackingNumber);
   }
 
   track(trackingNumber: string): Promise<TrackingReport | null> {

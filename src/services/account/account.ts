@@ -72,7 +72,7 @@ export class Accounts {
     if (patch.profile !== undefined) {
       const text = patch.profile === null ? '' : plainText(patch.profile);
       if (text.length > MAX_PROFILE_LENGTH) {
-        throw invalid('validation-failed', 'The request is invalid.', [
+        throw invalid('validation-failed', 'The request is invalid; see `errors` for each field.', [
           { in: 'body', field: 'profile', message: `"profile" must be at most ${MAX_PROFILE_LENGTH} characters of plain text` },
         ]);
       }

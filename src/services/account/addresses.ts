@@ -207,7 +207,7 @@ export class SavedAddresses {
       [userId, input.lookupId, this.options.retrieveTtlSeconds],
     );
     if (!row) {
-      throw invalid('lookup-id-unknown', 'That lookupId was not retrieved through the address lookup recently; retrieve it first.', [
+      throw invalid('lookup-id-unknown', 'That `lookupId` was not retrieved through the address lookup recently; retrieve it first.', [
         { in: 'body', field: 'lookupId', message: '"lookupId" must come from POST /user/addresses/lookup/retrieve' },
       ]);
     }

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { OutboxEvent } from '../../db/entities';
+import type { OfferStatus } from '../../domain/offers/machine';
 import { newId } from '../../ids';
 
 /**
@@ -24,7 +25,9 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-// Type aliases, not interfaces: they must be assignable to the jsonb column's Record type.
+// Type aliases, not interfaces: they must be assignable to the jsonb column's Record type. What a
+// receiver gets is described once, in Joi (payloads.ts); test/types/generated-client.ts checks
+// that these types and the published schemas say the same.
 export type ListingEventData = {
   sellerId: string;
   createdAt: string;
@@ -47,7 +50,7 @@ export type PayoutEventData = {
   payoutId: string;
   amount: number;
   currency: string;
-  status: string;
+  status: 'PAID' | 'FAILED';
 };
 
 export type RefundEventData = {
@@ -55,7 +58,7 @@ export type RefundEventData = {
   createdAt: string;
   orderId: string;
   adjustmentId: string;
-  reason: string;
+  reason: 'CASE' | 'CANCELLATION';
   amount: number;
   currency: string;
 };
@@ -73,7 +76,7 @@ export type OfferEventData = {
   buyerId: string;
   quantity: number;
   unitPrice: number;
-  status: string;
+  status: OfferStatus;
   /** Only when the service acted on its own. */
   reason?: string;
 };

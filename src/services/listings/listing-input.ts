@@ -1,6 +1,8 @@
-import Joi from '../../joi';
-import type { ValidationOptions } from 'joi';
+import Joi, { VALIDATION_OPTIONS } from '../../joi';
 import type { FieldError } from '../errors';
+
+/** A language as listings and wants lines state it: the name of its pattern, read after "must be". */
+export const ISO_639_1 = 'an ISO 639-1 language code of two letters, such as "en"';
 
 /** Product conditions a listing may state, best first. */
 export const CONDITIONS = ['MINT', 'NEAR_MINT', 'EXCELLENT', 'GOOD', 'LIGHT_PLAYED', 'PLAYED', 'POOR'] as const;
@@ -61,13 +63,13 @@ const optionalText = (max: number) => Joi.string().trim().max(max).empty('').all
  * stored and reported `valid: false` (see `validity.ts`).
  */
 export const listingInput = Joi.object<ListingInput>({
-  urn: Joi.string().trim().min(1).max(300).pattern(/[^/]$/, 'not ending in "/"').required(),
+  urn: Joi.string().trim().min(1).max(300).pattern(/[^/]$/, 'a URN that does not end in "/"').required(),
   condition: Joi.string()
     .valid(...CONDITIONS)
     .required(),
   language: Joi.string()
     .lowercase()
-    .pattern(/^[a-z]{2}$/, 'ISO 639-1 code')
+    .pattern(/^[a-z]{2}$/, ISO_639_1)
     .required(),
   price: Joi.number().integer().min(0).max(MAX_PRICE).required().description('Pence.'),
   quantity: Joi.number().integer().min(0).max(MAX_QUANTITY).required(),
@@ -100,14 +102,12 @@ export const listingInput = Joi.object<ListingInput>({
   })
   .meta({ component: 'ListingInput' });
 
-const OPTIONS: ValidationOptions = { abortEarly: false, convert: true, errors: { wrap: { label: '"' } } };
-
 /** Validates one listing outside the router (bulk elements, CSV rows); `prefix` locates it. */
 export function parseListingInput(
   value: unknown,
   where: { in: string; prefix: string },
 ): { value: ListingInput; errors: null } | { value: null; errors: FieldError[] } {
-  const result = listingInput.validate(value, OPTIONS);
+  const result = listingInput.validate(value, VALIDATION_OPTIONS);
   if (!result.error) return { value: result.value, errors: null };
   return {
     value: null,

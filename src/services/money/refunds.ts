@@ -77,7 +77,7 @@ export type RefundScope = { orderId: string; lineIds?: string[]; withDelivery?: 
  * cancellation. Returns the adjustment, or null when nothing was refunded.
  */
 export async function refundOrder(tx: EntityManager, order: RefundScope, requested: number): Promise<AdjustmentView | null> {
-  const source =
+  const source: { caseId: string | null; outcomeId: string | null; reason: AdjustmentView['reason'] } =
     'outcomeId' in order
       ? { caseId: order.caseId, outcomeId: order.outcomeId, reason: 'CASE' }
       : { caseId: null, outcomeId: null, reason: 'CANCELLATION' };

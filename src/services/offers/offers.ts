@@ -125,7 +125,8 @@ export class Offers {
         if (!listing.sellerActive || listing.vacation) throw conflict('offer-seller-away', 'The seller is away and takes no offers now.');
         if (!listing.live) throw conflict('offer-listing-unavailable', 'The listing cannot be bought now.');
         if (request.unitPrice >= listing.price) throw unprocessable('offer-not-below-price', 'An offer must be below the listing price.');
-        if (request.quantity > listing.quantity) throw unprocessable('offer-quantity-unavailable', 'The listing has fewer units.');
+        if (request.quantity > listing.quantity)
+          throw unprocessable('offer-quantity-unavailable', 'The listing has fewer units than the offer asks for.');
         await this.checkNotBlocked(tx, buyerId, listing.sellerId);
         const [open]: Array<{ id: string }> = await tx.query(
           `SELECT id FROM offers WHERE listing_id = $1 AND buyer_id = $2 AND status = ANY($3) LIMIT 1`,

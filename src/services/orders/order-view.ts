@@ -8,6 +8,7 @@ import {
   type OrderStatus,
 } from '../../domain/orders/order-machine';
 import { orderNextActions } from '../../domain/orders/order-next-actions';
+import type { TrackingSource } from '../../domain/orders/tracking-source';
 import { loadCaseViews, type CaseView } from '../cases/case-view';
 import type { DeliveryAddress } from '../basket/pricing';
 import { loadItems, type ItemView } from '../catalog/item-view';
@@ -43,6 +44,8 @@ export interface ShipmentView {
   trackingNumber: string;
   trackingStatus: string;
   trackingStatusDetail: string;
+  /** Where the status comes from (src/integrations/carriers/port.ts, TRACKING_SOURCES). */
+  trackingSource: TrackingSource;
   trackingUrl: string;
   carrier: string;
   createdAt: Date;
@@ -157,7 +160,7 @@ export async function loadOrderViews(
     ) as Promise<Array<Omit<OrderItemView, 'item'>>>,
     db.query(
       `SELECT id, order_id AS "orderId", tracking_number AS "trackingNumber", tracking_status AS "trackingStatus",
-              tracking_status_detail AS "trackingStatusDetail", tracking_url AS "trackingUrl", carrier,
+              tracking_status_detail AS "trackingStatusDetail", tracking_source AS "trackingSource", tracking_url AS "trackingUrl", carrier,
               created_at AS "createdAt", updated_at AS "updatedAt"
          FROM shipments WHERE order_id = ANY($1) ORDER BY created_at, id`,
       [orderIds],

@@ -6,8 +6,11 @@ import { conflict, notFound } from '../errors';
 import { requestWorkflowStart, starts } from '../workflow-starts';
 import { emitOrderUpdated } from './order-events';
 
-/** What one poll found: the carrier's status, or why there is none. */
-export type TrackingPoll = TrackingStatus | 'UNKNOWN_NUMBER' | 'SHIPMENT_GONE';
+/**
+ * What one poll found: the carrier's status, or why there is none. The workflow ends at DELIVERED
+ * and SHIPMENT_GONE and polls again after any other answer.
+ */
+export type TrackingPoll = TrackingStatus | 'UNKNOWN_NUMBER' | 'SHIPMENT_GONE' | 'CARRIER_UNAVAILABLE';
 
 export interface ShipmentTrackingSettings {
   autoReceiptSeconds: number;
@@ -47,10 +50,14 @@ export class ShipmentTracking {
       shipmentId,
     ]);
     if (!shipment) return 'SHIPMENT_GONE';
+    if (!this.carrier.follows(shipment.tracking_number)) {
+      await this.noteUnknownNumber(shipmentId, shipment.tracking_number, 'NOT_CONNECTED');
+      return 'UNKNOWN_NUMBER';
+    }
     // Outside the transaction: no row stays locked while the carrier answers.
     const report = await this.carrier.track(shipment.tracking_number);
     if (!report) {
-      await this.noteUnknownNumber(shipmentId, shipment.tracking_number);
+      await this.noteUnknownNumber(shipmentId, shipment.tracking_number, 'NOT_FOUND');
       return 'UNKNOWN_NUMBER';
     }
     await this.record(shipmentId, shipment.tracking_number, report);
@@ -69,9 +76,10 @@ export class ShipmentTracking {
       );
       if (!order) return false;
       const [changed]: [unknown[]] = await tx.query(
-        `UPDATE shipments SET tracking_status = $3, tracking_status_detail = $4, updated_at = now()
-          WHERE id = $1 AND tracking_number = $2 AND (tracking_status, tracking_status_detail) IS DISTINCT FROM ($3, $4) RETURNING id`,
-        [shipmentId, trackingNumber, report.status, report.detail],
+        `UPDATE shipments SET tracking_status = $3, tracking_status_detail = $4, tracking_source = $5, updated_at = now()
+          WHERE id = $1 AND tracking_number = $2
+            AND (tracking_status, tracking_status_detail, tracking_source) IS DISTINCT FROM ($3, $4, $5) RETURNING id`,
+        [shipmentId, trackingNumber, report.status, report.detail, this.carrier.source],
       );
       if (changed.length === 0) return false;
       await this.orderChanged(tx, order);
@@ -117,7 +125,7 @@ export class ShipmentTracking {
         return;
       await tx.query(
         `UPDATE shipments SET tracking_number = $2, carrier = $3, tracking_url = $4, tracking_status = 'PRE_TRANSIT',
-                tracking_status_detail = '', updated_at = now() WHERE id = $1`,
+                tracking_status_detail = '', tracking_source = 'PENDING', updated_at = now() WHERE id = $1`,
         [shipmentId, correction.trackingNumber, carrier, trackingUrl],
       );
       await this.orderChanged(tx, order);
@@ -126,16 +134,18 @@ export class ShipmentTracking {
   }
 
   /**
-   * The carrier does not know the number (yet): a shipment still at PRE_TRANSIT says so, in the
-   * carrier's words, so buyer and seller see why nothing moves. An explanation, not a change of
-   * the order: no ORDER_UPDATED (webhooks keep meaning a status moved). A status the carrier
-   * reported before is kept: a number that goes unknown later does not undo its history.
+   * No carrier follows the number, or the connected one does not know it (yet): a shipment still
+   * at PRE_TRANSIT says so, as `trackingSource` (NOT_CONNECTED, NOT_FOUND) and in the carrier's
+   * words, so buyer and seller see why nothing moves. An explanation, not a change of the order:
+   * no ORDER_UPDATED (webhooks keep meaning a status moved). A status the carrier reported before
+   * is kept: a number that goes unknown later does not undo its history.
    */
-  private async noteUnknownNumber(shipmentId: string, trackingNumber: string): Promise<void> {
+  private async noteUnknownNumber(shipmentId: string, trackingNumber: string, source: 'NOT_CONNECTED' | 'NOT_FOUND'): Promise<void> {
     await this.db.query(
-      `UPDATE shipments SET tracking_status_detail = $3
-        WHERE id = $1 AND tracking_number = $2 AND tracking_status = 'PRE_TRANSIT' AND tracking_status_detail <> $3`,
-      [shipmentId, trackingNumber, this.carrier.unknownNumberDetail],
+      `UPDATE shipments SET tracking_status_detail = $3, tracking_source = $4
+        WHERE id = $1 AND tracking_number = $2 AND tracking_status = 'PRE_TRANSIT'
+          AND (tracking_status_detail, tracking_source) IS DISTINCT FROM ($3, $4)`,
+      [shipmentId, trackingNumber, this.carrier.unknownNumberDetail, source],
     );
   }
 

@@ -1,6 +1,5 @@
-import Joi from '../../joi';
-import type { ValidationOptions } from 'joi';
-import { CONDITIONS, MAX_PRICE } from '../listings/listing-input';
+import Joi, { VALIDATION_OPTIONS } from '../../joi';
+import { CONDITIONS, ISO_639_1, MAX_PRICE } from '../listings/listing-input';
 
 /** How many lists a user keeps, and lines a list holds (docs/wants.md). */
 export const MAX_WANTS_LISTS = 20;
@@ -38,7 +37,7 @@ export const urn = Joi.string()
   .trim()
   .min(1)
   .max(300)
-  .pattern(/[^/]$/, 'not ending in "/"')
+  .pattern(/[^/]$/, 'a URN that does not end in "/"')
   .description('One catalog item: only that printing fits.');
 /** A card by name within a game, as a wants line or a price alert names it. */
 export const card = Joi.object({
@@ -58,7 +57,7 @@ export const lineOptions = {
     .items(
       Joi.string()
         .lowercase()
-        .pattern(/^[a-z]{2}$/, 'ISO 639-1 code'),
+        .pattern(/^[a-z]{2}$/, ISO_639_1),
     )
     .min(1)
     .max(20)
@@ -73,13 +72,13 @@ export const lineOptions = {
           .trim()
           .min(1)
           .max(50)
-          .pattern(/^[^;=]+$/, 'without ";" or "="')
+          .pattern(/^[^;=]+$/, 'text without ";" or "="')
           .required(),
         value: Joi.string()
           .trim()
           .min(1)
           .max(100)
-          .pattern(/^[^;]+$/, 'without ";"')
+          .pattern(/^[^;]+$/, 'text without ";"')
           .required(),
       }).meta({ component: 'WantedVariant' }),
     )
@@ -110,11 +109,9 @@ export const wantsLinePatch = Joi.object<Partial<WantsLineInput>>(patchFields)
   .meta({ documentedAs: Joi.object(patchFields).min(1).description('At most one of `urn` and `card`.').describe() })
   .example({ quantity: 3, maxPrice: null });
 
-const VALIDATION: ValidationOptions = { abortEarly: false, convert: true, errors: { wrap: { label: '"' } } };
-
 /** Validates a line outside the router (a CSV row): the value, or every failure as one sentence. */
 export function parseLineInput(value: unknown): { value: WantsLineInput; error: null } | { value: null; error: string } {
-  const result = wantsLineInput.validate(value, VALIDATION);
+  const result = wantsLineInput.validate(value, VALIDATION_OPTIONS);
   if (!result.error) return { value: result.value, error: null };
   return { value: null, error: result.error.details.map((d) => d.message).join('; ') };
 }

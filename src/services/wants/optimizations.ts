@@ -154,7 +154,7 @@ export class WantsOptimizations {
     if (unknown.length > 0) {
       throw invalid(
         'validation-failed',
-        'Some lineIds are not lines of this list.',
+        'Some `lineIds` are not lines of this list.',
         unknown.map((id) => ({ in: 'body', field: `lineIds.${lineIds.indexOf(id)}`, message: `${id} is not a line of this list` })),
       );
     }

@@ -63,12 +63,13 @@ export function readWantsCsv(text: string): CsvRow[] {
   const [header, ...rows] = records;
   if (!header) throw invalid('import-csv-invalid', `The CSV is empty: its first line is the header (${WANTS_CSV_COLUMNS.join(',')}).`);
   const columns = header.record.map((c) => c.trim());
-  const unknown = columns.filter((c) => !(WANTS_CSV_COLUMNS as readonly string[]).includes(c));
+  // Named as the file wrote them, not trimmed: the caller finds them as they are.
+  const unknown = header.record.filter((_, i) => !(WANTS_CSV_COLUMNS as readonly string[]).includes(columns[i]!));
   if (unknown.length || !columns.includes('quantity')) {
     throw invalid(
       'import-csv-invalid',
       `The CSV header must name columns among ${WANTS_CSV_COLUMNS.join(', ')}, quantity included` +
-        (unknown.length ? `; unknown: ${unknown.join(', ')}.` : '.'),
+        (unknown.length ? `; unknown: ${unknown.map((c) => `"${c}"`).join(', ')}.` : '.'),
     );
   }
   return rows.map(({ record, info, raw }) => {
