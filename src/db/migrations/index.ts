@@ -43,6 +43,7 @@ import { Wants1733580000000 } from './1733580000000-wants';
 import { Alerts1733620000000 } from './1733620000000-alerts';
 import { PriceGuide1733610000000 } from './1733610000000-price-guide';
 import { Offers1733630000000 } from './1733630000000-offers';
+import { StatsVersionsByTriggers1733640000000 } from './1733640000000-stats-versions-by-triggers';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -91,4 +92,5 @@ export const migrations = [
   PriceGuide1733610000000,
   Alerts1733620000000,
   Offers1733630000000,
+  StatsVersionsByTriggers1733640000000,
 ];
