@@ -25,8 +25,9 @@ import { ADDRESS } from '../support/shop';
  * shipments, receipts, cancellations, case moves and their refunds, reviews written, revised,
  * deleted and defaulted), each through the real service, on Postgres; after every step every
  * cached figure (the app's own stats services, which have cached the previous step's answers)
- * must equal a recount from the rows (a fresh service), and the user summary's counters
- * (`purchases`, `sales`, `reviews`, rating sum) must equal a count of their rows.
+ * must equal a recount from the rows (a fresh service), the user summary's counters
+ * (`purchases`, `sales`, `reviews`, rating sum) must equal a count of their rows, and every
+ * completed purchase, and no other, must have requested its review window once.
  *
  * STATS_PROPERTY_SEEDS / STATS_PROPERTY_STEPS make the run longer; a failure names its seed and
  * step, and the same seed replays the same sequence.
@@ -329,6 +330,17 @@ async function figures(w: World): Promise<{ cached: unknown; recounted: unknown 
   for (const sellerId of w.sellers) {
     cached[`seller ${sellerId}`] = await api.services.sellerStats.get(sellerId);
     recounted[`seller ${sellerId}`] = await fresh.seller.get(sellerId);
+  }
+  // Completing a purchase opens its review window, whichever path completed it, exactly once.
+  const purchases = await rows<{ id: string; completed: boolean; windows: number }>(
+    `SELECT p.id, p.status = 'COMPLETED' AS completed,
+            (SELECT count(*)::int FROM workflow_starts s WHERE s.workflow_id = 'review-window:' || p.id) AS windows
+       FROM purchases p WHERE p.buyer_id = ANY($1)`,
+    [w.buyers],
+  );
+  for (const p of purchases) {
+    cached[`purchase ${p.id}`] = { reviewWindows: p.windows };
+    recounted[`purchase ${p.id}`] = { reviewWindows: p.completed ? 1 : 0 };
   }
   return { cached, recounted };
 }
