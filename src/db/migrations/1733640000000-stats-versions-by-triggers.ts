@@ -24,42 +24,50 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  */
 interface Counted {
   table: string;
-  /** What of a row (alias given) moves a figure when it changes between the old and new version. */
-  changed: (row: string) => string;
+  /** SQL over an updated row's new (`n`) and old (`o`) versions: true when the update moved a figure. */
+  moved: string;
   /** SQL over a row `r`: the users whose account figures it feeds. */
   users?: string;
   /** SQL over a row `r`: the sellers whose seller figures it feeds. */
   sellers?: string;
 }
 
-const columns =
-  (...names: string[]) =>
-  (row: string) =>
-    `(${names.map((name) => `${row}.${name}`).join(', ')})`;
+/** An update that changed any of these columns. */
+const changed = (...names: string[]) => {
+  const of = (row: string) => names.map((name) => `${row}.${name}`).join(', ');
+  return `(${of('n')}) IS DISTINCT FROM (${of('o')})`;
+};
+
+/**
+ * Listings: any change but of `reserved` alone. Compared as whole rows (cheap) unless `reserved`
+ * moved, so only holds, a row at a time, pay for the comparison without it.
+ */
+const LISTING_MOVED = `CASE WHEN n.reserved = o.reserved THEN n IS DISTINCT FROM o
+                            ELSE to_jsonb(n) - 'reserved' IS DISTINCT FROM to_jsonb(o) - 'reserved' END`;
 
 const COUNTED: Counted[] = [
-  { table: 'purchases', changed: columns('buyer_id', 'status', 'total'), users: 'r.buyer_id' },
+  { table: 'purchases', moved: changed('buyer_id', 'status', 'total'), users: 'r.buyer_id' },
   {
     table: 'payment_refunds',
-    changed: columns('purchase_id', 'status', 'amount'),
+    moved: changed('purchase_id', 'status', 'amount'),
     users: '(SELECT p.buyer_id FROM purchases p WHERE p.id = r.purchase_id)',
   },
   {
     table: 'reviews',
-    changed: columns('reviewer_id', 'reviewed_user_id', 'deleted_at'),
+    moved: changed('reviewer_id', 'reviewed_user_id', 'deleted_at'),
     users: 'unnest(ARRAY[r.reviewer_id, r.reviewed_user_id])',
   },
-  { table: 'cases', changed: columns('buyer_id', 'seller_id', 'order_id', 'status'), users: 'r.buyer_id', sellers: 'r.seller_id' },
+  { table: 'cases', moved: changed('buyer_id', 'seller_id', 'order_id', 'status'), users: 'r.buyer_id', sellers: 'r.seller_id' },
   {
     table: 'case_outcomes',
-    changed: columns('case_id', 'party', 'status'),
+    moved: changed('case_id', 'party', 'status'),
     sellers: '(SELECT c.seller_id FROM cases c WHERE c.id = r.case_id)',
   },
-  { table: 'orders', changed: columns('seller_id', 'status'), sellers: 'r.seller_id' },
-  { table: 'listings', changed: (row) => `to_jsonb(${row}) - 'reserved'`, sellers: 'r.seller_id' },
+  { table: 'orders', moved: changed('seller_id', 'status'), sellers: 'r.seller_id' },
+  { table: 'listings', moved: LISTING_MOVED, sellers: 'r.seller_id' },
   {
     table: 'listing_attachments',
-    changed: columns('listing_id', 'image_id', 'url', 'position'),
+    moved: changed('listing_id', 'image_id', 'url', 'position'),
     sellers: '(SELECT l.seller_id FROM listings l WHERE l.id = r.listing_id)',
   },
 ];
@@ -67,11 +75,10 @@ const COUNTED: Counted[] = [
 const owners = (expr: string | undefined, rows: string) => (expr ? `ARRAY(SELECT DISTINCT ${expr} FROM ${rows} r)` : `'{}'::uuid[]`);
 
 /** A statement trigger function noting the owners of the rows a statement inserted, deleted or changed. */
-function noteFunction({ table, changed, users, sellers }: Counted): string {
-  const moved = `${changed('n')} IS DISTINCT FROM ${changed('o')}`;
+function noteFunction({ table, moved, users, sellers }: Counted): string {
   // Both versions of a changed row: a row that moves to another owner changes both owners' figures.
-  const changedRows = `(SELECT n.* FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE ${moved}
-                        UNION ALL SELECT o.* FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE ${moved})`;
+  const changedRows = `(SELECT r.* FROM new_rows n JOIN old_rows o ON o.id = n.id
+                          CROSS JOIN LATERAL (SELECT n.* UNION ALL SELECT o.*) r WHERE ${moved})`;
   return `
     CREATE FUNCTION ${table}_note_stats() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
