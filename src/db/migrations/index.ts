@@ -45,6 +45,7 @@ import { PriceGuide1733610000000 } from './1733610000000-price-guide';
 import { Offers1733630000000 } from './1733630000000-offers';
 import { NotificationsBulkWrites1733635000000 } from './1733635000000-notifications-bulk-writes';
 import { ShipmentTrackingSource1733650000000 } from './1733650000000-shipment-tracking-source';
+import { StatsVersionsByTriggers1733640000000 } from './1733640000000-stats-versions-by-triggers';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -95,4 +96,5 @@ export const migrations = [
   Offers1733630000000,
   NotificationsBulkWrites1733635000000,
   ShipmentTrackingSource1733650000000,
+  StatsVersionsByTriggers1733640000000,
 ];

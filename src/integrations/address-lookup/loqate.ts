@@ -116,14 +116,21 @@ export class LoqateAddressLookup implements AddressLookupProvider {
   private async call<T>(path: string, params: Record<string, string>): Promise<{ rows: T[] } | { error: LoqateError }> {
     const url = new URL(path, this.options.baseUrl);
     for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-    let body: { Items?: Array<T | LoqateError> };
+    let text: string;
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(this.options.timeoutMs ?? 5000) });
-      if (!res.ok) throw unavailableBecause(`HTTP ${res.status}`);
-      body = (await res.json()) as typeof body;
+      text = await res.text();
+      // The start of what the provider said is what an operator needs to see in the log.
+      if (!res.ok) throw unavailableBecause(`HTTP ${res.status}: ${text.slice(0, 300)}`);
     } catch (err) {
       if (err instanceof DomainError) throw err;
       throw unavailableBecause(err instanceof Error ? err.message : String(err));
+    }
+    let body: { Items?: Array<T | LoqateError> };
+    try {
+      body = JSON.parse(text) as typeof body;
+    } catch {
+      throw unavailableBecause(`not JSON: ${text.slice(0, 300)}`);
     }
     const items = body.Items ?? [];
     const first = items[0] as LoqateError | undefined;

@@ -20,10 +20,10 @@ export type UnreadTotalOf = (userId: string) => Promise<{ messages: number; conv
 const MAX_CACHED_USERS = 10_000;
 
 /**
- * Account stats with a per-process cache keyed by (user, `users.account_stats_version`). Every
- * write that changes a count bumps the version in its own transaction (`touchAccountStats`:
- * checkout commit, purchase completion, review create/delete and default reviews, case open
- * and close, every refund), so a hit costs one primary-key read and a stale entry is never served. Unread
+ * Account stats with a per-process cache keyed by (user, `users.account_stats_version`). The
+ * database bumps the version at the commit of every write to a row counted here (purchases,
+ * payment refunds, cases, reviews: migration 1733640000000), whoever writes it, so a hit costs
+ * one primary-key read and a stale entry is never served. Unread
  * messages change far more often than the rest, so they are not part of this entry: they come
  * from the conversations' own total, cached per inbox version in the same way.
  */

@@ -1,9 +1,7 @@
-import { touchAccountStats } from '../account/stats-version';
 import type { DataSource } from 'typeorm';
 import type { CaseStatus, OutcomeProposal, OutcomeState, Party } from '../../domain/cases/machine';
 import { requestReleaseAfterCase } from '../money/transfers';
 import { settlePurchase } from '../orders/order-engine';
-import { touchSellerStats } from '../sellers/stats-version';
 import { queueCaseNotifications } from './case-notifications';
 import { applyOutcomeEffects } from './outcome-effects';
 
@@ -90,9 +88,6 @@ export async function recordCaseChange(
     await applyOutcomeEffects(tx, { caseId: c.caseId, orderId: row.order_id, kind: c.kind, outcomes: c.outcomes });
     // The order's funds release waits while a case is open (docs/money.md): tell it this one closed.
     if (c.status === 'CLOSED') await requestReleaseAfterCase(tx, row.order_id, c.caseId);
-    // Users before seller accounts: the lock order of every writer (docs/checkout-orders.md).
-    if (c.status === 'CLOSED') await touchAccountStats(tx, row.buyer_id);
-    await touchSellerStats(tx, row.seller_id); // any change can move `cases.open` or `orders.open`/`waiting`
     const completed = c.status === 'CLOSED' && (await settlePurchase(tx, row.purchase_id, options))?.status === 'COMPLETED';
     const messageIds = await queueCaseNotifications(tx, c);
     await tx.query(`INSERT INTO case_actions (id, case_id, actor, kind, status, message_ids) VALUES ($1, $2, $3, $4, $5, $6)`, [

@@ -1,9 +1,7 @@
-import { touchAccountStats } from '../account/stats-version';
 import type { EntityManager } from 'typeorm';
 import type { OutcomeProposal, OutcomeState, Party } from '../../domain/cases/machine';
 import { newId } from '../../ids';
 import { conflict } from '../errors';
-import { touchSellerStats } from '../sellers/stats-version';
 import { plainText } from './plain-text';
 
 /** A dispute as the order engine received it (items already checked against the order). */
@@ -51,8 +49,6 @@ export async function openCase(
   for (const item of request.items) {
     await tx.query(`INSERT INTO case_items (case_id, order_item_id, quantity) VALUES ($1, $2, $3)`, [caseId, item.id, item.quantity]);
   }
-  await touchAccountStats(tx, order.buyer_id); // users before seller accounts: the lock order of every writer
-  await touchSellerStats(tx, order.seller_id);
   const outcomes: OutcomeState[] = [];
   for (const o of request.outcomes) {
     const id = newId();

@@ -5,7 +5,6 @@ import { recordSales } from '../catalog/sales-ledger';
 import { DomainError } from '../errors';
 import { emitEvents, type OrderEventData } from '../events/outbox';
 import { postPayment } from '../money/postings';
-import { touchSellerStats } from '../sellers/stats-version';
 import { commitHolds } from './holds';
 import { noticeOpenOffers, offerPaid } from '../offers/offer-rows';
 import { ORDER_INITIAL_STATUS, PURCHASE_INITIAL_STATUS } from '../../domain/orders/order-machine';
@@ -142,21 +141,18 @@ export async function commitCheckout(tx: EntityManager, session: SessionSnapshot
     tx,
     session.lines.map((l) => l.listingId),
   );
-  // The user summary's `purchases` and `sales` count purchases and seller orders; the same write
-  // marks the buyer's account stats stale (see touchAccountStats). Last, because a busy seller's
-  // row is contended: concurrent commits for one seller queue here, briefly. Locked in id order
-  // first (NO KEY UPDATE, the UPDATE's own lock), or two commits sharing two sellers can deadlock:
-  // docs/checkout-orders.md, "Lock order".
+  // The user summary's `purchases` and `sales` count purchases and seller orders. Last, because a
+  // busy seller's row is contended: concurrent commits for one seller queue here, briefly. Locked
+  // in id order first (NO KEY UPDATE, the UPDATE's own lock), or two commits sharing two sellers
+  // can deadlock: docs/checkout-orders.md, "Lock order". The buyer's and sellers' stats versions
+  // move at commit, by the database (the purchase and its orders are counted rows).
   await tx.query(
     `UPDATE users u
         SET purchases_count = u.purchases_count + (u.id = $1)::int,
-            account_stats_version = u.account_stats_version + (u.id = $1)::int,
             sales_count = u.sales_count + (u.id = ANY($2))::int
        FROM (SELECT id FROM users WHERE id = $1 OR id = ANY($2) ORDER BY id FOR NO KEY UPDATE) locked
       WHERE u.id = locked.id`,
     [session.buyerId, session.sellers.map((s) => s.sellerId)],
   );
-  // New orders change each seller's order stats; sorted so two commits lock the rows alike.
-  for (const sellerId of session.sellers.map((s) => s.sellerId).sort()) await touchSellerStats(tx, sellerId);
   return purchaseId;
 }

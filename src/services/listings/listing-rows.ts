@@ -2,7 +2,6 @@ import type { EntityManager } from 'typeorm';
 import { newId } from '../../ids';
 import { emitEvents, type EventType, type ListingEventData } from '../events/outbox';
 import { noticeOpenOffers } from '../offers/offer-rows';
-import { touchSellerStats } from '../sellers/stats-version';
 import type { ListingInput } from './listing-input';
 import { isValidListing } from './validity';
 
@@ -76,7 +75,6 @@ async function recordChange(tx: EntityManager, sellerId: string, type: EventType
     type,
     written.map((l) => listingEvent(sellerId, l, at)),
   );
-  await touchSellerStats(tx, sellerId);
 }
 
 const RETURNING = 'RETURNING id, item_urn, quantity, price, import_row';

@@ -5,7 +5,6 @@ import { conflict, invalid, notFound, type FieldError } from '../errors';
 import { parseListingInput, type ListingInput } from './listing-input';
 import { deleteListing, insertListings, replaceListing } from './listing-rows';
 import { loadListingViews, toListingViews, type AttachmentView, type ListingView } from './listing-view';
-import { touchSellerStats } from '../sellers/stats-version';
 import { SellerSearch, type SellerSearchOptions, type SellerSearchRequest } from './seller-search';
 
 /** Most listings one bulk request may carry. */
@@ -155,8 +154,6 @@ export class SellerListings {
       if (count >= MAX_ATTACHMENTS) throw conflict('attachment-limit-reached', `A listing carries at most ${MAX_ATTACHMENTS} images.`);
       const attachment = { id: newId(), listingId, imageId, url: this.imageUrl(imageId), position: count };
       await tx.getRepository(ListingAttachment).insert(attachment);
-      // The seller's listings version also keys their cached searches, whose hits show attachments.
-      await touchSellerStats(tx, sellerId);
       return { id: attachment.id, imageId, url: attachment.url };
     });
   }

@@ -1,8 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { newId } from '../../ids';
-import { touchAccountStats } from '../account/stats-version';
 import { emitEvents } from '../events/outbox';
-import { touchSellerStats } from '../sellers/stats-version';
 import { CURRENCY, lockSellerMoney, orderPending, postLedger, sellerBalances } from './ledger';
 import { allocateRefund } from '../../domain/money/refund-allocation';
 import { ORDER_REFUNDED } from '../../domain/orders/order-machine';
@@ -170,8 +168,6 @@ export async function refundOrder(tx: EntityManager, order: RefundScope, request
       { account: 'platform_refund_losses', amount: -loss, orderId: order.orderId },
     ],
   });
-  await touchAccountStats(tx, o.buyer_id);
-  await touchSellerStats(tx, o.seller_id);
   await emitEvents(tx, 'REFUND_CREATED', [
     {
       sellerId: o.seller_id,

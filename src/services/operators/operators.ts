@@ -3,7 +3,6 @@ import type { CaseState, OperatorDecision } from '../../domain/cases/machine';
 import type { Periods } from '../../domain/deadlines';
 import { loadCaseViews, type CaseView } from '../cases/case-view';
 import { conflict, notFound } from '../errors';
-import { touchSellerStats } from '../sellers/stats-version';
 import { SqlFilter } from '../sql-filter';
 import { closeSellerCheckouts } from '../checkout/checkouts';
 import { recordOperatorAction } from './audit';
@@ -165,8 +164,6 @@ export class Operators {
         await this.sellerStanding(sellerId); // 404 when there is no such seller
         throw conflict(status === 'SUSPENDED' ? 'seller-suspended' : 'seller-active', `The seller is already ${status.toLowerCase()}.`);
       }
-      // The seller's own search and stats caches key on this version.
-      await touchSellerStats(tx, sellerId);
       await this.audit(tx, operatorId, status === 'SUSPENDED' ? 'seller.suspend' : 'seller.reinstate', 'seller', sellerId, reason, {});
       return row;
     });

@@ -1,4 +1,3 @@
-import { touchAccountStats } from '../account/stats-version';
 import type { EntityManager } from 'typeorm';
 import { newId } from '../../ids';
 import { formatPence } from '../../domain/money/pence';
@@ -8,7 +7,6 @@ import { enqueueEmail } from '../../integrations/email/outbox';
 import { restoreStock } from '../listings/stock';
 import { requestReviewWindow } from '../reviews/review-windows';
 import { refundBuyerFee, refundOrder } from '../money/refunds';
-import { touchSellerStats } from '../sellers/stats-version';
 import { emitOrderUpdated } from './order-events';
 import { openCase, type CaseRequest, type OpenedCase } from '../cases/case-opening';
 import {
@@ -140,7 +138,6 @@ export async function applyOrderAction(
   if (effects === null) return null;
   await tx.query(`UPDATE orders SET updated_at = now() WHERE id = $1`, [order.id]);
   await emitOrderUpdated(tx, order);
-  await touchSellerStats(tx, order.seller_id); // ship, receive and dispute all move the seller's order stats
   return effects;
 }
 
@@ -313,8 +310,6 @@ async function cancel(tx: EntityManager, order: OrderRow, items: ItemRow[], sett
       listings: items.map((i) => ({ urn: i.urn, listingId: i.listing_id, quantity: i.quantity, price: i.price })),
     },
   ]);
-  await touchSellerStats(tx, order.seller_id);
-  await touchAccountStats(tx, order.buyer_id);
   const settled = await settlePurchase(tx, order.purchase_id, settlement);
   const notice = cancellationNotice(row!.total, refund?.amount ?? 0, settled?.feeRefunded ?? 0);
   const messageIds = [await notify(tx, order.buyer_id, order.id, notice)];
@@ -403,7 +398,5 @@ export async function settlePurchase(
   if (!purchase) return null;
   const feeRefunded = purchase.status === PURCHASE_TRANSITIONS.cancel.to ? await refundBuyerFee(tx, purchaseId) : 0;
   if (purchase.status === PURCHASE_TRANSITIONS.complete.to) await requestReviewWindow(tx, purchaseId, settlement.reviewWindowSeconds);
-  // The status, and with a cancellation the refunded fee (`spent`), move the buyer's account stats.
-  await touchAccountStats(tx, purchase.buyer_id);
   return { status: purchase.status, feeRefunded };
 }

@@ -7,9 +7,8 @@ import type { StatsSource } from '../sellers/stats-source';
  * - `waiting`: waiting for the seller — items still to ship (ACCEPTED), or a case not CLOSED
  *   in which the seller must act: a SETTLED return to confirm (`resolve`), or a buyer's
  *   outcome still PENDING (to accept or reject).
- * Every write that can move an order between these sets bumps the stats version in its
- * transaction: the checkout commit, every order action (ship, receive, dispute) and every case
- * change.
+ * Every write that can move an order between these sets (an order's status, a case's status,
+ * an outcome's status) bumps the stats version at its commit: triggers, migration 1733640000000.
  */
 export const orderStatsSource: StatsSource = async (db, sellerId) => {
   const [row] = await db.query(

@@ -1,4 +1,3 @@
-import { touchAccountStats } from '../account/stats-version';
 import type { DataSource } from 'typeorm';
 import { newId } from '../../ids';
 import { adjustReviewAggregates, reviewAdded } from './aggregates';
@@ -37,7 +36,6 @@ export async function createDefaultReviews(db: DataSource, purchaseId: string): 
       );
       if (!inserted) continue;
       await adjustReviewAggregates(tx, m.reviewed_user_id, reviewAdded(AUTOMATIC_REVIEW_RATING));
-      await touchAccountStats(tx, m.reviewer_id, m.reviewed_user_id);
       created += 1;
     }
     return created;

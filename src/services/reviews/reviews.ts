@@ -1,4 +1,3 @@
-import { touchAccountStats } from '../account/stats-version';
 import type { DataSource, EntityManager } from 'typeorm';
 import { Review } from '../../db/entities';
 import { newId } from '../../ids';
@@ -51,7 +50,6 @@ export class Reviews {
       );
       if (!inserted) throw conflict('review-exists', 'You have already reviewed this order (a deleted review is not written again).');
       await adjustReviewAggregates(tx, reviewedUserId, reviewAdded(input.rating));
-      await touchAccountStats(tx, reviewerId, reviewedUserId);
       return inserted.id;
     });
     return this.view(this.db.manager, id);
@@ -94,7 +92,6 @@ export class Reviews {
       );
       if (!removed) throw notFound('Review');
       await adjustReviewAggregates(tx, removed.reviewed_user_id, reviewRemoved(removed.rating));
-      await touchAccountStats(tx, reviewerId, removed.reviewed_user_id);
     });
   }
 

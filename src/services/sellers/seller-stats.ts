@@ -21,9 +21,10 @@ const empty = (): SellerStats => ({ orders: { total: 0, open: 0, waiting: 0 }, c
 const MAX_CACHED_SELLERS = 10_000;
 
 /**
- * Seller stats with a per-process cache keyed by (seller, stats version). The version is
- * bumped in the same transaction as every change that affects the stats (`touchSellerStats`),
- * by any API process or worker, so a cached entry is used only while nothing has changed:
+ * Seller stats with a per-process cache keyed by (seller, stats version). The database
+ * bumps the version at the commit of every write to a row the sources count (a trigger on each
+ * table, migration 1733640000000), whichever process writes it, so a cached entry is used only
+ * while nothing has changed:
  * each request costs one primary-key read instead of the counting queries.
  */
 export class SellerStatsService {

@@ -10,7 +10,7 @@ export interface SellerStats {
 /**
  * One part of the stats, computed from its own tables; each source owns whole top-level keys
  * (`listings`, `orders`, `cases`). Areas add their source to STATS_SOURCES in seller-stats.ts
- * and call `touchSellerStats` in their writes. A module of its
+ * and their tables to the stats triggers (migration 1733640000000 shows how). A module of its
  * own so that sources in other areas import this type without importing seller-stats.ts, which
  * imports them.
  */

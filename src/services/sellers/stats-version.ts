@@ -1,16 +1,12 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { prepared, queryPrepared } from '../../db/prepared';
 
 /**
- * Marks a seller's stats stale. Call it in the transaction of any change that alters them
- * (listings, the checkout commit, order actions, case changes), so every API process and the worker see
- * the new version exactly when the change commits. Caches key on (seller, version).
+ * The seller's current stats version, as text (it is a bigint): what stats and search caches
+ * key on. The database bumps it at the commit of any write to a row the stats or the seller's
+ * search count (listings, their photos, orders, cases, case outcomes, the seller's status;
+ * migration 1733640000000), so no writer has to remember to.
  */
-export async function touchSellerStats(tx: EntityManager, sellerId: string): Promise<void> {
-  await tx.query(`UPDATE seller_accounts SET stats_version = stats_version + 1 WHERE user_id = $1`, [sellerId]);
-}
-
-/** The seller's current version, as text (it is a bigint): what stats and search caches key on. */
 export async function readSellerStatsVersion(db: DataSource, sellerId: string): Promise<string> {
   const [row] = await queryPrepared<{ version: string }>(db, STATS_VERSION, [sellerId]);
   return row?.version ?? '0';
