@@ -36,7 +36,7 @@ export async function alertDigestWorkflow(input: AlertDigestInput): Promise<{ em
       await deliverEmail(emailId);
       emails.push(emailId);
     }
-    await sleep(input.intervalMs);
+    await sleep(input.intervalMs, { summary: 'digest interval: the next e-mail covers what arrives meanwhile' });
   }
   return { emails };
 }

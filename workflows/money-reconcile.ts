@@ -9,6 +9,8 @@ const { reconcileMoney } = proxyActivities<MoneyActivities>({
   // Unbounded on purpose: the reconciler is the safety net of the bounded money workflows.
   // A run that cannot reach the database keeps trying; the Schedule skips overlapping runs.
   retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+  // Unbounded, so not `boundedActivities`: the history still says what the call is for.
+  summary: 'finish payouts and fund releases past their due time',
 });
 
 /**

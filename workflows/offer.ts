@@ -83,7 +83,7 @@ export async function offerWorkflow(input: WorkflowInputs['offerWorkflow']): Pro
     try {
       apply(await serial(write));
     } catch {
-      await condition(() => false, RETRY_AFTER_FAILURE);
+      await condition(() => false, RETRY_AFTER_FAILURE, { summary: 'the database was away: try the write again' });
     }
   };
 
@@ -99,7 +99,9 @@ export async function offerWorkflow(input: WorkflowInputs['offerWorkflow']): Pro
     }
     const seen = version;
     const due = deadline ?? Date.now();
-    const moved = await condition(() => version !== seen || changed, Math.max(due - Date.now(), 1));
+    const moved = await condition(() => version !== seen || changed, Math.max(due - Date.now(), 1), {
+      summary: `${(state as OfferState).status}: ${NEGOTIATING.includes((state as OfferState).status) ? 'expires' : 'lapses'} unless a party moves`,
+    });
     if (moved || version !== seen) continue;
     const negotiating = NEGOTIATING.includes((state as OfferState).status);
     await own(() => (negotiating ? expireOffer(change()) : lapseOffer(change())));

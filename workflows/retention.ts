@@ -5,6 +5,7 @@ const { pruneOutboxes } = proxyActivities<RetentionActivities>({
   // Batched deletes of a day's rows take seconds; a backlog after a long outage, minutes.
   startToCloseTimeout: '30 minutes',
   retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', maximumAttempts: 5 },
+  summary: 'delete outbox rows past their retention',
 });
 
 /**

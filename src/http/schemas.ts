@@ -3,6 +3,8 @@ import type { Schema } from 'joi';
 import { isCatalogUrn, NO_TRAILING_SLASH, URN_MAX_LENGTH, URN_SHAPE } from '../services/catalog/urn';
 import { ORDER_ACTIONS, ORDER_STATUSES } from '../domain/orders/order-machine';
 import { TRACKING_SOURCES } from '../domain/orders/tracking-source';
+import { CASE_STATUSES, OUTCOME_TYPES } from '../domain/cases/machine';
+import { CASE_REASONS } from '../services/orders/order-engine';
 import { SIGNED_LINK_TOKEN } from '../services/auth/signed-links';
 
 /** Shared field schemas, so one rule (e.g. what a username is) is written once. */
@@ -283,6 +285,49 @@ export const nextActions = Joi.array()
   .required()
   .description('The same for every viewer: whose move it is, by when, and what happens if it is not made.');
 
+/** A case as its parties see it: on the case routes and inside a seller's order. */
+const caseOutcome = Joi.object({
+  id: Joi.string().required(),
+  caseId: Joi.string().required(),
+  type: Joi.string()
+    .valid(...OUTCOME_TYPES)
+    .required(),
+  party: Joi.string().valid('BUYER', 'SELLER').required(),
+  status: Joi.string().valid('PENDING', 'ACCEPTED', 'REJECTED', 'SUPERSEDED').required(),
+  amount: pence.required(),
+  comment: Joi.string().allow('').required(),
+  deliveryAddress: orNull(deliveryAddress).required().description('Null for the buyer on a seller outcome until it is accepted.'),
+  createdAt: timestamp.required(),
+  updatedAt: timestamp.required(),
+}).meta({ component: 'CaseOutcome' });
+export const caseAttachment = Joi.object({
+  id: Joi.string().required(),
+  imageId: Joi.string().required(),
+  url: Joi.string().uri().required(),
+  party: Joi.string().valid('BUYER', 'SELLER').required(),
+  createdAt: timestamp.required(),
+}).meta({ component: 'CaseAttachment' });
+export const caseView = Joi.object({
+  id: Joi.string().required(),
+  workflowId: Joi.string().required(),
+  orderId: Joi.string().required(),
+  purchaseId: Joi.string().required(),
+  reason: Joi.string()
+    .valid(...CASE_REASONS)
+    .required(),
+  status: Joi.string()
+    .valid(...CASE_STATUSES)
+    .required(),
+  comment: Joi.string().allow('').required(),
+  createdAt: timestamp.required(),
+  updatedAt: timestamp.required(),
+  outcomes: Joi.array().items(caseOutcome).required(),
+  attachments: Joi.array().items(caseAttachment).required(),
+  actions: caseActions,
+  nextActions,
+  deadlines: caseDeadlines,
+}).meta({ component: 'Case' });
+
 /** A proof-of-postage image on a shipment: a case attachment's fields, with the spec's `hidden`. */
 export const shipmentAttachment = Joi.object({
   id: Joi.string().required(),
@@ -353,26 +398,7 @@ export const orderView = Joi.object({
     )
     .required(),
   purchase: Joi.object({ deliveryAddress: deliveryAddress.required(), user: orNull(userSummary).required() }).required(),
-  cases: Joi.array()
-    .items(
-      Joi.object({
-        id: Joi.string().required(),
-        workflowId: Joi.string().required(),
-        orderId: Joi.string().required(),
-        purchaseId: Joi.string().required(),
-        reason: Joi.string().required(),
-        status: Joi.string().required(),
-        comment: Joi.string().allow('').required(),
-        outcomes: Joi.array().required(),
-        attachments: Joi.array().required(),
-        createdAt: timestamp.required(),
-        updatedAt: timestamp.required(),
-        actions: caseActions,
-        nextActions,
-        deadlines: caseDeadlines,
-      }),
-    )
-    .required(),
+  cases: Joi.array().items(caseView).required(),
   adjustments: Joi.array().items(adjustment).required(),
   transfers: Joi.array()
     .items(transfer)

@@ -5,21 +5,9 @@ import { CASE_REASONS } from '../../services/orders/order-engine';
 import type { CaseActionRequest, CaseFilters } from '../../services/cases/cases';
 import type { PageRequest } from '../../services/paging';
 import { requestHash } from '../../services/idempotency/idempotency-keys';
-import { CASE_STATUSES, OUTCOME_TYPES, type Party } from '../../domain/cases/machine';
+import { CASE_STATUSES, type Party } from '../../domain/cases/machine';
 import { defineRoute } from '../route';
-import {
-  caseActions,
-  caseDeadlines,
-  nextActions,
-  deliveryAddress,
-  idParams,
-  orNull,
-  outcomeProposalFields,
-  pagedQuery,
-  pence,
-  timestamp,
-  type IdParams,
-} from '../schemas';
+import { caseAttachment, caseView, idParams, outcomeProposalFields, pagedQuery, type IdParams } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
@@ -38,48 +26,6 @@ function caseUpdateId(ctx: Context, userId: string, caseId: string): string {
   const action = requestHash([ctx.method, ctx.path, ctx.request.body ?? null]);
   return createHash('sha256').update(`${userId}\n${caseId}\n${source}\n${action}`).digest('hex');
 }
-
-const outcome = Joi.object({
-  id: Joi.string().required(),
-  caseId: Joi.string().required(),
-  type: Joi.string()
-    .valid(...OUTCOME_TYPES)
-    .required(),
-  party: Joi.string().valid('BUYER', 'SELLER').required(),
-  status: Joi.string().valid('PENDING', 'ACCEPTED', 'REJECTED', 'SUPERSEDED').required(),
-  amount: pence.required(),
-  comment: Joi.string().allow('').required(),
-  deliveryAddress: orNull(deliveryAddress).required().description('Null for the buyer on a seller outcome until it is accepted.'),
-  createdAt: timestamp.required(),
-  updatedAt: timestamp.required(),
-}).meta({ component: 'CaseOutcome' });
-const attachment = Joi.object({
-  id: Joi.string().required(),
-  imageId: Joi.string().required(),
-  url: Joi.string().uri().required(),
-  party: Joi.string().valid('BUYER', 'SELLER').required(),
-  createdAt: timestamp.required(),
-}).meta({ component: 'CaseAttachment' });
-export const caseView = Joi.object({
-  id: Joi.string().required(),
-  workflowId: Joi.string().required(),
-  orderId: Joi.string().required(),
-  purchaseId: Joi.string().required(),
-  reason: Joi.string()
-    .valid(...CASE_REASONS)
-    .required(),
-  status: Joi.string()
-    .valid(...CASE_STATUSES)
-    .required(),
-  comment: Joi.string().allow('').required(),
-  createdAt: timestamp.required(),
-  updatedAt: timestamp.required(),
-  outcomes: Joi.array().items(outcome).required(),
-  attachments: Joi.array().items(attachment).required(),
-  actions: caseActions,
-  nextActions,
-  deadlines: caseDeadlines,
-}).meta({ component: 'Case' });
 
 /** The action body: the buyer has four actions, the seller also `resolve` (a return arrived). */
 const caseActionBody = (actions: string[]) =>
@@ -160,7 +106,7 @@ function attachmentRoutes<A extends 'user' | 'seller'>(s: Services, party: Party
       auth,
       request: { params: idParams, body: finalizeBody },
       responses: {
-        200: { description: 'The case attachment.', schema: attachment },
+        200: { description: 'The case attachment.', schema: caseAttachment },
         400: {
           description: "`invalid-image-id` (not this case's URN shape) or `upload-not-ready` (unknown, not the caller's, or a draft).",
         },

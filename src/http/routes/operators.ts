@@ -2,9 +2,9 @@ import Joi from '../../joi';
 import { OAUTH_APP_SUBJECT } from '../../services/auth/oauth-apps';
 import type { AuditQuery, OperatorCaseQuery } from '../../services/operators/operators';
 import { defineRoute } from '../route';
-import { idParams, timestamp, type IdParams } from '../schemas';
+import { caseView, idParams, timestamp, type IdParams } from '../schemas';
 import type { Services } from '../services';
-import { caseReasonFilter, caseStatusFilter, caseView } from './cases';
+import { caseReasonFilter, caseStatusFilter } from './cases';
 
 type None = Record<string, never>;
 const TAG = 'Operators';
