@@ -15,6 +15,7 @@ import {
   idParams,
   orNull,
   outcomeProposalFields,
+  offsetPage,
   pagedQuery,
   pence,
   timestamp,
@@ -244,7 +245,7 @@ export const sellerCaseRoutes = (s: Services) => [
       'Cases whose 7-day escalation clock runs (OPEN, REMEDIATION) come first, soonest escalation first; then the others, most recently changed first.',
     auth: 'seller',
     request: { query: sellerCaseQuery },
-    responses: { 200: { description: 'Cases.', schema: Joi.array().items(caseView) } },
+    responses: { 200: { description: 'Cases.', schema: offsetPage(caseView).meta({ component: 'CasePage' }) } },
     handler: async ({ principal, query }) => ({ status: 200, body: await s.cases.listForSeller(principal.userId, query) }),
   }),
   defineRoute<IdParams, None, undefined, 'seller'>({
