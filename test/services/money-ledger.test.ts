@@ -262,7 +262,8 @@ describe('refund losses recovered from later earnings', () => {
     expect(await outstandingLoss(seller.id)).toBe(0);
     expect(await releaseOrderFunds(db(), c.orderId)).toBe('nothing-pending'); // again: nothing twice
 
-    const { transfers } = (await api.http.get('/seller/transfers').set(seller.bearer).expect(200)).body;
+    const { items: transfers, nextCursor } = (await api.http.get('/seller/transfers').set(seller.bearer).expect(200)).body;
+    expect(nextCursor).toBeNull();
     expect(transfers.map((t: { type: string; orderId: string; amount: number }) => [t.type, t.orderId, t.amount])).toEqual([
       ['RECOVERY', a.orderId, 380],
       ['TRANSFER', c.orderId, 950],
