@@ -36,6 +36,34 @@ export const documentedAs = <T extends Schema>(schema: T, doc: Schema): T => sch
  */
 export const orNull = (schema: Schema) => Joi.alternatives().try(schema, Joi.valid(null));
 
+/**
+ * The two list envelopes (docs/conventions.md, "Lists"). Every paged list whose answer the spec
+ * does not fix answers one of them; `test/unit/list-envelopes.test.ts` walks the OpenAPI document
+ * to keep it so.
+ *
+ * - `offsetPage`: `{items, total, page, size}` for lists paged by `page` and `size`;
+ * - `cursorPage`: `{items, nextCursor}` for streams read newest-first, paged by `cursor` and `size`.
+ */
+export const offsetPage = (itemSchema: Schema) =>
+  Joi.object({
+    items: Joi.array().items(itemSchema).required().description("This page, in the list's order."),
+    total: Joi.number().integer().min(0).required().description('How many the whole list holds with these filters, across every page.'),
+    page: Joi.number().integer().min(1).required().description('The page answered (1-based), as asked.'),
+    size: Joi.number().integer().min(1).required().description('The page size asked for; the last page may hold fewer.'),
+  });
+
+export const cursorPage = (itemSchema: Schema) =>
+  Joi.object({
+    items: Joi.array().items(itemSchema).required().description('This page, newest first.'),
+    nextCursor: Joi.string().allow(null).required().description('Pass as `cursor` to read the next page; null on the last page.'),
+  });
+
+/** Cursor paging of the cursor envelope's lists: `cursor` from the previous page's `nextCursor`. */
+export const cursorQuery = Joi.object({
+  cursor: Joi.string().uuid().description('Where to continue: the cursor the previous page answered; absent for the first page.'),
+  size: Joi.number().integer().min(1).max(50).default(20),
+});
+
 /** The upper end of a `createdFrom`–`createdTo` filter: after `createdFrom` when both are given. */
 export const createdBefore = documentedAs(
   Joi.when('createdFrom', { is: Joi.exist(), then: timestamp.greater(Joi.ref('createdFrom')), otherwise: timestamp }),
@@ -226,12 +254,7 @@ export const review = Joi.object({
 }).meta({ component: 'Review' });
 
 /** One page of reviews (a profile's received, the caller's written or received). */
-export const reviewsPage = Joi.object({
-  total: Joi.number().integer().min(0).required(),
-  page: Joi.number().integer().required(),
-  size: Joi.number().integer().required(),
-  reviews: Joi.array().items(review).required(),
-}).meta({ component: 'ReviewsPage' });
+export const reviewsPage = offsetPage(review).meta({ component: 'ReviewsPage' });
 
 /** The spec's purchase.deliveryAddress: every field a string. */
 export const deliveryAddress = Joi.object({

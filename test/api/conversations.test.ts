@@ -229,11 +229,12 @@ describe('inbox and unread counts', () => {
 
     const inbox = await api.http.get('/conversations').set(buyer.bearer).expect(200);
     expect(inbox.body).toMatchObject({ total: 2, page: 1, size: 20 });
-    expect(inbox.body.conversations.map((c: { id: string }) => c.id)).toEqual([c1, c2]);
-    expect(inbox.body.conversations[0]).toMatchObject({ unread: 2, lastMessage: { body: 'reply 2', sender: { id: s1.id } } });
-    expect(inbox.body.conversations[1]).toMatchObject({ unread: 0, lastMessage: { body: 'to s2' } });
+    expect(inbox.body.items.map((c: { id: string }) => c.id)).toEqual([c1, c2]);
+    expect(inbox.body.items[0]).toMatchObject({ unread: 2, lastMessage: { body: 'reply 2', sender: { id: s1.id } } });
+    expect(inbox.body.items[1]).toMatchObject({ unread: 0, lastMessage: { body: 'to s2' } });
     const paged = await api.http.get('/conversations?page=2&size=1').set(buyer.bearer).expect(200);
-    expect(paged.body.conversations.map((c: { id: string }) => c.id)).toEqual([c2]);
+    expect(paged.body).toMatchObject({ total: 2, page: 2, size: 1 });
+    expect(paged.body.items.map((c: { id: string }) => c.id)).toEqual([c2]);
     // Each side sees only its own conversations.
     expect((await api.http.get('/conversations').set(s2.bearer).expect(200)).body.total).toBe(1);
   });

@@ -95,7 +95,12 @@ describe('GET /seller/orders filters and GET /user/purchases filters', () => {
   });
 
   it("filters the buyer's purchases by status, created range, seller and open case", async () => {
-    const purchases = async (query: string) => ids((await api.http.get(`/user/purchases?${query}`).set(buyer.bearer).expect(200)).body);
+    const purchases = async (query: string) => {
+      const page = (await api.http.get(`/user/purchases?${query}`).set(buyer.bearer).expect(200)).body;
+      // Every answer here fits on the first page: the total is what it holds.
+      expect(page).toMatchObject({ page: 1, size: 20, total: page.items.length });
+      return ids(page.items);
+    };
     const [s, r, f] = [shipped.purchaseId, received.purchaseId, foreign.purchaseId];
     expect(await purchases('')).toEqual([r, f, s]);
     expect(await purchases('status=PAID')).toEqual([f, s]);
@@ -130,7 +135,11 @@ describe('GET /seller/cases and GET /seller/cases/{id}', () => {
     await set(closed, 'CLOSED', '2025-12-01T00:00:00Z', '2026-01-10T00:00:00Z');
 
     const list = async (query: string, who = caseSeller) =>
-      ids((await api.http.get(`/seller/cases?${query}`).set(who.bearer).expect(200)).body);
+      ids((await api.http.get(`/seller/cases?${query}`).set(who.bearer).expect(200)).body.items);
+    const all = (await api.http.get('/seller/cases').set(caseSeller.bearer).expect(200)).body;
+    expect(all).toMatchObject({ total: 4, page: 1, size: 20 });
+    const filtered = (await api.http.get('/seller/cases?reason=DAMAGED&size=1').set(caseSeller.bearer).expect(200)).body;
+    expect(filtered).toMatchObject({ total: 2, page: 1, size: 1, items: [{ id: openLate }] });
     // Running clocks first (the REMEDIATION period started earlier, so it escalates sooner), then the rest by last change.
     expect(await list('')).toEqual([remediation, openLate, escalated, closed]);
     expect(await list('status=OPEN&status=ESCALATED')).toEqual([openLate, escalated]);

@@ -134,7 +134,9 @@ describe('the payouts and billing pages in a real browser', () => {
     expect(balance).toMatchObject({ available: 1093 - 476, pending: 1093 });
     const payouts = (await api.http.get('/seller/payouts').set(seller.bearer).expect(200)).body.payouts;
     expect(payouts).toEqual([{ id: payoutId, amount: 2043, currency: 'GBP', arrivalDate: '2026-11-22', status: 'PAID' }]);
-    const transfers = (await api.http.get('/seller/transfers').set(seller.bearer).expect(200)).body.transfers;
+    const transferPage = (await api.http.get('/seller/transfers').set(seller.bearer).expect(200)).body;
+    expect(transferPage.nextCursor).toBeNull();
+    const transfers = transferPage.items;
     expect(transfers.map((t: { type: string; amount: number }) => `${t.type} ${t.amount}`)).toEqual([
       'REVERSAL 476',
       'TRANSFER 1093',

@@ -44,8 +44,8 @@ describe('notifications', () => {
     await insertNotification(other.id, listing.id, items[0]!.urn, 500);
 
     const first = await notificationsOf(user, '?size=2').expect(200);
-    expect(first.body.notifications.map((n: { id: string }) => n.id)).toEqual([ids[4], ids[3]]);
-    expect(first.body.notifications[0]).toEqual({
+    expect(first.body.items.map((n: { id: string }) => n.id)).toEqual([ids[4], ids[3]]);
+    expect(first.body.items[0]).toEqual({
       id: ids[4],
       kind: 'PRICE_DROP',
       alertId: null,
@@ -55,13 +55,14 @@ describe('notifications', () => {
       createdAt: expect.any(String),
       readAt: null,
     });
-    const second = await notificationsOf(user, `?size=2&cursor=${first.body.cursor}`).expect(200);
-    expect(second.body.notifications.map((n: { id: string }) => n.id)).toEqual([ids[2], ids[1]]);
-    const last = await notificationsOf(user, `?size=2&cursor=${second.body.cursor}`).expect(200);
-    expect(last.body).toMatchObject({ notifications: [{ id: ids[0] }], cursor: null });
+    const second = await notificationsOf(user, `?size=2&cursor=${first.body.nextCursor}`).expect(200);
+    expect(second.body.items.map((n: { id: string }) => n.id)).toEqual([ids[2], ids[1]]);
+    const last = await notificationsOf(user, `?size=2&cursor=${second.body.nextCursor}`).expect(200);
+    expect(last.body).toEqual({ items: [expect.objectContaining({ id: ids[0] })], nextCursor: null });
+    expect(second.body.nextCursor).toBe(ids[1]);
 
     // Another user's notification is no cursor of this list, nor this user's to mark.
-    const [othersId] = (await notificationsOf(other).expect(200)).body.notifications.map((n: { id: string }) => n.id);
+    const [othersId] = (await notificationsOf(other).expect(200)).body.items.map((n: { id: string }) => n.id);
     expect((await notificationsOf(user, `?cursor=${othersId}`).expect(400)).body.type).toBe('/problems/invalid-cursor');
     await api.http.post(`/user/notifications/${othersId}/read`).set(user.bearer).expect(404);
 
@@ -72,7 +73,7 @@ describe('notifications', () => {
     expect(again.body.readAt).toBe(read.body.readAt);
     expect(await unreadOf(user)).toBe(4);
     const unreadOnly = await notificationsOf(user, '?unread=true&size=50').expect(200);
-    expect(unreadOnly.body.notifications.map((n: { id: string }) => n.id)).toEqual([ids[4], ids[3], ids[2], ids[0]]);
+    expect(unreadOnly.body.items.map((n: { id: string }) => n.id)).toEqual([ids[4], ids[3], ids[2], ids[0]]);
 
     expect((await api.http.post('/user/notifications/read').set(user.bearer).expect(200)).body).toEqual({ marked: 4 });
     expect(await unreadOf(user)).toBe(0);
@@ -118,7 +119,7 @@ const alert = async (user: TestUser, body: object): Promise<string> =>
   (await api.http.post('/user/price-alerts').set(user.bearer).send(body).expect(201)).body.id;
 
 type Told = { kind: string; alertId: string | null; listing: { id: string; price: number; previousPrice: number | null } };
-const told = async (user: TestUser): Promise<Told[]> => (await notificationsOf(user, '?size=50').expect(200)).body.notifications.reverse();
+const told = async (user: TestUser): Promise<Told[]> => (await notificationsOf(user, '?size=50').expect(200)).body.items.reverse();
 
 describe('price alerts', () => {
   let items: FixtureItem[];

@@ -193,16 +193,18 @@ describe('reading and ownership', () => {
     const l = await listing();
     const mine = (await offer(buyer, { listingId: l.id, quantity: 1, unitPrice: 7000 }).expect(201)).body;
     const page = await api.http.get('/user/offers').query({ status: 'PENDING' }).set(buyer.bearer).expect(200);
-    expect(page.body.offers.map((o: { id: string }) => o.id)).toContain(mine.id);
-    expect(page.body.offers.every((o: { buyer: { id: string } }) => o.buyer.id === buyer.id)).toBe(true);
+    expect(page.body).toMatchObject({ page: 1, size: 20 });
+    expect(page.body.total).toBe(page.body.items.length);
+    expect(page.body.items.map((o: { id: string }) => o.id)).toContain(mine.id);
+    expect(page.body.items.every((o: { buyer: { id: string } }) => o.buyer.id === buyer.id)).toBe(true);
     const seen = await api.http.get('/seller/offers').query({ listingId: l.id }).set(seller.bearer).expect(200);
-    expect(seen.body).toMatchObject({ total: 1, offers: [{ id: mine.id }] });
+    expect(seen.body).toEqual({ items: [expect.objectContaining({ id: mine.id })], total: 1, page: 1, size: 20 });
     const due = await api.http
       .get('/seller/offers')
       .query({ listingId: l.id, dueBefore: new Date(Date.now() + 3600_000).toISOString() })
       .set(seller.bearer)
       .expect(200);
-    expect(due.body.total).toBe(0);
+    expect(due.body).toEqual({ items: [], total: 0, page: 1, size: 20 });
     const soon = await api.http
       .get('/seller/offers')
       .query({ listingId: l.id, dueBefore: new Date(Date.now() + 49 * 3600_000).toISOString(), status: ['PENDING', 'COUNTERED'] })

@@ -41,10 +41,11 @@ async function link(user: TestUser, clientId: string, clientSecret: string | nul
   return res.body as { access_token: string; refresh_token: string };
 }
 
-const audit = async (appId: string) =>
-  (await api.http.get(`/operator/audit-log?subjectType=oauth-app&subjectId=${appId}`).set(operator.bearer).expect(200)).body as Array<
-    Record<string, unknown>
-  >;
+const audit = async (appId: string) => {
+  const page = (await api.http.get(`/operator/audit-log?subjectType=oauth-app&subjectId=${appId}`).set(operator.bearer).expect(200)).body;
+  expect(page).toMatchObject({ total: page.items.length, page: 1, size: 20 });
+  return page.items as Array<Record<string, unknown>>;
+};
 
 describe('operator access', () => {
   it('refuses callers without the role (403) and without credentials (401)', async () => {
@@ -247,10 +248,12 @@ describe('managing an application', () => {
     };
 
     const list = (await api.http.get('/operator/oauth-apps?size=50').set(operator.bearer).expect(200)).body;
-    expect(list.slice(0, 2).map((a: { id: string }) => a.id)).toEqual([second.id, first.id]);
+    expect(list.items.slice(0, 2).map((a: { id: string }) => a.id)).toEqual([second.id, first.id]);
+    expect(list).toMatchObject({ total: list.items.length, page: 1, size: 50 });
     leaks(list);
     const page2 = (await api.http.get('/operator/oauth-apps?size=1&page=2').set(operator.bearer).expect(200)).body;
-    expect(page2.map((a: { id: string }) => a.id)).toEqual([first.id]);
+    expect(page2).toMatchObject({ total: list.total, page: 2, size: 1 });
+    expect(page2.items.map((a: { id: string }) => a.id)).toEqual([first.id]);
     const one = (await api.http.get(`/operator/oauth-apps/${second.id}`).set(operator.bearer).expect(200)).body;
     expect(one).toMatchObject({ id: second.id, name: 'Second', public: false, disabledAt: null });
     leaks(one);

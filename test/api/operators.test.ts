@@ -98,7 +98,8 @@ describe('suspending and reinstating a seller', () => {
 
     const audit = (await api.http.get(`/operator/audit-log?subjectType=seller&subjectId=${seller.id}`).set(operator.bearer).expect(200))
       .body;
-    expect(audit).toEqual([
+    expect(audit).toMatchObject({ total: 2, page: 1, size: 20 });
+    expect(audit.items).toEqual([
       expect.objectContaining({
         operatorId: operator.id,
         action: 'seller.reinstate',
@@ -140,9 +141,11 @@ describe('GET /operator/cases', () => {
     const newer = await open(sellerA, 'DAMAGED', 'ESCALATED', '2026-03-01T00:00:00Z');
     const other = await open(sellerB, 'SNAD', 'OPEN', '2026-02-01T00:00:00Z');
     const list = async (query: string) =>
-      (await api.http.get(`/operator/cases?${query}`).set(operator.bearer).expect(200)).body.map((c: { id: string }) => c.id);
+      (await api.http.get(`/operator/cases?${query}`).set(operator.bearer).expect(200)).body.items.map((c: { id: string }) => c.id);
 
     expect(await list(`sellerId=${sellerA.id}`)).toEqual([old, newer]);
+    const second = (await api.http.get(`/operator/cases?sellerId=${sellerA.id}&size=1&page=2`).set(operator.bearer).expect(200)).body;
+    expect(second).toMatchObject({ total: 2, page: 2, size: 1, items: [{ id: newer }] });
     expect(await list(`sellerId=${sellerA.id}&reason=SNAD`)).toEqual([old]);
     expect(await list(`status=ESCALATED&openedBefore=2026-02-01T00:00:00Z&sellerId=${sellerA.id}`)).toEqual([old]);
     const any = await list('status=ESCALATED&status=OPEN&openedAfter=2026-01-15T00:00:00Z');

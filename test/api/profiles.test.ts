@@ -71,7 +71,7 @@ describe('public profiles', () => {
 
     const first = await api.http.get(`/profile/${user.username}/reviews`).query({ size: 1 }).expect(200);
     expect(first.body).toMatchObject({ total: 2, page: 1, size: 1 });
-    expect(first.body.reviews).toEqual([
+    expect(first.body.items).toEqual([
       {
         id: newer,
         rating: 5,
@@ -85,7 +85,8 @@ describe('public profiles', () => {
       },
     ]);
     const second = await api.http.get(`/profile/${user.id}/reviews`).query({ page: 2, size: 1 }).expect(200);
-    expect(second.body.reviews.map((r: { id: string; content: string }) => [r.id, r.content])).toEqual([[older, 'Quick dispatch']]);
+    expect(second.body).toMatchObject({ total: 2, page: 2, size: 1 });
+    expect(second.body.items.map((r: { id: string; content: string }) => [r.id, r.content])).toEqual([[older, 'Quick dispatch']]);
     await api.http.get(`/profile/${user.id}/reviews`).query({ size: 100 }).expect(400);
   });
 });

@@ -217,7 +217,7 @@ describe('transfers', () => {
           [b.orderId],
         )
       )[0].sum;
-    const transfer = async () => (await api.http.get('/seller/transfers').set(b.seller.bearer).expect(200)).body.transfers[0];
+    const transfer = async () => (await api.http.get('/seller/transfers').set(b.seller.bearer).expect(200)).body.items[0];
     const atReceipt = await pendingOnLedger();
     expect(await transfer()).toMatchObject({ status: 'PENDING', amount: atReceipt });
 

@@ -157,7 +157,8 @@ describe('revising and deleting', () => {
     const mine = await api.http.get('/user/reviews?role=written').set(buyer.bearer).expect(200);
     expect(mine.body.total).toBe(0);
     const received = await api.http.get(`/profile/${seller.id}/reviews`).expect(200);
-    expect(received.body.reviews.map((r: { rating: number }) => r.rating)).toEqual([2]);
+    expect(received.body).toMatchObject({ total: 1, page: 1, size: 20 });
+    expect(received.body.items.map((r: { rating: number }) => r.rating)).toEqual([2]);
     // Deleting does not free the slot: otherwise delete-and-rewrite would bypass the revision limit.
     const again = await write(buyer, orderId, 5).expect(409);
     expect(again.body.type).toBe('/problems/review-exists');
@@ -229,11 +230,12 @@ describe('reading reviews', () => {
     const received = await write(seller, orderId, 5).expect(201);
 
     const mine = await api.http.get('/user/reviews?role=written').set(buyer.bearer).expect(200);
-    expect(mine.body).toMatchObject({ total: 1, page: 1, size: 20, reviews: [{ id: written.body.id }] });
+    expect(mine.body).toMatchObject({ total: 1, page: 1, size: 20, items: [{ id: written.body.id }] });
     const theirs = await api.http.get('/user/reviews?role=received').set(buyer.bearer).expect(200);
-    expect(theirs.body.reviews.map((r: { id: string }) => r.id)).toEqual([received.body.id]);
+    expect(theirs.body).toMatchObject({ total: 1, page: 1, size: 20 });
+    expect(theirs.body.items.map((r: { id: string }) => r.id)).toEqual([received.body.id]);
     const both = await api.http.get('/user/reviews?size=1&page=2').set(buyer.bearer).expect(200);
-    expect(both.body).toMatchObject({ total: 2, page: 2, size: 1, reviews: [{ id: written.body.id }] });
+    expect(both.body).toMatchObject({ total: 2, page: 2, size: 1, items: [{ id: written.body.id }] });
     await api.http.get('/user/reviews?role=everyone').set(buyer.bearer).expect(400);
   });
 
@@ -243,7 +245,8 @@ describe('reading reviews', () => {
     await write(buyer, orderId, 4).expect(201);
     await write(seller, orderId, 5).expect(201);
     const profile = await api.http.get(`/profile/${seller.id}/reviews`).expect(200);
-    expect(profile.body.reviews).toEqual([expect.objectContaining({ rating: 4, reviewer: expect.objectContaining({ id: buyer.id }) })]);
+    expect(profile.body).toMatchObject({ total: 1, page: 1, size: 20 });
+    expect(profile.body.items).toEqual([expect.objectContaining({ rating: 4, reviewer: expect.objectContaining({ id: buyer.id }) })]);
     const order = await api.http.get(`/seller/orders/${orderId}`).set(seller.bearer).expect(200);
     expect(order.body.reviews).toEqual({ [buyer.id]: 4, [seller.id]: 5 });
   });

@@ -37,9 +37,9 @@ describe('wants lists', () => {
     expect((await api.http.get(`/user/wants/${created.body.id}`).set(user.bearer).expect(200)).body).toEqual(created.body);
 
     const all = await api.http.get('/user/wants').set(user.bearer).expect(200);
-    expect(all.body).toEqual({ total: 2, page: 1, size: 20, lists: [created.body, second.body] });
+    expect(all.body).toEqual({ items: [created.body, second.body], total: 2, page: 1, size: 20 });
     const page2 = await api.http.get('/user/wants?page=2&size=1').set(user.bearer).expect(200);
-    expect(page2.body).toMatchObject({ total: 2, page: 2, size: 1, lists: [{ id: second.body.id }] });
+    expect(page2.body).toMatchObject({ total: 2, page: 2, size: 1, items: [{ id: second.body.id }] });
 
     const renamed = await api.http.patch(`/user/wants/${created.body.id}`).set(user.bearer).send({ name: 'Water deck' }).expect(200);
     expect(renamed.body).toMatchObject({ id: created.body.id, name: 'Water deck' });
@@ -83,7 +83,8 @@ describe('wants lists', () => {
     }
     await api.http.get('/user/wants/not-a-uuid').set(user.bearer).expect(400);
     const all = await api.http.get('/user/wants').set(user.bearer).expect(200);
-    expect(all.body.lists.map((l: { name: string }) => l.name)).toEqual(['Kept']);
+    expect(all.body).toMatchObject({ total: 1, page: 1, size: 20 });
+    expect(all.body.items.map((l: { name: string }) => l.name)).toEqual(['Kept']);
   });
 });
 
@@ -139,7 +140,7 @@ describe('wants lines', () => {
 
     const page = await linesOf(user, id);
     expect(page).toMatchObject({ total: 2, page: 1, size: 50 });
-    expect(page.lines.map((l: { id: string }) => l.id)).toEqual([byUrn.body.id, byName.body.id]);
+    expect(page.items.map((l: { id: string }) => l.id)).toEqual([byUrn.body.id, byName.body.id]);
     expect(await lineCount(user, id)).toBe(2);
 
     await api.http.delete(lineUrl).set(user.bearer).expect(204);
@@ -185,7 +186,7 @@ describe('wants lines', () => {
     await api.http.patch(`/user/wants/${id}/lines/${line.id}`).set(user.bearer).send({}).expect(400);
     await api.http.patch(`/user/wants/${id}/lines/${line.id}`).set(user.bearer).send({ quantity: 0 }).expect(400);
     expect(await lineCount(user, id)).toBe(1);
-    expect((await linesOf(user, id)).lines).toEqual([line]);
+    expect((await linesOf(user, id)).items).toEqual([line]);
   });
 
   it('are at most 1,000 per list: an import filling it, then one more line or import is refused whole', async () => {
@@ -228,7 +229,7 @@ describe('ownership', () => {
     const mine2 = await newList(owner, 'Mine too');
     await api.http.patch(`/user/wants/${mine2}/lines/${line.id}`).set(owner.bearer).send({ quantity: 2 }).expect(404);
     expect((await api.http.get('/user/wants').set(o).expect(200)).body.total).toBe(0);
-    expect((await linesOf(owner, id)).lines).toEqual([line]);
+    expect((await linesOf(owner, id)).items).toEqual([line]);
     expect((await api.http.get(`/user/wants/${id}`).set(owner.bearer).expect(200)).body.name).toBe('Mine');
   });
 });
@@ -280,7 +281,7 @@ describe('import and export', () => {
       [null, { game: 'pokemon', name: 'Rattata' }, 3],
     ];
     expect(res.body.lines.map(shape)).toEqual(expected);
-    expect((await linesOf(user, id)).lines.map(shape)).toEqual(expected);
+    expect((await linesOf(user, id)).items.map(shape)).toEqual(expected);
   });
 
   it('reads a CSV, reporting each bad row by its line; a bad header refuses the file', async () => {
@@ -382,7 +383,7 @@ describe('import and export', () => {
     const res = await importText(user, copy, { format: 'csv', text: exported.text }).expect(200);
     expect(res.body).toMatchObject({ imported: 2, unresolved: [] });
     const strip = (lines: Array<Record<string, unknown>>) => lines.map(({ id: _, createdAt: __, updatedAt: ___, ...rest }) => rest);
-    expect(strip((await linesOf(user, copy)).lines)).toEqual(strip((await linesOf(user, id)).lines));
+    expect(strip((await linesOf(user, copy)).items)).toEqual(strip((await linesOf(user, id)).items));
     expect((await api.http.get(`/user/wants/${copy}/export`).set(user.bearer).expect(200)).text).toBe(exported.text);
   });
 });
@@ -444,12 +445,12 @@ describe('availability', () => {
     for (const [line] of cases) added.push((await addLine(user, id, { ...line, quantity: 1 }).expect(201)).body);
     const expected = cases.map(([line, available, lowestPrice]) => [line, available, lowestPrice]);
     expect(cases.map(([line], i) => [line, added[i]!.available, added[i]!.lowestPrice])).toEqual(expected);
-    const { lines } = await linesOf(user, id);
+    const { items: lines } = await linesOf(user, id);
     expect(cases.map(([line], i) => [line, lines[i].available, lines[i].lowestPrice])).toEqual(expected);
 
     // The market moves; the next read says so.
     await db.query(`UPDATE seller_accounts SET vacation = false WHERE user_id = $1`, [away.id]);
-    const after = (await linesOf(user, id)).lines;
+    const after = (await linesOf(user, id)).items;
     expect([after[0].available, after[0].lowestPrice]).toEqual([2 + 5 + 1 + 3, 90]);
   });
 });

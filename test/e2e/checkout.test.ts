@@ -187,9 +187,11 @@ it('end to end: two sellers, checkout, payment, two orders, each seller ships, b
   });
   expect(purchase.orders).toHaveLength(2);
   const listed = await dataOf(asBuyer.GET('/user/purchases'));
-  expect(listed.map((p) => p.id)).toEqual([purchaseId]);
-  const invoices = await dataOf(asBuyer.GET('/user/invoices'));
-  expect(invoices).toMatchObject([{ purchaseId, total: summary.total }]);
+  expect(listed.items.map((p) => p.id)).toEqual([purchaseId]);
+  expect(listed).toMatchObject({ total: 1, page: 1, size: 20 });
+  const invoicePage = await dataOf(asBuyer.GET('/user/invoices'));
+  expect(invoicePage).toMatchObject({ items: [{ purchaseId, total: summary.total }], total: 1, page: 1, size: 20 });
+  const invoices = invoicePage.items;
   const invoicePdf = { params: { path: { id: invoices[0]!.id } }, parseAs: 'arrayBuffer' } as const;
   const invoice = await dataOf(asBuyer.GET('/user/invoices/{id}/pdf', invoicePdf));
   expect(await pdfText(Buffer.from(invoice))).toContain(invoices[0]!.number);

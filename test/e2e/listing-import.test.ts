@@ -30,8 +30,8 @@ describe('listing import, end to end (API → Temporal dev server → worker →
 
     const client = apiClient(api, seller.bearer);
     const errors = await dataOf(client.GET('/seller/imports/{id}/errors', { params: { path: { id: done.id } } }));
-    expect(errors.total).toBe(3);
-    expect(errors.errors.map((e) => `${e.row}:${e.column}`)).toEqual(['3:price', '5:language', '5:reference']);
+    expect(errors).toMatchObject({ total: 3, page: 1, size: 50 });
+    expect(errors.items.map((e) => `${e.row}:${e.column}`)).toEqual(['3:price', '5:language', '5:reference']);
     const search = await dataOf(client.POST('/seller/listings/search', { body: {} }));
     expect(search.hits.map((h) => h.reference).sort()).toEqual(['r1', 'r3']);
 

@@ -28,7 +28,11 @@ describe('money end to end (API → start outbox → worker → Temporal dev ser
     const { api, env } = stack;
     const as = (user: TestUser) => apiClient(api, user.bearer);
     const balance = (seller: TestUser) => dataOf(as(seller).GET('/seller/balance'));
-    const transfersOf = async (seller: TestUser) => (await dataOf(as(seller).GET('/seller/transfers'))).transfers;
+    const transfersOf = async (seller: TestUser) => {
+      const page = await dataOf(as(seller).GET('/seller/transfers'));
+      expect(page.nextCursor).toBeNull(); // every transfer of these journeys fits one page
+      return page.items;
+    };
     const payoutsOf = async (seller: TestUser) => (await dataOf(as(seller).GET('/seller/payouts'))).payouts;
     const sellerOrderOf = (seller: TestUser, id: string) => dataOf(as(seller).GET('/seller/orders/{id}', { params: { path: { id } } }));
     const thePurchase = (id: string) => ({ params: { path: { id } } });

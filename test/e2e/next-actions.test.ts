@@ -93,7 +93,9 @@ describe('next actions and deadlines', () => {
   it("cases: OPEN → proposal → SETTLED → CLOSED, each party's actions and the escalation deadline; everything else refused", async () => {
     const { api } = stack;
     await expectStatus(buyerAct({ action: 'dispute', orderId, reason: 'SNAD', items: [{ id: itemId, quantity: 1 }] }), 200);
-    const [opened] = await dataOf(apiClient(api, seller.bearer).GET('/seller/cases'));
+    const cases = await dataOf(apiClient(api, seller.bearer).GET('/seller/cases'));
+    expect(cases).toMatchObject({ total: 1, page: 1, size: 20 });
+    const [opened] = cases.items;
     const id = opened!.id;
     const theCase = { params: { path: { id } } };
     const asSeller = () => dataOf(apiClient(api, seller.bearer).GET('/seller/cases/{id}', theCase));

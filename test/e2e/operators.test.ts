@@ -28,7 +28,9 @@ describe('operators end to end', () => {
       }),
       204,
     );
-    const [opened] = await dataOf(asSeller.GET('/seller/cases'));
+    const sellerCases = await dataOf(asSeller.GET('/seller/cases'));
+    expect(sellerCases).toMatchObject({ total: 1, page: 1, size: 20 });
+    const [opened] = sellerCases.items;
     const theCase = { params: { path: { id: opened!.id } } };
 
     // Not escalated yet: the workflow's validator refuses the decision, nothing is audited.
@@ -42,7 +44,8 @@ describe('operators end to end', () => {
     const escalated = await dataOf(
       asOperator.GET('/operator/cases', { params: { query: { status: ['ESCALATED'], sellerId: seller.id } } }),
     );
-    expect(escalated.map((c) => c.id)).toEqual([opened!.id]);
+    expect(escalated.items.map((c) => c.id)).toEqual([opened!.id]);
+    expect(escalated).toMatchObject({ total: 1, page: 1, size: 20 });
 
     const decided = await dataOf(
       asOperator.POST('/operator/cases/{id}/decision', {
@@ -56,14 +59,19 @@ describe('operators end to end', () => {
     const audit = await dataOf(
       asOperator.GET('/operator/audit-log', { params: { query: { subjectType: 'case', subjectId: opened!.id } } }),
     );
-    expect(audit).toEqual([
-      expect.objectContaining({
-        operatorId: operator.id,
-        action: 'case.decide',
-        reason: 'Tracking shows no delivery; parties to agree a refund',
-        detail: { decision: 'remediate', from: 'ESCALATED', to: 'REMEDIATION' },
-      }),
-    ]);
+    expect(audit).toEqual({
+      items: [
+        expect.objectContaining({
+          operatorId: operator.id,
+          action: 'case.decide',
+          reason: 'Tracking shows no delivery; parties to agree a refund',
+          detail: { decision: 'remediate', from: 'ESCALATED', to: 'REMEDIATION' },
+        }),
+      ],
+      total: 1,
+      page: 1,
+      size: 20,
+    });
   }, 120_000);
 
   it('suspending a seller refuses the payment of a checkout already holding their listing, and frees its units', async () => {
@@ -86,7 +94,7 @@ describe('operators end to end', () => {
     const paid = await expectStatus(settle(api, url, 'success'), 409);
     expect(paid.error!.type).toBe('/problems/checkout-closed');
     const purchases = await dataOf(apiClient(api, buyer.bearer).GET('/user/purchases'));
-    expect(purchases).toEqual([]);
+    expect(purchases).toEqual({ items: [], total: 0, page: 1, size: 20 });
   }, 120_000);
 
   it('refuses the payment when the seller was suspended after the checkout was priced (the commit checks the seller)', async () => {
@@ -99,6 +107,6 @@ describe('operators end to end', () => {
     await api.database.db.query(`UPDATE seller_accounts SET status = 'SUSPENDED' WHERE user_id = $1`, [seller.id]);
     const paid = await expectStatus(settle(api, url, 'success'), 409);
     expect(paid.error).toMatchObject({ type: '/problems/listings-unavailable', listingIds });
-    expect(await dataOf(apiClient(api, buyer.bearer).GET('/user/purchases'))).toEqual([]);
+    expect(await dataOf(apiClient(api, buyer.bearer).GET('/user/purchases'))).toEqual({ items: [], total: 0, page: 1, size: 20 });
   }, 120_000);
 });

@@ -120,18 +120,19 @@ describe('transfers route', () => {
     await releaseOrderFunds(db(), orderIds[0]!);
 
     const first = (await api.http.get('/seller/transfers?size=2').set(seller.bearer).expect(200)).body;
-    expect(first.transfers.map((t: { orderId: string }) => t.orderId)).toEqual([orderIds[2], orderIds[1]]);
-    expect(first.transfers.map((t: { status: string }) => t.status)).toEqual(['PENDING', 'PENDING']);
-    expect(first.cursor).toBe(first.transfers[1].id);
-    const second = (await api.http.get(`/seller/transfers?size=2&cursor=${first.cursor}`).set(seller.bearer).expect(200)).body;
-    expect(second.transfers).toEqual([expect.objectContaining({ orderId: orderIds[0], status: 'COMPLETED', amount: 1000 - 50 })]);
-    expect(second.cursor).toBeNull();
+    expect(Object.keys(first).sort()).toEqual(['items', 'nextCursor']);
+    expect(first.items.map((t: { orderId: string }) => t.orderId)).toEqual([orderIds[2], orderIds[1]]);
+    expect(first.items.map((t: { status: string }) => t.status)).toEqual(['PENDING', 'PENDING']);
+    expect(first.nextCursor).toBe(first.items[1].id);
+    const second = (await api.http.get(`/seller/transfers?size=2&cursor=${first.nextCursor}`).set(seller.bearer).expect(200)).body;
+    expect(second.items).toEqual([expect.objectContaining({ orderId: orderIds[0], status: 'COMPLETED', amount: 1000 - 50 })]);
+    expect(second.nextCursor).toBeNull();
 
-    const foreign = await api.http.get(`/seller/transfers?cursor=${first.cursor}`).set(other.bearer).expect(400);
+    const foreign = await api.http.get(`/seller/transfers?cursor=${first.nextCursor}`).set(other.bearer).expect(400);
     expect(foreign.body.type).toBe('/problems/invalid-cursor');
     const malformed = await api.http.get('/seller/transfers?cursor=abc&size=0').set(seller.bearer).expect(400);
     expect(malformed.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['cursor', 'size']);
-    expect((await api.http.get('/seller/transfers').set(other.bearer).expect(200)).body).toEqual({ transfers: [], cursor: null });
+    expect((await api.http.get('/seller/transfers').set(other.bearer).expect(200)).body).toEqual({ items: [], nextCursor: null });
     // Nothing available: no payout run is promised.
     expect((await api.http.get('/seller/balance').set(other.bearer).expect(200)).body).toEqual({
       pending: 0,
@@ -261,7 +262,8 @@ describe('refund losses recovered from later earnings', () => {
     expect(await outstandingLoss(seller.id)).toBe(0);
     expect(await releaseOrderFunds(db(), c.orderId)).toBe('nothing-pending'); // again: nothing twice
 
-    const { transfers } = (await api.http.get('/seller/transfers').set(seller.bearer).expect(200)).body;
+    const { items: transfers, nextCursor } = (await api.http.get('/seller/transfers').set(seller.bearer).expect(200)).body;
+    expect(nextCursor).toBeNull();
     expect(transfers.map((t: { type: string; orderId: string; amount: number }) => [t.type, t.orderId, t.amount])).toEqual([
       ['RECOVERY', a.orderId, 380],
       ['TRANSFER', c.orderId, 950],

@@ -84,11 +84,11 @@ describe('fundsReleaseWorkflow', () => {
     });
     const page = (await api.http.get('/seller/transfers').set(seller.bearer).expect(200)).body;
     expect(page).toEqual({
-      transfers: [expect.objectContaining({ orderId: order.id, type: 'TRANSFER', status: 'COMPLETED', amount: share })],
-      cursor: null,
+      items: [expect.objectContaining({ orderId: order.id, type: 'TRANSFER', status: 'COMPLETED', amount: share })],
+      nextCursor: null,
     });
     const after = (await api.http.get(`/seller/orders/${order.id}`).set(seller.bearer).expect(200)).body;
-    expect(after.transfers).toEqual(page.transfers);
+    expect(after.transfers).toEqual(page.items);
     const unbalanced = await api.database.db.query(
       `SELECT transaction_id FROM ledger_entries GROUP BY transaction_id HAVING sum(amount) <> 0`,
     );

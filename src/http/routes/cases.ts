@@ -7,7 +7,7 @@ import type { PageRequest } from '../../services/paging';
 import { requestHash } from '../../services/idempotency/idempotency-keys';
 import { CASE_STATUSES, type Party } from '../../domain/cases/machine';
 import { defineRoute } from '../route';
-import { caseAttachment, caseView, idParams, outcomeProposalFields, pagedQuery, type IdParams } from '../schemas';
+import { caseAttachment, caseView, idParams, offsetPage, outcomeProposalFields, pagedQuery, type IdParams } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
@@ -190,7 +190,7 @@ export const sellerCaseRoutes = (s: Services) => [
       'Cases whose 7-day escalation clock runs (OPEN, REMEDIATION) come first, soonest escalation first; then the others, most recently changed first.',
     auth: 'seller',
     request: { query: sellerCaseQuery },
-    responses: { 200: { description: 'Cases.', schema: Joi.array().items(caseView) } },
+    responses: { 200: { description: 'Cases.', schema: offsetPage(caseView).meta({ component: 'CasePage' }) } },
     handler: async ({ principal, query }) => ({ status: 200, body: await s.cases.listForSeller(principal.userId, query) }),
   }),
   defineRoute<IdParams, None, undefined, 'seller'>({

@@ -1,6 +1,6 @@
 import Joi from '../../joi';
 import { defineRoute } from '../route';
-import { item } from '../schemas';
+import { item, offsetPage } from '../schemas';
 import type { Services } from '../services';
 import { CATALOG_CACHE, pageQuery, SEARCH_CACHE } from './discover-common';
 
@@ -90,15 +90,11 @@ export const catalogTreeRoutes = (s: Services) => [
     request: { params: Joi.object({ game: segment, series: segment, set: segment }), query: pageQuery },
     responses: {
       200: {
-        description: 'The set and a page of its items (`set.counts.items` is the total).',
-        schema: Joi.object({
-          game: ref.required(),
-          series: ref.required(),
-          set: setNode.required(),
-          page: Joi.number().integer().required(),
-          size: Joi.number().integer().required(),
-          items: Joi.array().items(item).required(),
-        }),
+        description:
+          "A page of the set's items in the offset envelope (`total` is `set.counts.items`), with the set and its parents as context.",
+        schema: offsetPage(item)
+          .keys({ game: ref.required(), series: ref.required(), set: setNode.required() })
+          .meta({ component: 'CatalogSetPage' }),
       },
       404: { description: 'No such set.' },
     },

@@ -3,7 +3,7 @@ import { CONVERSATION_LIMITS } from '../../services/conversations/limits';
 import { MAX_MESSAGE_BODY } from '../../services/conversations/message-body';
 import type { NewConversation } from '../../services/conversations/conversations';
 import { defineRoute } from '../route';
-import { documentedAs, idParams, moderationProblem, timestamp, userSummary, type IdParams } from '../schemas';
+import { documentedAs, idParams, moderationProblem, offsetPage, timestamp, userSummary, type IdParams } from '../schemas';
 import type { Services } from '../services';
 import { pageQuery } from './discover-common';
 
@@ -101,12 +101,7 @@ export const conversationRoutes = (s: Services) => [
     responses: {
       200: {
         description: 'One page of conversations.',
-        schema: Joi.object({
-          total: Joi.number().integer().min(0).required(),
-          page: Joi.number().integer().required(),
-          size: Joi.number().integer().required(),
-          conversations: Joi.array().items(conversation).required(),
-        }),
+        schema: offsetPage(conversation).meta({ component: 'ConversationPage' }),
       },
     },
     handler: async ({ principal, query }) => ({ status: 200, body: await s.conversations.inbox(principal.userId, query.page, query.size) }),

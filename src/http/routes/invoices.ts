@@ -1,7 +1,7 @@
 import Joi from '../../joi';
 import type { PageRequest } from '../../services/paging';
 import { defineRoute } from '../route';
-import { idParams, pagedQuery, timestamp } from '../schemas';
+import { idParams, offsetPage, pagedQuery, timestamp } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
@@ -23,7 +23,7 @@ export const invoiceRoutes = (s: Services) => [
     summary: "The caller's invoices (one per purchase), newest first unless `direction=asc`",
     auth: 'user',
     request: { query: pagedQuery },
-    responses: { 200: { description: 'Invoices.', schema: Joi.array().items(invoiceSummary) } },
+    responses: { 200: { description: 'Invoices.', schema: offsetPage(invoiceSummary).meta({ component: 'InvoicePage' }) } },
     handler: async ({ principal, query }) => ({ status: 200, body: await s.invoices.list(principal.userId, query) }),
   }),
 

@@ -1,7 +1,7 @@
 import Joi from '../../joi';
 import { NOTIFICATION_KINDS, type Notifications } from '../../services/alerts/notifications';
 import { defineRoute } from '../route';
-import { idParams, listing, pence, timestamp, type IdParams } from '../schemas';
+import { cursorPage, cursorQuery, idParams, listing, pence, timestamp, type IdParams } from '../schemas';
 import { SEARCH_CACHE } from './discover-common';
 
 type None = Record<string, never>;
@@ -49,24 +49,23 @@ export const notificationRoutes = (s: NotificationRouteServices) => [
     tag: TAG,
     summary: "The caller's notifications, newest first",
     description:
-      'Cursor paging as on `/seller/transfers`: pass the `cursor` of a page to get the next; it is null on the last page. ' +
+      "The cursor envelope: pass a page's `nextCursor` as `cursor` to get the next; it is null on the last page. " +
       "A cursor not among the caller's notifications is 400 `invalid-cursor`. `unread=true` lists the unread ones only.",
     auth: 'user',
     request: {
-      query: Joi.object({
-        cursor: Joi.string().uuid(),
-        size: Joi.number().integer().min(1).max(50).default(20),
-        unread: Joi.boolean().default(false),
-      }),
+      query: cursorQuery.keys({ unread: Joi.boolean().default(false) }),
     },
     responses: {
       200: {
         description: 'A page of notifications.',
-        schema: Joi.object({ notifications: Joi.array().items(notification).required(), cursor: Joi.string().allow(null).required() }),
+        schema: cursorPage(notification).meta({ component: 'NotificationPage' }),
       },
       400: { description: '`invalid-cursor`, or `validation-failed`.' },
     },
-    handler: async ({ principal, query }) => ({ status: 200, body: await s.notifications.list(principal.userId, query) }),
+    handler: async ({ principal, query }) => {
+      const { notifications, cursor } = await s.notifications.list(principal.userId, query);
+      return { status: 200, body: { items: notifications, nextCursor: cursor } };
+    },
   }),
 
   defineRoute<None, None, undefined, 'user'>({

@@ -6,7 +6,18 @@ import { MAX_PRICE, MAX_QUANTITY } from '../../services/listings/listing-input';
 import { requestHash } from '../../services/idempotency/idempotency-keys';
 import type { NewOffer, OfferCheckoutRequest, Offers } from '../../services/offers/offers';
 import { defineRoute } from '../route';
-import { deliveryAddress, idParams, listing, nextActions, orNull, pence, timestamp, userSummary, type IdParams } from '../schemas';
+import {
+  deliveryAddress,
+  idParams,
+  listing,
+  nextActions,
+  offsetPage,
+  orNull,
+  pence,
+  timestamp,
+  userSummary,
+  type IdParams,
+} from '../schemas';
 
 type None = Record<string, never>;
 
@@ -67,12 +78,7 @@ export const offerView = Joi.object({
   updatedAt: timestamp.required(),
 }).meta({ component: 'Offer' });
 
-const offerPage = Joi.object({
-  page: Joi.number().integer().required(),
-  size: Joi.number().integer().required(),
-  total: Joi.number().integer().min(0).required(),
-  offers: Joi.array().items(offerView).required(),
-}).meta({ component: 'OfferPage' });
+const offerPage = offsetPage(offerView).meta({ component: 'OfferPage' });
 
 const statusFilter = Joi.array()
   .items(Joi.string().valid(...OFFER_STATUSES))

@@ -1,7 +1,7 @@
 import Joi from '../../joi';
 import { redirectUriProblem, type OAuthAppView } from '../../services/auth/oauth-apps';
 import { defineRoute } from '../route';
-import { documentedAs, timestamp } from '../schemas';
+import { documentedAs, offsetPage, timestamp } from '../schemas';
 import type { Services } from '../services';
 import { operatorPaging, operatorReason } from './operators';
 
@@ -139,8 +139,11 @@ export const operatorOAuthAppRoutes = (s: Services) => [
     summary: 'Third-party applications, newest first (never their secrets)',
     auth: 'operator',
     request: { query: Joi.object(operatorPaging) },
-    responses: { 200: { description: 'Applications.', schema: Joi.array().items(appView) } },
-    handler: async ({ query }) => ({ status: 200, body: (await s.oauthApps.list(query)).map(view) }),
+    responses: { 200: { description: 'Applications.', schema: offsetPage(appView).meta({ component: 'OperatorOAuthAppPage' }) } },
+    handler: async ({ query }) => {
+      const page = await s.oauthApps.page(query);
+      return { status: 200, body: { ...page, items: page.items.map(view) } };
+    },
   }),
 
   defineRoute<AppParams, None, undefined, 'operator'>({

@@ -2,7 +2,7 @@ import Joi from '../../joi';
 import { OAUTH_APP_SUBJECT } from '../../services/auth/oauth-apps';
 import type { AuditQuery, OperatorCaseQuery } from '../../services/operators/operators';
 import { defineRoute } from '../route';
-import { caseView, idParams, timestamp, type IdParams } from '../schemas';
+import { caseView, idParams, offsetPage, timestamp, type IdParams } from '../schemas';
 import type { Services } from '../services';
 import { caseReasonFilter, caseStatusFilter } from './cases';
 
@@ -117,7 +117,12 @@ export const operatorRoutes = (s: Services) => [
         openedAfter: timestamp.description('Opened at or after (ISO 8601).'),
       }),
     },
-    responses: { 200: { description: 'Cases, unredacted, with both parties.', schema: Joi.array().items(operatorCase) } },
+    responses: {
+      200: {
+        description: 'Cases, unredacted, with both parties.',
+        schema: offsetPage(operatorCase).meta({ component: 'OperatorCasePage' }),
+      },
+    },
     handler: async ({ query }) => ({ status: 200, body: await s.operators.listCases(query) }),
   }),
 
@@ -243,7 +248,7 @@ export const operatorRoutes = (s: Services) => [
         subjectId: Joi.string().max(100),
       }),
     },
-    responses: { 200: { description: 'Audit entries.', schema: Joi.array().items(auditEntry) } },
+    responses: { 200: { description: 'Audit entries.', schema: offsetPage(auditEntry).meta({ component: 'AuditEntryPage' }) } },
     handler: async ({ query }) => ({ status: 200, body: await s.operators.auditLog(query) }),
   }),
 ];

@@ -9,6 +9,7 @@ import {
   deliveryAddress,
   idParams,
   itemQuantities,
+  offsetPage,
   orderView,
   pagedQuery,
   pence,
@@ -94,7 +95,7 @@ export const purchaseRoutes = (s: Services) => [
     description: "Filters combine with AND; each is served by an index on the caller's purchases (docs/sellers-operators.md).",
     auth: 'user',
     request: { query: purchaseFilters },
-    responses: { 200: { description: 'Purchases.', schema: Joi.array().items(purchaseSummary) } },
+    responses: { 200: { description: 'Purchases.', schema: offsetPage(purchaseSummary).meta({ component: 'PurchasePage' }) } },
     handler: async ({ principal, query }) => ({ status: 200, body: await s.purchases.list(principal.userId, query) }),
   }),
 

@@ -2,7 +2,8 @@ import Joi from '../../joi';
 import { IMPORT_COLUMNS, REQUIRED_COLUMNS } from '../../services/imports/csv-rows';
 import { readRawText } from '../raw-body';
 import { defineRoute } from '../route';
-import { timestamp, idParams, type IdParams } from '../schemas';
+import { pageOf } from '../../services/paging';
+import { timestamp, idParams, offsetPage, type IdParams } from '../schemas';
 import type { Services } from '../services';
 
 const importView = Joi.object({
@@ -73,19 +74,16 @@ export const sellerImportRoutes = (s: Services, { maxBytes, maxRows }: { maxByte
     },
     responses: {
       200: {
-        description: 'A page of errors and their total.',
-        schema: Joi.object({
-          total: Joi.number().integer().required(),
-          errors: Joi.array()
-            .items(Joi.object({ row: Joi.number().integer(), column: Joi.string(), message: Joi.string() }))
-            .required(),
+        description: 'A page of errors and their total (the offset envelope; pages up to 500 errors).',
+        schema: offsetPage(Joi.object({ row: Joi.number().integer(), column: Joi.string(), message: Joi.string() })).meta({
+          component: 'ListingImportErrorPage',
         }),
       },
       404: { description: "No such import of the caller's." },
     },
-    handler: async ({ principal, params, query }) => ({
-      status: 200,
-      body: await s.imports.errors(principal.userId, params.id, query.page, query.size),
-    }),
+    handler: async ({ principal, params, query }) => {
+      const { total, errors } = await s.imports.errors(principal.userId, params.id, query.page, query.size);
+      return { status: 200, body: pageOf(errors, total, query) };
+    },
   }),
 ];

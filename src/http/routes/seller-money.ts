@@ -1,14 +1,9 @@
 import Joi from '../../joi';
 import { defineRoute } from '../route';
-import { pence, transfer } from '../schemas';
+import { cursorPage, cursorQuery, pence, transfer } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
-
-const cursorQuery = Joi.object({
-  cursor: Joi.string().uuid(),
-  size: Joi.number().integer().min(1).max(50).default(20),
-});
 
 export const sellerMoneyRoutes = (s: Services) => [
   defineRoute<None, { cursor?: string; size: number }, undefined, 'seller'>({
@@ -18,17 +13,20 @@ export const sellerMoneyRoutes = (s: Services) => [
     tag: 'Seller finance',
     summary: "The caller's transfers (order shares released to available, reversals, and recoveries of refund losses), newest first",
     description:
-      'Cursor paging: pass the `cursor` of a page to get the next; it is null on the last page. A cursor that this list did not return is a 400 `invalid-cursor`.',
+      "The cursor envelope: pass a page's `nextCursor` as `cursor` to get the next; it is null on the last page. A cursor that this list did not return is a 400 `invalid-cursor`.",
     auth: 'seller',
     request: { query: cursorQuery },
     responses: {
       200: {
         description: 'A page of transfers.',
-        schema: Joi.object({ transfers: Joi.array().items(transfer).required(), cursor: Joi.string().allow(null).required() }),
+        schema: cursorPage(transfer).meta({ component: 'TransferPage' }),
       },
       400: { description: '`invalid-cursor`, or `validation-failed`.' },
     },
-    handler: async ({ principal, query }) => ({ status: 200, body: await s.sellerMoney.transfers(principal.userId, query) }),
+    handler: async ({ principal, query }) => {
+      const { transfers, cursor } = await s.sellerMoney.transfers(principal.userId, query);
+      return { status: 200, body: { items: transfers, nextCursor: cursor } };
+    },
   }),
 
   defineRoute<None, None, undefined, 'seller'>({
@@ -66,7 +64,7 @@ export const sellerMoneyRoutes = (s: Services) => [
     tag: 'Seller finance',
     summary: "The caller's payouts (the payment provider's payouts, here the simulator's), newest first",
     description:
-      "Cursor paging as on `/seller/transfers`: `cursor` is the payout id to continue after; a cursor not among the caller's payouts is 400 `invalid-cursor`.",
+      "The spec fixes this answer as `{payouts, cursor}` (not the cursor envelope of the other lists): `cursor` is the payout id to continue after, null on the last page; a cursor not among the caller's payouts is 400 `invalid-cursor`.",
     auth: 'seller',
     request: { query: cursorQuery },
     responses: {

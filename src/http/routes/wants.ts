@@ -1,4 +1,3 @@
-import type { Schema } from 'joi';
 import Joi from '../../joi';
 import type { WantsExport } from '../../services/wants/wants-export';
 import type { WantsImportRequest, WantsImports } from '../../services/wants/wants-import';
@@ -14,7 +13,7 @@ import { WANTS_CSV_COLUMNS } from '../../services/wants/wants-csv';
 import type { Paged, WantsLists } from '../../services/wants/wants-lists';
 import { CONDITIONS } from '../../services/listings/listing-input';
 import { defineRoute } from '../route';
-import { idParams, orNull, pence, timestamp, type IdParams } from '../schemas';
+import { idParams, offsetPage, orNull, pence, timestamp, type IdParams } from '../schemas';
 import { pageQuery } from './discover-common';
 
 type None = Record<string, never>;
@@ -67,14 +66,6 @@ const wantsLine = Joi.object({
   updatedAt: timestamp.required(),
 }).meta({ component: 'WantsLine' });
 
-const page = (key: string, item: Schema) =>
-  Joi.object({
-    total: Joi.number().integer().min(0).required(),
-    page: Joi.number().integer().required(),
-    size: Joi.number().integer().required(),
-    [key]: Joi.array().items(item).required(),
-  });
-
 const nameBody = (example: string) => Joi.object({ name: listName.required() }).example({ name: example });
 
 const importBody = Joi.object<WantsImportRequest>({
@@ -116,7 +107,7 @@ export const wantsRoutes = (s: WantsRouteServices) => [
     summary: "The caller's wants lists, oldest first",
     auth: 'user',
     request: { query: pageQuery },
-    responses: { 200: { description: 'One page of lists.', schema: page('lists', wantsList) } },
+    responses: { 200: { description: 'One page of lists.', schema: offsetPage(wantsList).meta({ component: 'WantsListPage' }) } },
     handler: async ({ principal, query }) => ({ status: 200, body: await s.lists.list(principal.userId, query) }),
   }),
 
@@ -189,7 +180,10 @@ export const wantsRoutes = (s: WantsRouteServices) => [
       '`available` and `lowestPrice` count the live listings that fit each line now (docs/wants.md, "What fits a line"), computed for the page in one statement.',
     auth: 'user',
     request: { params: idParams, query: pageQuery },
-    responses: { 200: { description: 'One page of lines.', schema: page('lines', wantsLine) }, 404: NOT_FOUND },
+    responses: {
+      200: { description: 'One page of lines.', schema: offsetPage(wantsLine).meta({ component: 'WantsLinePage' }) },
+      404: NOT_FOUND,
+    },
     handler: async ({ principal, params, query }) => ({ status: 200, body: await s.lists.lines(principal.userId, params.id, query) }),
   }),
 

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { prepared, queryPrepared } from '../../db/prepared';
 import { newId } from '../../ids';
 import { conflict, DomainError, invalid, notFound } from '../errors';
+import { pageOf, type Page } from '../paging';
 import { recordOperatorAction, type OperatorAction } from '../operators/audit';
 import { constantTimeEqual, constantTimeEqualHex, hashSecret, newSecret } from './secrets';
 
@@ -180,6 +181,15 @@ export class OAuthApps {
       q ? [q.size, (q.page - 1) * q.size] : [],
     );
     return rows.map(toView);
+  }
+
+  /** One page of the operator listing, newest first, with how many applications there are. */
+  async page(q: { page: number; size: number }): Promise<Page<OAuthAppView>> {
+    const [items, [{ total }]]: [OAuthAppView[], [{ total: number }]] = await Promise.all([
+      this.list(q),
+      this.db.query(`SELECT count(*)::int AS total FROM oauth_clients`),
+    ]);
+    return pageOf(items, total, q);
   }
 
   async get(clientId: string): Promise<OAuthAppView> {

@@ -3,7 +3,7 @@ import type { CaseState, Party, PartyAction } from '../../domain/cases/machine';
 import { Upload } from '../../db/entities';
 import type { Periods } from '../../domain/deadlines';
 import { conflict, invalid, notFound, unavailable } from '../errors';
-import type { PageRequest } from '../paging';
+import { pageOf, type Page, type PageRequest } from '../paging';
 import { SqlFilter } from '../sql-filter';
 import type { Uploads } from '../uploads';
 import { plainText } from './plain-text';
@@ -71,21 +71,29 @@ export class Cases {
   }
 
   /** The seller's case inbox: paged, filtered by status and reason, sorted by deadline. */
-  async listForSeller(sellerId: string, q: { page: number; size: number } & CaseFilters): Promise<CaseView[]> {
+  async listForSeller(sellerId: string, q: { page: number; size: number } & CaseFilters): Promise<Page<CaseView>> {
     const where = new SqlFilter();
     where.add('seller_id = $?', sellerId);
     if (q.status?.length) where.add('status = ANY($?)', q.status);
     if (q.reason?.length) where.add('reason = ANY($?)', q.reason);
+    // The count binds the filters' values only: taken before the page's LIMIT and OFFSET are bound.
+    const counted: Promise<[{ total: number }]> = this.db.query(`SELECT count(*)::int AS total FROM cases WHERE ${where.sql()}`, [
+      ...where.params,
+    ]);
     const rows: Array<{ id: string }> = await this.db.query(
       `SELECT id FROM cases WHERE ${where.sql()} ORDER BY ${BY_DEADLINE} LIMIT ${where.param(q.size)} OFFSET ${where.param((q.page - 1) * q.size)}`,
       where.params,
     );
-    return loadCaseViews(
-      this.db,
-      rows.map((r) => r.id),
-      'SELLER',
-      this.periods,
-    );
+    const [views, [{ total }]] = await Promise.all([
+      loadCaseViews(
+        this.db,
+        rows.map((r) => r.id),
+        'SELLER',
+        this.periods,
+      ),
+      counted,
+    ]);
+    return pageOf(views, total, q);
   }
 
   async get(party: Party, userId: string, caseId: string): Promise<CaseView> {

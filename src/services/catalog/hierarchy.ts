@@ -30,9 +30,11 @@ export interface SetLevel {
   game: { urn: string; name: string };
   series: { urn: string; name: string };
   set: SetNode;
+  items: ItemView[];
+  /** The set's items (`set.counts.items`): the offset envelope's total. */
+  total: number;
   page: number;
   size: number;
-  items: ItemView[];
 }
 
 interface CountRow {
@@ -116,13 +118,15 @@ export class CatalogHierarchy {
       this.db,
       rows.map((r) => r.urn),
     );
+    const node = toSetNode(set);
     return {
       game: { urn: set.game_urn, name: set.game_name },
       series: { urn: set.series_urn, name: set.series_name },
-      set: toSetNode(set),
+      set: node,
+      items: rows.map((r) => items.get(r.urn)).filter((i): i is ItemView => i !== undefined),
+      total: node.counts.items,
       page,
       size,
-      items: rows.map((r) => items.get(r.urn)).filter((i): i is ItemView => i !== undefined),
     };
   }
 }

@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../../ids';
 import { conflict, DomainError, invalid, notFound } from '../errors';
+import { pageOf, type Page } from '../paging';
 import { requestWorkflowStart, starts } from '../workflow-starts';
 import {
   conversationViews,
@@ -21,12 +22,7 @@ export interface NewConversation {
   body: string;
 }
 
-export interface InboxPage {
-  total: number;
-  page: number;
-  size: number;
-  conversations: ConversationView[];
-}
+export type InboxPage = Page<ConversationView>;
 
 /** When a recipient's e-mail about unread messages is decided (config `CONVERSATION_*`). */
 export interface NotificationTimings {
@@ -118,7 +114,7 @@ export class Conversations {
       ),
       this.db.query(`SELECT count(*)::int AS total FROM conversation_participants WHERE user_id = $1`, [callerId]),
     ]);
-    return { total: counted!.total, page, size, conversations };
+    return pageOf(conversations, counted!.total, { page, size });
   }
 
   unreadTotal(callerId: string): Promise<UnreadTotal> {

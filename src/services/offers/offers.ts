@@ -12,6 +12,7 @@ import {
 import { newId } from '../../ids';
 import { buyerFee, type DeliveryAddress, type DeliveryOptionsOf, type PricedLine } from '../basket/pricing';
 import { placeHolds } from '../checkout/holds';
+import { pageOf, type Page } from '../paging';
 import { conflict, DomainError, forbidden, notFound, unavailable } from '../errors';
 import { loadListingViews, type ListingView } from '../listings/listing-view';
 import { loadUserSummaries, type UserSummary } from '../users/user-summary';
@@ -194,11 +195,7 @@ export class Offers {
     if (blocked.length > 0) throw forbidden('offer-blocked', 'The seller has blocked conversations with you, and offers with them.');
   }
 
-  async list(
-    party: OfferParty,
-    userId: string,
-    f: OfferFilters,
-  ): Promise<{ page: number; size: number; total: number; offers: OfferView[] }> {
+  async list(party: OfferParty, userId: string, f: OfferFilters): Promise<Page<OfferView>> {
     const params: unknown[] = [userId];
     const where = [`${party === 'BUYER' ? 'buyer_id' : 'seller_id'} = $1`];
     if (f.status?.length) where.push(`status = ANY($${params.push(f.status)})`);
@@ -218,15 +215,11 @@ export class Offers {
       ]),
       this.db.query(`SELECT count(*)::int AS total FROM offers WHERE ${filter}`, params),
     ]);
-    return {
-      page: f.page,
-      size: f.size,
-      total,
-      offers: await this.views(
-        party,
-        rows.map((r) => r.id),
-      ),
-    };
+    const offers = await this.views(
+      party,
+      rows.map((r) => r.id),
+    );
+    return pageOf(offers, total, f);
   }
 
   async get(party: OfferParty, userId: string, offerId: string): Promise<OfferView> {

@@ -3,6 +3,7 @@ import type { CaseState, OperatorDecision } from '../../domain/cases/machine';
 import type { Periods } from '../../domain/deadlines';
 import { loadCaseViews, type CaseView } from '../cases/case-view';
 import { conflict, notFound } from '../errors';
+import { pageOf, type Page } from '../paging';
 import { SqlFilter } from '../sql-filter';
 import { closeSellerCheckouts } from '../checkout/checkouts';
 import { recordOperatorAction } from './audit';
@@ -67,19 +68,24 @@ export class Operators {
   ) {}
 
   /** Cases of every seller, filtered; oldest first, so the longest-waiting surface first. */
-  async listCases(q: OperatorCaseQuery): Promise<OperatorCaseView[]> {
+  async listCases(q: OperatorCaseQuery): Promise<Page<OperatorCaseView>> {
     const where = new SqlFilter();
     if (q.status?.length) where.add('status = ANY($?)', q.status);
     if (q.reason?.length) where.add('reason = ANY($?)', q.reason);
     if (q.sellerId) where.add('seller_id = $?', q.sellerId);
     if (q.openedBefore) where.add('created_at <= $?', q.openedBefore);
     if (q.openedAfter) where.add('created_at >= $?', q.openedAfter);
+    // The count binds the filters' values only: taken before the page's LIMIT and OFFSET are bound.
+    const counted: Promise<[{ total: number }]> = this.db.query(`SELECT count(*)::int AS total FROM cases WHERE ${where.sql()}`, [
+      ...where.params,
+    ]);
     const rows: Array<{ id: string; sellerId: string; buyerId: string; escalatedAt: Date | null }> = await this.db.query(
       `SELECT id, seller_id AS "sellerId", buyer_id AS "buyerId", escalated_at AS "escalatedAt" FROM cases
         WHERE ${where.sql()} ORDER BY created_at, id LIMIT ${where.param(q.size)} OFFSET ${where.param((q.page - 1) * q.size)}`,
       where.params,
     );
-    return this.withParties(rows);
+    const [views, [{ total }]] = await Promise.all([this.withParties(rows), counted]);
+    return pageOf(views, total, q);
   }
 
   async getCase(caseId: string): Promise<OperatorCaseView> {
@@ -134,18 +140,25 @@ export class Operators {
   }
 
   /** The audit log, newest first. */
-  auditLog(q: AuditQuery): Promise<AuditEntry[]> {
+  async auditLog(q: AuditQuery): Promise<Page<AuditEntry>> {
     const where = new SqlFilter();
     if (q.operatorId) where.add('operator_id = $?', q.operatorId);
     if (q.subjectType) where.add('subject_type = $?', q.subjectType);
     if (q.subjectId) where.add('subject_id = $?', q.subjectId);
-    return this.db.query(
+    // The count binds the filters' values only: taken before the page's LIMIT and OFFSET are bound.
+    const counted: Promise<[{ total: number }]> = this.db.query(
+      `SELECT count(*)::int AS total FROM operator_audit_log WHERE ${where.sql()}`,
+      [...where.params],
+    );
+    const entries: Promise<AuditEntry[]> = this.db.query(
       `SELECT id, operator_id AS "operatorId", action, subject_type AS "subjectType", subject_id AS "subjectId", reason, detail,
               created_at AS "createdAt"
          FROM operator_audit_log WHERE ${where.sql()}
         ORDER BY created_at DESC, id DESC LIMIT ${where.param(q.size)} OFFSET ${where.param((q.page - 1) * q.size)}`,
       where.params,
     );
+    const [items, [{ total }]] = await Promise.all([entries, counted]);
+    return pageOf(items, total, q);
   }
 
   private async setStanding(

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { notFound } from '../errors';
-import type { PageRequest } from '../paging';
+import { pageOf, type Page, type PageRequest } from '../paging';
 import { invoicePdf, type InvoiceDocument } from './documents';
 
 export interface InvoiceSummary {
@@ -15,12 +15,16 @@ export interface InvoiceSummary {
 export class Invoices {
   constructor(private readonly db: DataSource) {}
 
-  list(buyerId: string, q: Pick<PageRequest, 'page' | 'size' | 'direction'>): Promise<InvoiceSummary[]> {
-    return this.db.query(
-      `SELECT id, number, purchase_id AS "purchaseId", total, created_at AS "createdAt" FROM invoices WHERE buyer_id = $1
-        ORDER BY created_at ${q.direction === 'asc' ? 'ASC' : 'DESC'}, id LIMIT $2 OFFSET $3`,
-      [buyerId, q.size, (q.page - 1) * q.size],
-    );
+  async list(buyerId: string, q: Pick<PageRequest, 'page' | 'size' | 'direction'>): Promise<Page<InvoiceSummary>> {
+    const [items, [{ total }]]: [InvoiceSummary[], [{ total: number }]] = await Promise.all([
+      this.db.query(
+        `SELECT id, number, purchase_id AS "purchaseId", total, created_at AS "createdAt" FROM invoices WHERE buyer_id = $1
+          ORDER BY created_at ${q.direction === 'asc' ? 'ASC' : 'DESC'}, id LIMIT $2 OFFSET $3`,
+        [buyerId, q.size, (q.page - 1) * q.size],
+      ),
+      this.db.query(`SELECT count(*)::int AS total FROM invoices WHERE buyer_id = $1`, [buyerId]),
+    ]);
+    return pageOf(items, total, q);
   }
 
   async pdf(buyerId: string, invoiceId: string): Promise<Buffer> {

@@ -3,7 +3,7 @@ import type { PurchaseStatus } from '../../domain/orders/order-machine';
 import { deadline, type Periods } from '../../domain/deadlines';
 import type { DeliveryAddress } from '../basket/pricing';
 import { notFound } from '../errors';
-import type { PageRequest } from '../paging';
+import { pageOf, type Page, type PageRequest } from '../paging';
 import { SqlFilter } from '../sql-filter';
 import type { CaseRequest } from '../cases/case-opening';
 import type { CaseReason } from './order-engine';
@@ -60,7 +60,7 @@ export class Purchases {
   ) {}
 
   /** One page of the buyer's purchases; the filters are index-backed (docs/sellers-operators.md). */
-  list(buyerId: string, q: PageRequest & PurchaseFilters): Promise<PurchaseSummary[]> {
+  async list(buyerId: string, q: PageRequest & PurchaseFilters): Promise<Page<PurchaseSummary>> {
     const where = new SqlFilter();
     where.add('p.buyer_id = $?', buyerId);
     if (q.status?.length) where.add('p.status = ANY($?)', q.status);
@@ -71,12 +71,16 @@ export class Purchases {
       const open = `EXISTS (SELECT 1 FROM cases c WHERE c.purchase_id = p.id AND c.status <> 'CLOSED')`;
       where.add(q.hasOpenCase ? open : `NOT ${open}`);
     }
-    return this.db.query(
+    // The count binds the filters' values only: taken before the page's LIMIT and OFFSET are bound.
+    const counted = this.db.query(`SELECT count(*)::int AS total FROM purchases p WHERE ${where.sql()}`, [...where.params]);
+    const rows: Promise<PurchaseSummary[]> = this.db.query(
       `SELECT ${COLUMNS} FROM purchases p WHERE ${where.sql()}
         ORDER BY ${SORT_COLUMNS[q.sort]} ${q.direction === 'asc' ? 'ASC' : 'DESC'}, id
         LIMIT ${where.param(q.size)} OFFSET ${where.param((q.page - 1) * q.size)}`,
       where.params,
     );
+    const [items, [{ total }]]: [PurchaseSummary[], [{ total: number }]] = await Promise.all([rows, counted]);
+    return pageOf(items, total, q);
   }
 
   async get(buyerId: string, purchaseId: string): Promise<PurchaseView> {

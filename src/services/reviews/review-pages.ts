@@ -1,13 +1,9 @@
 import type { DataSource } from 'typeorm';
 import { Review } from '../../db/entities';
+import { pageOf, type Page } from '../paging';
 import { toReviewViews, type ReviewView } from './review-view';
 
-export interface ReviewsPage {
-  total: number;
-  page: number;
-  size: number;
-  reviews: ReviewView[];
-}
+export type ReviewsPage = Page<ReviewView>;
 
 /** Whose reviews a page lists: those a user received, wrote, or both. */
 export type ReviewRole = 'received' | 'written' | 'any';
@@ -30,5 +26,5 @@ export async function reviewsPage(db: DataSource, userId: string, role: ReviewRo
     .offset((page - 1) * size)
     .limit(size)
     .getManyAndCount();
-  return { total, page, size, reviews: await toReviewViews(db, reviews) };
+  return pageOf(await toReviewViews(db, reviews), total, { page, size });
 }

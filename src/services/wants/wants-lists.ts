@@ -2,6 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../../ids';
 import { uniqueViolation } from '../db-errors';
 import { conflict, invalid, notFound } from '../errors';
+import { pageOf, type Page } from '../paging';
 import { CatalogRefs } from './catalog-refs';
 import { readLines, type WantsLine } from './line-availability';
 import { MAX_WANTS_LINES, MAX_WANTS_LISTS, type Condition, type WantedVariant, type WantsLineInput } from './line-input';
@@ -14,7 +15,7 @@ export interface WantsList {
   updatedAt: Date;
 }
 
-/** One page of a paged list, the house envelope (`{total, page, size, <things>}`). */
+/** A page asked for; answered in the offset envelope (`Page`, `{items, total, page, size}`). */
 export interface Paged {
   page: number;
   size: number;
@@ -47,7 +48,7 @@ const nameTaken = (name: string) => conflict('wants-list-name-taken', `You alrea
 export class WantsLists {
   constructor(private readonly db: DataSource) {}
 
-  async list(userId: string, { page, size }: Paged): Promise<Paged & { total: number; lists: WantsList[] }> {
+  async list(userId: string, { page, size }: Paged): Promise<Page<WantsList>> {
     const [lists, [{ total }]]: [WantsList[], [{ total: number }]] = await Promise.all([
       this.db.query(`SELECT ${LIST_COLUMNS} FROM wants_lists l WHERE l.user_id = $1 ORDER BY l.created_at, l.id LIMIT $2 OFFSET $3`, [
         userId,
@@ -56,7 +57,7 @@ export class WantsLists {
       ]),
       this.db.query(`SELECT count(*)::int AS total FROM wants_lists WHERE user_id = $1`, [userId]),
     ]);
-    return { total, page, size, lists };
+    return pageOf(lists, total, { page, size });
   }
 
   async get(userId: string, id: string, db: DataSource | EntityManager = this.db): Promise<WantsList> {
@@ -104,14 +105,14 @@ export class WantsLists {
   }
 
   /** One page of a list's lines, oldest first, each with its availability: one statement for the page. */
-  async lines(userId: string, listId: string, { page, size }: Paged): Promise<Paged & { total: number; lines: WantsLine[] }> {
+  async lines(userId: string, listId: string, { page, size }: Paged): Promise<Page<WantsLine>> {
     const list = await this.get(userId, listId);
     const lines = await readLines(this.db, `SELECT * FROM wants_lines WHERE list_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`, [
       list.id,
       size,
       (page - 1) * size,
     ]);
-    return { total: list.lineCount, page, size, lines };
+    return pageOf(lines, list.lineCount, { page, size });
   }
 
   async line(userId: string, listId: string, lineId: string, db: DataSource | EntityManager = this.db): Promise<WantsLine> {
