@@ -269,7 +269,8 @@ describe('a purchase nothing of which was sold', () => {
     for (const t of texts) expect(t).not.toContain('in full');
 
     const filtered = (await api.http.get('/user/purchases?status=CANCELLED').set(buyer.bearer).expect(200)).body;
-    expect(filtered.map((p: { id: string }) => p.id)).toEqual([purchaseId]);
+    expect(filtered).toMatchObject({ total: 1, page: 1 });
+    expect(filtered.items.map((p: { id: string }) => p.id)).toEqual([purchaseId]);
     expect(
       await reconcileFigures(api.database.db, {
         sellerFeeBps: api.config.money.sellerFeeBps,
