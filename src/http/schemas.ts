@@ -256,20 +256,44 @@ export const review = Joi.object({
 /** One page of reviews (a profile's received, the caller's written or received). */
 export const reviewsPage = offsetPage(review).meta({ component: 'ReviewsPage' });
 
-/** The spec's purchase.deliveryAddress: every field a string. */
-export const deliveryAddress = Joi.object({
+const addressFields = {
   name: Joi.string().trim().min(1).max(200).required(),
   line1: Joi.string().trim().min(1).max(200).required(),
   line2: Joi.string().trim().allow('').max(200).default(''),
   city: Joi.string().trim().min(1).max(100).required(),
   state: Joi.string().trim().allow('').max(100).default(''),
-  postal_code: Joi.string().trim().min(1).max(20).required(),
   country: Joi.string()
     .trim()
     .uppercase()
     .pattern(/^[A-Z]{2}$/, ISO_3166_1)
     .required(),
-}).meta({ component: 'DeliveryAddress' });
+};
+const postalCode = Joi.string().trim().min(1).max(20);
+
+/** The spec's seller order `purchase.deliveryAddress`, whose field names the spec fixes (`postal_code`). */
+export const deliveryAddress = Joi.object({ ...addressFields, postal_code: postalCode.required() }).meta({ component: 'DeliveryAddress' });
+
+/** A delivery address in every other answer: the Saved address's field names. */
+export const address = Joi.object({ ...addressFields, postalCode: postalCode.required() }).meta({ component: 'Address' });
+
+/**
+ * A delivery address a client sends: the Saved address's field names, `postal_code` still taken
+ * for the clients written to the former shape (docs/versioning.md); exactly one of the two. The
+ * service receives it as stored (`DeliveryAddress`). Published as the two shapes it takes, so a
+ * generated client types each.
+ */
+export const addressInput = documentedAs(
+  Joi.object({ ...addressFields, postalCode, postal_code: postalCode })
+    .xor('postalCode', 'postal_code')
+    .custom(({ postalCode: camel, postal_code: snake, ...rest }: Record<string, string>) => ({ ...rest, postal_code: camel ?? snake })),
+  Joi.alternatives()
+    .try(
+      Joi.object({ ...addressFields, postalCode: postalCode.required() }),
+      Joi.object({ ...addressFields, postal_code: postalCode.required().description('The former name of `postalCode`, still accepted.') }),
+    )
+    .match('one')
+    .meta({ component: 'AddressInput' }),
+);
 
 /** Paging and sorting of the spec's list routes (page ≥ 1, size 1–50, default 20). */
 export const pagedQuery = Joi.object({
@@ -319,7 +343,7 @@ const caseOutcome = Joi.object({
   status: Joi.string().valid('PENDING', 'ACCEPTED', 'REJECTED', 'SUPERSEDED').required(),
   amount: pence.required(),
   comment: Joi.string().allow('').required(),
-  deliveryAddress: orNull(deliveryAddress).required().description('Null for the buyer on a seller outcome until it is accepted.'),
+  deliveryAddress: orNull(address).required().description('Null for the buyer on a seller outcome until it is accepted.'),
   createdAt: timestamp.required(),
   updatedAt: timestamp.required(),
 }).meta({ component: 'CaseOutcome' });
@@ -463,7 +487,11 @@ export const outcomeProposalFields = {
   type: Joi.string().valid('RETURN', 'REFUND', 'REPLACEMENT').required(),
   amount: pence.max(100_000_000).default(0).description('Pence.'),
   comment: Joi.string().allow('').max(2000).default(''),
-  deliveryAddress: orNull(deliveryAddress).default(null).description('Where a return or replacement goes.'),
+  deliveryAddress: orNull(addressInput).description('Where a return or replacement goes; or `addressId`, not both.'),
+  addressId: Joi.string()
+    .uuid()
+    .when('deliveryAddress', { is: Joi.exist(), then: Joi.forbidden() })
+    .description("One of the caller's saved addresses as `deliveryAddress`."),
 };
 export const caseOutcomes = Joi.array().items(Joi.object(outcomeProposalFields)).max(3).default([]);
 

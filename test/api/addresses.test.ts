@@ -182,7 +182,7 @@ describe('baskets and saved addresses', () => {
       line2: '',
       city: 'Helsinki',
       state: '',
-      postal_code: full.postalCode,
+      postalCode: full.postalCode,
       country: 'FI',
     });
 

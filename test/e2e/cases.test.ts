@@ -115,6 +115,24 @@ describe('a case end to end (API → Temporal dev server → worker → Postgres
     expect(told).toEqual([buyer.email, seller.email].sort());
   }, 120_000);
 
+  it('a proposal takes its address in either spelling or as a saved address, through the workflow, and answers postalCode', async () => {
+    const { api } = stack;
+    const { seller, buyer, purchaseId, order } = await boughtOrder();
+    const asSeller = apiClient(api, seller.bearer);
+    const opened = await disputeFirstItem(api, buyer, { purchaseId, order }, 'Wrong card');
+    const typed = { name: 'Card Shop', line1: '2 Dock Road', line2: '', city: 'Leeds', state: '', country: 'GB' };
+    const saved = await dataOf(asSeller.POST('/user/addresses', { body: { type: 'shipping', ...typed, postalCode: 'LS1 1AA' } }), 201);
+    for (const way of [
+      { deliveryAddress: { ...typed, postalCode: 'LS1 1AA' } },
+      { deliveryAddress: { ...typed, postal_code: 'LS1 1AA' } },
+      { addressId: saved.id },
+    ]) {
+      await dataOf(asSeller.PUT('/seller/cases/{id}', { ...caseParams(opened.id), body: { action: 'propose', type: 'RETURN', ...way } }));
+    }
+    const theCase = await dataOf(asSeller.GET('/seller/cases/{id}', caseParams(opened.id)));
+    expect(theCase.outcomes.map((o) => o.deliveryAddress)).toEqual(Array(3).fill({ ...typed, postalCode: 'LS1 1AA' }));
+  });
+
   it('finds escalated cases by search attribute, as an operator would', async () => {
     const { api, env } = stack;
     const { seller, buyer, order } = await boughtOrder();

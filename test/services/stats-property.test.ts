@@ -17,7 +17,7 @@ import { SellerStatsService } from '../../src/services/sellers/seller-stats';
 import { registerSeller, registerUser, startTestApi, type TestApi } from '../support/api';
 import { insertListing, seedCatalog } from '../support/fixtures';
 import { prng } from '../support/random';
-import { ADDRESS } from '../support/shop';
+import { STORED_ADDRESS } from '../support/shop';
 
 /**
  * The account and seller stats are served from per-process caches that trust a version the
@@ -113,7 +113,7 @@ async function sale(rng: () => number, w: World): Promise<string> {
   await db().query(
     `INSERT INTO checkout_sessions (id, basket_id, buyer_id, status, success_url, lines, sellers, subtotal, delivery, fee, total, delivery_address, expires_at)
      VALUES ($1, $2, $3, 'PAID', 'http://localhost/ok', '[]', '[]', $4, 0, $5, $6, $7, now())`,
-    [sessionId, basketId, buyerId, subtotal, BUYER_FEE, subtotal + BUYER_FEE, JSON.stringify(ADDRESS)],
+    [sessionId, basketId, buyerId, subtotal, BUYER_FEE, subtotal + BUYER_FEE, JSON.stringify(STORED_ADDRESS)],
   );
   await db().transaction((tx) =>
     commitCheckout(
@@ -141,7 +141,7 @@ async function sale(rng: () => number, w: World): Promise<string> {
         delivery: 0,
         fee: BUYER_FEE,
         total: subtotal + BUYER_FEE,
-        deliveryAddress: ADDRESS,
+        deliveryAddress: STORED_ADDRESS,
       },
       { sellerFeeBps: 500 },
     ),

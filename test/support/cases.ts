@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { newId } from '../../src/ids';
 import { openCase, type CaseRequest, type OpenedCase } from '../../src/services/cases/case-opening';
-import { ADDRESS } from './shop';
+import { STORED_ADDRESS } from './shop';
 import { insertListing, seedCatalog } from './fixtures';
 
 export interface PaidOrder {
@@ -25,12 +25,12 @@ export async function insertPaidOrder(db: DataSource, buyerId: string, sellerId:
   await db.query(
     `INSERT INTO checkout_sessions (id, basket_id, buyer_id, status, success_url, lines, sellers, subtotal, delivery, fee, total, delivery_address, expires_at, purchase_id)
      VALUES ($1, $2, $3, 'PAID', 'http://localhost/ok', '[]', '[]', $4, 0, 0, $4, $5, now(), $6)`,
-    [checkoutId, basketId, buyerId, total, JSON.stringify(ADDRESS), purchaseId],
+    [checkoutId, basketId, buyerId, total, JSON.stringify(STORED_ADDRESS), purchaseId],
   );
   await db.query(
     `INSERT INTO purchases (id, buyer_id, checkout_id, status, subtotal, delivery, fee, total, delivery_address)
      VALUES ($1, $2, $3, 'PAID', $4, 0, 0, $4, $5)`,
-    [purchaseId, buyerId, checkoutId, total, JSON.stringify(ADDRESS)],
+    [purchaseId, buyerId, checkoutId, total, JSON.stringify(STORED_ADDRESS)],
   );
   await db.query(
     `INSERT INTO orders (id, purchase_id, seller_id, buyer_id, status, subtotal, delivery_charge, total, delivery_option)

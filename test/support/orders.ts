@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { newId } from '../../src/ids';
-import { ADDRESS } from './shop';
+import { STORED_ADDRESS } from './shop';
 
 export interface OrderFixture {
   purchaseId: string;
@@ -29,12 +29,12 @@ export async function insertPurchase(
   await db.query(
     `INSERT INTO checkout_sessions (id, basket_id, buyer_id, status, success_url, lines, sellers, subtotal, delivery, fee, total, delivery_address, expires_at, purchase_id)
      VALUES ($1, $2, $3, 'PAID', 'http://localhost/done', '[]', '[]', 0, 0, 0, 0, $4, now(), $5)`,
-    [checkoutId, basketId, buyerId, JSON.stringify(ADDRESS), purchaseId],
+    [checkoutId, basketId, buyerId, JSON.stringify(STORED_ADDRESS), purchaseId],
   );
   await db.query(
     `INSERT INTO purchases (id, buyer_id, checkout_id, status, subtotal, delivery, fee, total, delivery_address, completed_at)
      VALUES ($1, $2, $3, $4, 0, 0, 0, 0, $5, CASE WHEN $4 = 'COMPLETED' THEN now() END)`,
-    [purchaseId, buyerId, checkoutId, purchaseStatus, JSON.stringify(ADDRESS)],
+    [purchaseId, buyerId, checkoutId, purchaseStatus, JSON.stringify(STORED_ADDRESS)],
   );
   const orderIds: string[] = [];
   for (const sellerId of sellerIds) {

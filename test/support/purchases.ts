@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { newId } from '../../src/ids';
 import { commitCheckout } from '../../src/services/checkout/commit';
-import { ADDRESS } from './shop';
+import { STORED_ADDRESS } from './shop';
 
 /**
  * A paid checkout of one seller's order committed through the real commit (purchase, order,
@@ -20,7 +20,7 @@ export async function commitPaidCheckout(
   await db.query(
     `INSERT INTO checkout_sessions (id, basket_id, buyer_id, status, success_url, lines, sellers, subtotal, delivery, fee, total, delivery_address, expires_at)
      VALUES ($1, $2, $3, 'PAID', 'http://localhost/ok', '[]', '[]', $4, 0, 0, $4, $5, now())`,
-    [sessionId, basketId, buyerId, total, JSON.stringify(ADDRESS)],
+    [sessionId, basketId, buyerId, total, JSON.stringify(STORED_ADDRESS)],
   );
   const purchaseId = await db.transaction((tx) =>
     commitCheckout(
@@ -37,7 +37,7 @@ export async function commitPaidCheckout(
         delivery: 0,
         fee: 0,
         total,
-        deliveryAddress: ADDRESS,
+        deliveryAddress: STORED_ADDRESS,
       },
       { sellerFeeBps: 500 },
     ),

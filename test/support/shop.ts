@@ -3,15 +3,20 @@ import { registerSeller, registerUser } from './api';
 import { apiClient, dataOf, expectStatus } from './client';
 import { insertListing, seedCatalog } from './fixtures';
 
+/** A delivery address as a client sends it and the basket and purchase answer it. */
 export const ADDRESS = {
   name: 'Ada Buyer',
   line1: '1 Card Street',
   line2: '',
   city: 'London',
   state: '',
-  postal_code: 'N1 1AA',
+  postalCode: 'N1 1AA',
   country: 'GB',
 };
+
+/** The same address as stored, and as the seller order shows it (the spec's `postal_code`). */
+const { postalCode, ...unnamed } = ADDRESS;
+export const STORED_ADDRESS = { ...unnamed, postal_code: postalCode };
 
 /** A seller with one GB delivery option and one listing per given spec. */
 export async function sellerWithListings(

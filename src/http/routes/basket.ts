@@ -2,7 +2,17 @@ import Joi from '../../joi';
 import type { DeliveryAddress } from '../../services/basket/pricing';
 import { MAX_BASKET_LINES, MAX_LINE_QUANTITY } from '../../services/basket/baskets';
 import { defineRoute } from '../route';
-import { deliveryAddress, idParams, listingsUnavailableProblem, orNull, pence, timestamp, userSummary, variantsView } from '../schemas';
+import {
+  address,
+  addressInput,
+  idParams,
+  listingsUnavailableProblem,
+  orNull,
+  pence,
+  timestamp,
+  userSummary,
+  variantsView,
+} from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
@@ -14,7 +24,7 @@ export const basketView = Joi.object({
   lines: Joi.array()
     .items(Joi.object({ listingId: Joi.string().required(), quantity: Joi.number().integer().min(1).required() }))
     .required(),
-  deliveryAddress: orNull(deliveryAddress).required(),
+  deliveryAddress: orNull(address).required(),
   createdAt: timestamp.required(),
   updatedAt: timestamp.required(),
 }).meta({ component: 'Basket' });
@@ -29,7 +39,7 @@ const deliveryChoice = Joi.object({
 const summaryView = Joi.object({
   id: Joi.string().required(),
   country: Joi.string().required(),
-  deliveryAddress: orNull(deliveryAddress).required(),
+  deliveryAddress: orNull(address).required(),
   sellers: Joi.array()
     .items(
       Joi.object({
@@ -131,7 +141,7 @@ export const basketRoutes = (s: Services) => [
     request: {
       params: idParams,
       body: Joi.object({
-        address: deliveryAddress,
+        address: addressInput,
         addressId: Joi.string().uuid(),
         options: Joi.object().pattern(Joi.string().uuid(), Joi.string().uuid()).max(MAX_BASKET_LINES).default({}),
       })
@@ -143,7 +153,7 @@ export const basketRoutes = (s: Services) => [
             line2: '',
             city: 'Helsinki',
             state: '',
-            postal_code: '00100',
+            postalCode: '00100',
             country: 'FI',
           },
           options: { '0191f3c2-9c60-7d43-b5f6-7a8b9c0d1e2f': '0191f3c2-ad71-7e54-86a7-8b9c0d1e2f30' },

@@ -6,18 +6,7 @@ import { MAX_PRICE, MAX_QUANTITY } from '../../services/listings/listing-input';
 import { requestHash } from '../../services/idempotency/idempotency-keys';
 import type { NewOffer, OfferCheckoutRequest, Offers } from '../../services/offers/offers';
 import { defineRoute } from '../route';
-import {
-  deliveryAddress,
-  idParams,
-  listing,
-  nextActions,
-  offsetPage,
-  orNull,
-  pence,
-  timestamp,
-  userSummary,
-  type IdParams,
-} from '../schemas';
+import { addressInput, idParams, listing, nextActions, offsetPage, orNull, pence, timestamp, userSummary, type IdParams } from '../schemas';
 
 type None = Record<string, never>;
 
@@ -188,7 +177,8 @@ export const offerRoutes = (s: OfferRouteServices) => [
     summary: 'The checkout of an accepted offer, at the agreed price',
     description:
       "One line at the offer's unit price and quantity, the seller's delivery to the address (the cheapest unless `deliveryOptionId` names another) and the buyer fee; " +
-      'the units stay held and the payment page takes payment until `payBy`. An open checkout is answered again.',
+      'the units stay held and the payment page takes payment until `payBy`. An open checkout is answered again. ' +
+      "Give either `deliveryAddress` or `addressId` (one of the caller's saved addresses; its recipient is the saved `name`, or the username when it has none).",
     auth: 'user',
     request: {
       params: idParams,
@@ -197,20 +187,24 @@ export const offerRoutes = (s: OfferRouteServices) => [
           .uri({ scheme: ['http', 'https'] })
           .max(2000)
           .required(),
-        deliveryAddress: deliveryAddress.required(),
+        deliveryAddress: addressInput,
+        addressId: Joi.string().uuid().description("One of the caller's saved addresses, instead of `deliveryAddress`."),
         deliveryOptionId: Joi.string().uuid(),
-      }).example({
-        successUrl: 'https://deckbuilder.example/orders/thank-you',
-        deliveryAddress: {
-          name: 'Ada Lovelace',
-          line1: '1 Analytical Row',
-          line2: '',
-          city: 'London',
-          state: '',
-          postal_code: 'N1 9GU',
-          country: 'GB',
-        },
-      }),
+      })
+        .xor('deliveryAddress', 'addressId')
+        .example({
+          successUrl: 'https://deckbuilder.example/orders/thank-you',
+          deliveryAddress: {
+            name: 'Ada Lovelace',
+            line1: '1 Analytical Row',
+            line2: '',
+            city: 'London',
+            state: '',
+            postalCode: 'N1 9GU',
+            country: 'GB',
+          },
+        })
+        .example({ successUrl: 'https://deckbuilder.example/orders/thank-you', addressId: '0191f3c2-be82-7f65-97b8-9c0d1e2f3041' }),
     },
     responses: {
       201: {

@@ -4,9 +4,9 @@ import type { PageRequest } from '../../services/paging';
 import type { PurchaseAction, PurchaseFilters } from '../../services/orders/purchases';
 import { defineRoute } from '../route';
 import {
+  address,
   caseOutcomes,
   createdBefore,
-  deliveryAddress,
   idParams,
   itemQuantities,
   offsetPage,
@@ -34,7 +34,7 @@ const purchaseFields = {
   fee: amount,
   feeRefunded: amount.description('What of `fee` was refunded: all of it once the purchase is CANCELLED, else 0.'),
   total: amount,
-  deliveryAddress: deliveryAddress.required(),
+  deliveryAddress: address.required(),
   completedAt: timestamp.allow(null).required(),
   createdAt: timestamp.required(),
   updatedAt: timestamp.required(),

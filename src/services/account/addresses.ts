@@ -1,10 +1,28 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../../ids';
 import type { AddressLookupProvider, FindRequest, LookupSuggestion, RetrievedAddress } from '../../integrations/address-lookup/port';
+import type { DeliveryAddress } from '../basket/pricing';
 import { conflict, invalid, notFound } from '../errors';
 
 /** Every field of a retrieved address, for the route's response schema (the provider port owns the list). */
 export { RETRIEVED_FIELDS } from '../../integrations/address-lookup/port';
+
+/**
+ * A saved address (`sa`) as a delivery address; with no recipient name saved, the parcel is
+ * addressed to the account's username (`u`).
+ */
+export const SAVED_ADDRESS_AS_DELIVERY = `jsonb_build_object('name', coalesce(nullif(sa.name, ''), u.username), 'line1', sa.line1, 'line2', sa.line2,
+  'city', sa.city, 'state', sa.state, 'postal_code', sa.postal_code, 'country', sa.country)`;
+
+/** One of the user's saved addresses as a delivery address (`addressId`); another user's is not found. */
+export async function savedDeliveryAddress(db: DataSource | EntityManager, userId: string, addressId: string): Promise<DeliveryAddress> {
+  const [row]: Array<{ address: DeliveryAddress }> = await db.query(
+    `SELECT ${SAVED_ADDRESS_AS_DELIVERY} AS address FROM saved_addresses sa JOIN users u ON u.id = sa.user_id WHERE sa.id = $1 AND sa.user_id = $2`,
+    [addressId, userId],
+  );
+  if (!row) throw notFound('Address');
+  return row.address;
+}
 
 /** The spec's limit on saved addresses per user (all types together). */
 export const MAX_SAVED_ADDRESSES = 10;

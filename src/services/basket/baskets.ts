@@ -1,9 +1,18 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../../ids';
+import { SAVED_ADDRESS_AS_DELIVERY, savedDeliveryAddress } from '../account/addresses';
 import { conflict, DomainError, notFound } from '../errors';
 import { LIVE_LISTING_SQL } from '../listings/visibility';
 import { loadUserSummaries, type UserSummary } from '../users/user-summary';
-import { priceBasket, type DeliveryAddress, type DeliveryOptionsOf, type PricedBasket, type SellerGroup } from './pricing';
+import {
+  addressView,
+  priceBasket,
+  type AddressView,
+  type DeliveryAddress,
+  type DeliveryOptionsOf,
+  type PricedBasket,
+  type SellerGroup,
+} from './pricing';
 
 /** Most distinct listings in one basket, and most units of one listing per line. */
 export const MAX_BASKET_LINES = 100;
@@ -21,23 +30,16 @@ export interface BasketRow {
 export interface BasketView {
   id: string;
   lines: Array<{ listingId: string; quantity: number }>;
-  deliveryAddress: DeliveryAddress | null;
+  deliveryAddress: AddressView | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
 export type BasketSummary = Omit<PricedBasket, 'sellers'> & {
   id: string;
-  deliveryAddress: DeliveryAddress | null;
+  deliveryAddress: AddressView | null;
   sellers: Array<SellerGroup & { seller: UserSummary | null }>;
 };
-
-/**
- * A saved address (`sa`) in the basket's delivery address shape; with no recipient name saved,
- * the parcel is addressed to the account's username (`u`).
- */
-const SAVED_ADDRESS_AS_DELIVERY = `jsonb_build_object('name', coalesce(nullif(sa.name, ''), u.username), 'line1', sa.line1, 'line2', sa.line2,
-  'city', sa.city, 'state', sa.state, 'postal_code', sa.postal_code, 'country', sa.country)`;
 
 const BASKET_COLUMNS = `id, user_id AS "buyerId", delivery_address AS "deliveryAddress", delivery_choices AS "deliveryChoices",
   created_at AS "createdAt", updated_at AS "updatedAt"`;
@@ -156,7 +158,7 @@ export class Baskets {
          ON CONFLICT (basket_id, listing_id) DO UPDATE SET quantity = basket_lines.quantity + EXCLUDED.quantity, updated_at = now()`,
         [basket.id, [...wanted.keys()], [...wanted.values()].map((w) => w.quantity)],
       );
-      const address = addressId === null ? null : await this.savedAddress(tx, userId, addressId);
+      const address = addressId === null ? null : await savedDeliveryAddress(tx, userId, addressId);
       await tx.query(
         `UPDATE baskets SET delivery_choices = delivery_choices || $2::jsonb,
                             delivery_address = COALESCE($3::jsonb, delivery_address), updated_at = now()
@@ -189,16 +191,7 @@ export class Baskets {
 
   /** Like `setDelivery`, with one of the caller's saved addresses (another user's is not found). */
   async setDeliveryFromSaved(userId: string, basketId: string, addressId: string, choices: Record<string, string>): Promise<BasketSummary> {
-    return this.setDelivery(userId, basketId, await this.savedAddress(this.db, userId, addressId), choices);
-  }
-
-  private async savedAddress(db: DataSource | EntityManager, userId: string, addressId: string): Promise<DeliveryAddress> {
-    const [row]: Array<{ address: DeliveryAddress }> = await db.query(
-      `SELECT ${SAVED_ADDRESS_AS_DELIVERY} AS address FROM saved_addresses sa JOIN users u ON u.id = sa.user_id WHERE sa.id = $1 AND sa.user_id = $2`,
-      [addressId, userId],
-    );
-    if (!row) throw notFound('Address');
-    return row.address;
+    return this.setDelivery(userId, basketId, await savedDeliveryAddress(this.db, userId, addressId), choices);
   }
 
   /** Everything the buyer pays, per seller and in total, with each line's purchasability. */
@@ -211,7 +204,7 @@ export class Baskets {
     );
     return {
       id: basket.id,
-      deliveryAddress: basket.deliveryAddress,
+      deliveryAddress: basket.deliveryAddress && addressView(basket.deliveryAddress),
       ...priced,
       sellers: priced.sellers.map((g) => ({ ...g, seller: sellers.get(g.sellerId) ?? null })),
     };
@@ -231,6 +224,12 @@ export class Baskets {
       `SELECT listing_id AS "listingId", quantity FROM basket_lines WHERE basket_id = $1 ORDER BY created_at, listing_id`,
       [basket.id],
     );
-    return { id: basket.id, lines, deliveryAddress: basket.deliveryAddress, createdAt: basket.createdAt, updatedAt: basket.updatedAt };
+    return {
+      id: basket.id,
+      lines,
+      deliveryAddress: basket.deliveryAddress && addressView(basket.deliveryAddress),
+      createdAt: basket.createdAt,
+      updatedAt: basket.updatedAt,
+    };
   }
 }

@@ -2,7 +2,10 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { DeliveryOptionView } from '../sellers/delivery-options';
 import { LIVE_LISTING_SQL } from '../listings/visibility';
 
-/** A delivery address in the spec's purchase.deliveryAddress shape. */
+/**
+ * A delivery address as stored (baskets, checkout sessions, purchases, case outcomes): the spec's
+ * seller order `purchase.deliveryAddress` shape, which that view shows as it is.
+ */
 export type DeliveryAddress = {
   name: string;
   line1: string;
@@ -12,6 +15,11 @@ export type DeliveryAddress = {
   postal_code: string;
   country: string;
 };
+
+/** A delivery address as every other answer shows it: the saved address's field names. */
+export type AddressView = Omit<DeliveryAddress, 'postal_code'> & { postalCode: string };
+
+export const addressView = ({ postal_code, ...rest }: DeliveryAddress): AddressView => ({ ...rest, postalCode: postal_code });
 
 /** Country used to price delivery before the buyer has given an address. */
 export const DEFAULT_DELIVERY_COUNTRY = 'GB';

@@ -1,6 +1,8 @@
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { OutcomeProposal, OutcomeState, Party } from '../../domain/cases/machine';
 import { newId } from '../../ids';
+import { savedDeliveryAddress } from '../account/addresses';
+import type { DeliveryAddress } from '../basket/pricing';
 import { conflict } from '../errors';
 import { plainText } from './plain-text';
 
@@ -10,7 +12,19 @@ export interface CaseRequest {
   comment: string;
   items: Array<{ id: string; quantity: number }>;
   /** Outcomes the opening party proposes right away (PENDING). */
-  outcomes: OutcomeProposal[];
+  outcomes: OutcomeRequest[];
+}
+
+/** An outcome as a party sends it: its address typed in, or one of the party's saved addresses (`addressId`). */
+export type OutcomeRequest = Omit<OutcomeProposal, 'deliveryAddress'> & { deliveryAddress?: DeliveryAddress | null; addressId?: string };
+
+/** The proposal with its address resolved; another user's saved address is not found. */
+export async function resolveOutcome(
+  db: DataSource | EntityManager,
+  userId: string,
+  { addressId, deliveryAddress, ...o }: OutcomeRequest,
+): Promise<OutcomeProposal> {
+  return { ...o, deliveryAddress: addressId ? await savedDeliveryAddress(db, userId, addressId) : (deliveryAddress ?? null) };
 }
 
 /** What `case:{caseId}` is started with: its search attributes and initial outcomes. */
@@ -50,7 +64,8 @@ export async function openCase(
     await tx.query(`INSERT INTO case_items (case_id, order_item_id, quantity) VALUES ($1, $2, $3)`, [caseId, item.id, item.quantity]);
   }
   const outcomes: OutcomeState[] = [];
-  for (const o of request.outcomes) {
+  for (const requested of request.outcomes) {
+    const o = await resolveOutcome(tx, party === 'BUYER' ? order.buyer_id : order.seller_id, requested);
     const id = newId();
     await tx.query(
       `INSERT INTO case_outcomes (id, case_id, type, party, amount, comment, delivery_address) VALUES ($1, $2, $3, $4, $5, $6, $7)`,

@@ -10,6 +10,7 @@ import {
 } from '../../domain/cases/machine';
 import { deadline, type NextAction, type Periods } from '../../domain/deadlines';
 import { caseNextActions } from '../../domain/cases/case-next-actions';
+import { addressView, type AddressView, type DeliveryAddress } from '../basket/pricing';
 
 export interface OutcomeView {
   id: string;
@@ -19,7 +20,7 @@ export interface OutcomeView {
   status: OutcomeStatus;
   amount: number;
   comment: string;
-  deliveryAddress: Record<string, string> | null;
+  deliveryAddress: AddressView | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -102,7 +103,7 @@ export async function loadCaseViews(
               created_at AS "createdAt", updated_at AS "updatedAt"
          FROM case_outcomes WHERE case_id = ANY($1) ORDER BY created_at, id`,
       [caseIds],
-    ) as Promise<OutcomeView[]>,
+    ) as Promise<Array<Omit<OutcomeView, 'deliveryAddress'> & { deliveryAddress: DeliveryAddress | null }>>,
     db.query(
       `SELECT id, case_id AS "caseId", image_id AS "imageId", url, party, created_at AS "createdAt"
          FROM case_attachments WHERE case_id = ANY($1) ORDER BY created_at, id`,
@@ -121,7 +122,9 @@ export async function loadCaseViews(
       const escalatesAt = ESCALATABLE.includes(c.status) ? deadline(periodStartedAt, periods.autoEscalateSeconds) : null;
       return {
         ...c,
-        outcomes: outcomes.map((o) => redactOutcome(o, viewer)),
+        outcomes: outcomes.map((o) =>
+          redactOutcome({ ...o, deliveryAddress: o.deliveryAddress && addressView(o.deliveryAddress) }, viewer),
+        ),
         attachments: (attachmentsOf.get(c.id) ?? []).map(({ caseId: _caseId, ...a }) => a),
         actions: viewer === 'OPERATOR' ? nextOperatorDecisions(state) : nextCaseActions(state, viewer),
         nextActions: caseNextActions({ ...state, escalatesAt, escalatedAt }, periods),

@@ -7,6 +7,7 @@ import { pageOf, type Page, type PageRequest } from '../paging';
 import { SqlFilter } from '../sql-filter';
 import type { Uploads } from '../uploads';
 import { plainText } from './plain-text';
+import { resolveOutcome, type OutcomeRequest } from './case-opening';
 import { loadCaseViews, type CaseAttachmentView, type CaseView } from './case-view';
 
 /** Sends a party's action to the case workflow and returns its answer (see src/temporal/case-updates.ts). */
@@ -18,8 +19,13 @@ export interface CaseWorkflowActions {
 /** How long an action on a just-opened case waits for its workflow to start before a 503. */
 const WORKFLOW_START_WAIT_MS = 5000;
 
-/** A party's action as the API receives it: the party is the caller's role, never the body's. */
-export type CaseActionRequest = PartyAction extends infer A ? (A extends PartyAction ? Omit<A, 'party'> : never) : never;
+/**
+ * A party's action as the API receives it: the party is the caller's role, never the body's; a
+ * proposal's address may be one of the caller's saved addresses.
+ */
+export type CaseActionRequest =
+  | ({ action: 'propose' } & OutcomeRequest)
+  | (Exclude<PartyAction, { action: 'propose' }> extends infer A ? (A extends PartyAction ? Omit<A, 'party'> : never) : never);
 
 /** Which cases column names the party: ownership is always part of the SQL. */
 const OWNER_COLUMN: Record<Party, string> = { BUYER: 'buyer_id', SELLER: 'seller_id' };
@@ -110,8 +116,10 @@ export class Cases {
     const { status } = await this.owned(party, userId, caseId);
     // A closed case's workflow has finished: answer without asking Temporal.
     if (status === 'CLOSED') throw conflict('case-closed', 'The case is closed.');
-    const action = { ...request, party } as PartyAction;
-    if (action.action === 'propose') action.comment = plainText(action.comment);
+    const action: PartyAction =
+      request.action === 'propose'
+        ? { ...(await resolveOutcome(this.db, userId, request)), action: 'propose', party, comment: plainText(request.comment) }
+        : { ...request, party };
     // No running workflow: the case closed since the check above, or it was opened so recently
     // that its start is still in the outbox (normally milliseconds): wait for it a little.
     const deadline = Date.now() + WORKFLOW_START_WAIT_MS;

@@ -10,6 +10,7 @@ import {
   type OfferStatus,
 } from '../../domain/offers/machine';
 import { newId } from '../../ids';
+import { savedDeliveryAddress } from '../account/addresses';
 import { buyerFee, type DeliveryAddress, type DeliveryOptionsOf, type PricedLine } from '../basket/pricing';
 import { placeHolds } from '../checkout/holds';
 import { pageOf, type Page } from '../paging';
@@ -81,7 +82,9 @@ export interface OfferFilters {
 
 export interface OfferCheckoutRequest {
   successUrl: string;
-  deliveryAddress: DeliveryAddress;
+  /** Typed in, or one of the buyer's saved addresses (`addressId`): exactly one of the two. */
+  deliveryAddress?: DeliveryAddress;
+  addressId?: string;
   deliveryOptionId?: string;
 }
 
@@ -255,6 +258,7 @@ export class Offers {
    */
   async checkout(buyerId: string, offerId: string, request: OfferCheckoutRequest): Promise<{ url: string; sessionId: string }> {
     await this.owned('BUYER', buyerId, offerId);
+    const deliveryAddress = request.addressId ? await savedDeliveryAddress(this.db, buyerId, request.addressId) : request.deliveryAddress!;
     const sessionId = await this.db.transaction(async (tx) => {
       // The offer's open session first, then the offer: the lock order of a payment and of the lapse.
       const [open]: Array<{ id: string }> = await tx.query(
@@ -271,7 +275,7 @@ export class Offers {
         `SELECT item_urn, condition, language, variants, comment FROM listings WHERE id = $1`,
         [o.listingId],
       );
-      const options = await this.deliveryOptionsOf(o.sellerId, request.deliveryAddress.country);
+      const options = await this.deliveryOptionsOf(o.sellerId, deliveryAddress.country);
       const option = options.find((d) => d.id === request.deliveryOptionId) ?? (request.deliveryOptionId ? undefined : options[0]);
       if (!option) throw conflict('offer-no-delivery', 'The seller does not deliver there (or not with that option).');
       const subtotal = o.unitPrice * o.quantity;
@@ -309,7 +313,7 @@ export class Offers {
           option.price,
           fee,
           subtotal + option.price + fee,
-          JSON.stringify(request.deliveryAddress),
+          JSON.stringify(deliveryAddress),
           o.payBy,
         ],
       );

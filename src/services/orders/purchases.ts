@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { PurchaseStatus } from '../../domain/orders/order-machine';
 import { deadline, type Periods } from '../../domain/deadlines';
-import type { DeliveryAddress } from '../basket/pricing';
+import { addressView, type AddressView, type DeliveryAddress } from '../basket/pricing';
 import { notFound } from '../errors';
 import { pageOf, type Page, type PageRequest } from '../paging';
 import { SqlFilter } from '../sql-filter';
@@ -19,7 +19,7 @@ export interface PurchaseSummary {
   /** The buyer fee refunded: all of it once the purchase is CANCELLED (docs/money.md "Buyer fee"). */
   feeRefunded: number;
   total: number;
-  deliveryAddress: DeliveryAddress;
+  deliveryAddress: AddressView;
   completedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
@@ -38,6 +38,10 @@ export type PurchaseAction =
 
 const COLUMNS = `id, status, subtotal, delivery, fee, fee_refunded AS "feeRefunded", total, delivery_address AS "deliveryAddress", completed_at AS "completedAt",
   created_at AS "createdAt", updated_at AS "updatedAt"`;
+/** A purchase row: its address as stored. */
+type PurchaseRow = Omit<PurchaseSummary, 'deliveryAddress'> & { deliveryAddress: DeliveryAddress };
+const summaryOf = (row: PurchaseRow): PurchaseSummary => ({ ...row, deliveryAddress: addressView(row.deliveryAddress) });
+
 const SORT_COLUMNS = { createdAt: 'created_at', updatedAt: 'updated_at' } as const;
 
 /** Filters of the buyer's purchases; each optional, combined with AND. */
@@ -73,18 +77,18 @@ export class Purchases {
     }
     // The count binds the filters' values only: taken before the page's LIMIT and OFFSET are bound.
     const counted = this.db.query(`SELECT count(*)::int AS total FROM purchases p WHERE ${where.sql()}`, [...where.params]);
-    const rows: Promise<PurchaseSummary[]> = this.db.query(
+    const rows: Promise<PurchaseRow[]> = this.db.query(
       `SELECT ${COLUMNS} FROM purchases p WHERE ${where.sql()}
         ORDER BY ${SORT_COLUMNS[q.sort]} ${q.direction === 'asc' ? 'ASC' : 'DESC'}, id
         LIMIT ${where.param(q.size)} OFFSET ${where.param((q.page - 1) * q.size)}`,
       where.params,
     );
-    const [items, [{ total }]]: [PurchaseSummary[], [{ total: number }]] = await Promise.all([rows, counted]);
-    return pageOf(items, total, q);
+    const [items, [{ total }]]: [PurchaseRow[], [{ total: number }]] = await Promise.all([rows, counted]);
+    return pageOf(items.map(summaryOf), total, q);
   }
 
   async get(buyerId: string, purchaseId: string): Promise<PurchaseView> {
-    const [purchase]: PurchaseSummary[] = await this.db.query(`SELECT ${COLUMNS} FROM purchases WHERE id = $1 AND buyer_id = $2`, [
+    const [purchase]: PurchaseRow[] = await this.db.query(`SELECT ${COLUMNS} FROM purchases WHERE id = $1 AND buyer_id = $2`, [
       purchaseId,
       buyerId,
     ]);
@@ -93,7 +97,7 @@ export class Purchases {
       purchaseId,
     ]);
     return {
-      ...purchase,
+      ...summaryOf(purchase),
       deadlines: { reviewWindowClosesAt: deadline(purchase.completedAt, this.periods.reviewWindowSeconds) },
       orders: await loadOrderViews(
         this.db,
