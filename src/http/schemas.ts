@@ -155,7 +155,7 @@ export const item = Joi.object({
     .required(),
   alternatives: Joi.array().items(Joi.string()).required(),
   metadata: Joi.array()
-    .items(Joi.object({ name: Joi.string(), value: Joi.string().allow(''), detail: Joi.array() }))
+    .items(Joi.object({ name: Joi.string(), value: Joi.string().allow(''), detail: Joi.array().items(Joi.string().allow('')) }))
     .required(),
   price: pence.allow(null).required(),
   available: Joi.number().integer().min(0).required(),

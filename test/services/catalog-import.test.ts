@@ -74,15 +74,19 @@ describe('catalog import', () => {
       JSON.stringify({ name: 'No urn', series: { name: 'Test', urn: 'pokemon/test' } }),
       itemLine('bad1', '4', { title: undefined, name: 42 }),
       itemLine('bad1', '5'),
+      itemLine('bad1', '6', { metadata: [{ name: 'hp', value: '80', detail: [{ nested: true }] }] }),
+      itemLine('bad1', '7', { metadata: [{ name: 'hp', value: '80', detail: ['first edition'] }] }),
     ]);
-    expect(summary.skipped.map((s) => s.line)).toEqual([2, 3, 5, 6, 7]);
+    expect(summary.skipped.map((s) => s.line)).toEqual([2, 3, 5, 6, 7, 9]);
     expect(summary.skipped[0]!.reason).toBe('not valid JSON');
     expect(summary.skipped[1]!.reason).toMatch(/must not end with "\/"/);
     expect(summary.skipped[2]!.reason).toMatch(/is not an item of set/);
     expect(summary.skipped[3]!.reason).toMatch(/"urn" is required/);
     expect(summary.skipped[4]!.reason).toMatch(/"title" is required.*"name" must be a string/);
+    // Metadata details are strings (the published Item schema says so).
+    expect(summary.skipped[5]!.reason).toMatch(/"metadata\[0\]\.detail\[0\]" must be a string/);
     const urns = await api.database.db.query(`SELECT urn FROM catalog_items WHERE set_urn = 'pokemon/test/bad1' ORDER BY urn`);
-    expect(urns.map((r: { urn: string }) => r.urn)).toEqual(['pokemon/test/bad1/1', 'pokemon/test/bad1/5']);
+    expect(urns.map((r: { urn: string }) => r.urn)).toEqual(['pokemon/test/bad1/1', 'pokemon/test/bad1/5', 'pokemon/test/bad1/7']);
   });
 
   it('isolates a line the database refuses (slug taken by another URN) without losing its batch', async () => {

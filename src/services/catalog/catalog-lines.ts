@@ -64,7 +64,9 @@ const itemSchema = Joi.object({
     .default([]),
   alternatives: Joi.array().items(Joi.string()).default([]),
   metadata: Joi.array()
-    .items(Joi.object({ name: Joi.string().required(), value: text.required(), detail: Joi.array().default([]) }))
+    // `detail` is an array the spec leaves untyped and the real catalog leaves empty: held to
+    // strings, so the published Item schema can say what its elements are.
+    .items(Joi.object({ name: Joi.string().required(), value: text.required(), detail: Joi.array().items(text).default([]) }))
     .default([]),
   referencePrice: Joi.number().integer().min(0).allow(null).default(null),
 }).unknown(true); // exported Items also carry price/available/…: derived here, so ignored
