@@ -1,9 +1,10 @@
-import { sleep } from '@temporalio/workflow';
+import { continueAsNew, patched, sleep } from '@temporalio/workflow';
 import type { MoneyActivities } from '../activities/money';
 import type { WorkflowInputs } from './contracts/inputs';
 import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
+import { startChildren } from './child-starts';
 
-const { createPayout, markPayoutInTransit, settlePayout, requestPayoutRun } = boundedActivities<MoneyActivities>({
+const { createPayout, markPayoutInTransit, settlePayout, payoutRunPage, requestPayoutRun } = boundedActivities<MoneyActivities>({
   startToCloseTimeout: '30 seconds',
   retry: BOUNDED_RETRY,
 });
@@ -21,10 +22,26 @@ export async function payoutWorkflow(input: WorkflowInputs['payoutWorkflow']): P
   return settlePayout(payoutId);
 }
 
+/** Pages of sellers one run works through before it continues as new (a bounded history). */
+const PAGES_PER_RUN = 20;
+
 /**
- * Started by the `payout-run` Schedule: requests, through the start outbox, one payout workflow
- * per seller with money available, for today's date (UTC) as the workflow sees it.
+ * Started by the `payout-run` Schedule: starts one `payout:{sellerId}:{date}` child per seller
+ * with money available, for today's date (UTC) as the workflow sees it, a page of sellers at a
+ * time. The children outlive the run; a payout already started for the date is not started again.
+ * Answers how many payouts the run started.
  */
-export async function payoutRunWorkflow(_input: WorkflowInputs['payoutRunWorkflow'] = {}): Promise<number> {
-  return requestPayoutRun(new Date().toISOString().slice(0, 10));
+export async function payoutRunWorkflow(input: WorkflowInputs['payoutRunWorkflow'] = {}): Promise<number> {
+  const runDate = input.runDate ?? new Date().toISOString().slice(0, 10);
+  // Runs begun before payouts were children requested them all through the start outbox.
+  if (!patched('payout-run-children')) return requestPayoutRun(runDate);
+  let after = input.after;
+  let started = input.started ?? 0;
+  for (let page = 0; page < PAGES_PER_RUN; page++) {
+    const next = await payoutRunPage(runDate, after ?? null);
+    started += await startChildren(next.starts);
+    if (next.next === null) return started;
+    after = next.next;
+  }
+  return continueAsNew<typeof payoutRunWorkflow>({ runDate, after, started });
 }

@@ -1,8 +1,8 @@
 import { WorkflowExecutionAlreadyStartedError, type Client, type Workflow } from '@temporalio/client';
-import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
 import { withTraceCarrier } from '../observability/trace-context';
 import type { WorkflowStart } from '../services/workflow-starts';
 import type { StartExecutor, StartResult } from '../services/workflow-starts/dispatcher';
+import { startOptionsOf } from '../../workflows/contracts/start-options';
 
 /**
  * How long one start may wait for Temporal before it counts as failed, so an unreachable
@@ -32,24 +32,7 @@ export class TemporalStartExecutor implements StartExecutor {
   /** `how.eager`: the dispatcher has no backlog (see `StartExecutor`). */
   async execute(start: WorkflowStart, how: { eager: boolean }): Promise<StartResult> {
     const options = start.options ?? {};
-    const common = {
-      workflowId: start.workflowId,
-      taskQueue: this.taskQueue,
-      args: start.args,
-      workflowIdReusePolicy: options.reusePolicy ?? 'REJECT_DUPLICATE',
-      ...(options.summary ? { staticSummary: options.summary } : {}),
-      // Temporal dispatches the workflow's tasks (and its activities', which inherit it)
-      // round-robin across fairness keys when the server has fairness enabled.
-      ...(start.fairnessKey ? { priority: { fairnessKey: start.fairnessKey } } : {}),
-      ...(options.searchAttributes
-        ? {
-            typedSearchAttributes: options.searchAttributes.map((a): SearchAttributePair => ({
-              key: defineSearchAttributeKey(a.name, SearchAttributeType.KEYWORD),
-              value: a.value,
-            })),
-          }
-        : {}),
-    } as const;
+    const common = { ...startOptionsOf(start), taskQueue: this.taskQueue };
     try {
       const signal = options.signal;
       // Inside the trace of the request that asked for it, when one was recorded: the client

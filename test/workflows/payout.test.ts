@@ -1,16 +1,14 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { createLogger } from '../../src/logger';
 import { releaseOrderFunds } from '../../src/services/money/transfers';
 import { createWorker } from '../../worker/create-worker';
-import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { commitPaidCheckout } from '../support/purchases';
 import { recordReplayHistoriesOf } from '../support/replay-histories';
 import { timeSkippingEnv, workflowBundle } from '../support/temporal';
 
 /**
- * Payouts on the time-skipping server with the real dispatcher and activities: the run workflow
- * (what the Schedule starts) requests one payout per seller with money available, and each
+ * Payouts on the time-skipping server with the real activities: the run workflow (what the
+ * Schedule starts) starts one payout child per seller with money available, and each
  * payout goes created → in transit → paid or failed, a day in transit passing in milliseconds.
  */
 let env: TestWorkflowEnvironment;
@@ -25,7 +23,6 @@ afterAll(async () => {
 });
 
 const db = () => api.database.db;
-const dispatch = () => createStartDispatcher(api.config, db(), env.client, createLogger('silent', 'start-dispatcher')).dispatchBatch();
 
 async function withWorker<T>(fn: () => Promise<T>): Promise<T> {
   const worker = await createWorker({
@@ -54,23 +51,23 @@ async function sellerWithAvailable(total: number): Promise<{ seller: TestUser; a
   return { seller, available: total - Math.floor((total * 500) / 10_000) };
 }
 
-async function runPayouts(): Promise<Map<string, string>> {
+/** Runs the payout run workflow (as the Schedule would); answers what it started and each child payout's result. */
+async function runPayouts(input: { runDate?: string } = {}): Promise<{ started: number; results: Map<string, string> }> {
   return withWorker(async () => {
     const runId = `payout-run-test-${Date.now()}`;
-    const requested = await env.client.workflow.execute('payoutRunWorkflow', {
+    const started = await env.client.workflow.execute('payoutRunWorkflow', {
       workflowId: runId,
       taskQueue: api.config.temporal.taskQueue,
-      args: [{}],
+      args: [input],
     });
-    expect(requested).toBeGreaterThan(0);
-    await dispatch();
-    const rows: Array<{ workflow_id: string }> = await db().query(
-      `SELECT workflow_id FROM workflow_starts WHERE workflow_type = 'payoutWorkflow'`,
-    );
+    // The payouts are the run's children: read their ids from its history.
+    const { events } = await env.client.workflow.getHandle(runId).fetchHistory();
+    const children = (events ?? []).flatMap((e) => e.childWorkflowExecutionStartedEventAttributes?.workflowExecution?.workflowId ?? []);
+    expect(children).toHaveLength(started);
     const results = new Map<string, string>();
-    for (const { workflow_id } of rows) results.set(workflow_id, await env.client.workflow.getHandle(workflow_id).result());
-    await recordReplayHistoriesOf(env.client, [runId, ...rows.map((r) => r.workflow_id)]);
-    return results;
+    for (const id of children) results.set(id, await env.client.workflow.getHandle(id).result());
+    await recordReplayHistoriesOf(env.client, [runId, ...children]);
+    return { started, results };
   });
 }
 
@@ -88,7 +85,8 @@ describe('payouts', () => {
     const failing = await sellerWithAvailable(2000);
     await db().query(`INSERT INTO simulator_bank_accounts (seller_id, fails) VALUES ($1, true)`, [failing.seller.id]);
 
-    const results = await runPayouts();
+    const { started, results } = await runPayouts();
+    expect(started).toBe(2);
     // The run date is the workflow's today (the test server's clock, which skips ahead).
     const today = [...results.keys()][0]!.split(':')[2]!;
     expect(results).toEqual(
@@ -129,10 +127,10 @@ describe('payouts', () => {
     const unbalanced = await db().query(`SELECT transaction_id FROM ledger_entries GROUP BY transaction_id HAVING sum(amount) <> 0`);
     expect(unbalanced).toEqual([]);
 
-    // A second run of the same date requests nothing new: the payout workflow ids are taken.
-    // (The refused seller has money available again; the next date's run pays it.)
-    expect(await api.services.sellerMoney.requestPayoutRun(today)).toBe(1);
-    expect(await db().query(`SELECT count(*)::int AS n FROM workflow_starts WHERE workflow_type = 'payoutWorkflow'`)).toEqual([{ n: 2 }]);
+    // A second run of the same date starts nothing: the refused seller has money available again,
+    // but its payout id for the date is taken (the next date's run pays it).
+    expect(await runPayouts({ runDate: today })).toEqual({ started: 0, results: new Map() });
+    expect((await api.http.get('/seller/payouts').set(failing.seller.bearer).expect(200)).body.payouts).toHaveLength(1);
     // And a payout created again for a seller and date is the same payout.
     const again = await api.services.sellerMoney.createPayout(paid.seller.id, today);
     expect(again).toBe(page.payouts[0].id);

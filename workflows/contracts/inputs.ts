@@ -17,8 +17,11 @@ export interface WorkflowInputs {
   emailDeliveryWorkflow: { messageId: string };
   /** One seller's payout of one run date (YYYY-MM-DD); `transitSeconds` from in transit to the bank's answer. */
   payoutWorkflow: { sellerId: string; runDate: string; transitSeconds: number };
-  /** Started by the payout Schedule; no input. */
-  payoutRunWorkflow: Record<string, never>;
+  /**
+   * Started by the payout Schedule with no input; a run that continues as new carries its date,
+   * the seller to go on after and how many payouts it has started.
+   */
+  payoutRunWorkflow: { runDate?: string; after?: string; started?: number };
   /** Started by the money reconciler's Schedule; no input. */
   moneyReconcileWorkflow: Record<string, never>;
   /** Started at an order's receipt: its seller share becomes available `afterSeconds` later. */

@@ -7,6 +7,7 @@ import {
   listSellerPayouts,
   markPayoutInTransit,
   nextPayoutRun,
+  payoutRunPage,
   requestPayoutRun,
   settlePayout,
   type PayoutStatus,
@@ -14,6 +15,7 @@ import {
 } from './payouts';
 import { findStuckMoney, reconcileStuckMoney, recentReconciliations, type Reconciliation, type StuckMoney } from './reconciler';
 import { listSellerTransfers, releaseOrderFunds, type TransferPage } from './transfers';
+import type { WorkflowStart } from '../workflow-starts/start';
 
 export interface MoneyOptions {
   payoutIntervalMs: number;
@@ -32,7 +34,7 @@ export class SellerMoney {
   /**
    * The seller's balance, and when the next payout run pays them: null when it would pay nothing
    * (nothing available, or the seller is suspended, whose money stays on the platform), the run
-   * itself skipping such sellers (payouts.ts `requestPayoutRun`).
+   * itself skipping such sellers (payouts.ts `payoutRunPage`).
    */
   async balance(sellerId: string): Promise<{ available: number; pending: number; currency: string; nextPayoutDate: string | null }> {
     const balances = await sellerBalances(this.db.manager, sellerId);
@@ -54,6 +56,11 @@ export class SellerMoney {
     return releaseOrderFunds(this.db, orderId);
   }
 
+  payoutRunPage(runDate: string, after: string | null): Promise<{ starts: WorkflowStart[]; next: string | null }> {
+    return payoutRunPage(this.db, runDate, after, { transitSeconds: this.options.payoutTransitSeconds });
+  }
+
+  /** The payout run before its payouts were child workflows (payouts.ts `requestPayoutRun`). */
   requestPayoutRun(runDate: string): Promise<number> {
     return requestPayoutRun(this.db, runDate, { transitSeconds: this.options.payoutTransitSeconds });
   }
