@@ -10,6 +10,7 @@ import { registerSeller, startTestApi, type TestApi } from '../support/api';
 import { seedCatalog } from '../support/fixtures';
 import { listingInput } from '../support/listings';
 import { prng } from '../support/random';
+import { completedSale } from '../support/sales';
 
 /**
  * The price guide (docs/price-guide.md) on a seeded sales history: every figure, before and after
@@ -117,28 +118,19 @@ describe('price guide', () => {
     const next = prng(45);
     const int = (n: number) => Math.floor(next() * n);
     const sales: CompletedSale[] = [];
-    const sale = (itemUrn: string, condition: string, unitPrice: number, quantity: number, soldAt: number): CompletedSale => ({
-      itemUrn,
-      listingId: newId(),
-      orderId: newId(),
-      unitPrice,
-      quantity,
-      condition,
-      soldAt: new Date(soldAt),
-    });
     // The first three items: 0 to 40 days back, every condition, a few sales a day; the fourth sells nothing.
     for (const urn of urns.slice(0, 3)) {
       for (let n = 0; n < 160; n++) {
         const daysAgo = int(41);
         // Today's sales are earlier than now; other days' anywhere in the day.
         const at = daysAgo === 0 ? today + int(Math.max(1, Date.now() - today)) : today - daysAgo * DAY + int(DAY);
-        sales.push(sale(urn, CONDITIONS[int(CONDITIONS.length)]!, 50 + int(5000), 1 + int(4), at));
+        sales.push(completedSale(urn, CONDITIONS[int(CONDITIONS.length)]!, 50 + int(5000), 1 + int(4), at));
       }
     }
     // The windows' edges to the millisecond: day -1, -7 and -30 start inside, the ends of -2, -8 and -31 outside.
     for (const edge of [1, 7, 30]) {
-      sales.push(sale(urns[0]!, 'MINT', 7777, 1, today - edge * DAY));
-      sales.push(sale(urns[0]!, 'MINT', 1, 3, today - edge * DAY - 1));
+      sales.push(completedSale(urns[0]!, 'MINT', 7777, 1, today - edge * DAY));
+      sales.push(completedSale(urns[0]!, 'MINT', 1, 3, today - edge * DAY - 1));
     }
     await db.transaction((tx) => recordSales(tx, sales));
     // A sale recorded before conditions were kept, whose order and listing are gone: in no group.

@@ -1,13 +1,13 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { newId } from '../../src/ids';
 import type { ScheduleModuleContext } from '../../src/modules/feature-module';
 import { priceGuideModule } from '../../src/modules/price-guide';
-import { recordSales, type CompletedSale } from '../../src/services/catalog/sales-ledger';
+import { recordSales } from '../../src/services/catalog/sales-ledger';
 import { ROLLUP_MARGIN_MS } from '../../src/services/price-guide/rollup';
 import { seedCatalog } from '../support/fixtures';
 import { recordReplayHistoriesOf } from '../support/replay-histories';
 import { startTimeSkippingStack, type TimeSkippingStack } from '../support/stack';
 import { devServerEnv } from '../support/temporal';
+import { completedSale } from '../support/sales';
 
 /**
  * The price guide's rollup, as the `price-guide-rollup` Schedule starts it, on the time-skipping
@@ -30,23 +30,14 @@ describe('priceGuideRollupWorkflow', () => {
     const db = api.database.db;
     const { items } = await seedCatalog(db);
     const today = Math.floor(Date.now() / DAY) * DAY;
-    const sale = (itemUrn: string, condition: string, unitPrice: number, quantity: number, soldAt: number): CompletedSale => ({
-      itemUrn,
-      listingId: newId(),
-      orderId: newId(),
-      unitPrice,
-      quantity,
-      condition,
-      soldAt: new Date(soldAt),
-    });
     await db.transaction((tx) =>
       recordSales(tx, [
-        sale(items[0]!.urn, 'MINT', 1000, 1, today - 2 * DAY + 1000),
-        sale(items[0]!.urn, 'MINT', 1200, 2, today - 2 * DAY + 5000),
-        sale(items[0]!.urn, 'POOR', 100, 1, today - 2 * DAY + 5000),
-        sale(items[1]!.urn, 'GOOD', 700, 1, today - 3 * DAY),
-        sale(items[1]!.urn, 'GOOD', 900, 1, today - 40 * DAY), // older than any window: not rolled up
-        sale(items[1]!.urn, 'GOOD', 5000, 1, Date.now() - 60_000), // today: not closed yet
+        completedSale(items[0]!.urn, 'MINT', 1000, 1, today - 2 * DAY + 1000),
+        completedSale(items[0]!.urn, 'MINT', 1200, 2, today - 2 * DAY + 5000),
+        completedSale(items[0]!.urn, 'POOR', 100, 1, today - 2 * DAY + 5000),
+        completedSale(items[1]!.urn, 'GOOD', 700, 1, today - 3 * DAY),
+        completedSale(items[1]!.urn, 'GOOD', 900, 1, today - 40 * DAY), // older than any window: not rolled up
+        completedSale(items[1]!.urn, 'GOOD', 5000, 1, Date.now() - 60_000), // today: not closed yet
       ]),
     );
 

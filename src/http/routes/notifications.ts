@@ -62,10 +62,7 @@ export const notificationRoutes = (s: NotificationRouteServices) => [
       },
       400: { description: '`invalid-cursor`, or `validation-failed`.' },
     },
-    handler: async ({ principal, query }) => {
-      const { notifications, cursor } = await s.notifications.list(principal.userId, query);
-      return { status: 200, body: { items: notifications, nextCursor: cursor } };
-    },
+    handler: async ({ principal, query }) => ({ status: 200, body: await s.notifications.list(principal.userId, query) }),
   }),
 
   defineRoute<None, None, undefined, 'user'>({

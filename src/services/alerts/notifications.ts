@@ -2,6 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { invalid, notFound } from '../errors';
 import { loadListingViews, type ListingView } from '../listings/listing-view';
 import { LIVE_LISTING_SQL } from '../listings/visibility';
+import type { CursorPage } from '../paging';
 
 /** What fired a notification (docs/alerts.md, "Firing rules"). */
 export const NOTIFICATION_KINDS = ['PRICE_ALERT', 'PRICE_DROP', 'ONE_LEFT', 'GONE'] as const;
@@ -82,10 +83,7 @@ export class Notifications {
    * Newest first, `size` at a time after the `cursor` notification (ids are time-ordered UUID
    * v7), as transfers and payouts page. A cursor that is not one of the caller's is a 400.
    */
-  async list(
-    userId: string,
-    page: { cursor?: string; size: number; unread?: boolean },
-  ): Promise<{ notifications: NotificationView[]; cursor: string | null }> {
+  async list(userId: string, page: { cursor?: string; size: number; unread?: boolean }): Promise<CursorPage<NotificationView>> {
     if (page.cursor) {
       const [known] = await this.db.query(`SELECT 1 FROM notifications WHERE id = $1 AND user_id = $2`, [page.cursor, userId]);
       if (!known)
@@ -97,8 +95,8 @@ export class Notifications {
       `${SELECT} WHERE n.user_id = $1 AND ($2::uuid IS NULL OR n.id < $2) AND (NOT $4 OR n.read_at IS NULL) ORDER BY n.id DESC LIMIT $3`,
       [userId, page.cursor ?? null, page.size + 1, page.unread ?? false],
     );
-    const notifications = rows.slice(0, page.size).map(view);
-    return { notifications, cursor: rows.length > page.size ? notifications[notifications.length - 1]!.id : null };
+    const items = rows.slice(0, page.size).map(view);
+    return { items, nextCursor: rows.length > page.size ? items[items.length - 1]!.id : null };
   }
 
   async unreadCount(userId: string): Promise<number> {
