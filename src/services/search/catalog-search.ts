@@ -17,8 +17,19 @@ export interface CatalogQuery {
   size: number;
 }
 
+/** Whether a `total` is exact (`eq`) or the cap, with more matches beyond it (`gte`). */
+export type TotalRelation = 'eq' | 'gte';
+
+/**
+ * Totals are counted exactly up to this many matches and reported as "at least this many" beyond
+ * (docs/discover.md, "Totals"): counting every match of a broad query would cost what the matches
+ * cost, whatever the page.
+ */
+export const TOTAL_CAP = 10_000;
+
 export interface CatalogPage {
   total: number;
+  totalRelation: TotalRelation;
   page: number;
   size: number;
   items: ItemView[];
@@ -42,6 +53,7 @@ const relevanceOrder = (hasQuery: boolean) => (hasQuery ? `${RANK_SQL} DESC, i.n
 /** Which items a page shows, in order, and how many match in all. */
 export interface Ranking {
   total: number;
+  totalRelation: TotalRelation;
   urns: string[];
 }
 
@@ -50,10 +62,11 @@ export interface Ranking {
  * that page only.
  */
 export async function searchCatalog(db: DataSource, query: CatalogQuery, options: RankOptions = {}): Promise<CatalogPage> {
-  const { total, urns } = await rankCatalog(db, query, options);
+  const { total, totalRelation, urns } = await rankCatalog(db, query, options);
   const items = await loadItems(db, urns);
   return {
     total,
+    totalRelation,
     page: query.page,
     size: query.size,
     items: urns.map((urn) => items.get(urn)).filter((i): i is ItemView => i !== undefined),
@@ -83,28 +96,29 @@ export async function rankCatalog(db: DataSource, query: CatalogQuery, options: 
   const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const offset = (query.page - 1) * query.size;
   const page = `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
-  const count = async () => Number((await db.query(`SELECT count(*) AS n FROM catalog_items i ${filter}`, params))[0].n);
-  let total: number;
+  // Counting stops one past the cap: that one says whether more match than the cap.
+  const n = Number(
+    (await db.query(`SELECT count(*) AS n FROM (SELECT 1 FROM catalog_items i ${filter} LIMIT ${TOTAL_CAP + 1}) x`, params))[0].n,
+  );
+  const [total, totalRelation]: [number, TotalRelation] = n > TOTAL_CAP ? [TOTAL_CAP, 'gte'] : [n, 'eq'];
   let urns: string[];
   if (query.sort === 'price') {
-    total = await count();
-    const probe = total <= (options.probeMatchesUpTo ?? PROBE_MATCHES_UP_TO);
-    urns = offset >= total ? [] : await pricePage(db, { filter, where, params, page, probe, size: query.size, offset });
+    const probe = n <= (options.probeMatchesUpTo ?? PROBE_MATCHES_UP_TO);
+    urns = offset >= n ? [] : await pricePage(db, { filter, where, params, page, probe, size: query.size, offset });
   } else {
     const order = query.sort === 'name' ? 'i.name, i.urn' : relevanceOrder(Boolean(query.q));
     // With a query the matches are collected first (both indexes, a bitmap) and then sorted. Left
     // to itself the planner walks the name index for a name sort and filters every row of the
     // catalog, since the window count needs them all: 140-290 ms instead of 2 on 100k items.
     const matches = query.q ? `(SELECT * FROM catalog_items i ${filter} OFFSET 0) i` : `catalog_items i ${filter}`;
-    const rows: Array<{ urn: string; total: string }> = await db.query(
-      `SELECT i.urn, count(*) OVER () AS total FROM ${matches} ORDER BY ${order} ${page}`,
-      [...params, query.size, offset],
-    );
-    // A page past the end has no row to carry the window count; count separately only then.
-    total = rows.length ? Number(rows[0]!.total) : query.page > 1 ? await count() : 0;
+    const rows: Array<{ urn: string }> = await db.query(`SELECT i.urn FROM ${matches} ORDER BY ${order} ${page}`, [
+      ...params,
+      query.size,
+      offset,
+    ]);
     urns = rows.map((r) => r.urn);
   }
-  return { total, urns };
+  return { total, totalRelation, urns };
 }
 
 /**
@@ -142,9 +156,9 @@ export class CatalogSearch {
   /** The page as JSON bytes (`toJsonBytes`). The query arrives normalised by the route's schema (defaults filled). */
   async search(query: CatalogQuery): Promise<Buffer> {
     const rankings = query.sort === 'price' ? this.byPrice : this.byCatalog;
-    const { total, urns } = await rankings.get(JSON.stringify(query), RANKING_VERSION, () => rankCatalog(this.db, query));
+    const { total, totalRelation, urns } = await rankings.get(JSON.stringify(query), RANKING_VERSION, () => rankCatalog(this.db, query));
     const found = (await this.items.getMany(urns)).filter((json): json is Buffer => json !== null);
-    const head = Buffer.from(`{"total":${total},"page":${query.page},"size":${query.size},"items":[`);
+    const head = Buffer.from(`{"total":${total},"totalRelation":"${totalRelation}","page":${query.page},"size":${query.size},"items":[`);
     const parts: Buffer[] = [head];
     found.forEach((json, n) => parts.push(...(n === 0 ? [json] : [COMMA, json])));
     parts.push(CLOSE);
