@@ -80,7 +80,7 @@ describe('GET /search', () => {
     expect(pages).toHaveLength(9);
   });
 
-  it('orders by price the same whether it probes each match or walks the price index', async () => {
+  it('orders by price the same whether it collects the matches or walks the price index', async () => {
     const db = api.database.db;
     const seller = await registerSeller(api);
     for (const [n, price] of [
@@ -94,12 +94,23 @@ describe('GET /search', () => {
     for (const q of [undefined, 'energy']) {
       for (const page of [1, 2, 3, 4]) {
         const query = { q, set: 'pokemon/base/base1', sort: 'price' as const, page, size: 5 };
-        const probed = await searchCatalog(db, query, { probeMatchesUpTo: 1_000_000 });
-        const walked = await searchCatalog(db, query, { probeMatchesUpTo: 0 });
+        const probed = await searchCatalog(db, query, { collectMatchesUpTo: 1_000_000 });
+        const walked = await searchCatalog(db, query, { collectMatchesUpTo: 0 });
         expect(walked.items.map((i) => i.urn)).toEqual(probed.items.map((i) => i.urn));
         expect(walked.total).toBe(probed.total);
         if (!q && page === 1) expect(probed.items.slice(0, 2).map((i) => i.price)).toEqual([120, 300]);
       }
+    }
+  });
+
+  it('ranks a bounded candidate set to the same first page as ranking every match', async () => {
+    const db = api.database.db;
+    for (const q of ['charzard', 'pikachu', 'energy', 'charizard base', 'pikachu jungle', 'nidoran']) {
+      const query = { q, sort: 'relevance' as const, page: 1, size: 5 };
+      const every = await searchCatalog(db, query, { rankMatchesUpTo: 1_000_000 });
+      const bounded = await searchCatalog(db, query, { rankMatchesUpTo: 0 });
+      expect({ q, urns: bounded.items.map((i) => i.urn) }).toEqual({ q, urns: every.items.map((i) => i.urn) });
+      expect({ q, found: every.items.length > 0 }).toEqual({ q, found: true });
     }
   });
 
