@@ -24,7 +24,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * the row) and the 128 item-market lock buckets (a listing commit's market refresh waits at most
  * one batch, about 0.1-0.5 s at 1M items, so no price changes between read and copy); a last pass
  * copies any item a concurrent rename moved behind the batches' cursor. Indexes are built
- * CONCURRENTLY afterwards, so writes mirrored into the table never wait for them.
+ * CONCURRENTLY afterwards, so writes mirrored into the table never wait for them, and
+ * catalog_items' two search indexes, read by nothing any more, are dropped CONCURRENTLY.
  */
 export class CatalogSearchTable1733670000000 implements MigrationInterface {
   name = 'CatalogSearchTable1733670000000';
@@ -135,11 +136,16 @@ export class CatalogSearchTable1733670000000 implements MigrationInterface {
     ]) {
       await q.query(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${index}`);
     }
+    // Search reads catalog_search alone now: catalog_items' search indexes only slowed imports.
+    await q.query(`DROP INDEX CONCURRENTLY IF EXISTS catalog_items_search_idx`);
+    await q.query(`DROP INDEX CONCURRENTLY IF EXISTS catalog_items_name_trgm_idx`);
     // Sets the visibility map too, so counting a name's matches needs no heap page it can skip.
     await q.query(`VACUUM (ANALYZE) catalog_search`);
   }
 
   public async down(q: QueryRunner): Promise<void> {
+    await q.query(`CREATE INDEX CONCURRENTLY IF NOT EXISTS catalog_items_search_idx ON catalog_items USING gin (search_vector)`);
+    await q.query(`CREATE INDEX CONCURRENTLY IF NOT EXISTS catalog_items_name_trgm_idx ON catalog_items USING gin (name gin_trgm_ops)`);
     for (const [table, op] of [
       ['catalog_items', 'insert'],
       ['catalog_items', 'update'],
