@@ -63,20 +63,43 @@ async function main(): Promise<void> {
   const [{ urns }] = await db.query(`SELECT array_agg(urn) AS urns FROM (SELECT urn FROM catalog_items ORDER BY md5(urn) LIMIT 200) x`);
   const runs: Array<[string, () => Promise<unknown>]> = [
     ['POST /search/lookup/bulk (200 URNs)', () => loadItems(db, urns)],
-    ['GET /search?q=charzard (relevance)', () => searchCatalog(db, { q: 'charzard', sort: 'relevance', page: 1, size: 20 })],
+    [
+      'GET /search?q=charzard (relevance): every match ranked',
+      () => searchCatalog(db, { q: 'charzard', sort: 'relevance', page: 1, size: 20 }),
+    ],
+    [
+      'GET /search?q=pikachu (relevance): more matches than RANK_MATCHES_UP_TO, a candidate set ranked',
+      () => searchCatalog(db, { q: 'pikachu', sort: 'relevance', page: 1, size: 20 }),
+    ],
+    [
+      'GET /search?q=rare holo (relevance): more matches than the cap, a candidate set ranked',
+      () => searchCatalog(db, { q: 'rare holo', sort: 'relevance', page: 1, size: 20 }),
+    ],
     [
       'GET /search?q=Dedenne&sort=name: matches collected, then sorted',
       () => searchCatalog(db, { q: 'Dedenne', sort: 'name', page: 1, size: 20 }),
     ],
     [
-      'GET /search?q=pikachoo&sort=price: a selective match, every match ordered by price',
+      'GET /search?q=pikachu&sort=price&page=3: up to the cap, matches collected, then sorted',
+      () => searchCatalog(db, { q: 'pikachu', sort: 'price', page: 3, size: 20 }),
+    ],
+    [
+      'GET /search?q=pikachoo&sort=price: a selective typo match by price',
       () => searchCatalog(db, { q: 'pikachoo', sort: 'price', page: 1, size: 20 }),
     ],
     [
-      'GET /search?q=rare&sort=price: a broad match (tens of thousands of items) ordered by price',
+      'GET /search?q=rare&sort=price: a broad match (more than the cap) walking the price index',
       () => searchCatalog(db, { q: 'rare', sort: 'price', page: 1, size: 20 }),
     ],
     ['GET /search?sort=price: the whole catalog ordered by price', () => searchCatalog(db, { sort: 'price', page: 1, size: 20 })],
+    [
+      'GET /search?set=…&sort=price: one set by price',
+      () => searchCatalog(db, { set: 'pokemon/base/base1', sort: 'price', page: 1, size: 20 }),
+    ],
+    [
+      'GET /search?rarity=rare holo&series=…&sort=name, page 5: broad filters walking the name index',
+      () => searchCatalog(db, { rarity: 'rare holo', series: 'pokemon/bench', sort: 'name', page: 5, size: 20 }),
+    ],
     [
       'POST /listings/item as served: keeping an item, all its live listings at once (the popular item, 2,000 listings)',
       () => ItemListings.load(db, BENCH.popularUrn),

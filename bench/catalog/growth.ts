@@ -12,7 +12,11 @@
 //   - price-sorted catalog search for real names drawn Zipf(1.0), pages 1–3.
 // Each size also measures the machine floor (a bare node:http server, fixed bytes) in the same run.
 // Writes bench/results/catalog-growth.md with EXPLAIN (ANALYZE, BUFFERS) of the operation whose
-// 1-connection p50 grew most, on the largest catalog. Drops the databases unless BENCH_KEEP=1.
+// 1-connection p50 grew most, on the largest catalog. Drops the databases unless BENCH_KEEP=1;
+// with BENCH_GROWTH_REUSE=1 a size whose database was kept is migrated and measured, not rebuilt
+// (the million takes 5-20 minutes to build on this host).
+// The API's RSS is read once it has settled (idle) and at the end of the size's workloads, against
+// the budget idle + the configured item cache (DISCOVER_ITEM_CACHE_MB) + 64 MB.
 //   node -r ts-node/register bench/catalog/growth.ts
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -21,7 +25,8 @@ import path from 'node:path';
 import { Client } from 'pg';
 import misspellings from '../../data/search/misspellings.json';
 import { latency, runLoad, settle, type LoadResult } from '../load';
-import { adminQuery, endsWithBench, cpuShare, cpuTicks, rssAtEnd, waitForHttp as waitFor } from '../support';
+import { adminQuery, endsWithBench, cpuShare, cpuTicks, processMemory, rssAtEnd, waitForHttp as waitFor } from '../support';
+import { connectAndMigrate } from '../../src/db/data-source';
 import { loadItems } from '../../src/services/catalog/item-view';
 import { searchCatalog } from '../../src/services/search/catalog-search';
 import { searchListings } from '../../src/services/search/listing-search';
@@ -39,6 +44,11 @@ const FLOOR_PORT = Number(process.env.BENCH_GROWTH_FLOOR_PORT ?? 3721);
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REAL_ITEMS = 644;
 const CONNECTIONS = [1, BENCH.connections];
+const REUSE = process.env.BENCH_GROWTH_REUSE === '1';
+/** The API's item cache budget as the server runs it (config default 128 MB). */
+const ITEM_CACHE_MB = Number(process.env.DISCOVER_ITEM_CACHE_MB ?? 128);
+/** The memory target's allowance above idle and the cache budget. */
+const RSS_SLACK_MB = 64;
 
 const OPERATIONS = [
   'bulk lookup, 200 Zipf URNs',
@@ -97,6 +107,25 @@ async function workloads(url: string): Promise<Record<Operation, { method: 'GET'
   };
 }
 
+/** A database of this size kept by an earlier run (BENCH_KEEP=1), migrated to now; null if there is none. */
+async function keptCatalog(url: string): Promise<{ steps: Array<[string, number]>; items: number; listings: number } | null> {
+  const name = new URL(url).pathname.slice(1);
+  const admin = new Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  const { rowCount } = await admin.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [name]);
+  await admin.end();
+  if (!rowCount) return null;
+  const started = Date.now();
+  const db = await connectAndMigrate({ url, poolSize: 2, applicationName: 'bench-growth' });
+  const migrated = (Date.now() - started) / 1000;
+  const [counts] = await db.query(
+    `SELECT (SELECT count(*) FROM catalog_items)::int AS items, (SELECT count(*) FROM listings)::int AS listings`,
+  );
+  await db.destroy();
+  console.log(`reusing ${name}: ${counts.items} items (migrations ${migrated.toFixed(1)} s)`);
+  return { steps: [['kept database: migrations', migrated]], items: counts.items, listings: counts.listings };
+}
+
 interface SizeResult {
   items: number;
   listings: number;
@@ -106,6 +135,9 @@ interface SizeResult {
   floor: Record<number, LoadResult>;
   results: Record<Operation, Record<number, LoadResult>>;
   rss: string;
+  /** The API's RSS (MiB) once settled, before any request, and after the last workload. */
+  idleRss: number;
+  endRss: number;
   load: string;
 }
 
@@ -114,13 +146,15 @@ async function measureSize(target: number): Promise<SizeResult> {
   const copies = Math.max(0, Math.round(target / REAL_ITEMS) - 1);
   const items = REAL_ITEMS * (copies + 1);
   console.log(`\n== ${items} items`);
-  const generated = await generateCatalog(url, {
-    copies,
-    sellers: Math.max(100, Math.round(items / 100)),
-    listings: Math.round(items * 5.15),
-    popularListings: BENCH.popularListings,
-    bulkMarket: true,
-  });
+  const generated =
+    (REUSE && (await keptCatalog(url))) ||
+    (await generateCatalog(url, {
+      copies,
+      sellers: Math.max(100, Math.round(items / 100)),
+      listings: Math.round(items * 5.15),
+      popularListings: BENCH.popularListings,
+      bulkMarket: true,
+    }));
   const pg = new Client({ connectionString: url });
   await pg.connect();
   const dbBytes = Number((await pg.query(`SELECT pg_database_size(current_database()) AS b`)).rows[0].b);
@@ -132,6 +166,7 @@ async function measureSize(target: number): Promise<SizeResult> {
     await waitFor(`http://127.0.0.1:${FLOOR_PORT}/`);
     await waitFor(`http://127.0.0.1:${API_PORT}/healthz`);
     await settle();
+    const idleRss = processMemory(api.pid!)?.rss ?? NaN;
     const floor: Record<number, LoadResult> = {};
     for (const connections of CONNECTIONS) {
       floor[connections] = await runLoad({ url: `http://127.0.0.1:${FLOOR_PORT}/`, method: 'GET', connections, durationSeconds: SECONDS });
@@ -156,7 +191,10 @@ async function measureSize(target: number): Promise<SizeResult> {
       }
     }
     const rss = rssAtEnd([['API', api.pid]], 'no worker runs in this bench');
+    const endRss = processMemory(api.pid!)?.rss ?? NaN;
     return {
+      idleRss,
+      endRss,
       items: generated.items,
       listings: generated.listings,
       steps: generated.steps,
@@ -222,11 +260,12 @@ function report(sizes: SizeResult[], worst: Operation, plans: string[], loadBefo
     '',
     '## Operations',
     '',
-    'p50 growth is largest / smallest catalog; "vs floor" divides it by the floor\'s slowdown at the same connections ' +
-      "(its req/s on the smallest / on the largest: the machine's own drift between the sizes, measured with each size).",
+    'p50 and p99 growth are largest / smallest catalog (the target: p99 at 1 connection grows < 2 ×); "vs floor" divides ' +
+      "the p50 growth by the floor's slowdown at the same connections (its req/s on the smallest / on the largest: the " +
+      "machine's own drift between the sizes, measured with each size).",
     '',
-    `| operation | connections | ${sizes.map((s) => `${s.items.toLocaleString('en-GB')} items: req/s, p50 / p99`).join(' | ')} | p50 growth | vs floor |`,
-    `|---|---:|${sizes.map(() => '---').join('|')}|---:|---:|`,
+    `| operation | connections | ${sizes.map((s) => `${s.items.toLocaleString('en-GB')} items: req/s, p50 / p99`).join(' | ')} | p50 growth | vs floor | p99 growth |`,
+    `|---|---:|${sizes.map(() => '---').join('|')}|---:|---:|---:|`,
   ];
   for (const op of OPERATIONS) {
     for (const c of CONNECTIONS) {
@@ -235,18 +274,32 @@ function report(sizes: SizeResult[], worst: Operation, plans: string[], loadBefo
         return `${r.rps.toFixed(0)}, ${latency(r)}${r.errors ? ` (${r.errors} errors)` : ''}`;
       });
       const growth = sizes.at(-1)!.results[op][c]!.p50 / first.results[op][c]!.p50;
+      const p99Growth = sizes.at(-1)!.results[op][c]!.p99 / first.results[op][c]!.p99;
       const floorGrowth = first.floor[c]!.rps / sizes.at(-1)!.floor[c]!.rps;
-      lines.push(`| ${op} | ${c} | ${cells.join(' | ')} | × ${growth.toFixed(1)} | × ${(growth / floorGrowth).toFixed(1)} |`);
+      lines.push(
+        `| ${op} | ${c} | ${cells.join(' | ')} | × ${growth.toFixed(1)} | × ${(growth / floorGrowth).toFixed(1)} | × ${p99Growth.toFixed(1)} |`,
+      );
     }
   }
   for (const c of CONNECTIONS) {
     lines.push(
-      `| machine floor (bare node:http, 600 fixed bytes) | ${c} | ${sizes.map((s) => `${s.floor[c]!.rps.toFixed(0)}, ${latency(s.floor[c]!)}`).join(' | ')} | slowdown × ${(first.floor[c]!.rps / sizes.at(-1)!.floor[c]!.rps).toFixed(1)} | — |`,
+      `| machine floor (bare node:http, 600 fixed bytes) | ${c} | ${sizes.map((s) => `${s.floor[c]!.rps.toFixed(0)}, ${latency(s.floor[c]!)}`).join(' | ')} | slowdown × ${(first.floor[c]!.rps / sizes.at(-1)!.floor[c]!.rps).toFixed(1)} | — | — |`,
     );
   }
   lines.push(
     '',
     ...sizes.map((s) => `${s.items.toLocaleString('en-GB')} items: ${s.rss} Load average after: ${s.load}.`),
+    '',
+    `API RSS against its budget (idle + the configured item cache, ${ITEM_CACHE_MB} MB, + ${RSS_SLACK_MB} MB; this API runs ` +
+      'with DISCOVER_CACHE_MS=0, so its caches hold nothing and the bound is loose by the whole cache budget):',
+    '',
+    '| items | idle MiB | end MiB | end − idle | budget MiB | within |',
+    '|---:|---:|---:|---:|---:|---|',
+    ...sizes.map((s) => {
+      // The config reads MB as 2^20 bytes (src/config.ts), as /proc's RSS is counted here.
+      const budget = s.idleRss + ITEM_CACHE_MB + RSS_SLACK_MB;
+      return `| ${s.items.toLocaleString('en-GB')} | ${s.idleRss.toFixed(0)} | ${s.endRss.toFixed(0)} | ${(s.endRss - s.idleRss).toFixed(0)} | ${budget.toFixed(0)} | ${s.endRss <= budget ? 'yes' : '**no**'} |`;
+    }),
     '',
     `## EXPLAIN of the operation that grew most at 1 connection (${worst}), on ${sizes.at(-1)!.items.toLocaleString('en-GB')} items`,
     '',

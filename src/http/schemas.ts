@@ -52,6 +52,27 @@ export const offsetPage = (itemSchema: Schema) =>
     size: Joi.number().integer().min(1).required().description('The page size asked for; the last page may hold fewer.'),
   });
 
+/**
+ * The offset envelope of a search whose total is counted only up to `cap` (docs/discover.md,
+ * "Totals"): `total` is exact up to the cap, and `totalRelation` says whether it is exact (`eq`)
+ * or a lower bound (`gte`, with `total` = the cap), as search engines report `hits.total.relation`.
+ */
+export const cappedOffsetPage = (itemSchema: Schema, cap: number) =>
+  offsetPage(itemSchema).keys({
+    total: Joi.number()
+      .integer()
+      .min(0)
+      .max(cap)
+      .required()
+      .description(
+        `How many items match, across every page: exact up to ${cap.toLocaleString('en-GB')}; beyond that ${cap} with \`totalRelation\` \`gte\`.`,
+      ),
+    totalRelation: Joi.string()
+      .valid('eq', 'gte')
+      .required()
+      .description(`\`eq\`: \`total\` is exact. \`gte\`: at least \`total\` (${cap}) items match; counting stops there.`),
+  });
+
 export const cursorPage = (itemSchema: Schema) =>
   Joi.object({
     items: Joi.array().items(itemSchema).required().description('This page, newest first.'),

@@ -27,7 +27,7 @@ describe('GET /search', () => {
 
   it('filters by game, series, set and rarity (case-insensitive), and pages with an exact total', async () => {
     const all = await api.http.get('/search').query({ set: 'pokemon/base/base1', rarity: 'RARE HOLO', size: 50 }).expect(200);
-    expect(all.body.total).toBe(16);
+    expect(all.body).toMatchObject({ total: 16, totalRelation: 'eq' });
     expect(
       all.body.items.every((i: { rarity: string; set: { urn: string } }) => i.rarity === 'Rare Holo' && i.set.urn === 'pokemon/base/base1'),
     ).toBe(true);
@@ -38,7 +38,7 @@ describe('GET /search', () => {
     expect(page2.body).toMatchObject({ total: 16, page: 2, size: 10 });
     expect(names(page2.body)).toEqual([...names(all.body)].sort().slice(10));
     const past = await api.http.get('/search').query({ set: 'pokemon/base/base1', rarity: 'rare holo', size: 10, page: 3 }).expect(200);
-    expect(past.body).toMatchObject({ total: 16, items: [] });
+    expect(past.body).toMatchObject({ total: 16, totalRelation: 'eq', items: [] });
     const other = await api.http.get('/search').query({ game: 'pokemon', series: 'pokemon/neo', q: 'charizard' }).expect(200);
     expect(other.body.total).toBe(0);
   });
@@ -80,7 +80,7 @@ describe('GET /search', () => {
     expect(pages).toHaveLength(9);
   });
 
-  it('orders by price the same whether it probes each match or walks the price index', async () => {
+  it('orders by price the same whether it collects the matches or walks the price index', async () => {
     const db = api.database.db;
     const seller = await registerSeller(api);
     for (const [n, price] of [
@@ -94,8 +94,8 @@ describe('GET /search', () => {
     for (const q of [undefined, 'energy']) {
       for (const page of [1, 2, 3, 4]) {
         const query = { q, set: 'pokemon/base/base1', sort: 'price' as const, page, size: 5 };
-        const probed = await searchCatalog(db, query, { probeMatchesUpTo: 1_000_000 });
-        const walked = await searchCatalog(db, query, { probeMatchesUpTo: 0 });
+        const probed = await searchCatalog(db, query, { collectMatchesUpTo: 1_000_000 });
+        const walked = await searchCatalog(db, query, { collectMatchesUpTo: 0 });
         expect(walked.items.map((i) => i.urn)).toEqual(probed.items.map((i) => i.urn));
         expect(walked.total).toBe(probed.total);
         if (!q && page === 1) expect(probed.items.slice(0, 2).map((i) => i.price)).toEqual([120, 300]);
@@ -103,9 +103,74 @@ describe('GET /search', () => {
     }
   });
 
+  it('ranks a bounded candidate set to the same first page as ranking every match', async () => {
+    const db = api.database.db;
+    for (const q of ['charzard', 'pikachu', 'energy', 'charizard base', 'pikachu jungle', 'nidoran']) {
+      const query = { q, sort: 'relevance' as const, page: 1, size: 5 };
+      const every = await searchCatalog(db, query, { rankMatchesUpTo: 1_000_000 });
+      const bounded = await searchCatalog(db, query, { rankMatchesUpTo: 0 });
+      expect({ q, urns: bounded.items.map((i) => i.urn) }).toEqual({ q, urns: every.items.map((i) => i.urn) });
+      expect({ q, found: every.items.length > 0 }).toEqual({ q, found: true });
+    }
+  });
+
   it('rejects bad paging and sort values, naming each field', async () => {
     const res = await api.http.get('/search').query({ q: 'x', size: 51, page: 0, sort: 'random' }).expect(400);
     expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['page', 'size', 'sort']);
+  });
+});
+
+describe('GET /search totals beyond 10,000 matches', () => {
+  /** `count` items named "Zzyzx Token" in a set of their own, written by one statement. */
+  async function seedTokens(count: number): Promise<void> {
+    const db = api.database.db;
+    await db.query(`DELETE FROM catalog_items WHERE set_urn = 'pokemon/tokens/zzyzx'`);
+    await db.query(
+      `INSERT INTO catalog_series (urn, game_urn, name) VALUES ('pokemon/tokens', 'pokemon', 'Tokens') ON CONFLICT DO NOTHING`,
+    );
+    await db.query(`
+      INSERT INTO catalog_sets (urn, series_urn, game_urn, name) VALUES ('pokemon/tokens/zzyzx', 'pokemon/tokens', 'pokemon', 'Zzyzx')
+        ON CONFLICT DO NOTHING`);
+    await db.query(
+      `INSERT INTO catalog_items (urn, slug, game_urn, series_urn, set_urn, title, name, number)
+       SELECT 'pokemon/tokens/zzyzx/' || n, 'zzyzx-token-' || n, 'pokemon', 'pokemon/tokens', 'pokemon/tokens/zzyzx',
+              'Zzyzx Token (Zzyzx ' || n || ')', 'Zzyzx Token', n::text
+         FROM generate_series(1, $1::int) n`,
+      [count],
+    );
+  }
+
+  it('counts up to 10,000 and says "at least" beyond, in every order, still paging', async () => {
+    await seedTokens(10_001);
+    for (const sort of ['relevance', 'name', 'price']) {
+      const res = await api.http.get('/search').query({ q: 'zzyzx token', sort, size: 50, page: 3 }).expect(200);
+      expect(res.body).toMatchObject({ total: 10_000, totalRelation: 'gte', page: 3, size: 50 });
+      expect(res.body.items).toHaveLength(50);
+      expect(res.body.items.every((i: { name: string }) => i.name === 'Zzyzx Token')).toBe(true);
+    }
+    const filtered = await api.http.get('/search').query({ set: 'pokemon/tokens/zzyzx', sort: 'name' }).expect(200);
+    expect(filtered.body).toMatchObject({ total: 10_000, totalRelation: 'gte' });
+    // A page beyond the 10,000 counted still answers the matches there.
+    const deep = await api.http.get('/search').query({ set: 'pokemon/tokens/zzyzx', sort: 'name', size: 50, page: 201 }).expect(200);
+    expect(deep.body).toMatchObject({ total: 10_000, totalRelation: 'gte' });
+    expect(deep.body.items).toHaveLength(1);
+  });
+
+  it('is exact, "eq", at 10,000 matches and below', async () => {
+    await seedTokens(10_000);
+    const res = await api.http.get('/search').query({ q: 'zzyzx', sort: 'price' }).expect(200);
+    expect(res.body).toMatchObject({ total: 10_000, totalRelation: 'eq' });
+    await api.database.db.query(`DELETE FROM catalog_items WHERE urn = 'pokemon/tokens/zzyzx/1'`);
+    const fewer = await api.http.get('/search').query({ set: 'pokemon/tokens/zzyzx' }).expect(200);
+    expect(fewer.body).toMatchObject({ total: 9_999, totalRelation: 'eq' });
+  });
+
+  // The hierarchy tests below count the demo catalog's series and sets.
+  afterAll(async () => {
+    const db = api.database.db;
+    await db.query(`DELETE FROM catalog_items WHERE set_urn = 'pokemon/tokens/zzyzx'`);
+    await db.query(`DELETE FROM catalog_sets WHERE urn = 'pokemon/tokens/zzyzx'`);
+    await db.query(`DELETE FROM catalog_series WHERE urn = 'pokemon/tokens'`);
   });
 });
 

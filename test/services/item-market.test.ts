@@ -5,6 +5,7 @@ import { DomainError } from '../../src/services/errors';
 import type { ListingInput } from '../../src/services/listings/listing-input';
 import { LIVE_LISTING_SQL } from '../../src/services/listings/visibility';
 import { registerSeller, startTestApi, type TestApi } from '../support/api';
+import { catalogSearchDrift } from '../support/catalog';
 import { seedCatalog } from '../support/fixtures';
 import { listingInput } from '../support/listings';
 import { prng } from '../support/random';
@@ -156,6 +157,7 @@ describe('item_market (precomputed market data)', () => {
         }),
       );
       expect({ wave, market: await stored(db) }).toEqual({ wave, market: await recomputed(db) });
+      expect({ wave, searchDrift: await catalogSearchDrift(db) }).toEqual({ wave, searchDrift: [] });
     }
 
     expect(counts.create).toBeGreaterThan(20);

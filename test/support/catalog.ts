@@ -22,3 +22,14 @@ export async function importSeed(db: DataSource): Promise<void> {
     if (summary.skipped.length) throw new Error(`seed ${file} has bad lines: ${JSON.stringify(summary.skipped)}`);
   }
 }
+
+/**
+ * The rows of `catalog_search` that differ from what it mirrors (catalog_items and
+ * item_market's lowest price), both ways: empty when the table is current.
+ */
+export function catalogSearchDrift(db: DataSource): Promise<Array<{ urn: string }>> {
+  const mirrored = `SELECT i.urn, i.name, i.search_vector, i.game_urn, i.series_urn, i.set_urn, lower(i.rarity) AS rarity_key, m.min_price
+                      FROM catalog_items i LEFT JOIN item_market m ON m.item_urn = i.urn`;
+  const stored = `SELECT urn, name, search_vector, game_urn, series_urn, set_urn, rarity_key, min_price FROM catalog_search`;
+  return db.query(`SELECT urn FROM ((${mirrored} EXCEPT ${stored}) UNION (${stored} EXCEPT ${mirrored})) d ORDER BY urn`);
+}

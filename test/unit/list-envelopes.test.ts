@@ -32,6 +32,12 @@ const CONTEXT: Record<string, string[]> = {
   '/search/catalog/{game}/{series}/{set}': ['game', 'series', 'set'],
 };
 
+/**
+ * Offset pages whose total is counted up to a cap (docs/discover.md, "Totals"): they also say
+ * whether `total` is exact, as `totalRelation`.
+ */
+const CAPPED_TOTAL = new Set(['/search']);
+
 const config = loadConfig({
   NODE_ENV: 'production',
   DATABASE_URL: 'postgres://unused/unused',
@@ -73,8 +79,10 @@ describe('list envelopes', () => {
     expect(properties.items).toMatchObject({ type: 'array' });
     expect(resolve(properties.items!.items as Json)).toEqual(expect.any(Object));
     if (kind === 'offset') {
-      expect(Object.keys(properties).sort()).toEqual(['items', 'page', 'size', 'total', ...(CONTEXT[path] ?? [])].sort());
-      expect(schema.required).toEqual(expect.arrayContaining(['items', 'total', 'page', 'size']));
+      const relation = CAPPED_TOTAL.has(path) ? ['totalRelation'] : [];
+      expect(Object.keys(properties).sort()).toEqual(['items', 'page', 'size', 'total', ...relation, ...(CONTEXT[path] ?? [])].sort());
+      expect(schema.required).toEqual(expect.arrayContaining(['items', 'total', 'page', 'size', ...relation]));
+      if (relation.length) expect(properties.totalRelation).toMatchObject({ enum: ['eq', 'gte'] });
       for (const field of ['total', 'page', 'size']) integer(properties[field]!);
     } else {
       expect(Object.keys(properties).sort()).toEqual(['items', 'nextCursor']);

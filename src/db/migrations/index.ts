@@ -46,6 +46,7 @@ import { Offers1733630000000 } from './1733630000000-offers';
 import { NotificationsBulkWrites1733635000000 } from './1733635000000-notifications-bulk-writes';
 import { ShipmentTrackingSource1733650000000 } from './1733650000000-shipment-tracking-source';
 import { StatsVersionsByTriggers1733640000000 } from './1733640000000-stats-versions-by-triggers';
+import { CatalogSearchTable1733670000000 } from './1733670000000-catalog-search-table';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -97,4 +98,5 @@ export const migrations = [
   NotificationsBulkWrites1733635000000,
   ShipmentTrackingSource1733650000000,
   StatsVersionsByTriggers1733640000000,
+  CatalogSearchTable1733670000000,
 ];

@@ -1,7 +1,7 @@
 import Joi from '../../joi';
-import type { CatalogQuery } from '../../services/search/catalog-search';
+import { TOTAL_CAP, type CatalogQuery } from '../../services/search/catalog-search';
 import { defineRoute, JsonBytes } from '../route';
-import { catalogUrn, catalogUrnList, item, offsetPage } from '../schemas';
+import { cappedOffsetPage, catalogUrn, catalogUrnList, item } from '../schemas';
 import type { Services } from '../services';
 import { CATALOG_CACHE, MAX_BULK_URNS, pageQuery, SEARCH_CACHE } from './discover-common';
 
@@ -15,7 +15,7 @@ export const catalogSearchQuery = Joi.object({
   sort: Joi.string().valid('relevance', 'name', 'price').default('relevance'),
 }).concat(pageQuery);
 
-export const searchPage = offsetPage(item).meta({ component: 'SearchPage' });
+export const searchPage = cappedOffsetPage(item, TOTAL_CAP).meta({ component: 'SearchPage' });
 
 const pricePoint = Joi.object({
   date: Joi.string().required(),
