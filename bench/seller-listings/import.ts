@@ -150,7 +150,7 @@ async function main(): Promise<void> {
     await q.release();
   }
   const env = await devServerEnv();
-  const api = await startTestApi({ temporal: env.client, database: { url, db, drop: async () => undefined } });
+  const api = await startTestApi({ temporal: env.client, database: { url, db, close: async () => undefined } });
   const worker = await createWorker({ config: api.config, db, connection: env.nativeConnection, workflowBundle: await workflowBundle() });
   const running = worker.run();
   // The import workflow starts through the start outbox, as the worker process runs it.
