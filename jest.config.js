@@ -39,6 +39,12 @@ module.exports = {
     // Schemathesis against the whole stack: `npm run fuzz`, never part of `npm test`.
     { ...base, displayName: 'fuzz', testMatch: ['<rootDir>/test/fuzz/*.fuzz.ts'] },
   ],
+  // `npm test -- --coverage`: line and branch coverage of the application's code (README "Tests").
+  // V8's own counters, so the code under test runs as compiled, without instrumentation. Workflow
+  // code runs inside the worker's sandbox from the bundle, where Jest sees none of it.
+  coverageProvider: 'v8',
+  collectCoverageFrom: ['src/**/*.ts', 'activities/**/*.ts', 'worker/**/*.ts'],
+  coverageReporters: ['text-summary', 'json-summary', 'lcov'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   // Each test file gets its own Postgres database; two cores, two workers.

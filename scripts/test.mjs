@@ -37,13 +37,15 @@ const jest = (args) =>
 
 // Jest projects (jest.config.js). Without a selection (paths, a name pattern, projects), the
 // whole suite runs in two passes: every project but `system`, then `system`, the slow
-// whole-system runs, last. With one, a single pass over what was selected; `fuzz` only when
+// whole-system runs, last. With one, or with `--coverage` (one report over the whole suite, which
+// a second pass would overwrite), a single pass over what was selected; `fuzz` only when
 // selected by name (`npm run fuzz`).
 const args = process.argv.slice(2);
 const projectFlag = (a) => a.startsWith('--selectProjects') || a.startsWith('--ignoreProjects');
 const selects = args.some((a) => projectFlag(a) || !a.startsWith('-') || a === '-t' || a.startsWith('--testNamePattern'));
+const coverage = args.some((a) => a === '--coverage' || a === '--coverage=true');
 let status;
-if (!selects) {
+if (!selects && !coverage) {
   const first = jest([...args, '--selectProjects', 'unit', 'api', 'services', 'workflows', 'e2e']);
   log('the system project: replicas, fairness, faults, start outbox, worker shutdown, large imports');
   const system = jest([...args, '--selectProjects', 'system']);

@@ -15,7 +15,7 @@ async function main() {
   await adminQuery(ADMIN_DATABASE_URL, `CREATE DATABASE ${name}`);
   const url = databaseUrl(name);
   const db = await connectAndMigrate({ url, poolSize: 10 });
-  const database = { url, db, drop: async () => adminQuery(ADMIN_DATABASE_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  const database = { url, db, close: () => db.destroy() };
   const api = await startTestApi({ database, env: { UPLOADS_DIR: process.argv[3] ?? '.data/bench-uploads' } });
   const people = [];
   for (let i = 0; i < count; i += 1) {
@@ -32,8 +32,8 @@ async function main() {
   }
   const stop = async () => {
     await api.close();
-    await db.destroy();
-    await database.drop();
+    await database.close();
+    await adminQuery(ADMIN_DATABASE_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop());

@@ -1,6 +1,6 @@
 // API resident memory while 20 users attach a worst-case image to a message at the same time
 // (issue 43, item 2). `node -r ts-node/register bench/images/attachments.ts [label]`; appends a
-// run to bench/results/images.md. The API runs in its own process (bench/images/api.ts), so its
+// run to bench/results/images.md, where it replaces the run before (kept in git). The API runs in its own process (bench/images/api.ts), so its
 // RSS is read from /proc without the images this script generates. Each kind of image: 20 uploads
 // (`POST /uploads`, `PUT` the bytes, all at once), then 20 attachments at once; RSS is sampled
 // every 50 ms. A run whose API passes RSS_CEILING_MIB is stopped (it would take the machine).
@@ -14,6 +14,7 @@ import { rss } from '../support';
 
 const ROOT = path.resolve(__dirname, '../..');
 const RESULTS = path.join(ROOT, 'bench/results/images.md');
+const TABLE_HEAD = '| run | image | parallel | RSS before | peak | growth | s | answers |\n|---|---|---|---|---|---|---|---|\n';
 const PARALLEL = Number(process.env.IMAGE_BENCH_PARALLEL ?? 20);
 const RSS_CEILING_MIB = Number(process.env.IMAGE_BENCH_CEILING_MIB ?? 9000);
 
@@ -128,7 +129,7 @@ async function main() {
   }
   appendFileSync(
     RESULTS,
-    `\n${new Date().toISOString()}, ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}:\n\n${lines.join('\n')}\n`,
+    `\n${new Date().toISOString()}, ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}:\n\n${TABLE_HEAD}${lines.join('\n')}\n`,
   );
 }
 

@@ -2,10 +2,10 @@
 // `npm run worker`) and compiled from dist/ (`node dist/src/main.js` / `node dist/worker/main.js`),
 // idle and under the catalog benchmark's three varied workloads. Needs `npm run build` and the catalog
 // benchmark database (bench/catalog/generate.ts). `node -r ts-node/register bench/memory/run.ts`;
-// appends a run to bench/results/memory.md. Each variant gets its own processes and Temporal dev server.
+// writes the run to bench/results/memory.md. Each variant gets its own processes and Temporal dev server.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -153,27 +153,22 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(figures));
     rows.push(figures);
   }
-  if (!existsSync(RESULTS)) {
-    writeFileSync(
-      RESULTS,
-      [
-        '# API and worker resident memory: ts-node vs compiled',
-        '',
-        '`node -r ts-node/register bench/memory/run.ts` (after `npm run build` and `bench/catalog/generate.ts`);',
-        'each run appends a table. Each variant gets its own Temporal dev server, API and worker on the',
-        'catalog benchmark database, NODE_ENV=production, LOG_LEVEL=warn. Idle = RSS 10 s after the API',
-        "answers /readyz; under load = the highest RSS sampled every 250 ms while the catalog benchmark's",
-        "three varied workloads (bench/catalog/workload.ts) run one after another at 50 connections; peak = the kernel's high-water mark",
-        '(VmHWM) since start, which includes start-up (for the ts-node worker, bundling the workflows; the',
-        'kernel updates it in batches, so it can read a fraction of a MiB below a sample). The load',
-        'generator runs on the same host, which other work shares: the 1-minute load average before →',
-        'after each variant is given. The catalog requests never reach the worker; its figure under load',
-        'shows that nothing else grows there.',
-        '',
-        '',
-      ].join('\n'),
-    );
-  }
+  const header = [
+    '# API and worker resident memory: ts-node vs compiled',
+    '',
+    '`node -r ts-node/register bench/memory/run.ts` (after `npm run build` and `bench/catalog/generate.ts`);',
+    'each run rewrites this file (earlier runs are in its git history). Each variant gets its own Temporal dev server, API and worker on the',
+    'catalog benchmark database, NODE_ENV=production, LOG_LEVEL=warn. Idle = RSS 10 s after the API',
+    "answers /readyz; under load = the highest RSS sampled every 250 ms while the catalog benchmark's",
+    "three varied workloads (bench/catalog/workload.ts) run one after another at 50 connections; peak = the kernel's high-water mark",
+    '(VmHWM) since start, which includes start-up (for the ts-node worker, bundling the workflows; the',
+    'kernel updates it in batches, so it can read a fraction of a MiB below a sample). The load',
+    'generator runs on the same host, which other work shares: the 1-minute load average before →',
+    'after each variant is given. The catalog requests never reach the worker; its figure under load',
+    'shows that nothing else grows there.',
+    '',
+    '',
+  ].join('\n');
   const mib = (n: number) => n.toFixed(0);
   const lines = [
     `## ${new Date().toISOString().slice(0, 16)}Z: ${SECONDS} s per varied workload, ${os.cpus().length} cores, Node ${process.version}`,
@@ -188,7 +183,7 @@ async function main(): Promise<void> {
     ...rows.map((r) => `${r.variant}: ${r.end}`),
     '',
   ];
-  appendFileSync(RESULTS, lines.join('\n') + '\n');
+  writeFileSync(RESULTS, header + lines.join('\n') + '\n');
   console.log(`written ${path.relative(ROOT, RESULTS)}`);
 }
 

@@ -48,14 +48,14 @@ beforeAll(async () => {
   url.port = String(relay.port);
   const db = createDataSource({ url: url.toString(), poolSize: 2 });
   await db.initialize();
-  relayed = { url: url.toString(), db, drop: async () => undefined };
+  relayed = { url: url.toString(), db, close: async () => undefined };
   api = await startTestApi({ database: relayed });
 }, 60_000);
 afterAll(async () => {
   await api?.close();
   await relayed?.db.destroy();
   await relay?.down();
-  await database?.drop();
+  await database?.close();
 });
 
 const register = (name: string) =>

@@ -1,5 +1,6 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { registerSeller, registerUser, startTestApi, testEnv, type TestApi, type TestUser } from '../support/api';
 import { insertCase, insertPaidOrder } from '../support/cases';
 import { ROOT } from '../support/env';
@@ -14,8 +15,9 @@ let operator: TestUser;
 beforeAll(async () => {
   api = await startTestApi();
   operator = await registerUser(api, 'operator');
-  // The role is granted the way a deployment grants it: with the CLI, against the database.
-  const out = execFileSync(
+  // The role is granted the way a deployment grants it: with the CLI, against the database. Not
+  // execFileSync, which would block the API in this process (see operator-oauth-apps.test.ts).
+  const { stdout: out } = await promisify(execFile)(
     process.execPath,
     ['-r', 'ts-node/register', path.join(ROOT, 'scripts/operators.ts'), 'grant', operator.username],
     {

@@ -94,7 +94,18 @@ describe('a case end to end (API → Temporal dev server → worker → Postgres
       port: 0,
       corsOrigins: [],
     });
-    const describe = ['workflow', 'describe', '--address', env.address, '--workflow-id', workflowIds.case(opened.id), '--output', 'json'];
+    const describe = [
+      'workflow',
+      'describe',
+      '--address',
+      env.address,
+      '--namespace',
+      api.config.temporal.namespace,
+      '--workflow-id',
+      workflowIds.case(opened.id),
+      '--output',
+      'json',
+    ];
     const cli = JSON.parse(
       (await promisify(execFile)(TEMPORAL_CLI, [...describe, '--codec-endpoint', codec.url]).finally(() => codec.close())).stdout,
     );

@@ -41,6 +41,8 @@ async function listed(workflowId: string): Promise<Array<{ execution: { workflow
     'list',
     '--address',
     stack.env.address,
+    '--namespace',
+    stack.api.config.temporal.namespace,
     '--query',
     `WorkflowId = '${workflowId}'`,
     '-o',

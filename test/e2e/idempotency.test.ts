@@ -47,7 +47,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (worker?.getState() === 'RUNNING') await stopWorker();
   await api?.close();
-  await database?.drop();
+  await database?.close();
   await env?.teardown();
 });
 

@@ -147,7 +147,7 @@ describe('operating the stack (API + worker + Temporal dev server + Postgres)', 
     );
 
     const workflowId = workflowIds.case(opened.id);
-    const raw = await env.client.workflowService.getWorkflowExecutionHistory({ namespace: 'default', execution: { workflowId } });
+    const raw = await env.client.workflowService.getWorkflowExecutionHistory({ namespace: env.namespace, execution: { workflowId } });
     const bytes = Buffer.from(JSON.stringify(raw.toJSON()));
     const historyText = Buffer.concat([bytes, Buffer.from(bytes.toString(), 'base64')]).toString('latin1');
     expect(historyText).not.toContain('personal-note-7f3a');
@@ -162,6 +162,8 @@ describe('operating the stack (API + worker + Temporal dev server + Postgres)', 
         'show',
         '--address',
         env.address,
+        '--namespace',
+        api.config.temporal.namespace,
         '--workflow-id',
         workflowId,
         '--output',

@@ -4,7 +4,7 @@ let database: TestDatabase;
 beforeAll(async () => {
   database = await createTestDatabase();
 });
-afterAll(() => database.drop());
+afterAll(() => database.close());
 
 describe('the data source', () => {
   it('runs its sessions without PostgreSQL JIT compilation, in transactions too', async () => {

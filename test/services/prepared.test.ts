@@ -6,7 +6,7 @@ let database: TestDatabase;
 beforeAll(async () => {
   database = await createTestDatabase();
 });
-afterAll(() => database.drop());
+afterAll(() => database.close());
 
 const BACKEND = prepared('test-backend', `SELECT $1::int AS n, current_setting('jit') AS jit`);
 const SEEN = prepared('test-seen', `SELECT count(*)::int AS n FROM users WHERE username = $1`);

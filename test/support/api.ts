@@ -56,7 +56,15 @@ export async function startTestApi(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  const config = loadConfig(testEnv(database.url, { PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...options.env }));
+  const config = loadConfig(
+    testEnv(database.url, {
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      // Workers and dispatchers built from this configuration use the client's namespace (each
+      // test file has its own on the run's dev server, see `devServerEnv`).
+      ...(options.temporal ? { TEMPORAL_NAMESPACE: options.temporal.options.namespace } : {}),
+      ...options.env,
+    }),
+  );
   // Without the SDK's retry interceptor: a call to nowhere fails at once (UNAVAILABLE, as the
   // retries end) instead of retrying until the app's own deadline, 10 s for a case Update.
   const temporal = options.temporal ?? new Client({ connection: Connection.lazy({ address: '127.0.0.1:9', interceptors: [] }) });
@@ -77,7 +85,7 @@ export async function startTestApi(
       await services.close();
       // The connection to nowhere is this function's own: closed here, or its channel outlives the file.
       if (!options.temporal) await temporal.connection.close();
-      if (!options.database) await database.drop();
+      if (!options.database) await database.close();
     },
   };
 }

@@ -81,7 +81,7 @@ export async function startStack(
       for (const w of [worker, ...moduleWorkers]) w.shutdown();
       await running;
       await api.close();
-      await database.drop();
+      await database.close();
       await env.teardown();
     },
   };

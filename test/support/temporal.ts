@@ -1,7 +1,11 @@
+import { randomBytes } from 'node:crypto';
+import { Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time';
+import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, makeTelemetryFilterString, Runtime, type Worker } from '@temporalio/worker';
 import { loadConfig } from '../../src/config';
-import { SEARCH_ATTRIBUTE_ARGS } from '../../src/domain/search-attributes';
+import { SEARCH_ATTRIBUTE_ARGS, SEARCH_ATTRIBUTES } from '../../src/domain/search-attributes';
 import { temporalDataConverter } from '../../src/temporal/data-converter';
 import { TASK_QUEUE_FAIRNESS_ARGS } from '../../src/temporal/task-queue-fairness';
 import { startDevServer } from './dev-server';
@@ -74,17 +78,31 @@ export function runInBackground(worker: Worker): () => Promise<void> {
   };
 }
 
+/** The dev server's arguments in the tests: quiet, with the search attributes and fairness production has. */
+export const TEST_DEV_SERVER_ARGS = ['--log-level', 'error', ...SEARCH_ATTRIBUTE_ARGS, ...TASK_QUEUE_FAIRNESS_ARGS];
+
 /**
- * A real Temporal CLI dev server, for end-to-end tests: on a port of its own, or on `port` (a
- * test that brings Temporal up where clients have been failing to reach it; reserve it with
- * `freePort`). Its teardown stops the server too.
+ * The environment variable through which Jest's global set-up hands every test worker the address
+ * of the run's Temporal dev server.
+ */
+export const DEV_SERVER_ENV = 'MTS_TEMPORAL_ADDRESS';
+
+/**
+ * A real Temporal CLI dev server, for end-to-end tests: by default a namespace of its own on the
+ * run's dev server (started once by Jest's global set-up), so test files share one server without
+ * seeing each other's workflows, task queues or Schedules; configurations built by
+ * `startTestApi` from its client use that namespace. With `port`, a server of its own on that
+ * port (a test that brings Temporal up where clients have been failing to reach it; reserve it
+ * with `freePort`), which its teardown stops too.
  */
 export async function devServerEnv(options: { port?: number; sdkMetricsPort?: number } = {}): Promise<TestWorkflowEnvironment> {
   quietRuntime(options.sdkMetricsPort);
-  const server = await startDevServer({
-    port: options.port,
-    args: ['--log-level', 'error', ...SEARCH_ATTRIBUTE_ARGS, ...TASK_QUEUE_FAIRNESS_ARGS],
-  });
+  const shared = process.env[DEV_SERVER_ENV];
+  if (options.port === undefined && shared) {
+    const namespace = await createNamespace(shared);
+    return TestWorkflowEnvironment.createFromExistingServer({ address: shared, namespace, client: { dataConverter: testDataConverter } });
+  }
+  const server = await startDevServer({ port: options.port, args: TEST_DEV_SERVER_ARGS });
   let env: TestWorkflowEnvironment;
   try {
     env = await TestWorkflowEnvironment.createFromExistingServer({ address: server.address, client: { dataConverter: testDataConverter } });
@@ -99,4 +117,26 @@ export async function devServerEnv(options: { port?: number; sdkMetricsPort?: nu
     await server.stop();
   };
   return env;
+}
+
+/**
+ * Registers a fresh namespace on the dev server at `address`, with the custom search attributes
+ * (the server's `--search-attribute` arguments apply to its `default` namespace only). Usable at
+ * once: the server reads a namespace it has not cached yet through to its store.
+ */
+async function createNamespace(address: string): Promise<string> {
+  const namespace = `test-${randomBytes(6).toString('hex')}`;
+  const connection = await Connection.connect({ address });
+  try {
+    await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
+    await connection.operatorService.addSearchAttributes({
+      namespace,
+      searchAttributes: Object.fromEntries(
+        SEARCH_ATTRIBUTES.map((key) => [key.name, temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD]),
+      ),
+    });
+  } finally {
+    await connection.close();
+  }
+  return namespace;
 }

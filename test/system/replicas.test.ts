@@ -83,7 +83,7 @@ async function startWorkerReplica(config: TestApi['config']): Promise<WorkerRepl
   const db = await pool();
   const connection = await NativeConnection.connect({ address: env.address });
   const clientConnection = await Connection.connect({ address: env.address });
-  const client = new Client({ connection: clientConnection, dataConverter: testDataConverter });
+  const client = new Client({ connection: clientConnection, namespace: config.temporal.namespace, dataConverter: testDataConverter });
   const metrics = createWorkerMetrics(db);
   const worker = await createWorker({ config, db, connection, workflowBundle: await workflowBundle(), metrics });
   const running = worker.run();
@@ -115,11 +115,11 @@ beforeAll(async () => {
     SELLER_SEARCH_CACHE_MS: String(SELLER_SEARCH_CACHE_MS),
     WORKFLOW_START_INTERVAL: '500ms',
   };
-  const second: TestDatabase = { url: database.url, db: await pool(), drop: async () => undefined };
+  const second: TestDatabase = { url: database.url, db: await pool(), close: async () => undefined };
   apis = [
     await startTestApi({ temporal: env.client, database, env: overrides }),
     await startTestApi({
-      temporal: new Client({ connection: env.connection, dataConverter: testDataConverter }),
+      temporal: new Client({ connection: env.connection, namespace: env.namespace, dataConverter: testDataConverter }),
       database: second,
       env: overrides,
     }),
@@ -136,7 +136,7 @@ afterAll(async () => {
   if (env) await recordReplayHistories(env.client);
   for (const api of apis ?? []) await api.close();
   for (const db of pools) await db.destroy();
-  await database?.drop();
+  await database?.close();
   await env?.teardown();
 }, 60_000);
 

@@ -132,7 +132,7 @@ it('Temporal down delays workflow starts, never loses or doubles them', async ()
     await dispatcher.stop();
     await temporal.connection.close();
     await api.close();
-    await database.drop();
+    await database.close();
     await env?.teardown();
   }
 }, 240_000);

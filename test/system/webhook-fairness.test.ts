@@ -56,7 +56,7 @@ afterAll(async () => {
   await worker?.running;
   await receiver?.close();
   await api?.close();
-  await database?.drop();
+  await database?.close();
   await env?.teardown();
 });
 

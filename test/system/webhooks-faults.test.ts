@@ -38,7 +38,13 @@ describe('webhook delivery under faults', () => {
     const database = await createTestDatabase();
     const api = await startTestApi({ temporal: env.client, database, env: WEBHOOK_ENV });
     // The real worker entry point (worker, activities and outbox dispatcher) as a child process.
-    const workerEnv = { ...process.env, ...testEnv(database.url, WEBHOOK_ENV), TEMPORAL_ADDRESS: env.address, LOG_LEVEL: 'error' };
+    const workerEnv = {
+      ...process.env,
+      ...testEnv(database.url, WEBHOOK_ENV),
+      TEMPORAL_ADDRESS: env.address,
+      TEMPORAL_NAMESPACE: env.namespace,
+      LOG_LEVEL: 'error',
+    };
     const spawnWorker = (): ChildProcess =>
       spawn(process.execPath, ['-r', 'ts-node/register', 'worker/main.ts'], {
         cwd: ROOT,
@@ -76,7 +82,7 @@ describe('webhook delivery under faults', () => {
       if (worker.exitCode === null) worker.kill('SIGTERM');
       await exited;
       await api.close();
-      await database.drop();
+      await database.close();
       await env.teardown();
     }
   }, 240_000);
@@ -131,7 +137,7 @@ describe('webhook delivery under faults', () => {
       await dispatcher.stop();
       await temporal.connection.close();
       await api.close();
-      await database.drop();
+      await database.close();
       await env?.teardown();
     }
   }, 240_000);
