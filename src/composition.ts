@@ -184,7 +184,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     deliveryOptions,
     uploads,
     imports: new ListingImports(db, { maxRows: config.imports.maxRows }),
-    catalogTree: new CatalogHierarchy(db),
+    catalogTree: new CatalogHierarchy(reads.lagging),
     bulkLookup: discover.bulkLookup,
     listingSearch: discover.listingSearch,
     profiles: new Profiles(reads.lagging),
