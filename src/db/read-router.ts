@@ -1,5 +1,6 @@
 import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { createDataSource } from './data-source';
@@ -45,6 +46,8 @@ interface Replica {
   replayed: Lsn;
   /** A replay position read in flight (see `probe`). */
   probing: Promise<void> | undefined;
+  /** When the last probe began: reads behind the fence ask again at most every `PROBE_EVERY_MS`. */
+  probedAt: number;
 }
 
 /** The primary's insert position at one moment: what a replica must have replayed to be as fresh as the primary was then. */
@@ -90,13 +93,22 @@ export function createReadRouter(config: Config, primary: DataSource, log: Logge
   return new ReadRouter(primary, replicas, { maxLagMs: config.replicas.maxLagMs, checkEveryMs: config.replicas.checkEveryMs }, log);
 }
 
+/**
+ * While a replica is behind the fence, reads that pass it over ask its position again, at most
+ * this often: asking on every read would keep one probe per round trip running for as long as the
+ * replica trails a stream of writes, and a replica that has caught up is back within this.
+ */
+const PROBE_EVERY_MS = 20;
+
 /** Primary positions are kept this long; a replica behind all of them is at least this far behind. */
 const SAMPLES_KEPT_MS = 60_000;
 
 /**
  * The primary's insert position, not its write position: a commit whose record is inserted is
  * visible, and with `synchronous_commit = off` it may not be written yet. Replaying up to the
- * insert position therefore covers every commit visible on the primary when it was read.
+ * insert position therefore covers every commit visible on the primary when it was read. (On a
+ * primary idle exactly at a WAL page boundary the insert position counts the next page's header,
+ * which no replica replays until the next record: it errs towards reading the primary.)
  */
 const PRIMARY_POSITION = 'SELECT pg_current_wal_insert_lsn()::text AS lsn';
 
@@ -146,7 +158,7 @@ export class ReadRouter {
     private readonly log: Logger,
     private readonly now: () => number = Date.now,
   ) {
-    this.replicas = replicas.map((r) => ({ ...r, state: 'down', lagMs: 0, replayed: 0n, probing: undefined }));
+    this.replicas = replicas.map((r) => ({ ...r, state: 'down', lagMs: 0, replayed: 0n, probing: undefined, probedAt: 0 }));
     for (const r of this.replicas) r.check.on('error', () => undefined); // an idle check connection lost: the next check reconnects
     this.lagging = this.routing(() => this.pick(() => true));
     this.fresh = this.routing(() => (this.fenceReading ? undefined : this.pick((r) => r.replayed >= this.fence, true)));
@@ -246,8 +258,31 @@ export class ReadRouter {
   }
 
   private async connectAndReadReplay(replica: Replica): Promise<void> {
-    if (!replica.db.isInitialized) await replica.db.initialize();
+    if (!replica.db.isInitialized) {
+      await replica.db.initialize();
+      this.connectOrPrimary(replica);
+    }
     await this.readReplay(replica);
+  }
+
+  /**
+   * Every use of the replica's pool (queries, query builders, repositories) takes its connection
+   * through the driver's `obtainMasterConnection`: when the replica refuses it, the replica is
+   * marked down and the connection (with its release) is taken from the primary's pool instead,
+   * so a read that begins after the replica went away is served, whatever API it reads with.
+   */
+  private connectOrPrimary(replica: Replica): void {
+    const driver = replica.db.driver as PostgresDriver;
+    const own = driver.obtainMasterConnection.bind(driver);
+    driver.obtainMasterConnection = async () => {
+      try {
+        return await own();
+      } catch (err) {
+        if (!unreachable(err)) throw err;
+        this.markDown(replica, err);
+        return (this.primary.driver as PostgresDriver).obtainMasterConnection();
+      }
+    };
   }
 
   private async readReplay(replica: Replica): Promise<void> {
@@ -261,6 +296,7 @@ export class ReadRouter {
 
   /** Reads a replica's replay position now; concurrent callers share one read. */
   private probe(replica: Replica): Promise<void> {
+    if (!replica.probing) replica.probedAt = this.now();
     replica.probing ??= this.readReplay(replica)
       .catch((err) => this.markDown(replica, err))
       .finally(() => (replica.probing = undefined));
@@ -305,7 +341,7 @@ export class ReadRouter {
         this.next = (this.next + i + 1) % n;
         return replica;
       }
-      if (refresh) void this.probe(replica);
+      if (refresh && this.now() - replica.probedAt >= PROBE_EVERY_MS) void this.probe(replica);
     }
     return undefined;
   }
@@ -318,8 +354,10 @@ export class ReadRouter {
 
   /**
    * A DataSource whose every use goes to the database `choose` names at that moment (the primary
-   * when it names none). `query` and `transaction` (reads only: these DataSources are never
-   * written through) are retried on the primary when the replica cannot be reached.
+   * when it names none). A `query` or `transaction` (reads only: these DataSources are never
+   * written through) whose replica connection breaks under it — the replica shut down while the
+   * connection sat in the pool — is retried on the primary; a connection the replica refuses is
+   * taken from the primary already (`connectOrPrimary`).
    */
   private routing(choose: () => Replica | undefined): DataSource {
     return new Proxy(this.primary, {
