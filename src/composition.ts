@@ -64,6 +64,7 @@ import { priceHistory } from './services/catalog/price-history';
 import { EmailOutbox } from './services/email/outbox';
 import type { Periods } from './domain/deadlines';
 import { createModuleServices } from './modules';
+import { createReadRouter, type ReadRouter } from './db/read-router';
 
 /** The composition root: wires services from configuration, the database and Temporal. */
 /** The periods order actions start their timers with; the worker's activities use the same. */
@@ -141,8 +142,14 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     config.discover.cacheTtlMs > 0 || config.search.cacheTtlMs > 0
       ? new DiscoverChangeListener(config.databaseUrl, createLogger(config.logLevel, 'discover-changes'))
       : undefined;
-  const discover = discoverServices(config, db, changes);
+  // Public reads go to a replica when one is healthy (docs/replicas.md).
+  const reads = createReadRouter(config, db, createLogger(config.logLevel, 'read-router'));
+  // A cache refilled after a change reads from the primary until a replica has replayed the change.
+  changes?.onChange(() => reads.changed());
+  changes?.onReset(() => reads.changed());
+  const discover = discoverServices(config, reads, changes);
   changes?.start();
+  reads.start();
   const shared: Services = {
     auth: new AuthService(db, accessTokens, oauthApps, signInThrottle, {
       refreshTokenTtlSeconds: config.auth.refreshTokenTtlSeconds,
@@ -169,16 +176,18 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       keepIndexMs: keepWhileListening(config.search.cacheTtlMs, changes),
       changes,
       views: discover.views,
+      // The seller sees their own last write: the version is read on the primary, the rest where it has been replayed.
+      caughtUp: () => reads.caughtUp(),
     }),
     sellerStats: new SellerStatsService(db),
     sellerDashboard: new SellerDashboard(signedLinks, config.publicBaseUrl),
     deliveryOptions,
     uploads,
     imports: new ListingImports(db, { maxRows: config.imports.maxRows }),
-    catalogTree: new CatalogHierarchy(db),
+    catalogTree: new CatalogHierarchy(reads.lagging),
     bulkLookup: discover.bulkLookup,
     listingSearch: discover.listingSearch,
-    profiles: new Profiles(db),
+    profiles: new Profiles(reads.lagging),
     accounts: new Accounts(db, uploads, { scryptLogN: config.auth.scryptLogN }),
     accountStats: new AccountStatsService(db, (userId) => conversations.unreadTotal(userId)),
     billingPortal: new BillingPortal(db, signedLinks, config.publicBaseUrl),
@@ -204,7 +213,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     operators: new Operators(db, caseUpdates, periods),
     operatorRoles: new OperatorRoles(db),
     catalogSearch: discover.catalogSearch,
-    priceHistory: (urn, days) => priceHistory(db, urn, days),
+    priceHistory: (urn, days) => priceHistory(reads.lagging, urn, days),
     emailOutbox: new EmailOutbox(db),
     databaseHealth: async () => {
       await db.query('SELECT 1');
@@ -216,11 +225,15 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));
     },
-    close: async () => changes?.close(),
+    readRouter: reads,
+    close: async () => {
+      await changes?.close();
+      await reads.close();
+    },
     modules: {},
   };
   // Feature modules build on the shared services (src/modules).
-  return { ...shared, modules: createModuleServices({ config, db, temporal, shared }) };
+  return { ...shared, modules: createModuleServices({ config, db, reads, temporal, shared }) };
 }
 
 /** A price guide entry is about 250 bytes of JSON: 4 MB keeps some 9,000 (three per item at most). */
@@ -238,9 +251,12 @@ const keepWhileListening = (ttlMs: number, changes: ItemChanges | undefined) => 
 
 /**
  * Discover's hot answers, kept in memory until the database says they changed (bounded by
- * DISCOVER_CACHE_MS): one item cache shared by bulk lookup and catalog search.
+ * DISCOVER_CACHE_MS): one item cache shared by bulk lookup and catalog search. Everything is
+ * read through `reads.fresh`: a replica that has replayed every change heard so far, else the
+ * primary, so what a change made the caches forget is never refilled from before the change.
  */
-function discoverServices(config: Config, db: DataSource, changes: ItemChanges | undefined) {
+function discoverServices(config: Config, reads: ReadRouter, changes: ItemChanges | undefined) {
+  const db = reads.fresh;
   const ttlMs = config.discover.cacheTtlMs;
   // Item views and rankings change only by what the database notifies: while changes are heard
   // they are kept until they change (KEEP_WHILE_LISTENING_MS is a safety net); otherwise for the TTL.

@@ -16,6 +16,14 @@ export interface Config {
   /** On SIGTERM, how long requests in flight (API) and running activities (worker) may take to finish. */
   shutdownGraceMs: number;
   databaseUrl: string;
+  /** Streaming replicas the API reads Discover, profiles, reviews and price data from (docs/replicas.md). */
+  replicas: {
+    urls: string[];
+    /** A replica further behind the primary than this is skipped until it catches up. */
+    maxLagMs: number;
+    /** How often each replica's replay position and lag are checked. */
+    checkEveryMs: number;
+  };
   /** Where each process serves `GET /metrics` (docs/operations.md); port 0 turns it off. */
   metrics: {
     host: string;
@@ -333,6 +341,21 @@ const schema = Joi.object({
   DATABASE_URL: Joi.string()
     .uri({ scheme: ['postgres', 'postgresql'] })
     .required(),
+  // Comma-separated; each entry must be a postgres:// URL (an empty list: no replicas).
+  DATABASE_REPLICA_URLS: Joi.string()
+    .allow('')
+    .default('')
+    .custom((text: string, helpers) => {
+      const bad = splitList(text).find(
+        (url) =>
+          Joi.string()
+            .uri({ scheme: ['postgres', 'postgresql'] })
+            .validate(url).error,
+      );
+      return bad === undefined ? text : helpers.message({ custom: '{{#label}} entry {{#entry}} is not a postgres:// URL' }, { entry: bad });
+    }),
+  DATABASE_REPLICA_MAX_LAG_MS: Joi.number().integer().min(0).default(3000),
+  DATABASE_REPLICA_CHECK_MS: Joi.number().integer().min(50).default(500),
   // Below the 30 s after which Kubernetes and Docker send SIGKILL.
   SHUTDOWN_GRACE: Joi.string().pattern(DURATION).default('25s'),
   METRICS_HOST: Joi.string().default('127.0.0.1'),
@@ -544,6 +567,12 @@ function payloadKeys(setting: string | undefined): { id: string; key: Buffer }[]
 
 export class ConfigError extends Error {}
 
+const splitList = (text: string) =>
+  text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const { value, error } = schema.validate(env, { abortEarly: false, convert: true });
   if (error) {
@@ -560,6 +589,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: value.LOG_LEVEL,
     shutdownGraceMs: parseDuration(value.SHUTDOWN_GRACE),
     databaseUrl: value.DATABASE_URL,
+    replicas: {
+      urls: splitList(value.DATABASE_REPLICA_URLS as string),
+      maxLagMs: value.DATABASE_REPLICA_MAX_LAG_MS,
+      checkEveryMs: value.DATABASE_REPLICA_CHECK_MS,
+    },
     metrics: {
       host: value.METRICS_HOST,
       apiPort: value.METRICS_PORT,

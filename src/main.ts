@@ -5,7 +5,7 @@ import { connectAndMigrate } from './db/data-source';
 import { createApp } from './http/app';
 import { createApiServer } from './http/server';
 import { createLogger } from './logger';
-import { createApiMetrics, registerDbPoolMetrics } from './observability/api-metrics';
+import { createApiMetrics, registerDbPoolMetrics, registerReplicaMetrics } from './observability/api-metrics';
 import { closeGracefully } from './observability/http-shutdown';
 import { startMetricsServer } from './observability/metrics-server';
 import { connectTemporalClient } from './temporal/client';
@@ -20,6 +20,7 @@ async function main(): Promise<void> {
   const services = createServices(config, db, temporal);
   const metrics = createApiMetrics();
   registerDbPoolMetrics(metrics.registry, db, 'api');
+  registerReplicaMetrics(metrics.registry, services.readRouter);
   const app = createApp(services, config, log, metrics, { tracing: tracing.enabled });
   const metricsServer =
     config.metrics.apiPort === 0

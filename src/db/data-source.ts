@@ -8,9 +8,11 @@ export interface DataSourceOptions {
   /** Pool size; the API and the worker each hold their own pool. */
   poolSize?: number;
   applicationName?: string;
+  /** How long opening a connection may take before the query fails; unbounded when unset (pg's default). */
+  connectTimeoutMs?: number;
 }
 
-export function createDataSource({ url, poolSize = 10, applicationName = 'marketplace' }: DataSourceOptions): DataSource {
+export function createDataSource({ url, poolSize = 10, applicationName = 'marketplace', connectTimeoutMs }: DataSourceOptions): DataSource {
   return new DataSource({
     type: 'postgres',
     url,
@@ -24,7 +26,12 @@ export function createDataSource({ url, poolSize = 10, applicationName = 'market
     // overestimates them about fourfold and charges a market-row probe for each), and compiling
     // cost more than the statement saved: price search p50 35 -> 27 ms on 1M items with it off
     // (docs/operations.md, "PostgreSQL settings").
-    extra: { max: poolSize, application_name: applicationName, options: '-c jit=off' },
+    extra: {
+      max: poolSize,
+      application_name: applicationName,
+      options: '-c jit=off',
+      ...(connectTimeoutMs === undefined ? {} : { connectionTimeoutMillis: connectTimeoutMs }),
+    },
   });
 }
 

@@ -41,6 +41,7 @@ import type { ListingSearch } from '../services/search/listing-search';
 import type { CatalogSearch } from '../services/search/catalog-search';
 import type { PricePoint } from '../services/catalog/price-history';
 import type { EmailOutbox } from '../services/email/outbox';
+import type { ReadRouter } from '../db/read-router';
 
 /** Each feature module's services, by module name. */
 export type ModuleServices = Readonly<Record<string, object>>;
@@ -98,6 +99,8 @@ export interface Services {
   temporalHealth: () => Promise<void>;
   /** What each feature module built for its routes, by module name (src/modules). */
   modules: ModuleServices;
-  /** Ends what the services keep open beside the pool (the Discover change listener); before the pool closes. */
+  /** Which database each read goes to: the primary or a replica (docs/replicas.md); its state feeds /metrics. */
+  readRouter: ReadRouter;
+  /** Ends what the services keep open beside the pool (the Discover change listener, the replicas' pools); before the pool closes. */
   close: () => Promise<void>;
 }

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config';
+import type { ReadRouter } from '../db/read-router';
 import type { AnyRoute } from '../http/route';
 import type { Services } from '../http/services';
 import type { StartFeeder } from '../services/workflow-starts/dispatcher';
@@ -9,6 +10,8 @@ import type { StartFeeder } from '../services/workflow-starts/dispatcher';
 export interface ApiModuleContext {
   config: Config;
   db: DataSource;
+  /** Reads that may go to a replica (docs/replicas.md): the primary when there is none. */
+  reads: ReadRouter;
   temporal: Client;
   /** Shared services with one owner each (ledger, stock, basket…) that features call. */
   shared: Services;

@@ -1,5 +1,6 @@
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
+import { REPLICA_STATES, type ReadRouter } from '../db/read-router';
 
 /** The API's instruments (each listed in docs/operations.md). */
 export interface ApiMetrics {
@@ -62,4 +63,40 @@ export function registerDbPoolMetrics(registry: Registry, db: DataSource, proces
     { process: processName },
     poolSize,
   );
+}
+
+/**
+ * Each replica's lag and state (docs/replicas.md), read at scrape time from the router's last
+ * check: a replica serves reads while its `db_replica_state{state="healthy"}` is 1.
+ */
+export function registerReplicaMetrics(registry: Registry, router: ReadRouter): void {
+  new Gauge({
+    name: 'db_replica_lag_seconds',
+    help: 'How long the oldest change a replica has not replayed has existed on the primary; 0 when it has replayed everything.',
+    labelNames: ['replica'],
+    registers: [registry],
+    collect() {
+      for (const r of router.status()) this.set({ replica: r.name }, r.lagMs / 1000);
+    },
+  });
+  new Gauge({
+    name: 'db_replica_state',
+    help: 'A replica state (healthy, lagging, down): 1 for the one it is in, 0 for the others.',
+    labelNames: ['replica', 'state'],
+    registers: [registry],
+    collect() {
+      for (const r of router.status()) for (const state of REPLICA_STATES) this.set({ replica: r.name, state }, r.state === state ? 1 : 0);
+    },
+  });
+  new Counter({
+    name: 'db_routed_reads_total',
+    help: 'Reads the read router sent to each database: `primary`, or a replica by name.',
+    labelNames: ['database'],
+    registers: [registry],
+    collect() {
+      // The router counts; the counter shows its totals.
+      this.reset();
+      for (const [database, n] of router.routed()) this.inc({ database }, n);
+    },
+  });
 }

@@ -7,7 +7,7 @@ import { createApp } from '../../src/http/app';
 import { createApiServer } from '../../src/http/server';
 import type { Services } from '../../src/http/services';
 import { createLogger, type Logger } from '../../src/logger';
-import { createApiMetrics, registerDbPoolMetrics, type ApiMetrics } from '../../src/observability/api-metrics';
+import { createApiMetrics, registerDbPoolMetrics, registerReplicaMetrics, type ApiMetrics } from '../../src/observability/api-metrics';
 import { apiClient, dataOf, expectStatus } from './client';
 import { createTestDatabase, type TestDatabase } from './database';
 
@@ -71,6 +71,7 @@ export async function startTestApi(
   const services = createServices(config, database.db, temporal);
   const metrics = createApiMetrics();
   registerDbPoolMetrics(metrics.registry, database.db, 'api');
+  registerReplicaMetrics(metrics.registry, services.readRouter);
   const app = createApp(services, config, options.log ?? createLogger(config.logLevel, 'api-test'), metrics, { tracing: options.tracing });
   server.on('request', app.callback());
   return {

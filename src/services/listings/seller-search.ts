@@ -38,6 +38,12 @@ export interface SellerSearchOptions {
   changes?: ItemChanges;
   /** Discover's item views and seller summaries: a hit's item and seller are spliced in from these rather than read per answer. */
   views: HitViewCaches;
+  /**
+   * Where the index and the page may be read: a database that has everything committed before
+   * the call (a replica that has replayed it, else the primary; `ReadRouter.caughtUp`). Unset:
+   * the primary.
+   */
+  caughtUp?: () => Promise<DataSource>;
 }
 
 /**
@@ -56,6 +62,10 @@ export interface SellerSearchOptions {
  * every TTL while notifications are not heard. A TTL of 0 loads the index for every request.
  * Answers are kept as JSON bytes (`toJsonBytes`), so a repeated search costs one version read and
  * no serialization.
+ *
+ * The version is read on the primary (`db`): it is what makes the seller's own last write show.
+ * An answer or index it does not find kept is read from `options.caughtUp()`, a replica that has
+ * replayed everything up to that version when one has (docs/replicas.md).
  */
 export class SellerSearch {
   private readonly indexes: SearchCache<SellerListingIndex>;
@@ -86,7 +96,8 @@ export class SellerSearch {
     const version = await readSellerStatsVersion(this.db, sellerId);
     const key = JSON.stringify([sellerId, req.query ?? '', req.filters, req.facets, req.from, req.size]);
     return this.answers.get(key, version, async () => {
-      const index = await this.indexes.get(sellerId, version, () => SellerListingIndex.load(this.db, sellerId));
+      const db = (await this.options.caughtUp?.()) ?? this.db;
+      const index = await this.indexes.get(sellerId, version, () => SellerListingIndex.load(db, sellerId));
       const found = index.search({
         words: queryWords(req.query),
         facets: req.facets,
@@ -94,9 +105,9 @@ export class SellerSearch {
         from: req.from,
         size: req.size,
       });
-      const { listings, attachments } = await loadListingRows(this.db, found.page);
+      const { listings, attachments } = await loadListingRows(db, found.page);
       const [views, items, [seller]] = await Promise.all([
-        toListingViews(this.db, listings, { includePrivate: true, withoutItemAndSeller: true, attachments }),
+        toListingViews(db, listings, { includePrivate: true, withoutItemAndSeller: true, attachments }),
         this.options.views.items.getMany(listings.map((l) => l.itemUrn)),
         this.options.views.sellers.getMany(listings.length > 0 ? [sellerId] : []),
       ]);
