@@ -1,6 +1,6 @@
 import Joi from '../../joi';
 import { MAX_PROFILE_LENGTH, type AccountPatch } from '../../services/account/account';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import { email, password, timestamp, username } from '../schemas';
 import type { Services } from '../services';
 
@@ -38,7 +38,7 @@ const accountStats = Joi.object({
 });
 
 export const accountRoutes = (s: Services) => [
-  defineRoute<None, None, undefined, 'bearer'>({
+  defineLegacyRoute<None, None, undefined, 'bearer'>({
     operationId: 'getAccount',
     method: 'get',
     path: '/user/account',
@@ -49,7 +49,7 @@ export const accountRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 200, body: await s.accounts.get(principal.userId) }),
   }),
 
-  defineRoute<None, None, AccountPatch, 'bearer'>({
+  defineLegacyRoute<None, None, AccountPatch, 'bearer'>({
     operationId: 'updateAccount',
     method: 'patch',
     path: '/user/account',
@@ -88,7 +88,7 @@ export const accountRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<None, None, undefined, 'user'>({
+  defineLegacyRoute<None, None, undefined, 'user'>({
     operationId: 'getAccountStats',
     method: 'get',
     path: '/user/account/stats',
@@ -100,7 +100,7 @@ export const accountRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 200, body: await s.accountStats.get(principal.userId) }),
   }),
 
-  defineRoute<None, None, undefined, 'bearer'>({
+  defineLegacyRoute<None, None, undefined, 'bearer'>({
     operationId: 'createBillingPortalLink',
     method: 'post',
     path: '/user/billing-portal',
@@ -119,7 +119,7 @@ export const accountRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<Record<string, never>, Record<string, never>, { email: string }, 'bearer'>({
+  defineLegacyRoute<Record<string, never>, Record<string, never>, { email: string }, 'bearer'>({
     operationId: 'requestEmailChange',
     method: 'patch',
     path: '/user/account/email',
@@ -140,7 +140,7 @@ export const accountRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<Record<string, never>, Record<string, never>, { email: string; code: string }, 'bearer'>({
+  defineLegacyRoute<Record<string, never>, Record<string, never>, { email: string; code: string }, 'bearer'>({
     operationId: 'confirmEmailChange',
     method: 'put',
     path: '/user/account/email',

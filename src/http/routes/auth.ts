@@ -2,7 +2,7 @@ import Joi from '../../joi';
 import type { StringSchema } from 'joi';
 import type { User } from '../../db/entities';
 import type { TokenPair } from '../../services/auth/auth-service';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import { clientCredentials, NO_STORE, type ClientFields } from '../oauth';
 import { email, oauthError, password, userView, username } from '../schemas';
 import type { Services } from '../services';
@@ -38,7 +38,7 @@ const oauthTokenResponse = (t: TokenPair) => ({
 });
 
 export const authRoutes = (s: Services) => [
-  defineRoute<Record<string, never>, Record<string, never>, RegisterBody, 'public'>({
+  defineLegacyRoute<Record<string, never>, Record<string, never>, RegisterBody, 'public'>({
     operationId: 'register',
     method: 'post',
     path: '/auth/register',
@@ -70,7 +70,7 @@ export const authRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<Record<string, never>, Record<string, never>, TokenBody, 'public'>({
+  defineLegacyRoute<Record<string, never>, Record<string, never>, TokenBody, 'public'>({
     operationId: 'token',
     method: 'post',
     path: '/oauth/token',

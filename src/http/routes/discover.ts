@@ -1,6 +1,6 @@
 import Joi from '../../joi';
 import type { CatalogQuery } from '../../services/search/catalog-search';
-import { defineRoute, JsonBytes } from '../route';
+import { defineLegacyRoute, JsonBytes } from '../route';
 import { catalogUrn, catalogUrnList, item, offsetPage } from '../schemas';
 import type { Services } from '../services';
 import { CATALOG_CACHE, MAX_BULK_URNS, pageQuery, SEARCH_CACHE } from './discover-common';
@@ -26,7 +26,7 @@ const pricePoint = Joi.object({
 }).meta({ component: 'PricePoint' });
 
 export const discoverRoutes = (s: Services) => [
-  defineRoute<Record<string, never>, CatalogQuery, undefined, 'public'>({
+  defineLegacyRoute<Record<string, never>, CatalogQuery, undefined, 'public'>({
     operationId: 'searchCatalog',
     method: 'get',
     path: '/search',
@@ -45,7 +45,7 @@ export const discoverRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<Record<string, never>, Record<string, never>, { urns: string[] }, 'public'>({
+  defineLegacyRoute<Record<string, never>, Record<string, never>, { urns: string[] }, 'public'>({
     operationId: 'bulkLookupItems',
     method: 'post',
     path: '/search/lookup/bulk',
@@ -76,7 +76,7 @@ export const discoverRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<Record<string, never>, { urn: string; days: number }, undefined, 'public'>({
+  defineLegacyRoute<Record<string, never>, { urn: string; days: number }, undefined, 'public'>({
     operationId: 'itemPriceHistory',
     method: 'get',
     path: '/search/price-history',

@@ -1,6 +1,6 @@
 import Joi from '../../joi';
 import type { PageRequest } from '../../services/paging';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import { idParams, offsetPage, pagedQuery, timestamp } from '../schemas';
 import type { Services } from '../services';
 
@@ -15,7 +15,7 @@ const invoiceSummary = Joi.object({
 }).meta({ component: 'InvoiceSummary' });
 
 export const invoiceRoutes = (s: Services) => [
-  defineRoute<None, PageRequest, undefined, 'user'>({
+  defineLegacyRoute<None, PageRequest, undefined, 'user'>({
     operationId: 'listInvoices',
     method: 'get',
     path: '/user/invoices',
@@ -27,7 +27,7 @@ export const invoiceRoutes = (s: Services) => [
     handler: async ({ principal, query }) => ({ status: 200, body: await s.invoices.list(principal.userId, query) }),
   }),
 
-  defineRoute<{ id: string }, None, undefined, 'user'>({
+  defineLegacyRoute<{ id: string }, None, undefined, 'user'>({
     operationId: 'invoicePdf',
     method: 'get',
     path: '/user/invoices/{id}/pdf',

@@ -1,5 +1,5 @@
 import Joi from '../../joi';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import { timestamp } from '../schemas';
 import type { Services } from '../services';
 
@@ -16,7 +16,7 @@ const applicationView = Joi.object({
  * user's own access token: an application cannot list or unlink others, or relink itself.
  */
 export const linkedApplicationRoutes = (s: Services) => [
-  defineRoute<None, None, undefined, 'bearer'>({
+  defineLegacyRoute<None, None, undefined, 'bearer'>({
     operationId: 'listLinkedApplications',
     method: 'get',
     path: '/user/applications',
@@ -27,7 +27,7 @@ export const linkedApplicationRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 200, body: await s.oauthApps.linked(principal.userId) }),
   }),
 
-  defineRoute<{ clientId: string }, None, undefined, 'bearer'>({
+  defineLegacyRoute<{ clientId: string }, None, undefined, 'bearer'>({
     operationId: 'unlinkApplication',
     method: 'delete',
     path: '/user/applications/{clientId}',

@@ -1,7 +1,7 @@
 import Joi from '../../joi';
 import { MAX_PRICE } from '../../services/listings/listing-input';
 import type { ListingQuery } from '../../services/search/listing-query';
-import { defineRoute, JsonBytes } from '../route';
+import { defineLegacyRoute, JsonBytes } from '../route';
 import { catalogUrn, listing, orNull, priceGuideEntry } from '../schemas';
 import type { Services } from '../services';
 import { SEARCH_CACHE } from './discover-common';
@@ -50,7 +50,7 @@ export const listingSearchPage = Joi.object({
 });
 
 export const listingSearchRoutes = (s: Services) => [
-  defineRoute<Record<string, never>, Record<string, never>, ListingQuery, 'public'>({
+  defineLegacyRoute<Record<string, never>, Record<string, never>, ListingQuery, 'public'>({
     operationId: 'searchItemListings',
     method: 'post',
     path: '/listings/item',

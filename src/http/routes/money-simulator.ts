@@ -1,7 +1,7 @@
 import type { SellerBillingPage, SellerPayoutsPage } from '../../services/money/money-pages';
 import { formatPence } from '../../domain/money/pence';
 import { day, escapeHtml, htmlPage, LINKED_PAGE_HEADERS } from '../pages';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import { signedLinkParams } from '../schemas';
 import type { Services } from '../services';
 
@@ -132,7 +132,7 @@ const pageResponses = {
  * Public routes: the signed, expiring link is the credential, as with the billing portal.
  */
 export const moneySimulatorRoutes = (s: Services) => [
-  defineRoute<{ token: string }, None, undefined, 'public'>({
+  defineLegacyRoute<{ token: string }, None, undefined, 'public'>({
     operationId: 'sellerPayoutsPage',
     method: 'get',
     path: '/simulator/payouts/{token}',
@@ -150,7 +150,7 @@ export const moneySimulatorRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<{ token: string }, None, undefined, 'public'>({
+  defineLegacyRoute<{ token: string }, None, undefined, 'public'>({
     operationId: 'sellerBillingPage',
     method: 'get',
     path: '/simulator/billing/{token}',

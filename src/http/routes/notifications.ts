@@ -1,6 +1,6 @@
 import Joi from '../../joi';
 import { NOTIFICATION_KINDS, type Notifications } from '../../services/alerts/notifications';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import { cursorPage, cursorQuery, idParams, listing, pence, timestamp, type IdParams } from '../schemas';
 import { SEARCH_CACHE } from './discover-common';
 
@@ -42,7 +42,7 @@ const notification = Joi.object({
 }).meta({ component: 'Notification' });
 
 export const notificationRoutes = (s: NotificationRouteServices) => [
-  defineRoute<None, PageQuery, undefined, 'user'>({
+  defineLegacyRoute<None, PageQuery, undefined, 'user'>({
     operationId: 'listNotifications',
     method: 'get',
     path: '/user/notifications',
@@ -65,7 +65,7 @@ export const notificationRoutes = (s: NotificationRouteServices) => [
     handler: async ({ principal, query }) => ({ status: 200, body: await s.notifications.list(principal.userId, query) }),
   }),
 
-  defineRoute<None, None, undefined, 'user'>({
+  defineLegacyRoute<None, None, undefined, 'user'>({
     operationId: 'countUnreadNotifications',
     method: 'get',
     path: '/user/notifications/unread',
@@ -76,7 +76,7 @@ export const notificationRoutes = (s: NotificationRouteServices) => [
     handler: async ({ principal }) => ({ status: 200, body: { unread: await s.notifications.unreadCount(principal.userId) } }),
   }),
 
-  defineRoute<None, None, undefined, 'user'>({
+  defineLegacyRoute<None, None, undefined, 'user'>({
     operationId: 'markAllNotificationsRead',
     method: 'post',
     path: '/user/notifications/read',
@@ -87,7 +87,7 @@ export const notificationRoutes = (s: NotificationRouteServices) => [
     handler: async ({ principal }) => ({ status: 200, body: { marked: await s.notifications.markAllRead(principal.userId) } }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'user'>({
+  defineLegacyRoute<IdParams, None, undefined, 'user'>({
     operationId: 'markNotificationRead',
     method: 'post',
     path: '/user/notifications/{id}/read',
@@ -103,7 +103,7 @@ export const notificationRoutes = (s: NotificationRouteServices) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.notifications.markRead(principal.userId, params.id) }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'public'>({
+  defineLegacyRoute<IdParams, None, undefined, 'public'>({
     operationId: 'getListing',
     method: 'get',
     path: '/listings/{id}',

@@ -1,7 +1,7 @@
 import Joi from '../../joi';
 import type { TokenTypeHint } from '../../services/auth/oauth-tokens';
 import { clientCredentials, NO_STORE, type ClientFields } from '../oauth';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import { oauthError } from '../schemas';
 import type { Services } from '../services';
 
@@ -35,7 +35,7 @@ const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'];
  * use at the token endpoint.
  */
 export const oauthServerRoutes = (s: Services) => [
-  defineRoute<None, None, undefined, 'public'>({
+  defineLegacyRoute<None, None, undefined, 'public'>({
     operationId: 'authorizationServerMetadata',
     method: 'get',
     path: '/.well-known/oauth-authorization-server',
@@ -92,7 +92,7 @@ export const oauthServerRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<None, None, TokenRequest, 'public'>({
+  defineLegacyRoute<None, None, TokenRequest, 'public'>({
     operationId: 'revokeToken',
     method: 'post',
     path: '/oauth/revoke',
@@ -116,7 +116,7 @@ export const oauthServerRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<None, None, TokenRequest, 'public'>({
+  defineLegacyRoute<None, None, TokenRequest, 'public'>({
     operationId: 'introspectToken',
     method: 'post',
     path: '/oauth/introspect',

@@ -3,7 +3,7 @@ import type { PaymentPage } from '../../services/checkout/checkouts';
 import type { BillingPortalPage } from '../../services/account/billing-portal';
 import { formatPence } from '../../domain/money/pence';
 import { day, escapeHtml, htmlPage, LINKED_PAGE_HEADERS, PAGE_HEADERS } from '../pages';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import { signedLinkParams } from '../schemas';
 import type { Services } from '../services';
 
@@ -62,7 +62,7 @@ ${payments}
  * capability, as with a payment provider's hosted page.
  */
 export const paymentSimulatorRoutes = (s: Services) => [
-  defineRoute<{ sessionId: string }, None, undefined, 'public'>({
+  defineLegacyRoute<{ sessionId: string }, None, undefined, 'public'>({
     operationId: 'paymentPage',
     method: 'get',
     path: '/pay/{sessionId}',
@@ -82,7 +82,7 @@ export const paymentSimulatorRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<{ token: string }, None, undefined, 'public'>({
+  defineLegacyRoute<{ token: string }, None, undefined, 'public'>({
     operationId: 'billingPortalPage',
     method: 'get',
     path: '/billing-portal/{token}',
@@ -103,7 +103,7 @@ export const paymentSimulatorRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<{ sessionId: string }, None, { outcome: 'success' | 'failure' }, 'public'>({
+  defineLegacyRoute<{ sessionId: string }, None, { outcome: 'success' | 'failure' }, 'public'>({
     operationId: 'settlePayment',
     method: 'post',
     path: '/pay/{sessionId}',

@@ -3,7 +3,7 @@ import { MAX_PRICE_ALERTS, type PriceAlertInput, type PriceAlerts } from '../../
 import { MAX_WATCHED, type Watchlist } from '../../services/alerts/watchlist';
 import { MAX_PRICE } from '../../services/listings/listing-input';
 import { card, lineOptions, urn } from '../../services/wants/line-input';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import { idParams, orNull, pence, timestamp, type IdParams } from '../schemas';
 
 type None = Record<string, never>;
@@ -58,7 +58,7 @@ const watched = Joi.object({
 const listingParams = Joi.object({ listingId: Joi.string().uuid().required() });
 
 export const priceAlertRoutes = (s: PriceAlertRouteServices) => [
-  defineRoute<None, None, undefined, 'user'>({
+  defineLegacyRoute<None, None, undefined, 'user'>({
     operationId: 'listPriceAlerts',
     method: 'get',
     path: '/user/price-alerts',
@@ -70,7 +70,7 @@ export const priceAlertRoutes = (s: PriceAlertRouteServices) => [
     handler: async ({ principal }) => ({ status: 200, body: { alerts: await s.priceAlerts.list(principal.userId) } }),
   }),
 
-  defineRoute<None, None, PriceAlertInput, 'user'>({
+  defineLegacyRoute<None, None, PriceAlertInput, 'user'>({
     operationId: 'createPriceAlert',
     method: 'post',
     path: '/user/price-alerts',
@@ -90,7 +90,7 @@ export const priceAlertRoutes = (s: PriceAlertRouteServices) => [
     handler: async ({ principal, body }) => ({ status: 201, body: await s.priceAlerts.create(principal.userId, body) }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'user'>({
+  defineLegacyRoute<IdParams, None, undefined, 'user'>({
     operationId: 'getPriceAlert',
     method: 'get',
     path: '/user/price-alerts/{id}',
@@ -102,7 +102,7 @@ export const priceAlertRoutes = (s: PriceAlertRouteServices) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.priceAlerts.get(principal.userId, params.id) }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'user'>({
+  defineLegacyRoute<IdParams, None, undefined, 'user'>({
     operationId: 'deletePriceAlert',
     method: 'delete',
     path: '/user/price-alerts/{id}',
@@ -118,7 +118,7 @@ export const priceAlertRoutes = (s: PriceAlertRouteServices) => [
     },
   }),
 
-  defineRoute<None, None, undefined, 'user'>({
+  defineLegacyRoute<None, None, undefined, 'user'>({
     operationId: 'listWatchlist',
     method: 'get',
     path: '/user/watchlist',
@@ -130,7 +130,7 @@ export const priceAlertRoutes = (s: PriceAlertRouteServices) => [
     handler: async ({ principal }) => ({ status: 200, body: { listings: await s.watchlist.list(principal.userId) } }),
   }),
 
-  defineRoute<None, None, { listingId: string }, 'user'>({
+  defineLegacyRoute<None, None, { listingId: string }, 'user'>({
     operationId: 'watchListing',
     method: 'post',
     path: '/user/watchlist',
@@ -153,7 +153,7 @@ export const priceAlertRoutes = (s: PriceAlertRouteServices) => [
     },
   }),
 
-  defineRoute<{ listingId: string }, None, undefined, 'user'>({
+  defineLegacyRoute<{ listingId: string }, None, undefined, 'user'>({
     operationId: 'unwatchListing',
     method: 'delete',
     path: '/user/watchlist/{listingId}',

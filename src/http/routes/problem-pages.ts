@@ -2,7 +2,7 @@ import Joi from '../../joi';
 import { isProblemCode, PROBLEM_AREAS, PROBLEM_TYPES, type ProblemArea, type ProblemCode } from '../../domain/problem-types';
 import { notFound } from '../../services/errors';
 import { escapeHtml, htmlPage, PAGE_HEADERS } from '../pages';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 
 /**
  * The catalogue's markdown as HTML: inline code kept, links shown as their text (the pages they
@@ -30,7 +30,7 @@ function problemPage(code: ProblemCode): string {
 }
 
 export const problemPageRoutes = () => [
-  defineRoute<{ code: string }, Record<string, never>, undefined, 'public'>({
+  defineLegacyRoute<{ code: string }, Record<string, never>, undefined, 'public'>({
     operationId: 'problemType',
     method: 'get',
     path: '/problems/{code}',

@@ -2,7 +2,7 @@ import Joi from '../../joi';
 import { MAX_REVIEW_CONTENT } from '../../services/reviews/content';
 import type { ReviewRole } from '../../services/reviews/review-pages';
 import type { NewReview, Revision } from '../../services/reviews/reviews';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import { review, reviewsPage } from '../schemas';
 import type { Services } from '../services';
 import { pageQuery } from './discover-common';
@@ -19,7 +19,7 @@ interface CreateBody {
 }
 
 export const reviewRoutes = (s: Services) => [
-  defineRoute<None, None, CreateBody, 'user'>({
+  defineLegacyRoute<None, None, CreateBody, 'user'>({
     operationId: 'createReview',
     method: 'post',
     path: '/user/reviews',
@@ -51,7 +51,7 @@ export const reviewRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<None, { role: ReviewRole; page: number; size: number }, undefined, 'user'>({
+  defineLegacyRoute<None, { role: ReviewRole; page: number; size: number }, undefined, 'user'>({
     operationId: 'listMyReviews',
     method: 'get',
     path: '/user/reviews',
@@ -70,7 +70,7 @@ export const reviewRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<{ id: string }, None, Revision, 'user'>({
+  defineLegacyRoute<{ id: string }, None, Revision, 'user'>({
     operationId: 'reviseReview',
     method: 'put',
     path: '/user/reviews/{id}',
@@ -90,7 +90,7 @@ export const reviewRoutes = (s: Services) => [
     handler: async ({ principal, params, body }) => ({ status: 200, body: await s.reviews.revise(principal.userId, params.id, body) }),
   }),
 
-  defineRoute<{ id: string }, None, undefined, 'user'>({
+  defineLegacyRoute<{ id: string }, None, undefined, 'user'>({
     operationId: 'deleteReview',
     method: 'delete',
     path: '/user/reviews/{id}',

@@ -1,7 +1,7 @@
 import Joi from '../../joi';
 import type { DeliveryOptionInput } from '../../services/sellers/delivery-options';
 import { MAX_DELIVERY_OPTIONS } from '../../services/sellers/delivery-options';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import { idParams, ISO_3166_1, timestamp, type IdParams } from '../schemas';
 import { sellerView } from './seller';
 import type { Services } from '../services';
@@ -42,7 +42,7 @@ const deliveryOption = Joi.object({
 type None = Record<string, never>;
 
 export const sellerAccountRoutes = (s: Services) => [
-  defineRoute<None, None, undefined, 'seller'>({
+  defineLegacyRoute<None, None, undefined, 'seller'>({
     operationId: 'sellerStats',
     method: 'get',
     path: '/seller/stats',
@@ -54,7 +54,7 @@ export const sellerAccountRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 200, body: await s.sellerStats.get(principal.userId) }),
   }),
 
-  defineRoute<None, None, undefined, 'seller'>({
+  defineLegacyRoute<None, None, undefined, 'seller'>({
     operationId: 'sellerDashboard',
     method: 'get',
     path: '/seller/dashboard',
@@ -75,7 +75,7 @@ export const sellerAccountRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 200, body: s.sellerDashboard.links(principal.userId) }),
   }),
 
-  defineRoute<None, None, { enabled: boolean }, 'seller'>({
+  defineLegacyRoute<None, None, { enabled: boolean }, 'seller'>({
     operationId: 'setSellerVacation',
     method: 'put',
     path: '/seller/vacation',
@@ -88,7 +88,7 @@ export const sellerAccountRoutes = (s: Services) => [
     handler: async ({ principal, body }) => ({ status: 200, body: await s.sellers.setVacation(principal.userId, body.enabled) }),
   }),
 
-  defineRoute<None, None, undefined, 'seller'>({
+  defineLegacyRoute<None, None, undefined, 'seller'>({
     operationId: 'listDeliveryOptions',
     method: 'get',
     path: '/seller/delivery-options',
@@ -99,7 +99,7 @@ export const sellerAccountRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 200, body: await s.deliveryOptions.list(principal.userId) }),
   }),
 
-  defineRoute<None, None, DeliveryOptionInput, 'seller'>({
+  defineLegacyRoute<None, None, DeliveryOptionInput, 'seller'>({
     operationId: 'createDeliveryOption',
     method: 'post',
     path: '/seller/delivery-options',
@@ -115,7 +115,7 @@ export const sellerAccountRoutes = (s: Services) => [
     handler: async ({ principal, body }) => ({ status: 201, body: await s.deliveryOptions.create(principal.userId, body) }),
   }),
 
-  defineRoute<IdParams, None, DeliveryOptionInput, 'seller'>({
+  defineLegacyRoute<IdParams, None, DeliveryOptionInput, 'seller'>({
     operationId: 'updateDeliveryOption',
     method: 'put',
     path: '/seller/delivery-options/{id}',
@@ -133,7 +133,7 @@ export const sellerAccountRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'seller'>({
+  defineLegacyRoute<IdParams, None, undefined, 'seller'>({
     operationId: 'deleteDeliveryOption',
     method: 'delete',
     path: '/seller/delivery-options/{id}',

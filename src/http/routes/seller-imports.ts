@@ -1,7 +1,7 @@
 import Joi from '../../joi';
 import { IMPORT_COLUMNS, REQUIRED_COLUMNS } from '../../services/imports/csv-rows';
 import { readRawText } from '../raw-body';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import { pageOf } from '../../services/paging';
 import { timestamp, idParams, offsetPage, type IdParams } from '../schemas';
 import type { Services } from '../services';
@@ -20,7 +20,7 @@ const importView = Joi.object({
 type None = Record<string, never>;
 
 export const sellerImportRoutes = (s: Services, { maxBytes, maxRows }: { maxBytes: number; maxRows: number }) => [
-  defineRoute<None, None, undefined, 'seller'>({
+  defineLegacyRoute<None, None, undefined, 'seller'>({
     operationId: 'createListingImport',
     method: 'post',
     path: '/seller/imports',
@@ -48,7 +48,7 @@ export const sellerImportRoutes = (s: Services, { maxBytes, maxRows }: { maxByte
     },
   }),
 
-  defineRoute<IdParams, None, undefined, 'seller'>({
+  defineLegacyRoute<IdParams, None, undefined, 'seller'>({
     operationId: 'getListingImport',
     method: 'get',
     path: '/seller/imports/{id}',
@@ -60,7 +60,7 @@ export const sellerImportRoutes = (s: Services, { maxBytes, maxRows }: { maxByte
     handler: async ({ principal, params }) => ({ status: 200, body: await s.imports.get(principal.userId, params.id) }),
   }),
 
-  defineRoute<IdParams, { page: number; size: number }, undefined, 'seller'>({
+  defineLegacyRoute<IdParams, { page: number; size: number }, undefined, 'seller'>({
     operationId: 'listListingImportErrors',
     method: 'get',
     path: '/seller/imports/{id}/errors',

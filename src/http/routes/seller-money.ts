@@ -1,12 +1,12 @@
 import Joi from '../../joi';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import { cursorPage, cursorQuery, pence, transfer } from '../schemas';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
 
 export const sellerMoneyRoutes = (s: Services) => [
-  defineRoute<None, { cursor?: string; size: number }, undefined, 'seller'>({
+  defineLegacyRoute<None, { cursor?: string; size: number }, undefined, 'seller'>({
     operationId: 'listSellerTransfers',
     method: 'get',
     path: '/seller/transfers',
@@ -29,7 +29,7 @@ export const sellerMoneyRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<None, None, undefined, 'seller'>({
+  defineLegacyRoute<None, None, undefined, 'seller'>({
     operationId: 'sellerBalance',
     method: 'get',
     path: '/seller/balance',
@@ -57,7 +57,7 @@ export const sellerMoneyRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 200, body: await s.sellerMoney.balance(principal.userId) }),
   }),
 
-  defineRoute<None, { cursor?: string; size: number }, undefined, 'seller'>({
+  defineLegacyRoute<None, { cursor?: string; size: number }, undefined, 'seller'>({
     operationId: 'listSellerPayouts',
     method: 'get',
     path: '/seller/payouts',

@@ -1,6 +1,6 @@
 import Joi from '../../joi';
 import { readRawBody } from '../raw-body';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import { timestamp, idParams, moderationProblem, type IdParams } from '../schemas';
 import type { Services } from '../services';
 
@@ -9,7 +9,7 @@ type None = Record<string, never>;
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'application/octet-stream'];
 
 export const uploadRoutes = (s: Services) => [
-  defineRoute<None, None, undefined, 'user'>({
+  defineLegacyRoute<None, None, undefined, 'user'>({
     operationId: 'createUpload',
     method: 'post',
     path: '/uploads',
@@ -40,7 +40,7 @@ export const uploadRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 201, body: await s.uploads.create(principal.userId) }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'user'>({
+  defineLegacyRoute<IdParams, None, undefined, 'user'>({
     operationId: 'putUploadBytes',
     method: 'put',
     path: '/uploads/{id}',
@@ -92,7 +92,7 @@ export const uploadRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<IdParams, None, undefined, 'public'>({
+  defineLegacyRoute<IdParams, None, undefined, 'public'>({
     operationId: 'getImage',
     method: 'get',
     path: '/images/{id}',

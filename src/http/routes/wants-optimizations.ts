@@ -1,6 +1,6 @@
 import Joi from '../../joi';
 import type { OptimizationInput, WantsOptimizations } from '../../services/wants/optimizations';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import { ISO_3166_1, orNull, pence, problemSchema, timestamp } from '../schemas';
 import { basketView } from './basket';
 
@@ -107,7 +107,7 @@ const basketRefusal = problemSchema
 
 /** Basket optimizations of a wants list (docs/wants.md, "The optimizer"). */
 export const wantsOptimizationRoutes = (s: { optimizations: WantsOptimizations }) => [
-  defineRoute<{ id: string }, None, OptimizationInput, 'user'>({
+  defineLegacyRoute<{ id: string }, None, OptimizationInput, 'user'>({
     operationId: 'optimizeWantsList',
     method: 'post',
     path: '/user/wants/{id}/optimizations',
@@ -135,7 +135,7 @@ export const wantsOptimizationRoutes = (s: { optimizations: WantsOptimizations }
     },
   }),
 
-  defineRoute<{ id: string; optimizationId: string }, None, undefined, 'user'>({
+  defineLegacyRoute<{ id: string; optimizationId: string }, None, undefined, 'user'>({
     operationId: 'getWantsOptimization',
     method: 'get',
     path: '/user/wants/{id}/optimizations/{optimizationId}',
@@ -153,7 +153,7 @@ export const wantsOptimizationRoutes = (s: { optimizations: WantsOptimizations }
     }),
   }),
 
-  defineRoute<{ id: string; optimizationId: string }, None, undefined, 'user'>({
+  defineLegacyRoute<{ id: string; optimizationId: string }, None, undefined, 'user'>({
     operationId: 'basketFromOptimization',
     method: 'post',
     path: '/user/wants/{id}/optimizations/{optimizationId}/basket',

@@ -12,7 +12,7 @@ import {
 import { WANTS_CSV_COLUMNS } from '../../services/wants/wants-csv';
 import type { Paged, WantsLists } from '../../services/wants/wants-lists';
 import { CONDITIONS } from '../../services/listings/listing-input';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import { idParams, offsetPage, orNull, pence, timestamp, type IdParams } from '../schemas';
 import { pageQuery } from './discover-common';
 
@@ -99,7 +99,7 @@ const importResult = Joi.object({
 }).meta({ component: 'WantsImportResult' });
 
 export const wantsRoutes = (s: WantsRouteServices) => [
-  defineRoute<None, Paged, undefined, 'user'>({
+  defineLegacyRoute<None, Paged, undefined, 'user'>({
     operationId: 'listWantsLists',
     method: 'get',
     path: '/user/wants',
@@ -111,7 +111,7 @@ export const wantsRoutes = (s: WantsRouteServices) => [
     handler: async ({ principal, query }) => ({ status: 200, body: await s.lists.list(principal.userId, query) }),
   }),
 
-  defineRoute<None, None, { name: string }, 'user'>({
+  defineLegacyRoute<None, None, { name: string }, 'user'>({
     operationId: 'createWantsList',
     method: 'post',
     path: '/user/wants',
@@ -127,7 +127,7 @@ export const wantsRoutes = (s: WantsRouteServices) => [
     handler: async ({ principal, body }) => ({ status: 201, body: await s.lists.create(principal.userId, body.name) }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'user'>({
+  defineLegacyRoute<IdParams, None, undefined, 'user'>({
     operationId: 'getWantsList',
     method: 'get',
     path: '/user/wants/{id}',
@@ -139,7 +139,7 @@ export const wantsRoutes = (s: WantsRouteServices) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.lists.get(principal.userId, params.id) }),
   }),
 
-  defineRoute<IdParams, None, { name: string }, 'user'>({
+  defineLegacyRoute<IdParams, None, { name: string }, 'user'>({
     operationId: 'renameWantsList',
     method: 'patch',
     path: '/user/wants/{id}',
@@ -155,7 +155,7 @@ export const wantsRoutes = (s: WantsRouteServices) => [
     handler: async ({ principal, params, body }) => ({ status: 200, body: await s.lists.rename(principal.userId, params.id, body.name) }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'user'>({
+  defineLegacyRoute<IdParams, None, undefined, 'user'>({
     operationId: 'deleteWantsList',
     method: 'delete',
     path: '/user/wants/{id}',
@@ -170,7 +170,7 @@ export const wantsRoutes = (s: WantsRouteServices) => [
     },
   }),
 
-  defineRoute<IdParams, Paged, undefined, 'user'>({
+  defineLegacyRoute<IdParams, Paged, undefined, 'user'>({
     operationId: 'listWantsLines',
     method: 'get',
     path: '/user/wants/{id}/lines',
@@ -187,7 +187,7 @@ export const wantsRoutes = (s: WantsRouteServices) => [
     handler: async ({ principal, params, query }) => ({ status: 200, body: await s.lists.lines(principal.userId, params.id, query) }),
   }),
 
-  defineRoute<IdParams, None, WantsLineInput, 'user'>({
+  defineLegacyRoute<IdParams, None, WantsLineInput, 'user'>({
     operationId: 'addWantsLine',
     method: 'post',
     path: '/user/wants/{id}/lines',
@@ -205,7 +205,7 @@ export const wantsRoutes = (s: WantsRouteServices) => [
     handler: async ({ principal, params, body }) => ({ status: 201, body: await s.lists.addLine(principal.userId, params.id, body) }),
   }),
 
-  defineRoute<LineParams, None, Partial<WantsLineInput>, 'user'>({
+  defineLegacyRoute<LineParams, None, Partial<WantsLineInput>, 'user'>({
     operationId: 'updateWantsLine',
     method: 'patch',
     path: '/user/wants/{id}/lines/{lineId}',
@@ -225,7 +225,7 @@ export const wantsRoutes = (s: WantsRouteServices) => [
     }),
   }),
 
-  defineRoute<LineParams, None, undefined, 'user'>({
+  defineLegacyRoute<LineParams, None, undefined, 'user'>({
     operationId: 'deleteWantsLine',
     method: 'delete',
     path: '/user/wants/{id}/lines/{lineId}',
@@ -240,7 +240,7 @@ export const wantsRoutes = (s: WantsRouteServices) => [
     },
   }),
 
-  defineRoute<IdParams, None, WantsImportRequest, 'user'>({
+  defineLegacyRoute<IdParams, None, WantsImportRequest, 'user'>({
     operationId: 'importWantsLines',
     method: 'post',
     path: '/user/wants/{id}/import',
@@ -262,7 +262,7 @@ export const wantsRoutes = (s: WantsRouteServices) => [
     handler: async ({ principal, params, body }) => ({ status: 200, body: await s.imports.import(principal.userId, params.id, body) }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'user'>({
+  defineLegacyRoute<IdParams, None, undefined, 'user'>({
     operationId: 'exportWantsList',
     method: 'get',
     path: '/user/wants/{id}/export',

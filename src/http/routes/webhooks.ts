@@ -12,7 +12,7 @@ import {
   MAX_HEADER_VALUE_LENGTH,
 } from '../../services/webhooks/rules';
 import { MAX_URL_LENGTH } from '../../services/webhooks/url-policy';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import { documentedAs, timestamp } from '../schemas';
 import type { Services } from '../services';
 
@@ -57,7 +57,7 @@ const notFound = { description: 'No such webhook, or not the caller’s.' };
 const noStore = { 'Cache-Control': 'no-store' };
 
 export const webhookRoutes = (s: Services) => [
-  defineRoute<Record<string, never>, Record<string, never>, undefined, 'seller'>({
+  defineLegacyRoute<Record<string, never>, Record<string, never>, undefined, 'seller'>({
     operationId: 'listWebhooks',
     method: 'get',
     path: '/seller/webhooks',
@@ -68,7 +68,7 @@ export const webhookRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 200, body: await s.webhooks.list(principal.userId) }),
   }),
 
-  defineRoute<Record<string, never>, Record<string, never>, EndpointInput, 'seller'>({
+  defineLegacyRoute<Record<string, never>, Record<string, never>, EndpointInput, 'seller'>({
     operationId: 'createWebhook',
     method: 'post',
     path: '/seller/webhooks',
@@ -102,7 +102,7 @@ export const webhookRoutes = (s: Services) => [
     handler: async ({ principal, body }) => ({ status: 201, body: await s.webhooks.create(principal.userId, body), headers: noStore }),
   }),
 
-  defineRoute<WebhookParams, Record<string, never>, undefined, 'seller'>({
+  defineLegacyRoute<WebhookParams, Record<string, never>, undefined, 'seller'>({
     operationId: 'getWebhook',
     method: 'get',
     path: '/seller/webhooks/{webhookId}',
@@ -114,7 +114,7 @@ export const webhookRoutes = (s: Services) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.webhooks.get(principal.userId, params.webhookId) }),
   }),
 
-  defineRoute<WebhookParams, Record<string, never>, EndpointChanges, 'seller'>({
+  defineLegacyRoute<WebhookParams, Record<string, never>, EndpointChanges, 'seller'>({
     operationId: 'updateWebhook',
     method: 'patch',
     path: '/seller/webhooks/{webhookId}',
@@ -136,7 +136,7 @@ export const webhookRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<WebhookParams, Record<string, never>, { subscriptions: EventType[] }, 'seller'>({
+  defineLegacyRoute<WebhookParams, Record<string, never>, { subscriptions: EventType[] }, 'seller'>({
     operationId: 'setWebhookSubscriptions',
     method: 'put',
     path: '/seller/webhooks/{webhookId}/subscriptions',
@@ -157,7 +157,7 @@ export const webhookRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<WebhookParams, Record<string, never>, undefined, 'seller'>({
+  defineLegacyRoute<WebhookParams, Record<string, never>, undefined, 'seller'>({
     operationId: 'rotateWebhookSecret',
     method: 'post',
     path: '/seller/webhooks/{webhookId}/secret',
@@ -176,7 +176,7 @@ export const webhookRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<WebhookParams, Record<string, never>, undefined, 'seller'>({
+  defineLegacyRoute<WebhookParams, Record<string, never>, undefined, 'seller'>({
     operationId: 'testWebhook',
     method: 'post',
     path: '/seller/webhooks/{webhookId}/test',
@@ -195,7 +195,7 @@ export const webhookRoutes = (s: Services) => [
     handler: async ({ principal, params }) => ({ status: 202, body: await s.webhooks.sendTest(principal.userId, params.webhookId) }),
   }),
 
-  defineRoute<WebhookParams, { window: MetricWindow }, undefined, 'seller'>({
+  defineLegacyRoute<WebhookParams, { window: MetricWindow }, undefined, 'seller'>({
     operationId: 'webhookMetrics',
     method: 'get',
     path: '/seller/webhooks/{webhookId}/metrics',
@@ -238,7 +238,7 @@ export const webhookRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<WebhookParams, FailureFilter, undefined, 'seller'>({
+  defineLegacyRoute<WebhookParams, FailureFilter, undefined, 'seller'>({
     operationId: 'webhookFailures',
     method: 'get',
     path: '/seller/webhooks/{webhookId}/failures',
@@ -288,7 +288,7 @@ export const webhookRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<WebhookParams & { deliveryId: string }, Record<string, never>, undefined, 'seller'>({
+  defineLegacyRoute<WebhookParams & { deliveryId: string }, Record<string, never>, undefined, 'seller'>({
     operationId: 'replayWebhookDelivery',
     method: 'post',
     path: '/seller/webhooks/{webhookId}/deliveries/{deliveryId}/replay',
@@ -310,7 +310,7 @@ export const webhookRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<WebhookParams, Record<string, never>, undefined, 'seller'>({
+  defineLegacyRoute<WebhookParams, Record<string, never>, undefined, 'seller'>({
     operationId: 'deleteWebhook',
     method: 'delete',
     path: '/seller/webhooks/{webhookId}',
