@@ -1,6 +1,5 @@
 import Joi from '../../joi';
-import type { CatalogQuery } from '../../services/search/catalog-search';
-import { defineLegacyRoute, JsonBytes } from '../route';
+import { defineRoute, JsonBytes } from '../route';
 import { catalogUrn, catalogUrnList, item, offsetPage } from '../schemas';
 import type { Services } from '../services';
 import { CATALOG_CACHE, MAX_BULK_URNS, pageQuery, SEARCH_CACHE } from './discover-common';
@@ -26,7 +25,7 @@ const pricePoint = Joi.object({
 }).meta({ component: 'PricePoint' });
 
 export const discoverRoutes = (s: Services) => [
-  defineLegacyRoute<Record<string, never>, CatalogQuery, undefined, 'public'>({
+  defineRoute<'searchCatalog', 'public'>({
     operationId: 'searchCatalog',
     method: 'get',
     path: '/search',
@@ -45,7 +44,7 @@ export const discoverRoutes = (s: Services) => [
     }),
   }),
 
-  defineLegacyRoute<Record<string, never>, Record<string, never>, { urns: string[] }, 'public'>({
+  defineRoute<'bulkLookupItems', 'public'>({
     operationId: 'bulkLookupItems',
     method: 'post',
     path: '/search/lookup/bulk',
@@ -76,7 +75,7 @@ export const discoverRoutes = (s: Services) => [
     },
   }),
 
-  defineLegacyRoute<Record<string, never>, { urn: string; days: number }, undefined, 'public'>({
+  defineRoute<'itemPriceHistory', 'public'>({
     operationId: 'itemPriceHistory',
     method: 'get',
     path: '/search/price-history',

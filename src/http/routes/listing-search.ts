@@ -1,7 +1,6 @@
 import Joi from '../../joi';
 import { MAX_PRICE } from '../../services/listings/listing-input';
-import type { ListingQuery } from '../../services/search/listing-query';
-import { defineLegacyRoute, JsonBytes } from '../route';
+import { defineRoute, JsonBytes } from '../route';
 import { catalogUrn, listing, orNull, priceGuideEntry } from '../schemas';
 import type { Services } from '../services';
 import { SEARCH_CACHE } from './discover-common';
@@ -50,7 +49,7 @@ export const listingSearchPage = Joi.object({
 });
 
 export const listingSearchRoutes = (s: Services) => [
-  defineLegacyRoute<Record<string, never>, Record<string, never>, ListingQuery, 'public'>({
+  defineRoute<'searchItemListings', 'public'>({
     operationId: 'searchItemListings',
     method: 'post',
     path: '/listings/item',

@@ -1,11 +1,9 @@
 import type { SellerBillingPage, SellerPayoutsPage } from '../../services/money/money-pages';
 import { formatPence } from '../../domain/money/pence';
 import { day, escapeHtml, htmlPage, LINKED_PAGE_HEADERS } from '../pages';
-import { defineLegacyRoute } from '../route';
+import { defineRoute } from '../route';
 import { signedLinkParams } from '../schemas';
 import type { Services } from '../services';
-
-type None = Record<string, never>;
 
 /** A signed amount: what was given back shows as −£x. */
 const signedPence = (pence: number) => (pence < 0 ? `−${formatPence(-pence)}` : formatPence(pence));
@@ -132,7 +130,7 @@ const pageResponses = {
  * Public routes: the signed, expiring link is the credential, as with the billing portal.
  */
 export const moneySimulatorRoutes = (s: Services) => [
-  defineLegacyRoute<{ token: string }, None, undefined, 'public'>({
+  defineRoute<'sellerPayoutsPage', 'public'>({
     operationId: 'sellerPayoutsPage',
     method: 'get',
     path: '/simulator/payouts/{token}',
@@ -150,7 +148,7 @@ export const moneySimulatorRoutes = (s: Services) => [
     }),
   }),
 
-  defineLegacyRoute<{ token: string }, None, undefined, 'public'>({
+  defineRoute<'sellerBillingPage', 'public'>({
     operationId: 'sellerBillingPage',
     method: 'get',
     path: '/simulator/billing/{token}',

@@ -1,6 +1,6 @@
 import Joi from '../../joi';
 import type { PriceGuides } from '../../services/price-guide/price-guide';
-import { defineLegacyRoute } from '../route';
+import { defineRoute } from '../route';
 import { catalogUrn, priceGuideEntry } from '../schemas';
 import { SEARCH_CACHE } from './discover-common';
 
@@ -10,7 +10,7 @@ export interface PriceGuideRouteServices {
 }
 
 export const priceGuideRoutes = (s: PriceGuideRouteServices) => [
-  defineLegacyRoute<Record<string, never>, { urn: string }, undefined, 'public'>({
+  defineRoute<'itemPriceGuide', 'public'>({
     operationId: 'itemPriceGuide',
     method: 'get',
     path: '/search/price-guide',

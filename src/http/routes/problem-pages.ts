@@ -2,7 +2,7 @@ import Joi from '../../joi';
 import { isProblemCode, PROBLEM_AREAS, PROBLEM_TYPES, type ProblemArea, type ProblemCode } from '../../domain/problem-types';
 import { notFound } from '../../services/errors';
 import { escapeHtml, htmlPage, PAGE_HEADERS } from '../pages';
-import { defineLegacyRoute } from '../route';
+import { defineRoute } from '../route';
 
 /**
  * The catalogue's markdown as HTML: inline code kept, links shown as their text (the pages they
@@ -30,7 +30,7 @@ function problemPage(code: ProblemCode): string {
 }
 
 export const problemPageRoutes = () => [
-  defineLegacyRoute<{ code: string }, Record<string, never>, undefined, 'public'>({
+  defineRoute<'problemType', 'public'>({
     operationId: 'problemType',
     method: 'get',
     path: '/problems/{code}',

@@ -1,5 +1,5 @@
 import Joi from '../../joi';
-import { defineLegacyRoute } from '../route';
+import { defineRoute } from '../route';
 import { reviewsPage, userSummary } from '../schemas';
 import type { Services } from '../services';
 import { pageQuery, SEARCH_CACHE } from './discover-common';
@@ -9,7 +9,7 @@ const identifier = Joi.object({
 });
 
 export const profileRoutes = (s: Services) => [
-  defineLegacyRoute<{ identifier: string }, Record<string, never>, undefined, 'public'>({
+  defineRoute<'publicProfile', 'public'>({
     operationId: 'publicProfile',
     method: 'get',
     path: '/profile/{identifier}',
@@ -25,7 +25,7 @@ export const profileRoutes = (s: Services) => [
     }),
   }),
 
-  defineLegacyRoute<{ identifier: string }, { page: number; size: number }, undefined, 'public'>({
+  defineRoute<'profileReviews', 'public'>({
     operationId: 'profileReviews',
     method: 'get',
     path: '/profile/{identifier}/reviews',

@@ -1,7 +1,7 @@
 import Joi from '../../joi';
 import type { SellerStatusView } from '../../services/sellers';
 import { notFound } from '../../services/errors';
-import { defineLegacyRoute } from '../route';
+import { defineRoute } from '../route';
 import { timestamp } from '../schemas';
 import type { Services } from '../services';
 
@@ -14,7 +14,7 @@ export const sellerView = Joi.object({
 }).meta({ component: 'Seller' });
 
 export const sellerRoutes = (s: Services) => [
-  defineLegacyRoute<Record<string, never>, Record<string, never>, undefined, 'user'>({
+  defineRoute<'onboardSeller', 'user'>({
     operationId: 'onboardSeller',
     method: 'post',
     path: '/seller',
@@ -29,7 +29,7 @@ export const sellerRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 201, body: await s.sellers.onboard(principal.userId) }),
   }),
 
-  defineLegacyRoute<Record<string, never>, Record<string, never>, undefined, 'seller'>({
+  defineRoute<'sellerStatus', 'seller'>({
     operationId: 'sellerStatus',
     method: 'get',
     path: '/seller/status',
