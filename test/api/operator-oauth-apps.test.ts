@@ -1,6 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { registerOperator, registerUser, startTestApi, testEnv, type TestApi, type TestUser } from '../support/api';
 import { ROOT } from '../support/env';
 import { authorizeCode, exchangeCode, pkce } from '../support/oauth';
@@ -294,19 +295,24 @@ describe('managing an application', () => {
 describe('the CLI (bootstrapping) shares the implementation', () => {
   it('rotate-secret prints a new secret that works at once, and lists the application', async () => {
     const app = await register();
-    const cli = (...args: string[]) =>
-      execFileSync(process.execPath, ['-r', 'ts-node/register', path.join(ROOT, 'scripts/oauth-apps.ts'), ...args], {
-        cwd: ROOT,
-        env: { ...process.env, ...testEnv(api.database.url), TS_NODE_TRANSPILE_ONLY: 'true' },
-        encoding: 'utf8',
-      });
-    const out = cli('rotate-secret', app.id);
+    // Run without blocking this process: a synchronous run stalls the API's event loop for the
+    // CLI's whole start-up, longer than the keep-alive of the client's pooled connections on a
+    // loaded machine, and the next request then meets a connection the server has dropped.
+    const cli = async (...args: string[]) =>
+      (
+        await promisify(execFile)(process.execPath, ['-r', 'ts-node/register', path.join(ROOT, 'scripts/oauth-apps.ts'), ...args], {
+          cwd: ROOT,
+          env: { ...process.env, ...testEnv(api.database.url), TS_NODE_TRANSPILE_ONLY: 'true' },
+          encoding: 'utf8',
+        })
+      ).stdout;
+    const out = await cli('rotate-secret', app.id);
     const secret = /client_secret: (\S+)/.exec(out)![1]!;
     const { verifier, challenge } = pkce();
     const user = await registerUser(api, 'cliuser');
     const code = await authorizeCode(api, user, app.id, REDIRECT, challenge);
     await exchangeCode(api, { code, verifier, redirectUri: REDIRECT, clientId: app.id, clientSecret: app.clientSecret }).expect(401);
     await exchangeCode(api, { code, verifier, redirectUri: REDIRECT, clientId: app.id, clientSecret: secret }).expect(200);
-    expect(cli('list')).toContain(`${app.id}  Deck Builder  confidential  enabled  1 linked`);
+    expect(await cli('list')).toContain(`${app.id}  Deck Builder  confidential  enabled  1 linked`);
   }, 60_000);
 });
