@@ -27,7 +27,7 @@ export type QueryOf<O extends OperationId> = OrEmpty<Operation<O>['parameters'][
  * published with `documentedAs`: an address typed in takes `postalCode` or `postal_code` and
  * arrives as the stored `DeliveryAddress` (src/http/schemas.ts, `addressInput`).
  */
-type Converted<T> = [T] extends [components['schemas']['AddressInput']]
+type Converted<T> = T extends components['schemas']['AddressInput']
   ? DeliveryAddress
   : T extends Date
     ? T
