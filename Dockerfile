@@ -14,6 +14,9 @@ COPY worker ./worker
 COPY scripts ./scripts
 # The embedded address lookup's gazetteer; the build copies it into dist/data/.
 COPY data/address-lookup ./data/address-lookup
+# The handlers' types, generated from the route table (src/http/contract.ts), before compiling.
+COPY tools/openapi-client/package.json tools/openapi-client/package-lock.json ./tools/openapi-client/
+RUN node scripts/openapi-client.mjs
 # The emit step of `npm run build`; its type-check of the tests is CI's job (.ci/run).
 RUN node scripts/build.mjs
 

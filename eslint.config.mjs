@@ -33,6 +33,20 @@ export default tseslint.config(
     },
   },
   {
+    // One HTTP contract (docs/conventions.md): a route's handler types come from its Joi schemas
+    // through the generated document; its type arguments name the operation and auth level only.
+    files: ['src/http/routes/**/*.ts', 'src/modules/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='defineRoute'] > TSTypeParameterInstantiation > :not(TSLiteralType)",
+          message: "defineRoute<'operationId', 'auth'> takes literals only: the handler's types come from the route's schemas.",
+        },
+      ],
+    },
+  },
+  {
     files: ['src/joi.ts'],
     rules: { '@typescript-eslint/no-restricted-imports': 'off' },
   },

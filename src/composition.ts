@@ -117,7 +117,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   });
   const deliveryOptions = new DeliveryOptions(db);
   const baskets = new Baskets(db, (sellerId, country) => deliveryOptions.availableTo(sellerId, country));
-  const caseUpdates = new CaseUpdates(temporal);
+  const caseUpdates = new CaseUpdates(temporal, config.temporal.taskQueue);
   const periods: Periods = {
     autoReceiptSeconds: config.orders.autoReceiptSeconds,
     deliveredReceiptSeconds: config.orders.deliveredReceiptSeconds,

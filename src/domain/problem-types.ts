@@ -590,8 +590,7 @@ export const PROBLEM_TYPES = {
     when: {
       general:
         'Also: an image upload, attachment or avatar while `IMAGE_DECODE_QUEUE` (default 64) decodes already wait their turn in this API process; retry shortly. A dependency did not answer (a case Update with Temporal unreachable or slow), or could not be reached at all (PostgreSQL restarting: connection refused or cut, SQLSTATE class 08 or 57P01–57P03); retry, with the same `Idempotency-Key`. The body carries no internal message: the cause is logged with the request id. Work started in the background never answers this: it waits in the start outbox.',
-      cases:
-        "The case workflow did not answer within 10 s (the action may still apply: read the case before retrying), or a just-opened case's workflow has not started within 5 s.",
+      cases: 'The case workflow did not answer within 10 s (the action may still apply: read the case before retrying).',
     },
   },
   'address-lookup-unavailable': {

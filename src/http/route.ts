@@ -1,6 +1,9 @@
 import type Joi from 'joi';
 import type { Context } from 'koa';
 import type { Principal } from '../services/auth/authenticator';
+import type { BodyOf, OperationId, ParamsOf, QueryOf, ResultOf } from './contract';
+
+export { JsonBytes } from './json-bytes-body';
 
 /**
  * Who may call a route:
@@ -36,15 +39,7 @@ export interface RequestSpec {
   rawBody?: { mediaTypes: string[]; description: string };
 }
 
-/**
- * A JSON body already serialized by `toJsonBytes` (kept so by a cache: a hit then costs
- * neither `JSON.stringify` nor encoding). The router sends the bytes as `application/json` unchanged,
- * and parses them back only when it validates responses against their schemas.
- */
-export class JsonBytes {
-  constructor(readonly bytes: Buffer) {}
-}
-
+/** What a handler answers, as the router sees it (each route's handler is typed by `ResultOf`). */
 export interface HandlerResult {
   status: number;
   /** An object or array (sent as JSON), `JsonBytes`, or a document with `contentType`. */
@@ -62,8 +57,10 @@ export interface HandlerInput<P, Q, B, A extends AuthLevel> {
   ctx: Context;
 }
 
-export interface RouteSpec<P = unknown, Q = unknown, B = unknown, A extends AuthLevel = AuthLevel> {
-  operationId: string;
+/** A route's declaration, its handler's input and answer types left open. */
+interface RouteDeclaration<O extends string, A extends AuthLevel, Input, Result> {
+  /** Names the route in the OpenAPI document, and so the types its handler works with (src/http/contract.ts). */
+  operationId: O;
   method: HttpMethod;
   /** OpenAPI path template, e.g. `/seller/webhooks/{webhookId}`. */
   path: string;
@@ -83,24 +80,46 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown, A extends Auth
   idempotent?: boolean;
   request?: RequestSpec;
   responses: Record<number, ResponseSpec>;
-  handler: (input: HandlerInput<P, Q, B, A>) => Promise<HandlerResult>;
+  handler: (input: Input) => Promise<Result>;
 }
+
+/**
+ * A route whose handler takes the params, query and body its Joi schemas validate and answers
+ * the bodies its responses document, all read from the generated contract by `operationId`.
+ */
+export type RouteSpec<O extends OperationId, A extends AuthLevel> = RouteDeclaration<
+  O,
+  A,
+  HandlerInput<ParamsOf<O>, QueryOf<O>, BodyOf<O>, A>,
+  ResultOf<O>
+>;
 
 /** Whether a request to the route may carry an `Idempotency-Key` (see `RouteSpec.idempotent`). */
 export const takesIdempotencyKey = (route: AnyRoute): boolean =>
   route.auth !== 'public' && !route.request?.rawBody && ['post', 'put', 'patch'].includes(route.method) && route.idempotent !== false;
 
-/** Any route, with its handler's input types erased, for the router and the OpenAPI builder. */
+/** Any route, with its handler's types erased, for the router and the OpenAPI builder. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyRoute = RouteSpec<any, any, any, AuthLevel>;
+export type AnyRoute = RouteDeclaration<string, AuthLevel, HandlerInput<any, any, any, AuthLevel>, HandlerResult>;
 
 /**
  * Declares a route once: method, path, auth, schemas and handler. The router, request
- * validation and the OpenAPI document are all derived from these declarations.
- * The type parameters name the shapes Joi hands the handler after validation.
+ * validation and the OpenAPI document are all derived from these declarations, and the
+ * handler's types from that document (`RouteSpec`). The type arguments name the operation and
+ * the auth level, as the declaration does (a mismatch does not compile), and nothing else: a
+ * route writes no types of its own. (Inferring them from the declaration would widen the
+ * handler's literal `status` to number, losing which body goes with which status.)
  */
-export function defineRoute<P = Record<string, never>, Q = Record<string, never>, B = undefined, A extends AuthLevel = AuthLevel>(
-  spec: RouteSpec<P, Q, B, A>,
+export function defineRoute<O extends OperationId, A extends AuthLevel>(spec: RouteSpec<O, A>): AnyRoute {
+  return spec as unknown as AnyRoute;
+}
+
+/**
+ * A route whose handler types are still written by hand (P, Q, B): kept only while the route
+ * files move to `defineRoute`, one group at a time.
+ */
+export function defineLegacyRoute<P = Record<string, never>, Q = Record<string, never>, B = undefined, A extends AuthLevel = AuthLevel>(
+  spec: RouteDeclaration<string, A, HandlerInput<P, Q, B, A>, HandlerResult>,
 ): AnyRoute {
-  return spec as AnyRoute;
+  return spec as unknown as AnyRoute;
 }

@@ -1,16 +1,20 @@
 import {
   isGrpcServiceError,
   ServiceError,
+  WithStartWorkflowOperation,
+  WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
   WorkflowUpdateRPCTimeoutOrCancelledError,
   type Client,
-  type WorkflowHandle,
+  type Workflow,
 } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
 import { caseRefusalOf, operatorDecisionUpdate, partyUpdates } from '../../workflows/contracts/case';
 import type { CaseState, OperatorDecision, PartyAction } from '../domain/cases/machine';
 import { conflict, DomainError, invalid, notFound, unavailable } from '../services/errors';
+import type { WorkflowStart } from '../services/workflow-starts';
+import { startOptionsOf } from '../../workflows/contracts/start-options';
 import { workflowIds } from './workflow-ids';
 
 /** How long a party's request waits for the case workflow to answer before a 503. */
@@ -19,20 +23,36 @@ const UPDATE_DEADLINE_MS = 10_000;
 /**
  * Sends a party's action to `case:{caseId}` as a Temporal Update and waits for its answer. A
  * refusal by the workflow's validator becomes the DomainError it names (409, or 404 for an
- * unknown outcome). No running workflow — finished, or its start still waiting in the start
- * outbox — answers null, and the service tells the two apart from the case row.
+ * unknown outcome). The action is an update-with-start: a case opened moments ago, whose start
+ * still waits in the start outbox, is started by its first action (with the outbox start's own
+ * input), so no caller waits for the dispatcher; the outbox start then finds the id taken.
  */
 export class CaseUpdates {
-  constructor(private readonly client: Client) {}
+  constructor(
+    private readonly client: Client,
+    private readonly taskQueue: string,
+  ) {}
 
   /** `updateId`: a retried action with the same id is the same Update (Temporal answers its first outcome). */
-  async act(caseId: string, action: PartyAction, options: { updateId?: string } = {}): Promise<CaseState | null> {
+  async act(opening: WorkflowStart, action: PartyAction, options: { updateId?: string } = {}): Promise<CaseState> {
+    // USE_EXISTING: a running workflow takes the Update and the start is ignored. A finished one
+    // is not started again (the start's REJECT_DUPLICATE): Temporal refuses the start.
+    const startWorkflowOperation = new WithStartWorkflowOperation<Workflow>(opening.workflowType, {
+      ...startOptionsOf(opening),
+      taskQueue: this.taskQueue,
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    const { update, args } = updateOf(action);
     try {
       return await this.client.connection.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () =>
-        send(this.client.workflow.getHandle(workflowIds.case(caseId)), action, options.updateId),
+        this.client.workflow.executeUpdateWithStart(update, {
+          args,
+          startWorkflowOperation,
+          ...(options.updateId ? { updateId: options.updateId } : {}),
+        }),
       );
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return null;
+      if (err instanceof WorkflowExecutionAlreadyStartedError) throw conflict('case-closed', 'The case is closed.');
       throw toDomainError(err);
     }
   }
@@ -53,20 +73,24 @@ export class CaseUpdates {
   }
 }
 
+/** The Update a party action is sent as, with its arguments. */
+type PartyUpdate = { update: UpdateDefinition<CaseState, [unknown]>; args: [unknown] };
+
 /** Each action through its own Update definition, so the argument types are the contract's. */
-function send(handle: WorkflowHandle, a: PartyAction, updateId: string | undefined): Promise<CaseState> {
-  const id = updateId ? { updateId } : {};
+function updateOf(a: PartyAction): PartyUpdate {
+  // One shape for the single call site; each action's arguments are checked against its own definition here.
+  const as = <Args>(update: UpdateDefinition<CaseState, [Args]>, args: Args): PartyUpdate => ({ update, args: [args] }) as PartyUpdate;
   switch (a.action) {
     case 'propose': {
       const { action: _, ...args } = a;
-      return handle.executeUpdate(partyUpdates.propose, { args: [args], ...id });
+      return as(partyUpdates.propose, args);
     }
     case 'accept':
     case 'reject':
-      return handle.executeUpdate(partyUpdates[a.action], { args: [{ party: a.party, outcomeId: a.outcomeId }], ...id });
+      return as(partyUpdates[a.action], { party: a.party, outcomeId: a.outcomeId });
     case 'escalate':
     case 'resolve':
-      return handle.executeUpdate(partyUpdates[a.action], { args: [{ party: a.party }], ...id });
+      return as(partyUpdates[a.action], { party: a.party });
   }
 }
 

@@ -4,7 +4,6 @@ import { startCodecServer } from '../../src/temporal/codec-server';
 import { AesGcmPayloadCodec } from '../../src/temporal/payload-codec';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { TEMPORAL_CLI } from '../support/env';
-import { insertCase } from '../support/cases';
 import { apiClient, dataOf, expectStatus } from '../support/client';
 import { boughtOrder as bought, disputeFirstItem } from '../support/shop';
 import { eventually, startStack, type TestStack } from '../support/stack';
@@ -23,26 +22,6 @@ const boughtOrder = () => bought(stack.api, { buyerPrefix: 'e2ebuyer', successUr
 const caseParams = (id: string) => ({ params: { path: { id } } });
 
 describe('a case end to end (API → Temporal dev server → worker → Postgres)', () => {
-  it('a case whose workflow has not started yet answers 503 (retry), not "closed"', async () => {
-    const { api } = stack;
-    const { buyer, order } = await boughtOrder();
-    // Opened without its start intent: what a case looks like while its start waits in the outbox.
-    const { caseId } = await insertCase(api.database.db, order.id, 'BUYER', { items: [{ id: order.items[0]!.id, quantity: 1 }] });
-    const asked = Date.now();
-    const res = await expectStatus(
-      apiClient(api, buyer.bearer).PUT('/user/cases/{id}', { ...caseParams(caseId), body: { action: 'escalate' } }),
-      503,
-    );
-    expect(res.error).toMatchObject({
-      type: '/problems/temporarily-unavailable',
-      detail: 'The case is still being set up; try again shortly.',
-    });
-    // It waited for the start before giving up.
-    expect(Date.now() - asked).toBeGreaterThanOrEqual(5000);
-    const [row] = await api.database.db.query(`SELECT status FROM cases WHERE id = $1`, [caseId]);
-    expect(row.status).toBe('OPEN');
-  }, 30_000);
-
   it('order → dispute → seller proposes REFUND → buyer accepts → CLOSED, the same in Postgres, the API and Temporal', async () => {
     const { api, env } = stack;
     const { seller, buyer, purchaseId, order } = await boughtOrder();

@@ -135,7 +135,7 @@ describe('Idempotency-Key end to end (API → Temporal dev server → worker →
       });
 
     // The case workflow runs before the worker stops, so the 503 below is the Update's own
-    // deadline, not a case still being set up.
+    // deadline on a running workflow.
     await caseWorkflowStarted(opened.id);
     await stopWorker();
     const timedOut = await propose();

@@ -129,7 +129,8 @@ it("a case action continues the caller's traceparent through the Update, the wor
   await eventually(async () => spans().find((s) => s.name === 'HandleUpdate:propose' && s.spanContext().traceId === callerTraceId));
   const t = Trace.of(spans(), callerTraceId);
 
-  const update = t.one('StartWorkflowUpdate:propose');
+  // A case action is an update-with-start (docs/cases.md), traced under that name.
+  const update = t.one('UpdateWithStartWorkflow:propose');
   expect(update.parentSpanId).toBe(request.spanContext().spanId);
   const validate = t.one('ValidateUpdate:propose');
   expect(validate.parentSpanId).toBe(update.spanContext().spanId);

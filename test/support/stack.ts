@@ -17,7 +17,10 @@ export interface TestStack {
   api: TestApi;
   env: TestWorkflowEnvironment;
   worker: Worker;
-  /** The workflow-start dispatcher, as the worker process runs it beside the worker. */
+  /**
+   * The workflow-start dispatcher, as the worker process runs it beside the worker; with
+   * `manualStarts` it does not run by itself, and a test makes its passes (`dispatchBatch`).
+   */
   dispatcher: StartDispatcher;
   /** The worker's instruments, wired to the worker and the dispatcher as worker/main.ts wires them. */
   workerMetrics: WorkerMetrics;
@@ -29,11 +32,12 @@ export interface TestStack {
  * database, the real worker (all workflows and activities) with the workflow-start dispatcher,
  * and the real API over HTTP. With `tracing` (test/support/tracing.ts), every part is wired to it
  * as src/main.ts and worker/main.ts wire theirs: the app's spans, the clients' interceptors, the
- * worker's interceptors and sink.
+ * worker's interceptors and sink. With `manualStarts`, starts wait in the outbox until the test
+ * dispatches them (what a request sees before the dispatcher has reached its start).
  */
 export async function startStack(
   envOverrides: Record<string, string> = {},
-  options: { sdkMetricsPort?: number; tracing?: Tracing } = {},
+  options: { sdkMetricsPort?: number; tracing?: Tracing; manualStarts?: boolean } = {},
 ): Promise<TestStack> {
   const env = await devServerEnv({ sdkMetricsPort: options.sdkMetricsPort });
   const database = await createTestDatabase();
@@ -68,7 +72,7 @@ export async function startStack(
     createLogger('silent', 'start-dispatcher'),
     workerMetrics,
   );
-  dispatcher.start();
+  if (!options.manualStarts) dispatcher.start();
   return {
     api,
     env,

@@ -29,7 +29,7 @@ beforeAll(async () => {
   pair = await startStreamingPair();
   const db = await connectAndMigrate({ url: pair.primaryUrl, poolSize: 5 });
   // The pair is this file's own; `pair.close()` removes it.
-  database = { url: pair.primaryUrl, db, drop: async () => undefined };
+  database = { url: pair.primaryUrl, db, close: async () => undefined };
   const replicas = { DATABASE_REPLICA_URLS: pair.replicaUrl, DATABASE_REPLICA_CHECK_MS: CHECK_MS };
   patient = await startTestApi({ database, env: { ...replicas, DATABASE_REPLICA_MAX_LAG_MS: '600000', DISCOVER_CACHE_MS: '30000' } });
   strict = await startTestApi({ database, env: { ...replicas, DATABASE_REPLICA_MAX_LAG_MS: '300' } });

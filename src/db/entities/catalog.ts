@@ -83,7 +83,7 @@ export interface ItemImage {
 export interface ItemMetadata {
   name: string;
   value: string;
-  detail: unknown[];
+  detail: string[];
 }
 
 @Entity({ name: 'catalog_items' })

@@ -11,6 +11,22 @@ import type { CodeWithStatus } from '../problem-types';
 export const OFFER_STATUSES = ['PENDING', 'COUNTERED', 'ACCEPTED', 'DECLINED', 'WITHDRAWN', 'EXPIRED', 'PAID', 'LAPSED'] as const;
 export type OfferStatus = (typeof OFFER_STATUSES)[number];
 
+/** What an offer's history records: the parties' moves, and the service's own (auto-…, expire, lapse, end, pay). */
+export const OFFER_HISTORY_ACTIONS = [
+  'offer',
+  'counter',
+  'accept',
+  'decline',
+  'withdraw',
+  'auto-accept',
+  'auto-decline',
+  'expire',
+  'lapse',
+  'end',
+  'pay',
+] as const;
+export type OfferHistoryAction = (typeof OFFER_HISTORY_ACTIONS)[number];
+
 /** Still being negotiated: someone's answer is awaited and the offer expires without one. */
 export const NEGOTIATING: readonly OfferStatus[] = ['PENDING', 'COUNTERED'];
 /** Not over: negotiating, or accepted and awaiting payment. One per buyer and listing. */

@@ -1,10 +1,8 @@
 import Joi from '../../joi';
-import { MAX_PROFILE_LENGTH, type AccountPatch } from '../../services/account/account';
+import { MAX_PROFILE_LENGTH } from '../../services/account/account';
 import { defineRoute } from '../route';
 import { email, password, timestamp, username } from '../schemas';
 import type { Services } from '../services';
-
-type None = Record<string, never>;
 
 const accountView = Joi.object({
   id: Joi.string().required(),
@@ -38,7 +36,7 @@ const accountStats = Joi.object({
 });
 
 export const accountRoutes = (s: Services) => [
-  defineRoute<None, None, undefined, 'bearer'>({
+  defineRoute<'getAccount', 'bearer'>({
     operationId: 'getAccount',
     method: 'get',
     path: '/user/account',
@@ -49,7 +47,7 @@ export const accountRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 200, body: await s.accounts.get(principal.userId) }),
   }),
 
-  defineRoute<None, None, AccountPatch, 'bearer'>({
+  defineRoute<'updateAccount', 'bearer'>({
     operationId: 'updateAccount',
     method: 'patch',
     path: '/user/account',
@@ -88,7 +86,7 @@ export const accountRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<None, None, undefined, 'user'>({
+  defineRoute<'getAccountStats', 'user'>({
     operationId: 'getAccountStats',
     method: 'get',
     path: '/user/account/stats',
@@ -100,7 +98,7 @@ export const accountRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 200, body: await s.accountStats.get(principal.userId) }),
   }),
 
-  defineRoute<None, None, undefined, 'bearer'>({
+  defineRoute<'createBillingPortalLink', 'bearer'>({
     operationId: 'createBillingPortalLink',
     method: 'post',
     path: '/user/billing-portal',
@@ -119,7 +117,7 @@ export const accountRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<Record<string, never>, Record<string, never>, { email: string }, 'bearer'>({
+  defineRoute<'requestEmailChange', 'bearer'>({
     operationId: 'requestEmailChange',
     method: 'patch',
     path: '/user/account/email',
@@ -140,7 +138,7 @@ export const accountRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<Record<string, never>, Record<string, never>, { email: string; code: string }, 'bearer'>({
+  defineRoute<'confirmEmailChange', 'bearer'>({
     operationId: 'confirmEmailChange',
     method: 'put',
     path: '/user/account/email',

@@ -1,7 +1,7 @@
 import Joi from '../../joi';
 import { RETRIEVED_FIELDS } from '../../services/account/addresses';
 import { MAX_SAVED_ADDRESSES, type AddressInput } from '../../services/account/addresses';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import { documentedAs, idParams, ISO_3166_1, timestamp } from '../schemas';
 import type { Services } from '../services';
 
@@ -87,7 +87,7 @@ const suggestion = Joi.object({
 const retrieved = Joi.object(Object.fromEntries(RETRIEVED_FIELDS.map((f) => [f, Joi.string().allow('').required()])));
 
 export const addressRoutes = (s: Services) => [
-  defineRoute<None, None, { text: string; container?: string; country?: string[] }, 'bearer'>({
+  defineLegacyRoute<None, None, { text: string; container?: string; country?: string[] }, 'bearer'>({
     operationId: 'findAddress',
     method: 'post',
     path: '/user/addresses/lookup/find',
@@ -115,7 +115,7 @@ export const addressRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<None, None, { id: string }, 'bearer'>({
+  defineLegacyRoute<None, None, { id: string }, 'bearer'>({
     operationId: 'retrieveAddress',
     method: 'post',
     path: '/user/addresses/lookup/retrieve',
@@ -133,7 +133,7 @@ export const addressRoutes = (s: Services) => [
     handler: async ({ principal, body }) => ({ status: 200, body: await s.addresses.retrieve(principal.userId, body.id) }),
   }),
 
-  defineRoute<None, None, AddressInput, 'bearer'>({
+  defineLegacyRoute<None, None, AddressInput, 'bearer'>({
     operationId: 'createAddress',
     method: 'post',
     path: '/user/addresses',
@@ -152,7 +152,7 @@ export const addressRoutes = (s: Services) => [
     handler: async ({ principal, body }) => ({ status: 201, body: await s.addresses.create(principal.userId, body) }),
   }),
 
-  defineRoute<None, None, undefined, 'bearer'>({
+  defineLegacyRoute<None, None, undefined, 'bearer'>({
     operationId: 'listAddresses',
     method: 'get',
     path: '/user/addresses',
@@ -163,7 +163,7 @@ export const addressRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 200, body: await s.addresses.list(principal.userId) }),
   }),
 
-  defineRoute<{ id: string }, None, undefined, 'bearer'>({
+  defineLegacyRoute<{ id: string }, None, undefined, 'bearer'>({
     operationId: 'getAddress',
     method: 'get',
     path: '/user/addresses/{id}',
@@ -175,7 +175,7 @@ export const addressRoutes = (s: Services) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.addresses.get(principal.userId, params.id) }),
   }),
 
-  defineRoute<{ id: string }, None, Partial<AddressInput>, 'bearer'>({
+  defineLegacyRoute<{ id: string }, None, Partial<AddressInput>, 'bearer'>({
     operationId: 'updateAddress',
     method: 'patch',
     path: '/user/addresses/{id}',
@@ -193,7 +193,7 @@ export const addressRoutes = (s: Services) => [
     handler: async ({ principal, params, body }) => ({ status: 200, body: await s.addresses.update(principal.userId, params.id, body) }),
   }),
 
-  defineRoute<{ id: string }, None, undefined, 'bearer'>({
+  defineLegacyRoute<{ id: string }, None, undefined, 'bearer'>({
     operationId: 'deleteAddress',
     method: 'delete',
     path: '/user/addresses/{id}',

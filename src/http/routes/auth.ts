@@ -3,28 +3,11 @@ import type { StringSchema } from 'joi';
 import type { User } from '../../db/entities';
 import type { TokenPair } from '../../services/auth/auth-service';
 import { defineRoute } from '../route';
-import { clientCredentials, NO_STORE, type ClientFields } from '../oauth';
+import { clientCredentials, NO_STORE } from '../oauth';
 import { email, oauthError, password, userView, username } from '../schemas';
 import type { Services } from '../services';
 
 export const toUserView = (u: User) => ({ id: u.id, email: u.email, username: u.username, createdAt: u.createdAt });
-
-interface RegisterBody {
-  email: string;
-  username: string;
-  password: string;
-}
-
-interface TokenFields extends ClientFields {
-  scope?: string;
-}
-
-type TokenBody = TokenFields &
-  (
-    | { grant_type: 'password'; username: string; password: string }
-    | { grant_type: 'refresh_token'; refresh_token: string }
-    | { grant_type: 'authorization_code'; code: string; redirect_uri?: string; code_verifier: string }
-  );
 
 /** Fields that belong to one grant type only. */
 const onlyFor = (grant: string, schema: StringSchema) =>
@@ -32,13 +15,13 @@ const onlyFor = (grant: string, schema: StringSchema) =>
 
 const oauthTokenResponse = (t: TokenPair) => ({
   access_token: t.accessToken,
-  token_type: 'Bearer',
+  token_type: 'Bearer' as const,
   expires_in: t.expiresIn,
   refresh_token: t.refreshToken,
 });
 
 export const authRoutes = (s: Services) => [
-  defineRoute<Record<string, never>, Record<string, never>, RegisterBody, 'public'>({
+  defineRoute<'register', 'public'>({
     operationId: 'register',
     method: 'post',
     path: '/auth/register',
@@ -70,7 +53,7 @@ export const authRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<Record<string, never>, Record<string, never>, TokenBody, 'public'>({
+  defineRoute<'token', 'public'>({
     operationId: 'token',
     method: 'post',
     path: '/oauth/token',

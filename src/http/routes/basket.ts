@@ -1,7 +1,7 @@
 import Joi from '../../joi';
 import type { DeliveryAddress } from '../../services/basket/pricing';
 import { MAX_BASKET_LINES, MAX_LINE_QUANTITY } from '../../services/basket/baskets';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import {
   address,
   addressInput,
@@ -79,7 +79,7 @@ const summaryView = Joi.object({
 }).meta({ component: 'BasketSummary' });
 
 export const basketRoutes = (s: Services) => [
-  defineRoute<None, None, undefined, 'user'>({
+  defineLegacyRoute<None, None, undefined, 'user'>({
     operationId: 'getBasket',
     method: 'get',
     path: '/basket',
@@ -90,7 +90,7 @@ export const basketRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 200, body: await s.baskets.open(principal.userId) }),
   }),
 
-  defineRoute<{ id: string; listingId: string }, None, { quantity: number }, 'user'>({
+  defineLegacyRoute<{ id: string; listingId: string }, None, { quantity: number }, 'user'>({
     operationId: 'setBasketLine',
     method: 'put',
     path: '/basket/{id}/items/{listingId}',
@@ -113,7 +113,7 @@ export const basketRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<{ id: string; listingId: string }, None, undefined, 'user'>({
+  defineLegacyRoute<{ id: string; listingId: string }, None, undefined, 'user'>({
     operationId: 'removeBasketLine',
     method: 'delete',
     path: '/basket/{id}/items/{listingId}',
@@ -128,7 +128,7 @@ export const basketRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<{ id: string }, None, { address?: DeliveryAddress; addressId?: string; options: Record<string, string> }, 'user'>({
+  defineLegacyRoute<{ id: string }, None, { address?: DeliveryAddress; addressId?: string; options: Record<string, string> }, 'user'>({
     operationId: 'setBasketDelivery',
     method: 'put',
     path: '/basket/{id}/delivery',
@@ -172,7 +172,7 @@ export const basketRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<{ id: string }, None, undefined, 'user'>({
+  defineLegacyRoute<{ id: string }, None, undefined, 'user'>({
     operationId: 'getBasketSummary',
     method: 'get',
     path: '/basket/{id}/summary',
@@ -186,7 +186,7 @@ export const basketRoutes = (s: Services) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.baskets.summary(principal.userId, params.id) }),
   }),
 
-  defineRoute<{ id: string }, None, { successUrl: string }, 'user'>({
+  defineLegacyRoute<{ id: string }, None, { successUrl: string }, 'user'>({
     operationId: 'checkoutBasket',
     method: 'post',
     path: '/basket/{id}/checkout',

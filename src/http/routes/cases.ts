@@ -6,7 +6,7 @@ import type { CaseActionRequest, CaseFilters } from '../../services/cases/cases'
 import type { PageRequest } from '../../services/paging';
 import { requestHash } from '../../services/idempotency/idempotency-keys';
 import { CASE_STATUSES, type Party } from '../../domain/cases/machine';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import { caseAttachment, caseView, idParams, offsetPage, outcomeProposalFields, pagedQuery, type IdParams } from '../schemas';
 import type { Services } from '../services';
 
@@ -79,7 +79,7 @@ const ACTION_RESPONSES = {
 function attachmentRoutes<A extends 'user' | 'seller'>(s: Services, party: Party, auth: A, base: string, tag: string) {
   const who = party === 'BUYER' ? 'User' : 'Seller';
   return [
-    defineRoute<IdParams, None, undefined, A>({
+    defineLegacyRoute<IdParams, None, undefined, A>({
       operationId: `create${who}CaseAttachment`,
       method: 'post',
       path: `${base}/{id}/attachments`,
@@ -97,7 +97,7 @@ function attachmentRoutes<A extends 'user' | 'seller'>(s: Services, party: Party
         body: await s.cases.createAttachment(party, principal!.userId, params.id),
       }),
     }),
-    defineRoute<IdParams, None, { id: string }, A>({
+    defineLegacyRoute<IdParams, None, { id: string }, A>({
       operationId: `finalize${who}CaseAttachment`,
       method: 'patch',
       path: `${base}/{id}/attachments`,
@@ -121,7 +121,7 @@ function attachmentRoutes<A extends 'user' | 'seller'>(s: Services, party: Party
 }
 
 export const userCaseRoutes = (s: Services) => [
-  defineRoute<None, PageRequest, undefined, 'user'>({
+  defineLegacyRoute<None, PageRequest, undefined, 'user'>({
     operationId: 'listUserCases',
     method: 'get',
     path: '/user/cases',
@@ -133,7 +133,7 @@ export const userCaseRoutes = (s: Services) => [
     responses: { 200: { description: 'Cases.', schema: Joi.array().items(caseView) } },
     handler: async ({ principal, query }) => ({ status: 200, body: await s.cases.listForBuyer(principal.userId, query) }),
   }),
-  defineRoute<IdParams, None, undefined, 'user'>({
+  defineLegacyRoute<IdParams, None, undefined, 'user'>({
     operationId: 'getUserCase',
     method: 'get',
     path: '/user/cases/{id}',
@@ -144,7 +144,7 @@ export const userCaseRoutes = (s: Services) => [
     responses: { 200: { description: 'The case.', schema: caseView }, 404: { description: "Case missing or not the caller's." } },
     handler: async ({ principal, params }) => ({ status: 200, body: await s.cases.get('BUYER', principal.userId, params.id) }),
   }),
-  defineRoute<IdParams, None, CaseActionRequest, 'user'>({
+  defineLegacyRoute<IdParams, None, CaseActionRequest, 'user'>({
     operationId: 'updateUserCase',
     method: 'put',
     path: '/user/cases/{id}',
@@ -180,7 +180,7 @@ const sellerCaseQuery = Joi.object({
 });
 
 export const sellerCaseRoutes = (s: Services) => [
-  defineRoute<None, { page: number; size: number } & CaseFilters, undefined, 'seller'>({
+  defineLegacyRoute<None, { page: number; size: number } & CaseFilters, undefined, 'seller'>({
     operationId: 'listSellerCases',
     method: 'get',
     path: '/seller/cases',
@@ -193,7 +193,7 @@ export const sellerCaseRoutes = (s: Services) => [
     responses: { 200: { description: 'Cases.', schema: offsetPage(caseView).meta({ component: 'CasePage' }) } },
     handler: async ({ principal, query }) => ({ status: 200, body: await s.cases.listForSeller(principal.userId, query) }),
   }),
-  defineRoute<IdParams, None, undefined, 'seller'>({
+  defineLegacyRoute<IdParams, None, undefined, 'seller'>({
     operationId: 'getSellerCase',
     method: 'get',
     path: '/seller/cases/{id}',
@@ -204,7 +204,7 @@ export const sellerCaseRoutes = (s: Services) => [
     responses: { 200: { description: 'The case.', schema: caseView }, 404: { description: "Case missing or not the caller's." } },
     handler: async ({ principal, params }) => ({ status: 200, body: await s.cases.get('SELLER', principal.userId, params.id) }),
   }),
-  defineRoute<IdParams, None, CaseActionRequest, 'seller'>({
+  defineLegacyRoute<IdParams, None, CaseActionRequest, 'seller'>({
     operationId: 'updateSellerCase',
     method: 'put',
     path: '/seller/cases/{id}',

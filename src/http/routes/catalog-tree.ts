@@ -1,5 +1,5 @@
 import Joi from '../../joi';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import { item, offsetPage } from '../schemas';
 import type { Services } from '../services';
 import { CATALOG_CACHE, pageQuery, SEARCH_CACHE } from './discover-common';
@@ -33,7 +33,7 @@ const cached = (body: unknown, policy = CATALOG_CACHE) => ({ status: 200, body, 
  * children with their counts.
  */
 export const catalogTreeRoutes = (s: Services) => [
-  defineRoute<Record<string, never>, Record<string, never>, undefined, 'public'>({
+  defineLegacyRoute<Record<string, never>, Record<string, never>, undefined, 'public'>({
     operationId: 'catalogGames',
     method: 'get',
     path: '/search/catalog',
@@ -44,7 +44,7 @@ export const catalogTreeRoutes = (s: Services) => [
     handler: async () => cached({ games: await s.catalogTree.games() }),
   }),
 
-  defineRoute<{ game: string }, Record<string, never>, undefined, 'public'>({
+  defineLegacyRoute<{ game: string }, Record<string, never>, undefined, 'public'>({
     operationId: 'catalogGame',
     method: 'get',
     path: '/search/catalog/{game}',
@@ -62,7 +62,7 @@ export const catalogTreeRoutes = (s: Services) => [
     handler: async ({ params }) => cached(await s.catalogTree.game(params.game)),
   }),
 
-  defineRoute<{ game: string; series: string }, Record<string, never>, undefined, 'public'>({
+  defineLegacyRoute<{ game: string; series: string }, Record<string, never>, undefined, 'public'>({
     operationId: 'catalogSeries',
     method: 'get',
     path: '/search/catalog/{game}/{series}',
@@ -80,7 +80,7 @@ export const catalogTreeRoutes = (s: Services) => [
     handler: async ({ params }) => cached(await s.catalogTree.series(`${params.game}/${params.series}`)),
   }),
 
-  defineRoute<{ game: string; series: string; set: string }, { page: number; size: number }, undefined, 'public'>({
+  defineLegacyRoute<{ game: string; series: string; set: string }, { page: number; size: number }, undefined, 'public'>({
     operationId: 'catalogSet',
     method: 'get',
     path: '/search/catalog/{game}/{series}/{set}',

@@ -2,7 +2,7 @@ import Joi from '../../joi';
 import { CONVERSATION_LIMITS } from '../../services/conversations/limits';
 import { MAX_MESSAGE_BODY } from '../../services/conversations/message-body';
 import type { NewConversation } from '../../services/conversations/conversations';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import { documentedAs, idParams, moderationProblem, offsetPage, timestamp, userSummary, type IdParams } from '../schemas';
 import type { Services } from '../services';
 import { pageQuery } from './discover-common';
@@ -46,7 +46,7 @@ const rateLimited = {
 const NOT_IN = 'No such conversation, or the caller is not one of its two participants.';
 
 export const conversationRoutes = (s: Services) => [
-  defineRoute<None, None, NewConversation, 'user'>({
+  defineLegacyRoute<None, None, NewConversation, 'user'>({
     operationId: 'createConversation',
     method: 'post',
     path: '/conversations',
@@ -90,7 +90,7 @@ export const conversationRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<None, Page, undefined, 'user'>({
+  defineLegacyRoute<None, Page, undefined, 'user'>({
     operationId: 'listConversations',
     method: 'get',
     path: '/conversations',
@@ -107,7 +107,7 @@ export const conversationRoutes = (s: Services) => [
     handler: async ({ principal, query }) => ({ status: 200, body: await s.conversations.inbox(principal.userId, query.page, query.size) }),
   }),
 
-  defineRoute<None, None, undefined, 'user'>({
+  defineLegacyRoute<None, None, undefined, 'user'>({
     operationId: 'countUnreadMessages',
     method: 'get',
     path: '/conversations/unread',
@@ -128,7 +128,7 @@ export const conversationRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 200, body: await s.conversations.unreadTotal(principal.userId) }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'user'>({
+  defineLegacyRoute<IdParams, None, undefined, 'user'>({
     operationId: 'getConversation',
     method: 'get',
     path: '/conversations/{id}',
@@ -140,7 +140,7 @@ export const conversationRoutes = (s: Services) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.conversations.get(principal.userId, params.id) }),
   }),
 
-  defineRoute<IdParams, Page, undefined, 'user'>({
+  defineLegacyRoute<IdParams, Page, undefined, 'user'>({
     operationId: 'listMessages',
     method: 'get',
     path: '/conversations/{id}/messages',
@@ -155,7 +155,7 @@ export const conversationRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<IdParams, None, { body: string }, 'user'>({
+  defineLegacyRoute<IdParams, None, { body: string }, 'user'>({
     operationId: 'postMessage',
     method: 'post',
     path: '/conversations/{id}/messages',
@@ -178,7 +178,7 @@ export const conversationRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<{ id: string; messageId: string }, None, { id: string }, 'user'>({
+  defineLegacyRoute<{ id: string; messageId: string }, None, { id: string }, 'user'>({
     operationId: 'attachMessageImage',
     method: 'patch',
     path: '/conversations/{id}/messages/{messageId}/attachments',
@@ -212,7 +212,7 @@ export const conversationRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'user'>({
+  defineLegacyRoute<IdParams, None, undefined, 'user'>({
     operationId: 'lockConversation',
     method: 'put',
     path: '/conversations/{id}/lock',
@@ -225,7 +225,7 @@ export const conversationRoutes = (s: Services) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.conversations.lock(principal.userId, params.id) }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'user'>({
+  defineLegacyRoute<IdParams, None, undefined, 'user'>({
     operationId: 'unlockConversation',
     method: 'delete',
     path: '/conversations/{id}/lock',

@@ -1,5 +1,5 @@
 import Joi from '../../joi';
-import { defineRoute, type AnyRoute } from '../route';
+import { defineLegacyRoute, type AnyRoute } from '../route';
 import { email, timestamp } from '../schemas';
 import type { Services } from '../services';
 
@@ -8,7 +8,7 @@ import type { Services } from '../services';
  * developer on the embedded defaults can read verification codes without an SMTP server.
  */
 export const devRoutes = (s: Services): AnyRoute[] => [
-  defineRoute<Record<string, never>, { to: string }, undefined, 'public'>({
+  defineLegacyRoute<Record<string, never>, { to: string }, undefined, 'public'>({
     operationId: 'devEmails',
     method: 'get',
     path: '/dev/emails',

@@ -1,5 +1,5 @@
 import Joi from '../../joi';
-import { TOTAL_CAP, type CatalogQuery } from '../../services/search/catalog-search';
+import { TOTAL_CAP } from '../../services/search/catalog-search';
 import { defineRoute, JsonBytes } from '../route';
 import { cappedOffsetPage, catalogUrn, catalogUrnList, item } from '../schemas';
 import type { Services } from '../services';
@@ -26,7 +26,7 @@ const pricePoint = Joi.object({
 }).meta({ component: 'PricePoint' });
 
 export const discoverRoutes = (s: Services) => [
-  defineRoute<Record<string, never>, CatalogQuery, undefined, 'public'>({
+  defineRoute<'searchCatalog', 'public'>({
     operationId: 'searchCatalog',
     method: 'get',
     path: '/search',
@@ -45,7 +45,7 @@ export const discoverRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<Record<string, never>, Record<string, never>, { urns: string[] }, 'public'>({
+  defineRoute<'bulkLookupItems', 'public'>({
     operationId: 'bulkLookupItems',
     method: 'post',
     path: '/search/lookup/bulk',
@@ -76,7 +76,7 @@ export const discoverRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<Record<string, never>, { urn: string; days: number }, undefined, 'public'>({
+  defineRoute<'itemPriceHistory', 'public'>({
     operationId: 'itemPriceHistory',
     method: 'get',
     path: '/search/price-history',

@@ -1,10 +1,7 @@
 import Joi from '../../joi';
-import type { PageRequest } from '../../services/paging';
 import { defineRoute } from '../route';
 import { idParams, offsetPage, pagedQuery, timestamp } from '../schemas';
 import type { Services } from '../services';
-
-type None = Record<string, never>;
 
 const invoiceSummary = Joi.object({
   id: Joi.string().required(),
@@ -15,7 +12,7 @@ const invoiceSummary = Joi.object({
 }).meta({ component: 'InvoiceSummary' });
 
 export const invoiceRoutes = (s: Services) => [
-  defineRoute<None, PageRequest, undefined, 'user'>({
+  defineRoute<'listInvoices', 'user'>({
     operationId: 'listInvoices',
     method: 'get',
     path: '/user/invoices',
@@ -27,7 +24,7 @@ export const invoiceRoutes = (s: Services) => [
     handler: async ({ principal, query }) => ({ status: 200, body: await s.invoices.list(principal.userId, query) }),
   }),
 
-  defineRoute<{ id: string }, None, undefined, 'user'>({
+  defineRoute<'invoicePdf', 'user'>({
     operationId: 'invoicePdf',
     method: 'get',
     path: '/user/invoices/{id}/pdf',

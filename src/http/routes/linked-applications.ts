@@ -3,8 +3,6 @@ import { defineRoute } from '../route';
 import { timestamp } from '../schemas';
 import type { Services } from '../services';
 
-type None = Record<string, never>;
-
 const applicationView = Joi.object({
   clientId: Joi.string().required(),
   name: Joi.string().required(),
@@ -16,7 +14,7 @@ const applicationView = Joi.object({
  * user's own access token: an application cannot list or unlink others, or relink itself.
  */
 export const linkedApplicationRoutes = (s: Services) => [
-  defineRoute<None, None, undefined, 'bearer'>({
+  defineRoute<'listLinkedApplications', 'bearer'>({
     operationId: 'listLinkedApplications',
     method: 'get',
     path: '/user/applications',
@@ -27,7 +25,7 @@ export const linkedApplicationRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 200, body: await s.oauthApps.linked(principal.userId) }),
   }),
 
-  defineRoute<{ clientId: string }, None, undefined, 'bearer'>({
+  defineRoute<'unlinkApplication', 'bearer'>({
     operationId: 'unlinkApplication',
     method: 'delete',
     path: '/user/applications/{clientId}',

@@ -1,6 +1,5 @@
 import Joi from '../../joi';
 import { MAX_PRICE } from '../../services/listings/listing-input';
-import type { ListingQuery } from '../../services/search/listing-query';
 import { defineRoute, JsonBytes } from '../route';
 import { catalogUrn, listing, orNull, priceGuideEntry } from '../schemas';
 import type { Services } from '../services';
@@ -50,7 +49,7 @@ export const listingSearchPage = Joi.object({
 });
 
 export const listingSearchRoutes = (s: Services) => [
-  defineRoute<Record<string, never>, Record<string, never>, ListingQuery, 'public'>({
+  defineRoute<'searchItemListings', 'public'>({
     operationId: 'searchItemListings',
     method: 'post',
     path: '/listings/item',

@@ -5,8 +5,6 @@ import { defineRoute } from '../route';
 import { signedLinkParams } from '../schemas';
 import type { Services } from '../services';
 
-type None = Record<string, never>;
-
 /** A signed amount: what was given back shows as −£x. */
 const signedPence = (pence: number) => (pence < 0 ? `−${formatPence(-pence)}` : formatPence(pence));
 /** An id as a person compares it: its distinct end, the whole id on hover. */
@@ -132,7 +130,7 @@ const pageResponses = {
  * Public routes: the signed, expiring link is the credential, as with the billing portal.
  */
 export const moneySimulatorRoutes = (s: Services) => [
-  defineRoute<{ token: string }, None, undefined, 'public'>({
+  defineRoute<'sellerPayoutsPage', 'public'>({
     operationId: 'sellerPayoutsPage',
     method: 'get',
     path: '/simulator/payouts/{token}',
@@ -150,7 +148,7 @@ export const moneySimulatorRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<{ token: string }, None, undefined, 'public'>({
+  defineRoute<'sellerBillingPage', 'public'>({
     operationId: 'sellerBillingPage',
     method: 'get',
     path: '/simulator/billing/{token}',

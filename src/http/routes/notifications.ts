@@ -1,11 +1,8 @@
 import Joi from '../../joi';
 import { NOTIFICATION_KINDS, type Notifications } from '../../services/alerts/notifications';
 import { defineRoute } from '../route';
-import { cursorPage, cursorQuery, idParams, listing, pence, timestamp, type IdParams } from '../schemas';
+import { cursorPage, cursorQuery, idParams, listing, pence, timestamp } from '../schemas';
 import { SEARCH_CACHE } from './discover-common';
-
-type None = Record<string, never>;
-type PageQuery = { cursor?: string; size: number; unread: boolean };
 
 /** The services these routes use (the alerts module's, src/modules/alerts.ts). */
 export interface NotificationRouteServices {
@@ -42,7 +39,7 @@ const notification = Joi.object({
 }).meta({ component: 'Notification' });
 
 export const notificationRoutes = (s: NotificationRouteServices) => [
-  defineRoute<None, PageQuery, undefined, 'user'>({
+  defineRoute<'listNotifications', 'user'>({
     operationId: 'listNotifications',
     method: 'get',
     path: '/user/notifications',
@@ -65,7 +62,7 @@ export const notificationRoutes = (s: NotificationRouteServices) => [
     handler: async ({ principal, query }) => ({ status: 200, body: await s.notifications.list(principal.userId, query) }),
   }),
 
-  defineRoute<None, None, undefined, 'user'>({
+  defineRoute<'countUnreadNotifications', 'user'>({
     operationId: 'countUnreadNotifications',
     method: 'get',
     path: '/user/notifications/unread',
@@ -76,7 +73,7 @@ export const notificationRoutes = (s: NotificationRouteServices) => [
     handler: async ({ principal }) => ({ status: 200, body: { unread: await s.notifications.unreadCount(principal.userId) } }),
   }),
 
-  defineRoute<None, None, undefined, 'user'>({
+  defineRoute<'markAllNotificationsRead', 'user'>({
     operationId: 'markAllNotificationsRead',
     method: 'post',
     path: '/user/notifications/read',
@@ -87,7 +84,7 @@ export const notificationRoutes = (s: NotificationRouteServices) => [
     handler: async ({ principal }) => ({ status: 200, body: { marked: await s.notifications.markAllRead(principal.userId) } }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'user'>({
+  defineRoute<'markNotificationRead', 'user'>({
     operationId: 'markNotificationRead',
     method: 'post',
     path: '/user/notifications/{id}/read',
@@ -103,7 +100,7 @@ export const notificationRoutes = (s: NotificationRouteServices) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.notifications.markRead(principal.userId, params.id) }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'public'>({
+  defineRoute<'getListing', 'public'>({
     operationId: 'getListing',
     method: 'get',
     path: '/listings/{id}',

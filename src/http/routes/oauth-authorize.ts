@@ -2,7 +2,7 @@ import Joi from '../../joi';
 import { DomainError } from '../../services/errors';
 import { AuthorizationRequestError, type AuthorizationParams, type AuthorizationRequest } from '../../services/auth/oauth-apps';
 import { escapeHtml, htmlPage, PAGE_HEADERS } from '../pages';
-import { defineRoute, type HandlerResult } from '../route';
+import { defineLegacyRoute, type HandlerResult } from '../route';
 import type { Services } from '../services';
 
 type None = Record<string, never>;
@@ -94,7 +94,7 @@ const AUTHORIZATION_EXAMPLE = {
 };
 
 export const oauthAuthorizeRoutes = (s: Services) => [
-  defineRoute<None, AuthorizationParams, undefined, 'public'>({
+  defineLegacyRoute<None, AuthorizationParams, undefined, 'public'>({
     operationId: 'authorizePage',
     method: 'get',
     path: '/oauth/authorize',
@@ -122,7 +122,7 @@ export const oauthAuthorizeRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<None, None, ConsentForm, 'public'>({
+  defineLegacyRoute<None, None, ConsentForm, 'public'>({
     operationId: 'authorize',
     method: 'post',
     path: '/oauth/authorize',

@@ -1,12 +1,9 @@
 import Joi from '../../joi';
 import type { TokenTypeHint } from '../../services/auth/oauth-tokens';
-import { clientCredentials, NO_STORE, type ClientFields } from '../oauth';
+import { clientCredentials, NO_STORE } from '../oauth';
 import { defineRoute } from '../route';
 import { oauthError } from '../schemas';
 import type { Services } from '../services';
-
-type None = Record<string, never>;
-type TokenRequest = ClientFields & { token: string; token_type_hint?: string };
 
 const hint = (value: string | undefined): TokenTypeHint | undefined =>
   value === 'access_token' || value === 'refresh_token' ? value : undefined;
@@ -35,7 +32,7 @@ const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'];
  * use at the token endpoint.
  */
 export const oauthServerRoutes = (s: Services) => [
-  defineRoute<None, None, undefined, 'public'>({
+  defineRoute<'authorizationServerMetadata', 'public'>({
     operationId: 'authorizationServerMetadata',
     method: 'get',
     path: '/.well-known/oauth-authorization-server',
@@ -92,7 +89,7 @@ export const oauthServerRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<None, None, TokenRequest, 'public'>({
+  defineRoute<'revokeToken', 'public'>({
     operationId: 'revokeToken',
     method: 'post',
     path: '/oauth/revoke',
@@ -116,7 +113,7 @@ export const oauthServerRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<None, None, TokenRequest, 'public'>({
+  defineRoute<'introspectToken', 'public'>({
     operationId: 'introspectToken',
     method: 'post',
     path: '/oauth/introspect',

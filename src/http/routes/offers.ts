@@ -1,14 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import Joi from '../../joi';
-import { OFFER_STATUSES, type OfferAction, type OfferStatus } from '../../domain/offers/machine';
+import { OFFER_HISTORY_ACTIONS, OFFER_STATUSES } from '../../domain/offers/machine';
 import { MAX_PRICE, MAX_QUANTITY } from '../../services/listings/listing-input';
 import { requestHash } from '../../services/idempotency/idempotency-keys';
-import type { NewOffer, OfferCheckoutRequest, Offers } from '../../services/offers/offers';
+import type { Offers } from '../../services/offers/offers';
 import { defineRoute } from '../route';
-import { addressInput, idParams, listing, nextActions, offsetPage, orNull, pence, timestamp, userSummary, type IdParams } from '../schemas';
-
-type None = Record<string, never>;
+import { addressInput, idParams, listing, nextActions, offsetPage, orNull, pence, timestamp, userSummary } from '../schemas';
 
 /** The services these routes use (the offers module's, src/modules/offers.ts). */
 export interface OfferRouteServices {
@@ -37,7 +35,7 @@ const quantity = Joi.number().integer().min(1).max(MAX_QUANTITY);
 const historyEntry = Joi.object({
   by: Joi.string().valid('BUYER', 'SELLER', 'SYSTEM').required().description('SYSTEM: a threshold, a deadline or a listing change.'),
   action: Joi.string()
-    .valid('offer', 'counter', 'accept', 'decline', 'withdraw', 'auto-accept', 'auto-decline', 'expire', 'lapse', 'end', 'pay')
+    .valid(...OFFER_HISTORY_ACTIONS)
     .required(),
   unitPrice: pence.required(),
   quantity: Joi.number().integer().min(1).required(),
@@ -87,11 +85,8 @@ const REFUSALS = {
   503: { description: 'The offer workflow did not answer in time; the move may be retried with the same `Idempotency-Key`.' },
 };
 
-type ListQuery = { status?: OfferStatus[]; listingId?: string; dueBefore?: Date; page: number; size: number };
-type Move = Omit<OfferAction, 'party'>;
-
 export const offerRoutes = (s: OfferRouteServices) => [
-  defineRoute<None, None, NewOffer, 'user'>({
+  defineRoute<'makeOffer', 'user'>({
     operationId: 'makeOffer',
     method: 'post',
     path: '/user/offers',
@@ -121,7 +116,7 @@ export const offerRoutes = (s: OfferRouteServices) => [
     handler: async ({ principal, body }) => ({ status: 201, body: await s.offers.create(principal.userId, body) }),
   }),
 
-  defineRoute<None, ListQuery, undefined, 'user'>({
+  defineRoute<'listMyOffers', 'user'>({
     operationId: 'listMyOffers',
     method: 'get',
     path: '/user/offers',
@@ -133,7 +128,7 @@ export const offerRoutes = (s: OfferRouteServices) => [
     handler: async ({ principal, query }) => ({ status: 200, body: await s.offers.list('BUYER', principal.userId, query) }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'user'>({
+  defineRoute<'getMyOffer', 'user'>({
     operationId: 'getMyOffer',
     method: 'get',
     path: '/user/offers/{id}',
@@ -145,7 +140,7 @@ export const offerRoutes = (s: OfferRouteServices) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.offers.get('BUYER', principal.userId, params.id) }),
   }),
 
-  defineRoute<IdParams, None, Move, 'user'>({
+  defineRoute<'actOnMyOffer', 'user'>({
     operationId: 'actOnMyOffer',
     method: 'put',
     path: '/user/offers/{id}',
@@ -169,7 +164,7 @@ export const offerRoutes = (s: OfferRouteServices) => [
     }),
   }),
 
-  defineRoute<IdParams, None, OfferCheckoutRequest, 'user'>({
+  defineRoute<'checkoutMyOffer', 'user'>({
     operationId: 'checkoutMyOffer',
     method: 'post',
     path: '/user/offers/{id}/checkout',
@@ -217,7 +212,7 @@ export const offerRoutes = (s: OfferRouteServices) => [
     handler: async ({ principal, params, body }) => ({ status: 201, body: await s.offers.checkout(principal.userId, params.id, body) }),
   }),
 
-  defineRoute<None, ListQuery, undefined, 'seller'>({
+  defineRoute<'listSellerOffers', 'seller'>({
     operationId: 'listSellerOffers',
     method: 'get',
     path: '/seller/offers',
@@ -233,7 +228,7 @@ export const offerRoutes = (s: OfferRouteServices) => [
     handler: async ({ principal, query }) => ({ status: 200, body: await s.offers.list('SELLER', principal.userId, query) }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'seller'>({
+  defineRoute<'getSellerOffer', 'seller'>({
     operationId: 'getSellerOffer',
     method: 'get',
     path: '/seller/offers/{id}',
@@ -245,7 +240,7 @@ export const offerRoutes = (s: OfferRouteServices) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.offers.get('SELLER', principal.userId, params.id) }),
   }),
 
-  defineRoute<IdParams, None, Move, 'seller'>({
+  defineRoute<'actOnSellerOffer', 'seller'>({
     operationId: 'actOnSellerOffer',
     method: 'put',
     path: '/seller/offers/{id}',

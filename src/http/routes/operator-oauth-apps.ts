@@ -1,6 +1,6 @@
 import Joi from '../../joi';
 import { redirectUriProblem, type OAuthAppView } from '../../services/auth/oauth-apps';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import { documentedAs, offsetPage, timestamp } from '../schemas';
 import type { Services } from '../services';
 import { operatorPaging, operatorReason } from './operators';
@@ -71,7 +71,7 @@ function switchApp(
     exampleReason: string;
   },
 ) {
-  return defineRoute<AppParams, None, { reason: string }, 'operator'>({
+  return defineLegacyRoute<AppParams, None, { reason: string }, 'operator'>({
     operationId: change.operationId,
     method: 'post',
     path: `/operator/oauth-apps/{id}/${change.action}`,
@@ -94,7 +94,7 @@ function switchApp(
 
 /** Third-party applications, registered and managed by operators (docs/auth.md, "Registration"). */
 export const operatorOAuthAppRoutes = (s: Services) => [
-  defineRoute<None, None, { name: string; redirectUris: string[]; public: boolean; reason: string }, 'operator'>({
+  defineLegacyRoute<None, None, { name: string; redirectUris: string[]; public: boolean; reason: string }, 'operator'>({
     operationId: 'operatorRegisterOAuthApp',
     method: 'post',
     path: '/operator/oauth-apps',
@@ -131,7 +131,7 @@ export const operatorOAuthAppRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<None, { page: number; size: number }, undefined, 'operator'>({
+  defineLegacyRoute<None, { page: number; size: number }, undefined, 'operator'>({
     operationId: 'operatorListOAuthApps',
     method: 'get',
     path: '/operator/oauth-apps',
@@ -146,7 +146,7 @@ export const operatorOAuthAppRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<AppParams, None, undefined, 'operator'>({
+  defineLegacyRoute<AppParams, None, undefined, 'operator'>({
     operationId: 'operatorGetOAuthApp',
     method: 'get',
     path: '/operator/oauth-apps/{id}',
@@ -176,7 +176,7 @@ export const operatorOAuthAppRoutes = (s: Services) => [
     exampleReason: 'Secret rotated and the developer confirmed the leaked copy is removed.',
   }),
 
-  defineRoute<AppParams, None, { reason: string }, 'operator'>({
+  defineLegacyRoute<AppParams, None, { reason: string }, 'operator'>({
     operationId: 'operatorRotateOAuthAppSecret',
     method: 'post',
     path: '/operator/oauth-apps/{id}/secret',

@@ -1,7 +1,7 @@
 import Joi from '../../joi';
 import { OAUTH_APP_SUBJECT } from '../../services/auth/oauth-apps';
 import type { AuditQuery, OperatorCaseQuery } from '../../services/operators/operators';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import { caseView, idParams, offsetPage, timestamp, type IdParams } from '../schemas';
 import type { Services } from '../services';
 import { caseReasonFilter, caseStatusFilter } from './cases';
@@ -42,7 +42,7 @@ function standingChange(change: {
   exampleReason: string;
   apply: (operatorId: string, sellerId: string, reason: string) => Promise<unknown>;
 }) {
-  return defineRoute<IdParams, None, { reason: string }, 'operator'>({
+  return defineLegacyRoute<IdParams, None, { reason: string }, 'operator'>({
     operationId: change.operationId,
     method: 'post',
     path: `/operator/sellers/{id}/${change.action}`,
@@ -100,7 +100,7 @@ const reconciliation = Joi.object({
 
 /** Routes of marketplace operators: their own tag and security requirement (docs/sellers-operators.md). */
 export const operatorRoutes = (s: Services) => [
-  defineRoute<None, OperatorCaseQuery, undefined, 'operator'>({
+  defineLegacyRoute<None, OperatorCaseQuery, undefined, 'operator'>({
     operationId: 'operatorListCases',
     method: 'get',
     path: '/operator/cases',
@@ -126,7 +126,7 @@ export const operatorRoutes = (s: Services) => [
     handler: async ({ query }) => ({ status: 200, body: await s.operators.listCases(query) }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'operator'>({
+  defineLegacyRoute<IdParams, None, undefined, 'operator'>({
     operationId: 'operatorGetCase',
     method: 'get',
     path: '/operator/cases/{id}',
@@ -138,7 +138,7 @@ export const operatorRoutes = (s: Services) => [
     handler: async ({ params }) => ({ status: 200, body: await s.operators.getCase(params.id) }),
   }),
 
-  defineRoute<IdParams, None, { decision: 'close' | 'remediate'; reason: string }, 'operator'>({
+  defineLegacyRoute<IdParams, None, { decision: 'close' | 'remediate'; reason: string }, 'operator'>({
     operationId: 'operatorDecideCase',
     method: 'post',
     path: '/operator/cases/{id}/decision',
@@ -165,7 +165,7 @@ export const operatorRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'operator'>({
+  defineLegacyRoute<IdParams, None, undefined, 'operator'>({
     operationId: 'operatorGetSeller',
     method: 'get',
     path: '/operator/sellers/{id}',
@@ -195,7 +195,7 @@ export const operatorRoutes = (s: Services) => [
     apply: (operatorId, sellerId, why) => s.operators.reinstateSeller(operatorId, sellerId, why),
   }),
 
-  defineRoute<None, None, undefined, 'operator'>({
+  defineLegacyRoute<None, None, undefined, 'operator'>({
     operationId: 'operatorStuckMoney',
     method: 'get',
     path: '/operator/money/stuck',
@@ -216,7 +216,7 @@ export const operatorRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<None, None, undefined, 'operator'>({
+  defineLegacyRoute<None, None, undefined, 'operator'>({
     operationId: 'operatorReconcileMoney',
     method: 'post',
     path: '/operator/money/reconcile',
@@ -232,7 +232,7 @@ export const operatorRoutes = (s: Services) => [
     handler: async () => ({ status: 200, body: { reconciled: await s.sellerMoney.reconcile(new Date()) } }),
   }),
 
-  defineRoute<None, AuditQuery, undefined, 'operator'>({
+  defineLegacyRoute<None, AuditQuery, undefined, 'operator'>({
     operationId: 'operatorAuditLog',
     method: 'get',
     path: '/operator/audit-log',

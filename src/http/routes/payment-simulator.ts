@@ -7,7 +7,6 @@ import { defineRoute } from '../route';
 import { signedLinkParams } from '../schemas';
 import type { Services } from '../services';
 
-type None = Record<string, never>;
 const sessionParams = Joi.object({ sessionId: Joi.string().uuid().required() });
 
 function page(session: PaymentPage): string {
@@ -62,7 +61,7 @@ ${payments}
  * capability, as with a payment provider's hosted page.
  */
 export const paymentSimulatorRoutes = (s: Services) => [
-  defineRoute<{ sessionId: string }, None, undefined, 'public'>({
+  defineRoute<'paymentPage', 'public'>({
     operationId: 'paymentPage',
     method: 'get',
     path: '/pay/{sessionId}',
@@ -82,7 +81,7 @@ export const paymentSimulatorRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<{ token: string }, None, undefined, 'public'>({
+  defineRoute<'billingPortalPage', 'public'>({
     operationId: 'billingPortalPage',
     method: 'get',
     path: '/billing-portal/{token}',
@@ -103,7 +102,7 @@ export const paymentSimulatorRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<{ sessionId: string }, None, { outcome: 'success' | 'failure' }, 'public'>({
+  defineRoute<'settlePayment', 'public'>({
     operationId: 'settlePayment',
     method: 'post',
     path: '/pay/{sessionId}',

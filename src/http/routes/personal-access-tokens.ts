@@ -18,7 +18,7 @@ const tokenView = Joi.object({
 }).meta({ component: 'PersonalAccessToken' });
 
 export const personalAccessTokenRoutes = (s: Services) => [
-  defineRoute<Record<string, never>, Record<string, never>, undefined, 'bearer'>({
+  defineRoute<'listPersonalAccessTokens', 'bearer'>({
     operationId: 'listPersonalAccessTokens',
     method: 'get',
     path: '/user/personal-access-tokens',
@@ -29,7 +29,7 @@ export const personalAccessTokenRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 200, body: await s.pats.list(principal.userId) }),
   }),
 
-  defineRoute<Record<string, never>, Record<string, never>, { name: string; expires?: Date }, 'bearer'>({
+  defineRoute<'createPersonalAccessToken', 'bearer'>({
     operationId: 'createPersonalAccessToken',
     method: 'post',
     path: '/user/personal-access-tokens',
@@ -54,7 +54,7 @@ export const personalAccessTokenRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<Record<string, never>, Record<string, never>, { name: string }, 'bearer'>({
+  defineRoute<'deletePersonalAccessToken', 'bearer'>({
     operationId: 'deletePersonalAccessToken',
     method: 'delete',
     path: '/user/personal-access-tokens',

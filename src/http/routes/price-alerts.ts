@@ -4,9 +4,7 @@ import { MAX_WATCHED, type Watchlist } from '../../services/alerts/watchlist';
 import { MAX_PRICE } from '../../services/listings/listing-input';
 import { card, lineOptions, urn } from '../../services/wants/line-input';
 import { defineRoute } from '../route';
-import { idParams, orNull, pence, timestamp, type IdParams } from '../schemas';
-
-type None = Record<string, never>;
+import { idParams, orNull, pence, timestamp } from '../schemas';
 
 /** The services these routes use (the alerts module's, src/modules/alerts.ts). */
 export interface PriceAlertRouteServices {
@@ -58,7 +56,7 @@ const watched = Joi.object({
 const listingParams = Joi.object({ listingId: Joi.string().uuid().required() });
 
 export const priceAlertRoutes = (s: PriceAlertRouteServices) => [
-  defineRoute<None, None, undefined, 'user'>({
+  defineRoute<'listPriceAlerts', 'user'>({
     operationId: 'listPriceAlerts',
     method: 'get',
     path: '/user/price-alerts',
@@ -70,7 +68,7 @@ export const priceAlertRoutes = (s: PriceAlertRouteServices) => [
     handler: async ({ principal }) => ({ status: 200, body: { alerts: await s.priceAlerts.list(principal.userId) } }),
   }),
 
-  defineRoute<None, None, PriceAlertInput, 'user'>({
+  defineRoute<'createPriceAlert', 'user'>({
     operationId: 'createPriceAlert',
     method: 'post',
     path: '/user/price-alerts',
@@ -90,7 +88,7 @@ export const priceAlertRoutes = (s: PriceAlertRouteServices) => [
     handler: async ({ principal, body }) => ({ status: 201, body: await s.priceAlerts.create(principal.userId, body) }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'user'>({
+  defineRoute<'getPriceAlert', 'user'>({
     operationId: 'getPriceAlert',
     method: 'get',
     path: '/user/price-alerts/{id}',
@@ -102,7 +100,7 @@ export const priceAlertRoutes = (s: PriceAlertRouteServices) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.priceAlerts.get(principal.userId, params.id) }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'user'>({
+  defineRoute<'deletePriceAlert', 'user'>({
     operationId: 'deletePriceAlert',
     method: 'delete',
     path: '/user/price-alerts/{id}',
@@ -118,7 +116,7 @@ export const priceAlertRoutes = (s: PriceAlertRouteServices) => [
     },
   }),
 
-  defineRoute<None, None, undefined, 'user'>({
+  defineRoute<'listWatchlist', 'user'>({
     operationId: 'listWatchlist',
     method: 'get',
     path: '/user/watchlist',
@@ -130,7 +128,7 @@ export const priceAlertRoutes = (s: PriceAlertRouteServices) => [
     handler: async ({ principal }) => ({ status: 200, body: { listings: await s.watchlist.list(principal.userId) } }),
   }),
 
-  defineRoute<None, None, { listingId: string }, 'user'>({
+  defineRoute<'watchListing', 'user'>({
     operationId: 'watchListing',
     method: 'post',
     path: '/user/watchlist',
@@ -153,7 +151,7 @@ export const priceAlertRoutes = (s: PriceAlertRouteServices) => [
     },
   }),
 
-  defineRoute<{ listingId: string }, None, undefined, 'user'>({
+  defineRoute<'unwatchListing', 'user'>({
     operationId: 'unwatchListing',
     method: 'delete',
     path: '/user/watchlist/{listingId}',

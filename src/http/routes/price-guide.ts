@@ -10,7 +10,7 @@ export interface PriceGuideRouteServices {
 }
 
 export const priceGuideRoutes = (s: PriceGuideRouteServices) => [
-  defineRoute<Record<string, never>, { urn: string }, undefined, 'public'>({
+  defineRoute<'itemPriceGuide', 'public'>({
     operationId: 'itemPriceGuide',
     method: 'get',
     path: '/search/price-guide',

@@ -30,7 +30,7 @@ function problemPage(code: ProblemCode): string {
 }
 
 export const problemPageRoutes = () => [
-  defineRoute<{ code: string }, Record<string, never>, undefined, 'public'>({
+  defineRoute<'problemType', 'public'>({
     operationId: 'problemType',
     method: 'get',
     path: '/problems/{code}',

@@ -9,7 +9,7 @@ const identifier = Joi.object({
 });
 
 export const profileRoutes = (s: Services) => [
-  defineRoute<{ identifier: string }, Record<string, never>, undefined, 'public'>({
+  defineRoute<'publicProfile', 'public'>({
     operationId: 'publicProfile',
     method: 'get',
     path: '/profile/{identifier}',
@@ -25,7 +25,7 @@ export const profileRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<{ identifier: string }, { page: number; size: number }, undefined, 'public'>({
+  defineRoute<'profileReviews', 'public'>({
     operationId: 'profileReviews',
     method: 'get',
     path: '/profile/{identifier}/reviews',

@@ -2,7 +2,7 @@ import Joi from '../../joi';
 import { CASE_REASONS } from '../../services/orders/order-engine';
 import type { PageRequest } from '../../services/paging';
 import type { PurchaseAction, PurchaseFilters } from '../../services/orders/purchases';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import {
   address,
   caseOutcomes,
@@ -86,7 +86,7 @@ const purchaseAction = Joi.object({
   .meta({ component: 'PurchaseAction' });
 
 export const purchaseRoutes = (s: Services) => [
-  defineRoute<None, PageRequest & PurchaseFilters, undefined, 'user'>({
+  defineLegacyRoute<None, PageRequest & PurchaseFilters, undefined, 'user'>({
     operationId: 'listPurchases',
     method: 'get',
     path: '/user/purchases',
@@ -99,7 +99,7 @@ export const purchaseRoutes = (s: Services) => [
     handler: async ({ principal, query }) => ({ status: 200, body: await s.purchases.list(principal.userId, query) }),
   }),
 
-  defineRoute<{ id: string }, None, undefined, 'user'>({
+  defineLegacyRoute<{ id: string }, None, undefined, 'user'>({
     operationId: 'getPurchase',
     method: 'get',
     path: '/user/purchases/{id}',
@@ -111,7 +111,7 @@ export const purchaseRoutes = (s: Services) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.purchases.get(principal.userId, params.id) }),
   }),
 
-  defineRoute<{ id: string }, None, PurchaseAction, 'user'>({
+  defineLegacyRoute<{ id: string }, None, PurchaseAction, 'user'>({
     operationId: 'updatePurchase',
     method: 'put',
     path: '/user/purchases/{id}',

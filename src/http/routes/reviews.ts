@@ -1,25 +1,17 @@
 import Joi from '../../joi';
 import { MAX_REVIEW_CONTENT } from '../../services/reviews/content';
-import type { ReviewRole } from '../../services/reviews/review-pages';
-import type { NewReview, Revision } from '../../services/reviews/reviews';
+import type { NewReview } from '../../services/reviews/reviews';
 import { defineRoute } from '../route';
 import { review, reviewsPage } from '../schemas';
 import type { Services } from '../services';
 import { pageQuery } from './discover-common';
 
-type None = Record<string, never>;
 const idParams = Joi.object({ id: Joi.string().uuid().required() });
 const rating = Joi.number().integer().min(1).max(5).required().description('Whole stars, 1 to 5.');
 const content = Joi.string().allow('').max(MAX_REVIEW_CONTENT).description('Plain text; any markup is removed before saving.');
 
-interface CreateBody {
-  source: { type: 'ORDER'; id: string };
-  rating: number;
-  content?: string;
-}
-
 export const reviewRoutes = (s: Services) => [
-  defineRoute<None, None, CreateBody, 'user'>({
+  defineRoute<'createReview', 'user'>({
     operationId: 'createReview',
     method: 'post',
     path: '/user/reviews',
@@ -51,7 +43,7 @@ export const reviewRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<None, { role: ReviewRole; page: number; size: number }, undefined, 'user'>({
+  defineRoute<'listMyReviews', 'user'>({
     operationId: 'listMyReviews',
     method: 'get',
     path: '/user/reviews',
@@ -70,7 +62,7 @@ export const reviewRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<{ id: string }, None, Revision, 'user'>({
+  defineRoute<'reviseReview', 'user'>({
     operationId: 'reviseReview',
     method: 'put',
     path: '/user/reviews/{id}',
@@ -90,7 +82,7 @@ export const reviewRoutes = (s: Services) => [
     handler: async ({ principal, params, body }) => ({ status: 200, body: await s.reviews.revise(principal.userId, params.id, body) }),
   }),
 
-  defineRoute<{ id: string }, None, undefined, 'user'>({
+  defineRoute<'deleteReview', 'user'>({
     operationId: 'deleteReview',
     method: 'delete',
     path: '/user/reviews/{id}',

@@ -1,6 +1,6 @@
 import Joi from '../../joi';
 import { MAX_SAVED_SEARCHES, type SavedSearches, type SavedSearchInput } from '../../services/alerts/saved-searches';
-import { defineRoute, JsonBytes } from '../route';
+import { defineLegacyRoute, JsonBytes } from '../route';
 import { idParams, orNull, timestamp, type IdParams } from '../schemas';
 import { catalogSearchQuery, searchPage } from './discover';
 import { listingSearchBody, listingSearchPage } from './listing-search';
@@ -41,7 +41,7 @@ const savedSearchInput = Joi.object<SavedSearchInput>({
   .example({ name: 'Base Set holos', catalog: { q: 'holo', set: 'pokemon/base/base1', sort: 'price' } });
 
 export const savedSearchRoutes = (s: SavedSearchRouteServices) => [
-  defineRoute<None, None, undefined, 'user'>({
+  defineLegacyRoute<None, None, undefined, 'user'>({
     operationId: 'listSavedSearches',
     method: 'get',
     path: '/user/saved-searches',
@@ -53,7 +53,7 @@ export const savedSearchRoutes = (s: SavedSearchRouteServices) => [
     handler: async ({ principal }) => ({ status: 200, body: { searches: await s.savedSearches.list(principal.userId) } }),
   }),
 
-  defineRoute<None, None, SavedSearchInput, 'user'>({
+  defineLegacyRoute<None, None, SavedSearchInput, 'user'>({
     operationId: 'createSavedSearch',
     method: 'post',
     path: '/user/saved-searches',
@@ -71,7 +71,7 @@ export const savedSearchRoutes = (s: SavedSearchRouteServices) => [
     handler: async ({ principal, body }) => ({ status: 201, body: await s.savedSearches.create(principal.userId, body) }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'user'>({
+  defineLegacyRoute<IdParams, None, undefined, 'user'>({
     operationId: 'getSavedSearch',
     method: 'get',
     path: '/user/saved-searches/{id}',
@@ -83,7 +83,7 @@ export const savedSearchRoutes = (s: SavedSearchRouteServices) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.savedSearches.get(principal.userId, params.id) }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'user'>({
+  defineLegacyRoute<IdParams, None, undefined, 'user'>({
     operationId: 'deleteSavedSearch',
     method: 'delete',
     path: '/user/saved-searches/{id}',
@@ -98,7 +98,7 @@ export const savedSearchRoutes = (s: SavedSearchRouteServices) => [
     },
   }),
 
-  defineRoute<IdParams, None, undefined, 'user'>({
+  defineLegacyRoute<IdParams, None, undefined, 'user'>({
     operationId: 'runSavedSearch',
     method: 'get',
     path: '/user/saved-searches/{id}/results',

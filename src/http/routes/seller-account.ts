@@ -2,7 +2,7 @@ import Joi from '../../joi';
 import type { DeliveryOptionInput } from '../../services/sellers/delivery-options';
 import { MAX_DELIVERY_OPTIONS } from '../../services/sellers/delivery-options';
 import { defineRoute } from '../route';
-import { idParams, ISO_3166_1, timestamp, type IdParams } from '../schemas';
+import { idParams, ISO_3166_1, timestamp } from '../schemas';
 import { sellerView } from './seller';
 import type { Services } from '../services';
 
@@ -39,10 +39,8 @@ const deliveryOption = Joi.object({
   createdAt: timestamp.required(),
   updatedAt: timestamp.required(),
 }).meta({ component: 'DeliveryOption' });
-type None = Record<string, never>;
-
 export const sellerAccountRoutes = (s: Services) => [
-  defineRoute<None, None, undefined, 'seller'>({
+  defineRoute<'sellerStats', 'seller'>({
     operationId: 'sellerStats',
     method: 'get',
     path: '/seller/stats',
@@ -54,7 +52,7 @@ export const sellerAccountRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 200, body: await s.sellerStats.get(principal.userId) }),
   }),
 
-  defineRoute<None, None, undefined, 'seller'>({
+  defineRoute<'sellerDashboard', 'seller'>({
     operationId: 'sellerDashboard',
     method: 'get',
     path: '/seller/dashboard',
@@ -75,7 +73,7 @@ export const sellerAccountRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 200, body: s.sellerDashboard.links(principal.userId) }),
   }),
 
-  defineRoute<None, None, { enabled: boolean }, 'seller'>({
+  defineRoute<'setSellerVacation', 'seller'>({
     operationId: 'setSellerVacation',
     method: 'put',
     path: '/seller/vacation',
@@ -88,7 +86,7 @@ export const sellerAccountRoutes = (s: Services) => [
     handler: async ({ principal, body }) => ({ status: 200, body: await s.sellers.setVacation(principal.userId, body.enabled) }),
   }),
 
-  defineRoute<None, None, undefined, 'seller'>({
+  defineRoute<'listDeliveryOptions', 'seller'>({
     operationId: 'listDeliveryOptions',
     method: 'get',
     path: '/seller/delivery-options',
@@ -99,7 +97,7 @@ export const sellerAccountRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 200, body: await s.deliveryOptions.list(principal.userId) }),
   }),
 
-  defineRoute<None, None, DeliveryOptionInput, 'seller'>({
+  defineRoute<'createDeliveryOption', 'seller'>({
     operationId: 'createDeliveryOption',
     method: 'post',
     path: '/seller/delivery-options',
@@ -115,7 +113,7 @@ export const sellerAccountRoutes = (s: Services) => [
     handler: async ({ principal, body }) => ({ status: 201, body: await s.deliveryOptions.create(principal.userId, body) }),
   }),
 
-  defineRoute<IdParams, None, DeliveryOptionInput, 'seller'>({
+  defineRoute<'updateDeliveryOption', 'seller'>({
     operationId: 'updateDeliveryOption',
     method: 'put',
     path: '/seller/delivery-options/{id}',
@@ -133,7 +131,7 @@ export const sellerAccountRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'seller'>({
+  defineRoute<'deleteDeliveryOption', 'seller'>({
     operationId: 'deleteDeliveryOption',
     method: 'delete',
     path: '/seller/delivery-options/{id}',

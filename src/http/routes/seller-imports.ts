@@ -3,7 +3,7 @@ import { IMPORT_COLUMNS, REQUIRED_COLUMNS } from '../../services/imports/csv-row
 import { readRawText } from '../raw-body';
 import { defineRoute } from '../route';
 import { pageOf } from '../../services/paging';
-import { timestamp, idParams, offsetPage, type IdParams } from '../schemas';
+import { timestamp, idParams, offsetPage } from '../schemas';
 import type { Services } from '../services';
 
 const importView = Joi.object({
@@ -17,10 +17,8 @@ const importView = Joi.object({
   createdAt: timestamp.required(),
   finishedAt: timestamp.allow(null).required(),
 }).meta({ component: 'ListingImport' });
-type None = Record<string, never>;
-
 export const sellerImportRoutes = (s: Services, { maxBytes, maxRows }: { maxBytes: number; maxRows: number }) => [
-  defineRoute<None, None, undefined, 'seller'>({
+  defineRoute<'createListingImport', 'seller'>({
     operationId: 'createListingImport',
     method: 'post',
     path: '/seller/imports',
@@ -48,7 +46,7 @@ export const sellerImportRoutes = (s: Services, { maxBytes, maxRows }: { maxByte
     },
   }),
 
-  defineRoute<IdParams, None, undefined, 'seller'>({
+  defineRoute<'getListingImport', 'seller'>({
     operationId: 'getListingImport',
     method: 'get',
     path: '/seller/imports/{id}',
@@ -60,7 +58,7 @@ export const sellerImportRoutes = (s: Services, { maxBytes, maxRows }: { maxByte
     handler: async ({ principal, params }) => ({ status: 200, body: await s.imports.get(principal.userId, params.id) }),
   }),
 
-  defineRoute<IdParams, { page: number; size: number }, undefined, 'seller'>({
+  defineRoute<'listListingImportErrors', 'seller'>({
     operationId: 'listListingImportErrors',
     method: 'get',
     path: '/seller/imports/{id}/errors',

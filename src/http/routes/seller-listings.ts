@@ -10,7 +10,7 @@ import {
   QUANTITY_BUCKETS,
 } from '../../services/listings/seller-search-fields';
 import type { SellerSearchRequest } from '../../services/listings/seller-search';
-import { defineRoute, JsonBytes } from '../route';
+import { defineLegacyRoute, JsonBytes } from '../route';
 import { documentedAs, listing, timestamp, idParams, type IdParams } from '../schemas';
 import type { Services } from '../services';
 
@@ -128,7 +128,7 @@ const bulkResult = Joi.object({
 const INVALID_ELEMENT = 'Any other object: nothing is created for it; its result is `status: invalid` with its field errors.';
 
 export const sellerListingRoutes = (s: Services) => [
-  defineRoute<Record<string, never>, Record<string, never>, ListingInput, 'seller'>({
+  defineLegacyRoute<Record<string, never>, Record<string, never>, ListingInput, 'seller'>({
     operationId: 'createListing',
     method: 'post',
     path: '/seller/listings',
@@ -142,7 +142,7 @@ export const sellerListingRoutes = (s: Services) => [
     handler: async ({ principal, body }) => ({ status: 201, body: await s.listings.create(principal.userId, body) }),
   }),
 
-  defineRoute<Record<string, never>, Record<string, never>, { listings: unknown[] }, 'seller'>({
+  defineLegacyRoute<Record<string, never>, Record<string, never>, { listings: unknown[] }, 'seller'>({
     operationId: 'createListingsBulk',
     method: 'post',
     path: '/seller/listings/bulk',
@@ -195,7 +195,7 @@ export const sellerListingRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<Record<string, never>, Record<string, never>, SellerSearchRequest, 'seller'>({
+  defineLegacyRoute<Record<string, never>, Record<string, never>, SellerSearchRequest, 'seller'>({
     operationId: 'searchSellerListings',
     method: 'post',
     path: '/seller/listings/search',
@@ -220,7 +220,7 @@ export const sellerListingRoutes = (s: Services) => [
     handler: async ({ principal, body }) => ({ status: 200, body: new JsonBytes(await s.listings.search(principal.userId, body)) }),
   }),
 
-  defineRoute<Record<string, never>, { urn: string }, undefined, 'seller'>({
+  defineLegacyRoute<Record<string, never>, { urn: string }, undefined, 'seller'>({
     operationId: 'sellerListingsOfItem',
     method: 'get',
     path: '/seller/listings/items',
@@ -233,7 +233,7 @@ export const sellerListingRoutes = (s: Services) => [
     handler: async ({ principal, query }) => ({ status: 200, body: await s.listings.ofItem(principal.userId, query.urn) }),
   }),
 
-  defineRoute<IdParams, Record<string, never>, undefined, 'seller'>({
+  defineLegacyRoute<IdParams, Record<string, never>, undefined, 'seller'>({
     operationId: 'getSellerListing',
     method: 'get',
     path: '/seller/listings/{id}',
@@ -245,7 +245,7 @@ export const sellerListingRoutes = (s: Services) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.listings.get(principal.userId, params.id) }),
   }),
 
-  defineRoute<IdParams, Record<string, never>, ListingInput, 'seller'>({
+  defineLegacyRoute<IdParams, Record<string, never>, ListingInput, 'seller'>({
     operationId: 'updateListing',
     method: 'put',
     path: '/seller/listings/{id}',
@@ -262,7 +262,7 @@ export const sellerListingRoutes = (s: Services) => [
     handler: async ({ principal, params, body }) => ({ status: 200, body: await s.listings.update(principal.userId, params.id, body) }),
   }),
 
-  defineRoute<IdParams, Record<string, never>, undefined, 'seller'>({
+  defineLegacyRoute<IdParams, Record<string, never>, undefined, 'seller'>({
     operationId: 'deleteListing',
     method: 'delete',
     path: '/seller/listings/{id}',
@@ -282,7 +282,7 @@ export const sellerListingRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<IdParams, Record<string, never>, { imageId: string }, 'seller'>({
+  defineLegacyRoute<IdParams, Record<string, never>, { imageId: string }, 'seller'>({
     operationId: 'attachListingImage',
     method: 'post',
     path: '/seller/listings/{id}/attachments',

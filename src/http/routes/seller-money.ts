@@ -3,10 +3,8 @@ import { defineRoute } from '../route';
 import { cursorPage, cursorQuery, pence, transfer } from '../schemas';
 import type { Services } from '../services';
 
-type None = Record<string, never>;
-
 export const sellerMoneyRoutes = (s: Services) => [
-  defineRoute<None, { cursor?: string; size: number }, undefined, 'seller'>({
+  defineRoute<'listSellerTransfers', 'seller'>({
     operationId: 'listSellerTransfers',
     method: 'get',
     path: '/seller/transfers',
@@ -29,7 +27,7 @@ export const sellerMoneyRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<None, None, undefined, 'seller'>({
+  defineRoute<'sellerBalance', 'seller'>({
     operationId: 'sellerBalance',
     method: 'get',
     path: '/seller/balance',
@@ -57,7 +55,7 @@ export const sellerMoneyRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 200, body: await s.sellerMoney.balance(principal.userId) }),
   }),
 
-  defineRoute<None, { cursor?: string; size: number }, undefined, 'seller'>({
+  defineRoute<'listSellerPayouts', 'seller'>({
     operationId: 'listSellerPayouts',
     method: 'get',
     path: '/seller/payouts',

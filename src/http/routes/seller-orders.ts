@@ -4,7 +4,7 @@ import type { CaseRequest } from '../../services/cases/case-opening';
 import type { PageRequest } from '../../services/paging';
 import type { SellerOrderFilters } from '../../services/orders/seller-orders';
 import { MAX_SHIPMENT_ATTACHMENTS } from '../../services/orders/shipment-attachments';
-import { defineRoute } from '../route';
+import { defineLegacyRoute } from '../route';
 import {
   caseOutcomes,
   catalogUrn,
@@ -116,7 +116,7 @@ const sellerOrderAction = Joi.object({
   .meta({ component: 'SellerOrderAction' });
 
 export const sellerOrderRoutes = (s: Services) => [
-  defineRoute<None, PageRequest & SellerOrderFilters, undefined, 'seller'>({
+  defineLegacyRoute<None, PageRequest & SellerOrderFilters, undefined, 'seller'>({
     operationId: 'listSellerOrders',
     method: 'get',
     path: '/seller/orders',
@@ -129,7 +129,7 @@ export const sellerOrderRoutes = (s: Services) => [
     handler: async ({ principal, query }) => ({ status: 200, body: await s.sellerOrders.list(principal.userId, query) }),
   }),
 
-  defineRoute<{ id: string }, None, undefined, 'seller'>({
+  defineLegacyRoute<{ id: string }, None, undefined, 'seller'>({
     operationId: 'getSellerOrder',
     method: 'get',
     path: '/seller/orders/{id}',
@@ -141,7 +141,7 @@ export const sellerOrderRoutes = (s: Services) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.sellerOrders.get(principal.userId, params.id) }),
   }),
 
-  defineRoute<{ id: string }, None, SellerOrderAction, 'seller'>({
+  defineLegacyRoute<{ id: string }, None, SellerOrderAction, 'seller'>({
     operationId: 'updateSellerOrder',
     method: 'post',
     path: '/seller/orders/{id}',
@@ -166,31 +166,33 @@ export const sellerOrderRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<{ id: string; shipmentId: string }, None, { trackingNumber: string; carrier?: string; trackingUrl?: string }, 'seller'>({
-    operationId: 'correctSellerShipmentTracking',
-    method: 'put',
-    path: '/seller/orders/{id}/shipments/{shipmentId}/tracking',
-    tag: 'Seller orders',
-    summary: "Correct a shipment's tracking number",
-    description:
-      'Replaces the tracking number (and optionally carrier and URL) of a shipment of an order not yet received: `trackingStatus` starts over at PRE_TRANSIT with an empty detail and tracking restarts for the new number. The same values again change nothing. Emits ORDER_UPDATED.',
-    auth: 'seller',
-    request: {
-      params: shipmentParams,
-      body: trackingCorrection,
+  defineLegacyRoute<{ id: string; shipmentId: string }, None, { trackingNumber: string; carrier?: string; trackingUrl?: string }, 'seller'>(
+    {
+      operationId: 'correctSellerShipmentTracking',
+      method: 'put',
+      path: '/seller/orders/{id}/shipments/{shipmentId}/tracking',
+      tag: 'Seller orders',
+      summary: "Correct a shipment's tracking number",
+      description:
+        'Replaces the tracking number (and optionally carrier and URL) of a shipment of an order not yet received: `trackingStatus` starts over at PRE_TRANSIT with an empty detail and tracking restarts for the new number. The same values again change nothing. Emits ORDER_UPDATED.',
+      auth: 'seller',
+      request: {
+        params: shipmentParams,
+        body: trackingCorrection,
+      },
+      responses: {
+        204: { description: 'Corrected (or already so).' },
+        404: { description: "Order not found or not the caller's, or not a shipment of it." },
+        409: { description: '`order-already-received`: the tracking of a received order is final.' },
+      },
+      handler: async ({ principal, params, body }) => {
+        await s.shipmentTracking.correct(principal.userId, params.id, params.shipmentId, body);
+        return { status: 204 };
+      },
     },
-    responses: {
-      204: { description: 'Corrected (or already so).' },
-      404: { description: "Order not found or not the caller's, or not a shipment of it." },
-      409: { description: '`order-already-received`: the tracking of a received order is final.' },
-    },
-    handler: async ({ principal, params, body }) => {
-      await s.shipmentTracking.correct(principal.userId, params.id, params.shipmentId, body);
-      return { status: 204 };
-    },
-  }),
+  ),
 
-  defineRoute<{ id: string; shipmentId: string }, None, { uploadId: string }, 'seller'>({
+  defineLegacyRoute<{ id: string; shipmentId: string }, None, { uploadId: string }, 'seller'>({
     operationId: 'attachSellerShipmentImage',
     method: 'post',
     path: '/seller/orders/{id}/shipments/{shipmentId}/attachments',
@@ -219,7 +221,7 @@ export const sellerOrderRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<{ id: string }, { format: 'pdf' | 'csv' }, undefined, 'seller'>({
+  defineLegacyRoute<{ id: string }, { format: 'pdf' | 'csv' }, undefined, 'seller'>({
     operationId: 'sellerOrderPackingSlip',
     method: 'get',
     path: '/seller/orders/{id}/packing-slip',

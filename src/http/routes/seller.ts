@@ -14,7 +14,7 @@ export const sellerView = Joi.object({
 }).meta({ component: 'Seller' });
 
 export const sellerRoutes = (s: Services) => [
-  defineRoute<Record<string, never>, Record<string, never>, undefined, 'user'>({
+  defineRoute<'onboardSeller', 'user'>({
     operationId: 'onboardSeller',
     method: 'post',
     path: '/seller',
@@ -29,7 +29,7 @@ export const sellerRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 201, body: await s.sellers.onboard(principal.userId) }),
   }),
 
-  defineRoute<Record<string, never>, Record<string, never>, undefined, 'seller'>({
+  defineRoute<'sellerStatus', 'seller'>({
     operationId: 'sellerStatus',
     method: 'get',
     path: '/seller/status',

@@ -45,7 +45,7 @@ const check = async (probe: () => Promise<unknown>): Promise<'ok' | 'down'> => {
 };
 
 export const systemRoutes = (s: Services, openApi: () => Record<string, unknown>): AnyRoute[] => [
-  defineRoute({
+  defineRoute<'pagesStylesheet', 'public'>({
     operationId: 'pagesStylesheet',
     method: 'get',
     path: PAGES_STYLESHEET_PATH,
@@ -61,7 +61,7 @@ export const systemRoutes = (s: Services, openApi: () => Record<string, unknown>
     }),
   }),
 
-  defineRoute({
+  defineRoute<'healthz', 'public'>({
     operationId: 'healthz',
     method: 'get',
     path: '/healthz',
@@ -72,7 +72,7 @@ export const systemRoutes = (s: Services, openApi: () => Record<string, unknown>
     handler: async () => ({ status: 200, body: { status: 'ok' } }),
   }),
 
-  defineRoute({
+  defineRoute<'readyz', 'public'>({
     operationId: 'readyz',
     method: 'get',
     path: '/readyz',
@@ -98,7 +98,7 @@ export const systemRoutes = (s: Services, openApi: () => Record<string, unknown>
     },
   }),
 
-  defineRoute({
+  defineRoute<'openapi', 'public'>({
     operationId: 'openapi',
     method: 'get',
     path: '/openapi.json',
@@ -109,7 +109,7 @@ export const systemRoutes = (s: Services, openApi: () => Record<string, unknown>
     handler: async () => ({ status: 200, body: openApi() }),
   }),
 
-  defineRoute({
+  defineRoute<'docs', 'public'>({
     operationId: 'docs',
     method: 'get',
     path: '/docs',
@@ -120,7 +120,7 @@ export const systemRoutes = (s: Services, openApi: () => Record<string, unknown>
     handler: async () => ({ status: 200, body: DOCS_PAGE, contentType: 'text/html' }),
   }),
 
-  defineRoute({
+  defineRoute<'docsInit', 'public'>({
     operationId: 'docsInit',
     method: 'get',
     path: '/docs/init.js',
@@ -131,7 +131,7 @@ export const systemRoutes = (s: Services, openApi: () => Record<string, unknown>
     handler: async () => ({ status: 200, body: DOCS_INIT, contentType: 'application/javascript' }),
   }),
 
-  defineRoute<{ asset: string }>({
+  defineRoute<'docsAsset', 'public'>({
     operationId: 'docsAsset',
     method: 'get',
     path: '/docs/assets/{asset}',

@@ -1,15 +1,13 @@
 import Joi from '../../joi';
 import { readRawBody } from '../raw-body';
 import { defineRoute } from '../route';
-import { timestamp, idParams, moderationProblem, type IdParams } from '../schemas';
+import { timestamp, idParams, moderationProblem } from '../schemas';
 import type { Services } from '../services';
-
-type None = Record<string, never>;
 
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'application/octet-stream'];
 
 export const uploadRoutes = (s: Services) => [
-  defineRoute<None, None, undefined, 'user'>({
+  defineRoute<'createUpload', 'user'>({
     operationId: 'createUpload',
     method: 'post',
     path: '/uploads',
@@ -40,7 +38,7 @@ export const uploadRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 201, body: await s.uploads.create(principal.userId) }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'user'>({
+  defineRoute<'putUploadBytes', 'user'>({
     operationId: 'putUploadBytes',
     method: 'put',
     path: '/uploads/{id}',
@@ -92,7 +90,7 @@ export const uploadRoutes = (s: Services) => [
     },
   }),
 
-  defineRoute<IdParams, None, undefined, 'public'>({
+  defineRoute<'getImage', 'public'>({
     operationId: 'getImage',
     method: 'get',
     path: '/images/{id}',

@@ -1,10 +1,8 @@
 import Joi from '../../joi';
-import type { OptimizationInput, WantsOptimizations } from '../../services/wants/optimizations';
+import type { WantsOptimizations } from '../../services/wants/optimizations';
 import { defineRoute } from '../route';
 import { ISO_3166_1, orNull, pence, problemSchema, timestamp } from '../schemas';
 import { basketView } from './basket';
-
-type None = Record<string, never>;
 
 const listParams = Joi.object({ id: Joi.string().uuid().required() });
 const optimizationParams = Joi.object({ id: Joi.string().uuid().required(), optimizationId: Joi.string().uuid().required() });
@@ -107,7 +105,7 @@ const basketRefusal = problemSchema
 
 /** Basket optimizations of a wants list (docs/wants.md, "The optimizer"). */
 export const wantsOptimizationRoutes = (s: { optimizations: WantsOptimizations }) => [
-  defineRoute<{ id: string }, None, OptimizationInput, 'user'>({
+  defineRoute<'optimizeWantsList', 'user'>({
     operationId: 'optimizeWantsList',
     method: 'post',
     path: '/user/wants/{id}/optimizations',
@@ -135,7 +133,7 @@ export const wantsOptimizationRoutes = (s: { optimizations: WantsOptimizations }
     },
   }),
 
-  defineRoute<{ id: string; optimizationId: string }, None, undefined, 'user'>({
+  defineRoute<'getWantsOptimization', 'user'>({
     operationId: 'getWantsOptimization',
     method: 'get',
     path: '/user/wants/{id}/optimizations/{optimizationId}',
@@ -153,7 +151,7 @@ export const wantsOptimizationRoutes = (s: { optimizations: WantsOptimizations }
     }),
   }),
 
-  defineRoute<{ id: string; optimizationId: string }, None, undefined, 'user'>({
+  defineRoute<'basketFromOptimization', 'user'>({
     operationId: 'basketFromOptimization',
     method: 'post',
     path: '/user/wants/{id}/optimizations/{optimizationId}/basket',

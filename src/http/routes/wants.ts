@@ -1,23 +1,13 @@
 import Joi from '../../joi';
 import type { WantsExport } from '../../services/wants/wants-export';
 import type { WantsImportRequest, WantsImports } from '../../services/wants/wants-import';
-import {
-  listName,
-  MAX_WANTS_LINES,
-  MAX_WANTS_LISTS,
-  wantsLineInput,
-  wantsLinePatch,
-  type WantsLineInput,
-} from '../../services/wants/line-input';
+import { listName, MAX_WANTS_LINES, MAX_WANTS_LISTS, wantsLineInput, wantsLinePatch } from '../../services/wants/line-input';
 import { WANTS_CSV_COLUMNS } from '../../services/wants/wants-csv';
-import type { Paged, WantsLists } from '../../services/wants/wants-lists';
+import type { WantsLists } from '../../services/wants/wants-lists';
 import { CONDITIONS } from '../../services/listings/listing-input';
 import { defineRoute } from '../route';
-import { idParams, offsetPage, orNull, pence, timestamp, type IdParams } from '../schemas';
+import { idParams, offsetPage, orNull, pence, timestamp } from '../schemas';
 import { pageQuery } from './discover-common';
-
-type None = Record<string, never>;
-type LineParams = { id: string; lineId: string };
 
 /** The services these routes use (the wants module's, src/modules/wants.ts). */
 export interface WantsRouteServices {
@@ -99,7 +89,7 @@ const importResult = Joi.object({
 }).meta({ component: 'WantsImportResult' });
 
 export const wantsRoutes = (s: WantsRouteServices) => [
-  defineRoute<None, Paged, undefined, 'user'>({
+  defineRoute<'listWantsLists', 'user'>({
     operationId: 'listWantsLists',
     method: 'get',
     path: '/user/wants',
@@ -111,7 +101,7 @@ export const wantsRoutes = (s: WantsRouteServices) => [
     handler: async ({ principal, query }) => ({ status: 200, body: await s.lists.list(principal.userId, query) }),
   }),
 
-  defineRoute<None, None, { name: string }, 'user'>({
+  defineRoute<'createWantsList', 'user'>({
     operationId: 'createWantsList',
     method: 'post',
     path: '/user/wants',
@@ -127,7 +117,7 @@ export const wantsRoutes = (s: WantsRouteServices) => [
     handler: async ({ principal, body }) => ({ status: 201, body: await s.lists.create(principal.userId, body.name) }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'user'>({
+  defineRoute<'getWantsList', 'user'>({
     operationId: 'getWantsList',
     method: 'get',
     path: '/user/wants/{id}',
@@ -139,7 +129,7 @@ export const wantsRoutes = (s: WantsRouteServices) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.lists.get(principal.userId, params.id) }),
   }),
 
-  defineRoute<IdParams, None, { name: string }, 'user'>({
+  defineRoute<'renameWantsList', 'user'>({
     operationId: 'renameWantsList',
     method: 'patch',
     path: '/user/wants/{id}',
@@ -155,7 +145,7 @@ export const wantsRoutes = (s: WantsRouteServices) => [
     handler: async ({ principal, params, body }) => ({ status: 200, body: await s.lists.rename(principal.userId, params.id, body.name) }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'user'>({
+  defineRoute<'deleteWantsList', 'user'>({
     operationId: 'deleteWantsList',
     method: 'delete',
     path: '/user/wants/{id}',
@@ -170,7 +160,7 @@ export const wantsRoutes = (s: WantsRouteServices) => [
     },
   }),
 
-  defineRoute<IdParams, Paged, undefined, 'user'>({
+  defineRoute<'listWantsLines', 'user'>({
     operationId: 'listWantsLines',
     method: 'get',
     path: '/user/wants/{id}/lines',
@@ -187,7 +177,7 @@ export const wantsRoutes = (s: WantsRouteServices) => [
     handler: async ({ principal, params, query }) => ({ status: 200, body: await s.lists.lines(principal.userId, params.id, query) }),
   }),
 
-  defineRoute<IdParams, None, WantsLineInput, 'user'>({
+  defineRoute<'addWantsLine', 'user'>({
     operationId: 'addWantsLine',
     method: 'post',
     path: '/user/wants/{id}/lines',
@@ -205,7 +195,7 @@ export const wantsRoutes = (s: WantsRouteServices) => [
     handler: async ({ principal, params, body }) => ({ status: 201, body: await s.lists.addLine(principal.userId, params.id, body) }),
   }),
 
-  defineRoute<LineParams, None, Partial<WantsLineInput>, 'user'>({
+  defineRoute<'updateWantsLine', 'user'>({
     operationId: 'updateWantsLine',
     method: 'patch',
     path: '/user/wants/{id}/lines/{lineId}',
@@ -225,7 +215,7 @@ export const wantsRoutes = (s: WantsRouteServices) => [
     }),
   }),
 
-  defineRoute<LineParams, None, undefined, 'user'>({
+  defineRoute<'deleteWantsLine', 'user'>({
     operationId: 'deleteWantsLine',
     method: 'delete',
     path: '/user/wants/{id}/lines/{lineId}',
@@ -240,7 +230,7 @@ export const wantsRoutes = (s: WantsRouteServices) => [
     },
   }),
 
-  defineRoute<IdParams, None, WantsImportRequest, 'user'>({
+  defineRoute<'importWantsLines', 'user'>({
     operationId: 'importWantsLines',
     method: 'post',
     path: '/user/wants/{id}/import',
@@ -262,7 +252,7 @@ export const wantsRoutes = (s: WantsRouteServices) => [
     handler: async ({ principal, params, body }) => ({ status: 200, body: await s.imports.import(principal.userId, params.id, body) }),
   }),
 
-  defineRoute<IdParams, None, undefined, 'user'>({
+  defineRoute<'exportWantsList', 'user'>({
     operationId: 'exportWantsList',
     method: 'get',
     path: '/user/wants/{id}/export',

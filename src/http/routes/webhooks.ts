@@ -1,7 +1,7 @@
 import Joi from '../../joi';
-import { EVENT_TYPES, type EventType } from '../../services/events/outbox';
-import { TEST_EVENT_TYPE, type EndpointChanges, type EndpointInput } from '../../services/webhooks/endpoints';
-import { METRIC_WINDOWS, type FailureFilter, type MetricWindow } from '../../services/webhooks/inspection';
+import { EVENT_TYPES } from '../../services/events/outbox';
+import { TEST_EVENT_TYPE } from '../../services/webhooks/endpoints';
+import { METRIC_WINDOWS } from '../../services/webhooks/inspection';
 import {
   HEADER_NAME,
   HEADER_VALUE,
@@ -19,7 +19,6 @@ import type { Services } from '../services';
 const TAG = 'Webhooks';
 const DOCS = 'See docs/webhooks.md for delivery, signing and retries.';
 
-type WebhookParams = { webhookId: string };
 const webhookParams = Joi.object({ webhookId: Joi.string().max(64).required() });
 
 const url = Joi.string().max(MAX_URL_LENGTH);
@@ -57,7 +56,7 @@ const notFound = { description: 'No such webhook, or not the caller’s.' };
 const noStore = { 'Cache-Control': 'no-store' };
 
 export const webhookRoutes = (s: Services) => [
-  defineRoute<Record<string, never>, Record<string, never>, undefined, 'seller'>({
+  defineRoute<'listWebhooks', 'seller'>({
     operationId: 'listWebhooks',
     method: 'get',
     path: '/seller/webhooks',
@@ -68,7 +67,7 @@ export const webhookRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 200, body: await s.webhooks.list(principal.userId) }),
   }),
 
-  defineRoute<Record<string, never>, Record<string, never>, EndpointInput, 'seller'>({
+  defineRoute<'createWebhook', 'seller'>({
     operationId: 'createWebhook',
     method: 'post',
     path: '/seller/webhooks',
@@ -102,7 +101,7 @@ export const webhookRoutes = (s: Services) => [
     handler: async ({ principal, body }) => ({ status: 201, body: await s.webhooks.create(principal.userId, body), headers: noStore }),
   }),
 
-  defineRoute<WebhookParams, Record<string, never>, undefined, 'seller'>({
+  defineRoute<'getWebhook', 'seller'>({
     operationId: 'getWebhook',
     method: 'get',
     path: '/seller/webhooks/{webhookId}',
@@ -114,7 +113,7 @@ export const webhookRoutes = (s: Services) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.webhooks.get(principal.userId, params.webhookId) }),
   }),
 
-  defineRoute<WebhookParams, Record<string, never>, EndpointChanges, 'seller'>({
+  defineRoute<'updateWebhook', 'seller'>({
     operationId: 'updateWebhook',
     method: 'patch',
     path: '/seller/webhooks/{webhookId}',
@@ -136,7 +135,7 @@ export const webhookRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<WebhookParams, Record<string, never>, { subscriptions: EventType[] }, 'seller'>({
+  defineRoute<'setWebhookSubscriptions', 'seller'>({
     operationId: 'setWebhookSubscriptions',
     method: 'put',
     path: '/seller/webhooks/{webhookId}/subscriptions',
@@ -157,7 +156,7 @@ export const webhookRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<WebhookParams, Record<string, never>, undefined, 'seller'>({
+  defineRoute<'rotateWebhookSecret', 'seller'>({
     operationId: 'rotateWebhookSecret',
     method: 'post',
     path: '/seller/webhooks/{webhookId}/secret',
@@ -176,7 +175,7 @@ export const webhookRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<WebhookParams, Record<string, never>, undefined, 'seller'>({
+  defineRoute<'testWebhook', 'seller'>({
     operationId: 'testWebhook',
     method: 'post',
     path: '/seller/webhooks/{webhookId}/test',
@@ -195,7 +194,7 @@ export const webhookRoutes = (s: Services) => [
     handler: async ({ principal, params }) => ({ status: 202, body: await s.webhooks.sendTest(principal.userId, params.webhookId) }),
   }),
 
-  defineRoute<WebhookParams, { window: MetricWindow }, undefined, 'seller'>({
+  defineRoute<'webhookMetrics', 'seller'>({
     operationId: 'webhookMetrics',
     method: 'get',
     path: '/seller/webhooks/{webhookId}/metrics',
@@ -238,7 +237,7 @@ export const webhookRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<WebhookParams, FailureFilter, undefined, 'seller'>({
+  defineRoute<'webhookFailures', 'seller'>({
     operationId: 'webhookFailures',
     method: 'get',
     path: '/seller/webhooks/{webhookId}/failures',
@@ -288,7 +287,7 @@ export const webhookRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<WebhookParams & { deliveryId: string }, Record<string, never>, undefined, 'seller'>({
+  defineRoute<'replayWebhookDelivery', 'seller'>({
     operationId: 'replayWebhookDelivery',
     method: 'post',
     path: '/seller/webhooks/{webhookId}/deliveries/{deliveryId}/replay',
@@ -310,7 +309,7 @@ export const webhookRoutes = (s: Services) => [
     }),
   }),
 
-  defineRoute<WebhookParams, Record<string, never>, undefined, 'seller'>({
+  defineRoute<'deleteWebhook', 'seller'>({
     operationId: 'deleteWebhook',
     method: 'delete',
     path: '/seller/webhooks/{webhookId}',

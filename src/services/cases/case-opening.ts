@@ -37,6 +37,24 @@ export interface OpenedCase {
 }
 
 /**
+ * The case as its opening recorded it: what `case:{caseId}` is started with when a party's first
+ * action comes before the start outbox has started it (`Cases.act` starts it with the action).
+ * Until the workflow runs, nothing but the opening writes a case's rows, so they are what
+ * `openCase` returned; once it runs, Temporal ignores a start of the same id.
+ */
+export async function openedCaseOf(db: DataSource, caseId: string): Promise<OpenedCase> {
+  const [opened]: OpenedCase[] = await db.query(
+    `SELECT c.id AS "caseId", c.order_id AS "orderId", c.seller_id AS "sellerId", c.reason,
+            COALESCE(json_agg(json_build_object('id', o.id, 'type', o.type, 'party', o.party, 'status', o.status)
+                              ORDER BY o.created_at, o.id) FILTER (WHERE o.id IS NOT NULL), '[]') AS outcomes
+       FROM cases c LEFT JOIN case_outcomes o ON o.case_id = c.id
+      WHERE c.id = $1 GROUP BY c.id`,
+    [caseId],
+  );
+  return opened!;
+}
+
+/**
  * The one place a case is created (seller- and buyer-side disputes both come here through the
  * order engine, with the order row locked): case OPEN, items linked, initial outcomes stored.
  * An order item already in an unclosed case cannot be disputed again (409).

@@ -2,22 +2,24 @@ import type { DataSource } from 'typeorm';
 import type { CaseState, Party, PartyAction } from '../../domain/cases/machine';
 import { Upload } from '../../db/entities';
 import type { Periods } from '../../domain/deadlines';
-import { conflict, invalid, notFound, unavailable } from '../errors';
+import { conflict, invalid, notFound } from '../errors';
 import { pageOf, type Page, type PageRequest } from '../paging';
 import { SqlFilter } from '../sql-filter';
 import type { Uploads } from '../uploads';
 import { plainText } from './plain-text';
-import { resolveOutcome, type OutcomeRequest } from './case-opening';
+import { starts, type WorkflowStart } from '../workflow-starts';
+import { openedCaseOf, resolveOutcome, type OutcomeRequest } from './case-opening';
 import { loadCaseViews, type CaseAttachmentView, type CaseView } from './case-view';
 
 /** Sends a party's action to the case workflow and returns its answer (see src/temporal/case-updates.ts). */
 export interface CaseWorkflowActions {
-  /** Null when no workflow runs for the case: it has finished, or its start still waits in the outbox. */
-  act(caseId: string, action: PartyAction, options?: { updateId?: string }): Promise<CaseState | null>;
+  /**
+   * Sends the action as an update-with-start: `opening` starts `case:{caseId}` when its start
+   * still waits in the start outbox, and is ignored when the workflow runs. A workflow that has
+   * finished answers 409 `case-closed`.
+   */
+  act(opening: WorkflowStart, action: PartyAction, options?: { updateId?: string }): Promise<CaseState>;
 }
-
-/** How long an action on a just-opened case waits for its workflow to start before a 503. */
-const WORKFLOW_START_WAIT_MS = 5000;
 
 /**
  * A party's action as the API receives it: the party is the caller's role, never the body's; a
@@ -120,14 +122,10 @@ export class Cases {
       request.action === 'propose'
         ? { ...(await resolveOutcome(this.db, userId, request)), action: 'propose', party, comment: plainText(request.comment) }
         : { ...request, party };
-    // No running workflow: the case closed since the check above, or it was opened so recently
-    // that its start is still in the outbox (normally milliseconds): wait for it a little.
-    const deadline = Date.now() + WORKFLOW_START_WAIT_MS;
-    while ((await this.workflow.act(caseId, action, { updateId })) === null) {
-      if ((await this.owned(party, userId, caseId)).status === 'CLOSED') throw conflict('case-closed', 'The case is closed.');
-      if (Date.now() > deadline) throw unavailable('The case is still being set up; try again shortly.');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    // A case opened moments ago may have its start still in the outbox: the action starts the
+    // workflow with the input the outbox start carries, and that start then finds it running.
+    const opening = starts.case(await openedCaseOf(this.db, caseId), this.periods.autoEscalateSeconds);
+    await this.workflow.act(opening, action, { updateId });
     return this.get(party, userId, caseId);
   }
 

@@ -1,5 +1,12 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { NEGOTIATING, offerRefusal, type OfferAction, type OfferRefusal, type OfferState } from '../../domain/offers/machine';
+import {
+  NEGOTIATING,
+  offerRefusal,
+  type OfferAction,
+  type OfferHistoryAction,
+  type OfferRefusal,
+  type OfferState,
+} from '../../domain/offers/machine';
 import { placeHolds, releaseHolds } from '../checkout/holds';
 import {
   emitOfferEvent,
@@ -58,7 +65,7 @@ const MISSING: OfferOutcome = { state: null, remainingMs: null };
 
 const entry = (
   by: OfferActor,
-  action: string,
+  action: OfferHistoryAction,
   o: { unitPrice: number; quantity: number },
   at: Date,
   extra: Partial<OfferHistoryEntry> = {},

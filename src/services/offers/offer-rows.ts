@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { OfferParty, OfferState, OfferStatus } from '../../domain/offers/machine';
+import type { OfferHistoryAction, OfferParty, OfferState, OfferStatus } from '../../domain/offers/machine';
 import { enqueueEmail } from '../../integrations/email/outbox';
 import { emitEvents } from '../events/outbox';
 import { requestWorkflowStart, requestWorkflowStarts, starts } from '../workflow-starts';
@@ -10,7 +10,7 @@ export type OfferActor = OfferParty | 'SYSTEM';
 /** One move in an offer's history, as the Offer shows it (`changeId` is kept, never shown). */
 export interface OfferHistoryEntry {
   by: OfferActor;
-  action: string;
+  action: OfferHistoryAction;
   unitPrice: number;
   quantity: number;
   at: string;

@@ -1,3 +1,4 @@
+import type { WebhookDeliveryStatus } from '../../db/entities';
 import { DataSource } from 'typeorm';
 import { parseDuration } from '../../config';
 import { ownedEndpoint } from './endpoints';
@@ -28,7 +29,7 @@ export interface FailedAttemptView {
   deliveryId: string;
   eventId: string;
   eventType: string;
-  deliveryStatus: string;
+  deliveryStatus: WebhookDeliveryStatus;
   attemptedAt: Date;
   statusCode: number | null;
   latencyMs: number;
@@ -105,7 +106,7 @@ export class WebhookInspection {
       deliveryId: r.delivery_id as string,
       eventId: r.event_id as string,
       eventType: r.event_type as string,
-      deliveryStatus: r.status as string,
+      deliveryStatus: r.status as WebhookDeliveryStatus,
       attemptedAt: r.attempted_at as Date,
       statusCode: r.status_code as number | null,
       latencyMs: r.latency_ms as number,
