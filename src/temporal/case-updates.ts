@@ -1,20 +1,18 @@
 import {
   isGrpcServiceError,
   ServiceError,
-  WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
   WorkflowUpdateRPCTimeoutOrCancelledError,
   type Client,
-  type Workflow,
 } from '@temporalio/client';
 import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
 import { caseRefusalOf, operatorDecisionUpdate, partyUpdates } from '../../workflows/contracts/case';
 import type { CaseState, OperatorDecision, PartyAction } from '../domain/cases/machine';
 import { conflict, DomainError, invalid, notFound, unavailable } from '../services/errors';
 import type { WorkflowStart } from '../services/workflow-starts';
-import { startOptionsOf } from '../../workflows/contracts/start-options';
+import { startHalfOf } from './update-with-start';
 import { workflowIds } from './workflow-ids';
 
 /** How long a party's request waits for the case workflow to answer before a 503. */
@@ -35,13 +33,7 @@ export class CaseUpdates {
 
   /** `updateId`: a retried action with the same id is the same Update (Temporal answers its first outcome). */
   async act(opening: WorkflowStart, action: PartyAction, options: { updateId?: string } = {}): Promise<CaseState> {
-    // USE_EXISTING: a running workflow takes the Update and the start is ignored. A finished one
-    // is not started again (the start's REJECT_DUPLICATE): Temporal refuses the start.
-    const startWorkflowOperation = new WithStartWorkflowOperation<Workflow>(opening.workflowType, {
-      ...startOptionsOf(opening),
-      taskQueue: this.taskQueue,
-      workflowIdConflictPolicy: 'USE_EXISTING',
-    });
+    const startWorkflowOperation = startHalfOf(opening, this.taskQueue);
     const { update, args } = updateOf(action);
     try {
       return await this.client.connection.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () =>
@@ -52,6 +44,7 @@ export class CaseUpdates {
         }),
       );
     } catch (err) {
+      // The workflow has finished, and is not started again.
       if (err instanceof WorkflowExecutionAlreadyStartedError) throw conflict('case-closed', 'The case is closed.');
       throw toDomainError(err);
     }
