@@ -1,7 +1,7 @@
 import {
   isGrpcServiceError,
   ServiceError,
-  WorkflowNotFoundError,
+  WorkflowExecutionAlreadyStartedError,
   WorkflowUpdateFailedError,
   WorkflowUpdateRPCTimeoutOrCancelledError,
   type Client,
@@ -12,41 +12,34 @@ import type { OfferAction, OfferState } from '../domain/offers/machine';
 import { conflict, DomainError, unavailable } from '../services/errors';
 import type { OfferWorkflowPort } from '../services/offers/offers';
 import type { WorkflowStart } from '../services/workflow-starts';
-import { TemporalStartExecutor } from './start-executor';
-import { workflowIds } from './workflow-ids';
+import { startHalfOf } from './update-with-start';
 
 /** How long a party's move waits for the offer workflow to answer before a 503. */
 const UPDATE_DEADLINE_MS = 10_000;
 
 /**
  * Sends a party's move to `offer:{offerId}` as the `act` Update and waits for its answer, as
- * case-updates.ts does for cases: a refusal by the validator (or by the write behind it) becomes
- * the DomainError it names (409 or 422); no running workflow answers null.
+ * case-updates.ts does for cases: an update-with-start of the offer's own start, so an offer
+ * made moments ago, whose start still waits in the start outbox, is started by its first move.
+ * A refusal by the validator (or by the write behind it) becomes the DomainError it names (409
+ * or 422); a finished workflow, which is not started again, answers null.
  */
 export class OfferUpdates implements OfferWorkflowPort {
-  private readonly executor: TemporalStartExecutor;
-
   constructor(
     private readonly client: Client,
-    taskQueue: string,
-  ) {
-    this.executor = new TemporalStartExecutor(client, taskQueue);
-  }
+    private readonly taskQueue: string,
+  ) {}
 
-  async act(offerId: string, action: OfferAction, updateId: string): Promise<OfferState | null> {
+  async act(start: WorkflowStart, action: OfferAction, updateId: string): Promise<OfferState | null> {
+    const startWorkflowOperation = startHalfOf(start, this.taskQueue);
     try {
       return await this.client.connection.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () =>
-        this.client.workflow.getHandle(workflowIds.offer(offerId)).executeUpdate(offerActUpdate, { args: [action], updateId }),
+        this.client.workflow.executeUpdateWithStart(offerActUpdate, { args: [action], updateId, startWorkflowOperation }),
       );
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return null;
+      if (err instanceof WorkflowExecutionAlreadyStartedError) return null;
       throw toDomainError(err);
     }
-  }
-
-  /** Best effort: an id already started counts as started; Temporal unreachable leaves it to the dispatcher. */
-  async startNow(start: WorkflowStart): Promise<void> {
-    await this.executor.execute(start, { eager: false }).catch(() => undefined);
   }
 }
 

@@ -3,6 +3,8 @@ import { Worker } from '@temporalio/worker';
 import { createOfferActivities } from '../../activities/offers';
 import { classifyFailures } from '../../activities/failures';
 import { OfferEngine } from '../../src/services/offers/offer-engine';
+import { starts } from '../../src/services/workflow-starts';
+import { TemporalStartExecutor } from '../../src/temporal/start-executor';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { offerChangedSignal } from '../../workflows/contracts/offer';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
@@ -49,9 +51,15 @@ const db = () => api.database.db;
 const listing = (values: Record<string, unknown> = {}) =>
   insertListing(db(), { sellerId: seller.id, itemUrn: items[0]!.urn, price: 10000, quantity: 1, offersEnabled: true, ...values });
 
+/**
+ * An offer through the API, with its workflow started as the dispatcher would start its outbox
+ * row (no dispatcher runs here; the other rows, e-mails, are not this worker's).
+ */
 async function makeOffer(listingId: string, unitPrice: number) {
   const res = await api.http.post('/user/offers').set(buyer.bearer).send({ listingId, quantity: 1, unitPrice }).expect(201);
-  return res.body as { id: string; status: string };
+  const offer = res.body as { id: string; status: string };
+  await new TemporalStartExecutor(env.client, api.config.temporal.taskQueue).execute(starts.offer(offer.id, listingId), { eager: false });
+  return offer;
 }
 
 const move = (as: 'buyer' | 'seller', offerId: string, body: Record<string, unknown>) =>

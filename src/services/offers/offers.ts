@@ -14,7 +14,7 @@ import { savedDeliveryAddress } from '../account/addresses';
 import { buyerFee, type DeliveryAddress, type DeliveryOptionsOf, type PricedLine } from '../basket/pricing';
 import { placeHolds } from '../checkout/holds';
 import { pageOf, type Page } from '../paging';
-import { conflict, DomainError, forbidden, notFound, unavailable } from '../errors';
+import { conflict, DomainError, forbidden, notFound } from '../errors';
 import { loadListingViews, type ListingView } from '../listings/listing-view';
 import { loadUserSummaries, type UserSummary } from '../users/user-summary';
 import { requestWorkflowStart, starts, type WorkflowStart } from '../workflow-starts';
@@ -23,10 +23,12 @@ import { OFFER_COLUMNS, readListing, stateOf, type OfferHistoryEntry, type Offer
 
 /** How the API reaches `offer:{id}` (src/temporal/offer-updates.ts). */
 export interface OfferWorkflowPort {
-  /** Sends a move as an Update; null when no workflow runs (not started yet, or finished). Refusals are thrown as DomainErrors. */
-  act(offerId: string, action: OfferAction, updateId: string): Promise<OfferState | null>;
-  /** Starts a workflow just committed to the start outbox at once (best effort: the dispatcher starts it otherwise). */
-  startNow(start: WorkflowStart): Promise<void>;
+  /**
+   * Sends a move as an update-with-start: `start` (the offer's outbox start) starts the workflow
+   * when that start still waits in the outbox, and is ignored when it runs. Null when the workflow
+   * has finished (it is not started again). Refusals are thrown as DomainErrors.
+   */
+  act(start: WorkflowStart, action: OfferAction, updateId: string): Promise<OfferState | null>;
 }
 
 export interface OfferOptions {
@@ -88,8 +90,8 @@ export interface OfferCheckoutRequest {
   deliveryOptionId?: string;
 }
 
-/** How long a move waits for a workflow whose start is still in the outbox (normally milliseconds). */
-const WORKFLOW_START_WAIT_MS = 5000;
+/** An offer past negotiating (or whose workflow has ended) takes no more moves. */
+const closed = (status: OfferStatus) => conflict('offer-closed', `The offer is ${status.toLowerCase()}; it takes no more actions.`);
 
 const unprocessable = (code: 'offer-not-below-price' | 'offer-quantity-unavailable', message: string) =>
   new DomainError('unprocessable', code, message);
@@ -118,7 +120,7 @@ export class Offers {
 
   async create(buyerId: string, request: NewOffer): Promise<OfferView> {
     const offerId = newId();
-    const start = await this.db
+    await this.db
       .transaction(async (tx) => {
         // One buyer's offers on one listing are made one at a time: the 48-hour cap holds under races.
         await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`offer:${request.listingId}:${buyerId}`]);
@@ -170,10 +172,8 @@ export class Offers {
           },
           now,
         );
-        if (!OPEN.includes(after.status)) return null;
-        const offerStart = starts.offer(offerId, listing.id);
-        await requestWorkflowStart(tx, offerStart);
-        return offerStart;
+        // A party's first move starts it too, if it comes first (`act`).
+        if (OPEN.includes(after.status)) await requestWorkflowStart(tx, starts.offer(offerId, listing.id));
       })
       .catch((err: unknown) => {
         if (uniqueViolation(err, 'offers_one_open_per_buyer_listing')) {
@@ -181,8 +181,6 @@ export class Offers {
         }
         throw err;
       });
-    // The workflow answers the parties' moves: started now rather than at the dispatcher's next pass.
-    if (start) await this.workflow.startNow(start);
     return this.get('BUYER', buyerId, offerId);
   }
 
@@ -236,16 +234,13 @@ export class Offers {
    */
   async act(party: OfferParty, userId: string, offerId: string, request: Omit<OfferAction, 'party'>, updateId: string): Promise<OfferView> {
     const { status, listingId } = await this.owned(party, userId, offerId);
-    if (!NEGOTIATING.includes(status)) throw conflict('offer-closed', `The offer is ${status.toLowerCase()}; it takes no more actions.`);
+    if (!NEGOTIATING.includes(status)) throw closed(status);
     const action: OfferAction = { ...request, party };
-    const deadline = Date.now() + WORKFLOW_START_WAIT_MS;
-    while ((await this.workflow.act(offerId, action, updateId)) === null) {
-      const now = await this.owned(party, userId, offerId);
-      if (!NEGOTIATING.includes(now.status))
-        throw conflict('offer-closed', `The offer is ${now.status.toLowerCase()}; it takes no more actions.`);
-      if (Date.now() > deadline) throw unavailable('The offer is still being set up; try again shortly.');
-      await this.workflow.startNow(starts.offer(offerId, listingId));
-      await new Promise((resolve) => setTimeout(resolve, 200));
+    // An offer made moments ago may have its start still in the outbox: the move starts the
+    // workflow with the input that start carries (rebuilt from the row), and that start then finds it running.
+    if ((await this.workflow.act(starts.offer(offerId, listingId), action, updateId)) === null) {
+      // The workflow ended since the check above (its last write closed the offer).
+      throw closed((await this.owned(party, userId, offerId)).status);
     }
     return this.get(party, userId, offerId);
   }
