@@ -91,8 +91,9 @@ type Outcome = { id: string; error?: string };
 
 /**
  * Starts the workflows recorded in `workflow_starts` — the one way the application starts
- * workflows from a change in the database; besides it, only a case action's or an offer move's
- * update-with-start makes a start, and with the same intent (docs/architecture.md, "Background work").
+ * workflows from a change in the database. Besides it, the API makes a start only with the same
+ * intent: a case action's or an offer move's update-with-start, and a wants optimization's
+ * prompt start (src/temporal/prompt-starts.ts) (docs/architecture.md, "Background work").
  *
  * Durable: a batch is claimed with FOR UPDATE SKIP LOCKED (any number of worker replicas share
  * the work without taking the same rows), the starts are made, and each row is stamped started
