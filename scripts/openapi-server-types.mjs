@@ -3,7 +3,11 @@
 // runs this after it) and so from the same Joi schemas that validate the requests. The client's
 // types describe the wire; these describe a request after Joi has validated it, which differs in
 // two ways, both decided here so no route restates them:
-//   - a field or parameter with a default is always present (Joi fills it in);
+//   - a field or parameter with a default is always present (Joi fills it in), also inside a
+//     `oneOf` branch or a nested object of a request body;
+//   - an `anyOf`/`oneOf` that only lists which fields are required (Joi's `.or()`, `.xor()` over
+//     fields already declared) adds no shape, so it is dropped (openapi-typescript would make
+//     each branch `unknown`, and so the whole body);
 //   - a `date-time` string is a Date (Joi converts it; handlers may also answer Dates, which the
 //     router serializes: src/http/contract.ts widens answers to Date | string).
 // Numbers and booleans in a query or path are already typed as such: Joi converts them.
@@ -11,13 +15,40 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-/** `document` with every parameter that has a default marked required: present after validation. */
+/** Whether `schema` only says which properties are required (no shape of its own). */
+const onlyRequired = (schema) => Object.keys(schema).every((key) => key === 'required');
+
+/**
+ * A request body schema as validated: each property with a default required, and combinators that
+ * only require fields dropped; walks nested objects, arrays and combinator branches (not `$ref`s:
+ * components are shared with answers, where Joi fills in nothing).
+ */
+function asValidated(schema) {
+  if (!schema || typeof schema !== 'object') return;
+  for (const key of ['anyOf', 'oneOf']) {
+    if (Array.isArray(schema[key]) && schema[key].every(onlyRequired)) delete schema[key];
+    for (const branch of schema[key] ?? []) asValidated(branch);
+  }
+  for (const branch of schema.allOf ?? []) asValidated(branch);
+  if (schema.items) asValidated(schema.items);
+  if (typeof schema.additionalProperties === 'object') asValidated(schema.additionalProperties);
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    if (property?.default !== undefined) schema.required = [...new Set([...(schema.required ?? []), name])];
+    asValidated(property);
+  }
+}
+
+/**
+ * `document` with every parameter and request body field that has a default marked required:
+ * present after validation.
+ */
 function withDefaultsPresent(document) {
   for (const item of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(item)) {
       for (const parameter of operation?.parameters ?? []) {
         if (parameter.schema?.default !== undefined) parameter.required = true;
       }
+      for (const media of Object.values(operation?.requestBody?.content ?? {})) asValidated(media.schema);
     }
   }
   return document;

@@ -24,6 +24,7 @@ import type Joi from 'joi';
  * - alternatives that also allow null list null as one more alternative, `{type: 'null'}`
  *   (never `{const: null}`, which generators type as `unknown`);
  * - an object open to keys it does not list says `__proto__` is not one (the body parser refuses it);
+ * - a `.default(null)` is published (joi-to-json drops it), so the field reads as present once validated;
  * - a body whose fields depend on one field's literal value (`.when('action', { is: 'x', … })`)
  *   becomes a `oneOf` of one shape per value with a `discriminator`, and `.xor(a, b)` a `oneOf`
  *   of one shape per peer; when the object is named, each shape is a component too
@@ -263,6 +264,8 @@ class Parser extends Base {
       schema = super.parse(stripWhens(inner), definitions, level);
       dropReferencedLimits(schema);
       nullAsAlternative(schema);
+      // joi-to-json leaves out a `null` default; the field is still present (null) once validated.
+      if (inner.flags?.default === null) schema.default = null;
       // `Joi.valid(null)` (an `orNull` alternative) is `{const: null}`, which generators type as
       // `unknown`; `{type: 'null'}` says the same and keeps `Summary | null` typed.
       if (Object.keys(schema).length === 1 && schema.const === null) schema = { type: 'null' };
@@ -270,9 +273,14 @@ class Parser extends Base {
     if (!name) return schema;
     // A description says what the value means where it is used (`userA`: who opened the
     // conversation), so it stays beside the reference and the component keeps one shape.
-    const { description, ...shape } = schema;
+    // So does a default: what fills in the field when it is left out belongs to the field.
+    const { description, default: fallback, ...shape } = schema;
     definitions[name] = shape;
-    return { $ref: `${COMPONENTS}${name}`, ...(description ? { description } : {}) };
+    return {
+      $ref: `${COMPONENTS}${name}`,
+      ...(description ? { description } : {}),
+      ...(fallback !== undefined ? { default: fallback } : {}),
+    };
   }
 
   override _setObjectProperties(schema: JsonSchema, spec: Description, definitions: Record<string, JsonSchema>, level: number): void {

@@ -3,7 +3,7 @@ import type { Schema } from 'joi';
 import { isCatalogUrn, NO_TRAILING_SLASH, URN_MAX_LENGTH, URN_SHAPE } from '../services/catalog/urn';
 import { ORDER_ACTIONS, ORDER_STATUSES } from '../domain/orders/order-machine';
 import { TRACKING_SOURCES } from '../domain/orders/tracking-source';
-import { CASE_STATUSES, OUTCOME_TYPES } from '../domain/cases/machine';
+import { CASE_STATUSES, CASE_VIEW_ACTIONS, OUTCOME_TYPES } from '../domain/cases/machine';
 import { CASE_REASONS } from '../services/orders/order-engine';
 import { SIGNED_LINK_TOKEN } from '../services/auth/signed-links';
 
@@ -330,7 +330,7 @@ const orderItemItem = item.fork(['quantity', 'min', 'max'], (s) => s.forbidden()
 
 /** A case's next actions for the caller (the case machine's), and its running deadline. */
 export const caseActions = Joi.array()
-  .items(Joi.string().valid('propose', 'accept', 'reject', 'escalate', 'resolve', 'close', 'remediate'))
+  .items(Joi.string().valid(...CASE_VIEW_ACTIONS))
   .required()
   .description('What the caller may do now: the actions the case workflow would accept (an operator: `close`, `remediate`).');
 export const caseDeadlines = Joi.object({

@@ -7,6 +7,9 @@ import type { CodeWithStatus } from '../problem-types';
 
 export const CASE_STATUSES = ['OPEN', 'REMEDIATION', 'SETTLED', 'CLOSED', 'ESCALATED'] as const;
 export type CaseStatus = (typeof CASE_STATUSES)[number];
+/** Why a case is opened (a buyer's dispute, a seller's, or a chargeback). */
+export const CASE_REASONS = ['SNAD', 'DAMAGED', 'WRONG_ITEM', 'NOT_RECEIVED', 'OTHER', 'CHARGEBACK'] as const;
+export type CaseReason = (typeof CASE_REASONS)[number];
 export const OUTCOME_TYPES = ['RETURN', 'REFUND', 'REPLACEMENT'] as const;
 export type OutcomeType = (typeof OUTCOME_TYPES)[number];
 export type Party = 'BUYER' | 'SELLER';
@@ -90,6 +93,17 @@ export function operatorRefusal(state: CaseState): Refusal | null {
 }
 
 export type CaseActionName = PartyAction['action'];
+/** What a case may offer its viewer to do next: a party's action or an operator's decision (a case's `actions`). */
+export type CaseViewAction = CaseActionName | OperatorDecision['decision'];
+export const CASE_VIEW_ACTIONS = [
+  'propose',
+  'accept',
+  'reject',
+  'escalate',
+  'resolve',
+  'close',
+  'remediate',
+] as const satisfies ReadonlyArray<CaseViewAction>;
 const PROBE_PROPOSAL: OutcomeProposal = { type: 'REFUND', amount: 0, comment: '', deliveryAddress: null };
 
 /**

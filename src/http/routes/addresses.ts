@@ -1,11 +1,8 @@
 import Joi from '../../joi';
-import { RETRIEVED_FIELDS } from '../../services/account/addresses';
-import { MAX_SAVED_ADDRESSES, type AddressInput } from '../../services/account/addresses';
-import { defineLegacyRoute } from '../route';
+import { MAX_SAVED_ADDRESSES, RETRIEVED_FIELDS } from '../../services/account/addresses';
+import { defineRoute } from '../route';
 import { documentedAs, idParams, ISO_3166_1, timestamp } from '../schemas';
 import type { Services } from '../services';
-
-type None = Record<string, never>;
 
 const country = Joi.string()
   .trim()
@@ -87,7 +84,7 @@ const suggestion = Joi.object({
 const retrieved = Joi.object(Object.fromEntries(RETRIEVED_FIELDS.map((f) => [f, Joi.string().allow('').required()])));
 
 export const addressRoutes = (s: Services) => [
-  defineLegacyRoute<None, None, { text: string; container?: string; country?: string[] }, 'bearer'>({
+  defineRoute<'findAddress', 'bearer'>({
     operationId: 'findAddress',
     method: 'post',
     path: '/user/addresses/lookup/find',
@@ -115,7 +112,7 @@ export const addressRoutes = (s: Services) => [
     }),
   }),
 
-  defineLegacyRoute<None, None, { id: string }, 'bearer'>({
+  defineRoute<'retrieveAddress', 'bearer'>({
     operationId: 'retrieveAddress',
     method: 'post',
     path: '/user/addresses/lookup/retrieve',
@@ -133,7 +130,7 @@ export const addressRoutes = (s: Services) => [
     handler: async ({ principal, body }) => ({ status: 200, body: await s.addresses.retrieve(principal.userId, body.id) }),
   }),
 
-  defineLegacyRoute<None, None, AddressInput, 'bearer'>({
+  defineRoute<'createAddress', 'bearer'>({
     operationId: 'createAddress',
     method: 'post',
     path: '/user/addresses',
@@ -152,7 +149,7 @@ export const addressRoutes = (s: Services) => [
     handler: async ({ principal, body }) => ({ status: 201, body: await s.addresses.create(principal.userId, body) }),
   }),
 
-  defineLegacyRoute<None, None, undefined, 'bearer'>({
+  defineRoute<'listAddresses', 'bearer'>({
     operationId: 'listAddresses',
     method: 'get',
     path: '/user/addresses',
@@ -163,7 +160,7 @@ export const addressRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 200, body: await s.addresses.list(principal.userId) }),
   }),
 
-  defineLegacyRoute<{ id: string }, None, undefined, 'bearer'>({
+  defineRoute<'getAddress', 'bearer'>({
     operationId: 'getAddress',
     method: 'get',
     path: '/user/addresses/{id}',
@@ -175,7 +172,7 @@ export const addressRoutes = (s: Services) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.addresses.get(principal.userId, params.id) }),
   }),
 
-  defineLegacyRoute<{ id: string }, None, Partial<AddressInput>, 'bearer'>({
+  defineRoute<'updateAddress', 'bearer'>({
     operationId: 'updateAddress',
     method: 'patch',
     path: '/user/addresses/{id}',
@@ -193,7 +190,7 @@ export const addressRoutes = (s: Services) => [
     handler: async ({ principal, params, body }) => ({ status: 200, body: await s.addresses.update(principal.userId, params.id, body) }),
   }),
 
-  defineLegacyRoute<{ id: string }, None, undefined, 'bearer'>({
+  defineRoute<'deleteAddress', 'bearer'>({
     operationId: 'deleteAddress',
     method: 'delete',
     path: '/user/addresses/{id}',

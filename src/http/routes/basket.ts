@@ -1,7 +1,6 @@
 import Joi from '../../joi';
-import type { DeliveryAddress } from '../../services/basket/pricing';
 import { MAX_BASKET_LINES, MAX_LINE_QUANTITY } from '../../services/basket/baskets';
-import { defineLegacyRoute } from '../route';
+import { defineRoute } from '../route';
 import {
   address,
   addressInput,
@@ -15,7 +14,6 @@ import {
 } from '../schemas';
 import type { Services } from '../services';
 
-type None = Record<string, never>;
 const lineParams = Joi.object({ id: Joi.string().uuid().required(), listingId: Joi.string().uuid().required() });
 const amount = pence.required();
 
@@ -79,7 +77,7 @@ const summaryView = Joi.object({
 }).meta({ component: 'BasketSummary' });
 
 export const basketRoutes = (s: Services) => [
-  defineLegacyRoute<None, None, undefined, 'user'>({
+  defineRoute<'getBasket', 'user'>({
     operationId: 'getBasket',
     method: 'get',
     path: '/basket',
@@ -90,7 +88,7 @@ export const basketRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 200, body: await s.baskets.open(principal.userId) }),
   }),
 
-  defineLegacyRoute<{ id: string; listingId: string }, None, { quantity: number }, 'user'>({
+  defineRoute<'setBasketLine', 'user'>({
     operationId: 'setBasketLine',
     method: 'put',
     path: '/basket/{id}/items/{listingId}',
@@ -113,7 +111,7 @@ export const basketRoutes = (s: Services) => [
     }),
   }),
 
-  defineLegacyRoute<{ id: string; listingId: string }, None, undefined, 'user'>({
+  defineRoute<'removeBasketLine', 'user'>({
     operationId: 'removeBasketLine',
     method: 'delete',
     path: '/basket/{id}/items/{listingId}',
@@ -128,7 +126,7 @@ export const basketRoutes = (s: Services) => [
     },
   }),
 
-  defineLegacyRoute<{ id: string }, None, { address?: DeliveryAddress; addressId?: string; options: Record<string, string> }, 'user'>({
+  defineRoute<'setBasketDelivery', 'user'>({
     operationId: 'setBasketDelivery',
     method: 'put',
     path: '/basket/{id}/delivery',
@@ -166,13 +164,14 @@ export const basketRoutes = (s: Services) => [
     },
     handler: async ({ principal, params, body }) => ({
       status: 200,
-      body: body.addressId
-        ? await s.baskets.setDeliveryFromSaved(principal.userId, params.id, body.addressId, body.options)
-        : await s.baskets.setDelivery(principal.userId, params.id, body.address!, body.options),
+      body:
+        'addressId' in body
+          ? await s.baskets.setDeliveryFromSaved(principal.userId, params.id, body.addressId, body.options)
+          : await s.baskets.setDelivery(principal.userId, params.id, body.address, body.options),
     }),
   }),
 
-  defineLegacyRoute<{ id: string }, None, undefined, 'user'>({
+  defineRoute<'getBasketSummary', 'user'>({
     operationId: 'getBasketSummary',
     method: 'get',
     path: '/basket/{id}/summary',
@@ -186,7 +185,7 @@ export const basketRoutes = (s: Services) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.baskets.summary(principal.userId, params.id) }),
   }),
 
-  defineLegacyRoute<{ id: string }, None, { successUrl: string }, 'user'>({
+  defineRoute<'checkoutBasket', 'user'>({
     operationId: 'checkoutBasket',
     method: 'post',
     path: '/basket/{id}/checkout',

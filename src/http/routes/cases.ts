@@ -2,15 +2,11 @@ import { createHash } from 'node:crypto';
 import Joi from '../../joi';
 import type { Context } from 'koa';
 import { CASE_REASONS } from '../../services/orders/order-engine';
-import type { CaseActionRequest, CaseFilters } from '../../services/cases/cases';
-import type { PageRequest } from '../../services/paging';
 import { requestHash } from '../../services/idempotency/idempotency-keys';
-import { CASE_STATUSES, type Party } from '../../domain/cases/machine';
-import { defineLegacyRoute } from '../route';
-import { caseAttachment, caseView, idParams, offsetPage, outcomeProposalFields, pagedQuery, type IdParams } from '../schemas';
+import { CASE_STATUSES } from '../../domain/cases/machine';
+import { defineRoute } from '../route';
+import { caseAttachment, caseView, idParams, offsetPage, outcomeProposalFields, pagedQuery } from '../schemas';
 import type { Services } from '../services';
-
-type None = Record<string, never>;
 
 /**
  * The Temporal Update id of a case action, so Temporal itself recognises a retried action: the
@@ -75,53 +71,41 @@ const ACTION_RESPONSES = {
   503: { description: 'The case workflow did not answer in time; the action may still apply (read the case before retrying).' },
 };
 
-/** The attachment routes of one party (`/user/cases` or `/seller/cases`). */
-function attachmentRoutes<A extends 'user' | 'seller'>(s: Services, party: Party, auth: A, base: string, tag: string) {
-  const who = party === 'BUYER' ? 'User' : 'Seller';
-  return [
-    defineLegacyRoute<IdParams, None, undefined, A>({
-      operationId: `create${who}CaseAttachment`,
-      method: 'post',
-      path: `${base}/{id}/attachments`,
-      tag,
-      summary: "Step 1 of a case attachment: an upload URL and the attachment's image id",
-      description: '`PUT` the image bytes to `uploadUrl`, then `PATCH` this path with `{id: imageId}`.',
-      auth,
-      request: { params: idParams },
-      responses: {
-        201: { description: 'The upload.', schema: attachmentUpload },
-        404: { description: "Case missing or not the caller's." },
-      },
-      handler: async ({ principal, params }) => ({
-        status: 201,
-        body: await s.cases.createAttachment(party, principal!.userId, params.id),
-      }),
-    }),
-    defineLegacyRoute<IdParams, None, { id: string }, A>({
-      operationId: `finalize${who}CaseAttachment`,
-      method: 'patch',
-      path: `${base}/{id}/attachments`,
-      tag,
-      summary: 'Step 2 of a case attachment: attach the finished upload',
-      auth,
-      request: { params: idParams, body: finalizeBody },
-      responses: {
-        200: { description: 'The case attachment.', schema: caseAttachment },
-        400: {
-          description: "`invalid-image-id` (not this case's URN shape) or `upload-not-ready` (unknown, not the caller's, or a draft).",
-        },
-        404: { description: "Case missing or not the caller's." },
-      },
-      handler: async ({ principal, params, body }) => ({
-        status: 200,
-        body: await s.cases.finalizeAttachment(party, principal!.userId, params.id, body.id),
-      }),
-    }),
-  ];
-}
+/**
+ * The attachment routes are the same for both parties but for path, tag and auth: each party's
+ * route list declares its operations and handlers and takes the rest from here.
+ */
+const createAttachment = <A extends 'user' | 'seller'>(auth: A, base: string, tag: string) => ({
+  method: 'post' as const,
+  path: `${base}/{id}/attachments`,
+  tag,
+  summary: "Step 1 of a case attachment: an upload URL and the attachment's image id",
+  description: '`PUT` the image bytes to `uploadUrl`, then `PATCH` this path with `{id: imageId}`.',
+  auth,
+  request: { params: idParams },
+  responses: {
+    201: { description: 'The upload.', schema: attachmentUpload },
+    404: { description: "Case missing or not the caller's." },
+  },
+});
+const finalizeAttachment = <A extends 'user' | 'seller'>(auth: A, base: string, tag: string) => ({
+  method: 'patch' as const,
+  path: `${base}/{id}/attachments`,
+  tag,
+  summary: 'Step 2 of a case attachment: attach the finished upload',
+  auth,
+  request: { params: idParams, body: finalizeBody },
+  responses: {
+    200: { description: 'The case attachment.', schema: caseAttachment },
+    400: {
+      description: "`invalid-image-id` (not this case's URN shape) or `upload-not-ready` (unknown, not the caller's, or a draft).",
+    },
+    404: { description: "Case missing or not the caller's." },
+  },
+});
 
 export const userCaseRoutes = (s: Services) => [
-  defineLegacyRoute<None, PageRequest, undefined, 'user'>({
+  defineRoute<'listUserCases', 'user'>({
     operationId: 'listUserCases',
     method: 'get',
     path: '/user/cases',
@@ -133,7 +117,7 @@ export const userCaseRoutes = (s: Services) => [
     responses: { 200: { description: 'Cases.', schema: Joi.array().items(caseView) } },
     handler: async ({ principal, query }) => ({ status: 200, body: await s.cases.listForBuyer(principal.userId, query) }),
   }),
-  defineLegacyRoute<IdParams, None, undefined, 'user'>({
+  defineRoute<'getUserCase', 'user'>({
     operationId: 'getUserCase',
     method: 'get',
     path: '/user/cases/{id}',
@@ -144,7 +128,7 @@ export const userCaseRoutes = (s: Services) => [
     responses: { 200: { description: 'The case.', schema: caseView }, 404: { description: "Case missing or not the caller's." } },
     handler: async ({ principal, params }) => ({ status: 200, body: await s.cases.get('BUYER', principal.userId, params.id) }),
   }),
-  defineLegacyRoute<IdParams, None, CaseActionRequest, 'user'>({
+  defineRoute<'updateUserCase', 'user'>({
     operationId: 'updateUserCase',
     method: 'put',
     path: '/user/cases/{id}',
@@ -159,7 +143,19 @@ export const userCaseRoutes = (s: Services) => [
       body: await s.cases.act('BUYER', principal.userId, params.id, body, caseUpdateId(ctx, principal.userId, params.id)),
     }),
   }),
-  ...attachmentRoutes(s, 'BUYER', 'user', '/user/cases', 'Cases'),
+  defineRoute<'createUserCaseAttachment', 'user'>({
+    operationId: 'createUserCaseAttachment',
+    ...createAttachment('user', '/user/cases', 'Cases'),
+    handler: async ({ principal, params }) => ({ status: 201, body: await s.cases.createAttachment('BUYER', principal.userId, params.id) }),
+  }),
+  defineRoute<'finalizeUserCaseAttachment', 'user'>({
+    operationId: 'finalizeUserCaseAttachment',
+    ...finalizeAttachment('user', '/user/cases', 'Cases'),
+    handler: async ({ principal, params, body }) => ({
+      status: 200,
+      body: await s.cases.finalizeAttachment('BUYER', principal.userId, params.id, body.id),
+    }),
+  }),
 ];
 
 /** Case list filters (seller inbox, operator search): each repeatable, any of the values. */
@@ -180,7 +176,7 @@ const sellerCaseQuery = Joi.object({
 });
 
 export const sellerCaseRoutes = (s: Services) => [
-  defineLegacyRoute<None, { page: number; size: number } & CaseFilters, undefined, 'seller'>({
+  defineRoute<'listSellerCases', 'seller'>({
     operationId: 'listSellerCases',
     method: 'get',
     path: '/seller/cases',
@@ -193,7 +189,7 @@ export const sellerCaseRoutes = (s: Services) => [
     responses: { 200: { description: 'Cases.', schema: offsetPage(caseView).meta({ component: 'CasePage' }) } },
     handler: async ({ principal, query }) => ({ status: 200, body: await s.cases.listForSeller(principal.userId, query) }),
   }),
-  defineLegacyRoute<IdParams, None, undefined, 'seller'>({
+  defineRoute<'getSellerCase', 'seller'>({
     operationId: 'getSellerCase',
     method: 'get',
     path: '/seller/cases/{id}',
@@ -204,7 +200,7 @@ export const sellerCaseRoutes = (s: Services) => [
     responses: { 200: { description: 'The case.', schema: caseView }, 404: { description: "Case missing or not the caller's." } },
     handler: async ({ principal, params }) => ({ status: 200, body: await s.cases.get('SELLER', principal.userId, params.id) }),
   }),
-  defineLegacyRoute<IdParams, None, CaseActionRequest, 'seller'>({
+  defineRoute<'updateSellerCase', 'seller'>({
     operationId: 'updateSellerCase',
     method: 'put',
     path: '/seller/cases/{id}',
@@ -220,5 +216,20 @@ export const sellerCaseRoutes = (s: Services) => [
       body: await s.cases.act('SELLER', principal.userId, params.id, body, caseUpdateId(ctx, principal.userId, params.id)),
     }),
   }),
-  ...attachmentRoutes(s, 'SELLER', 'seller', '/seller/cases', 'Seller cases'),
+  defineRoute<'createSellerCaseAttachment', 'seller'>({
+    operationId: 'createSellerCaseAttachment',
+    ...createAttachment('seller', '/seller/cases', 'Seller cases'),
+    handler: async ({ principal, params }) => ({
+      status: 201,
+      body: await s.cases.createAttachment('SELLER', principal.userId, params.id),
+    }),
+  }),
+  defineRoute<'finalizeSellerCaseAttachment', 'seller'>({
+    operationId: 'finalizeSellerCaseAttachment',
+    ...finalizeAttachment('seller', '/seller/cases', 'Seller cases'),
+    handler: async ({ principal, params, body }) => ({
+      status: 200,
+      body: await s.cases.finalizeAttachment('SELLER', principal.userId, params.id, body.id),
+    }),
+  }),
 ];

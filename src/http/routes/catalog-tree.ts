@@ -1,5 +1,5 @@
 import Joi from '../../joi';
-import { defineLegacyRoute } from '../route';
+import { defineRoute } from '../route';
 import { item, offsetPage } from '../schemas';
 import type { Services } from '../services';
 import { CATALOG_CACHE, pageQuery, SEARCH_CACHE } from './discover-common';
@@ -25,7 +25,7 @@ const setNode = node
   })
   .meta({ component: 'CatalogSetNode' });
 
-const cached = (body: unknown, policy = CATALOG_CACHE) => ({ status: 200, body, headers: { 'Cache-Control': policy } });
+const cached = <T>(body: T, policy = CATALOG_CACHE) => ({ status: 200 as const, body, headers: { 'Cache-Control': policy } });
 
 /**
  * Hierarchy navigation: `/search/catalog` lists games; each deeper path mirrors the URN
@@ -33,7 +33,7 @@ const cached = (body: unknown, policy = CATALOG_CACHE) => ({ status: 200, body, 
  * children with their counts.
  */
 export const catalogTreeRoutes = (s: Services) => [
-  defineLegacyRoute<Record<string, never>, Record<string, never>, undefined, 'public'>({
+  defineRoute<'catalogGames', 'public'>({
     operationId: 'catalogGames',
     method: 'get',
     path: '/search/catalog',
@@ -44,7 +44,7 @@ export const catalogTreeRoutes = (s: Services) => [
     handler: async () => cached({ games: await s.catalogTree.games() }),
   }),
 
-  defineLegacyRoute<{ game: string }, Record<string, never>, undefined, 'public'>({
+  defineRoute<'catalogGame', 'public'>({
     operationId: 'catalogGame',
     method: 'get',
     path: '/search/catalog/{game}',
@@ -62,7 +62,7 @@ export const catalogTreeRoutes = (s: Services) => [
     handler: async ({ params }) => cached(await s.catalogTree.game(params.game)),
   }),
 
-  defineLegacyRoute<{ game: string; series: string }, Record<string, never>, undefined, 'public'>({
+  defineRoute<'catalogSeries', 'public'>({
     operationId: 'catalogSeries',
     method: 'get',
     path: '/search/catalog/{game}/{series}',
@@ -80,7 +80,7 @@ export const catalogTreeRoutes = (s: Services) => [
     handler: async ({ params }) => cached(await s.catalogTree.series(`${params.game}/${params.series}`)),
   }),
 
-  defineLegacyRoute<{ game: string; series: string; set: string }, { page: number; size: number }, undefined, 'public'>({
+  defineRoute<'catalogSet', 'public'>({
     operationId: 'catalogSet',
     method: 'get',
     path: '/search/catalog/{game}/{series}/{set}',

@@ -1,14 +1,10 @@
 import Joi from '../../joi';
 import { CONVERSATION_LIMITS } from '../../services/conversations/limits';
 import { MAX_MESSAGE_BODY } from '../../services/conversations/message-body';
-import type { NewConversation } from '../../services/conversations/conversations';
-import { defineLegacyRoute } from '../route';
-import { documentedAs, idParams, moderationProblem, offsetPage, timestamp, userSummary, type IdParams } from '../schemas';
+import { defineRoute } from '../route';
+import { documentedAs, idParams, moderationProblem, offsetPage, timestamp, userSummary } from '../schemas';
 import type { Services } from '../services';
 import { pageQuery } from './discover-common';
-
-type None = Record<string, never>;
-type Page = { page: number; size: number };
 
 const attachment = Joi.object({ id: Joi.string().required(), imageId: Joi.string().required(), url: Joi.string().uri().required() });
 const message = Joi.object({
@@ -46,7 +42,7 @@ const rateLimited = {
 const NOT_IN = 'No such conversation, or the caller is not one of its two participants.';
 
 export const conversationRoutes = (s: Services) => [
-  defineLegacyRoute<None, None, NewConversation, 'user'>({
+  defineRoute<'createConversation', 'user'>({
     operationId: 'createConversation',
     method: 'post',
     path: '/conversations',
@@ -90,7 +86,7 @@ export const conversationRoutes = (s: Services) => [
     },
   }),
 
-  defineLegacyRoute<None, Page, undefined, 'user'>({
+  defineRoute<'listConversations', 'user'>({
     operationId: 'listConversations',
     method: 'get',
     path: '/conversations',
@@ -107,7 +103,7 @@ export const conversationRoutes = (s: Services) => [
     handler: async ({ principal, query }) => ({ status: 200, body: await s.conversations.inbox(principal.userId, query.page, query.size) }),
   }),
 
-  defineLegacyRoute<None, None, undefined, 'user'>({
+  defineRoute<'countUnreadMessages', 'user'>({
     operationId: 'countUnreadMessages',
     method: 'get',
     path: '/conversations/unread',
@@ -128,7 +124,7 @@ export const conversationRoutes = (s: Services) => [
     handler: async ({ principal }) => ({ status: 200, body: await s.conversations.unreadTotal(principal.userId) }),
   }),
 
-  defineLegacyRoute<IdParams, None, undefined, 'user'>({
+  defineRoute<'getConversation', 'user'>({
     operationId: 'getConversation',
     method: 'get',
     path: '/conversations/{id}',
@@ -140,7 +136,7 @@ export const conversationRoutes = (s: Services) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.conversations.get(principal.userId, params.id) }),
   }),
 
-  defineLegacyRoute<IdParams, Page, undefined, 'user'>({
+  defineRoute<'listMessages', 'user'>({
     operationId: 'listMessages',
     method: 'get',
     path: '/conversations/{id}/messages',
@@ -155,7 +151,7 @@ export const conversationRoutes = (s: Services) => [
     }),
   }),
 
-  defineLegacyRoute<IdParams, None, { body: string }, 'user'>({
+  defineRoute<'postMessage', 'user'>({
     operationId: 'postMessage',
     method: 'post',
     path: '/conversations/{id}/messages',
@@ -178,7 +174,7 @@ export const conversationRoutes = (s: Services) => [
     }),
   }),
 
-  defineLegacyRoute<{ id: string; messageId: string }, None, { id: string }, 'user'>({
+  defineRoute<'attachMessageImage', 'user'>({
     operationId: 'attachMessageImage',
     method: 'patch',
     path: '/conversations/{id}/messages/{messageId}/attachments',
@@ -212,7 +208,7 @@ export const conversationRoutes = (s: Services) => [
     }),
   }),
 
-  defineLegacyRoute<IdParams, None, undefined, 'user'>({
+  defineRoute<'lockConversation', 'user'>({
     operationId: 'lockConversation',
     method: 'put',
     path: '/conversations/{id}/lock',
@@ -225,7 +221,7 @@ export const conversationRoutes = (s: Services) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.conversations.lock(principal.userId, params.id) }),
   }),
 
-  defineLegacyRoute<IdParams, None, undefined, 'user'>({
+  defineRoute<'unlockConversation', 'user'>({
     operationId: 'unlockConversation',
     method: 'delete',
     path: '/conversations/{id}/lock',

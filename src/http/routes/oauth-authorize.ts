@@ -2,11 +2,8 @@ import Joi from '../../joi';
 import { DomainError } from '../../services/errors';
 import { AuthorizationRequestError, type AuthorizationParams, type AuthorizationRequest } from '../../services/auth/oauth-apps';
 import { escapeHtml, htmlPage, PAGE_HEADERS } from '../pages';
-import { defineLegacyRoute, type HandlerResult } from '../route';
+import { defineRoute } from '../route';
 import type { Services } from '../services';
-
-type None = Record<string, never>;
-type ConsentForm = AuthorizationParams & { username?: string; password?: string; decision: 'allow' | 'deny' };
 
 const PARAM_NAMES = ['response_type', 'client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method', 'scope'] as const;
 
@@ -56,19 +53,19 @@ ${hidden}
  * Sends the outcome back to the application (RFC 6749 §4.1.2): `code` or `error`, with `state`,
  * and `iss` (RFC 9207) so an application talking to several servers can tell which one answered.
  */
-function redirectBack(issuer: string, redirectUri: string, fields: Record<string, string | undefined>): HandlerResult {
+function redirectBack(issuer: string, redirectUri: string, fields: Record<string, string | undefined>) {
   const url = new URL(redirectUri);
   for (const [key, value] of Object.entries({ ...fields, iss: issuer })) if (value !== undefined) url.searchParams.set(key, value);
-  return { status: 303, headers: { Location: url.toString(), 'Cache-Control': 'no-store' } };
+  return { status: 303 as const, headers: { Location: url.toString(), 'Cache-Control': 'no-store' } };
 }
 
 /** An invalid request: to the application when its redirect URI is trusted, otherwise shown to the user. */
-function refuse(issuer: string, err: unknown): HandlerResult {
+function refuse(issuer: string, err: unknown) {
   if (!(err instanceof AuthorizationRequestError)) throw err;
   if (err.redirect)
     return redirectBack(issuer, err.redirect.redirectUri, { error: err.error, error_description: err.message, state: err.redirect.state });
   return {
-    status: 400,
+    status: 400 as const,
     body: htmlPage('This link request cannot be completed', `<p role="alert">${escapeHtml(err.message)}</p>`, { noindex: true }),
     contentType: 'text/html',
     headers: AUTHORIZE_HEADERS,
@@ -94,7 +91,7 @@ const AUTHORIZATION_EXAMPLE = {
 };
 
 export const oauthAuthorizeRoutes = (s: Services) => [
-  defineLegacyRoute<None, AuthorizationParams, undefined, 'public'>({
+  defineRoute<'authorizePage', 'public'>({
     operationId: 'authorizePage',
     method: 'get',
     path: '/oauth/authorize',
@@ -122,7 +119,7 @@ export const oauthAuthorizeRoutes = (s: Services) => [
     },
   }),
 
-  defineLegacyRoute<None, None, ConsentForm, 'public'>({
+  defineRoute<'authorize', 'public'>({
     operationId: 'authorize',
     method: 'post',
     path: '/oauth/authorize',

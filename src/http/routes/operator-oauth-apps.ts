@@ -1,12 +1,10 @@
 import Joi from '../../joi';
 import { redirectUriProblem, type OAuthAppView } from '../../services/auth/oauth-apps';
-import { defineLegacyRoute } from '../route';
+import { defineRoute } from '../route';
 import { documentedAs, offsetPage, timestamp } from '../schemas';
 import type { Services } from '../services';
 import { operatorPaging, operatorReason } from './operators';
 
-type None = Record<string, never>;
-type AppParams = { id: string };
 const TAG = 'Operators';
 
 const appParams = Joi.object({ id: Joi.string().max(100).required().description('The client id (`mts_app_…`).') });
@@ -58,43 +56,37 @@ const view = (a: OAuthAppView) => ({
 // Answers carrying a client secret are shown once: never cached, never stored for an idempotent replay.
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
-/** Disable and enable are the same request and answer; they differ in words and in the switch. */
-function switchApp(
-  s: Services,
-  change: {
-    operationId: string;
-    action: 'disable' | 'enable';
-    summary: string;
-    description: string;
-    conflict: string;
-    /** A realistic `reason`, the body's example. */
-    exampleReason: string;
-  },
-) {
-  return defineLegacyRoute<AppParams, None, { reason: string }, 'operator'>({
-    operationId: change.operationId,
-    method: 'post',
+/**
+ * Disable and enable are the same request and answer; they differ in words and in the switch, so
+ * each route declares its operation and handler and takes the rest from here.
+ */
+function switchApp(change: {
+  action: 'disable' | 'enable';
+  summary: string;
+  description: string;
+  conflict: string;
+  /** A realistic `reason`, the body's example. */
+  exampleReason: string;
+}) {
+  return {
+    method: 'post' as const,
     path: `/operator/oauth-apps/{id}/${change.action}`,
     tag: TAG,
     summary: change.summary,
     description: change.description,
-    auth: 'operator',
+    auth: 'operator' as const,
     request: { params: appParams, body: Joi.object({ reason: operatorReason }).example({ reason: change.exampleReason }) },
     responses: {
       200: { description: 'The application.', schema: appView },
       404: { description: 'No such application.' },
       409: { description: change.conflict },
     },
-    handler: async ({ principal, params, body }) => {
-      const by = { operatorId: principal.userId, reason: body.reason };
-      return { status: 200, body: view(await s.oauthApps.setDisabled(params.id, change.action === 'disable', by)) };
-    },
-  });
+  };
 }
 
 /** Third-party applications, registered and managed by operators (docs/auth.md, "Registration"). */
 export const operatorOAuthAppRoutes = (s: Services) => [
-  defineLegacyRoute<None, None, { name: string; redirectUris: string[]; public: boolean; reason: string }, 'operator'>({
+  defineRoute<'operatorRegisterOAuthApp', 'operator'>({
     operationId: 'operatorRegisterOAuthApp',
     method: 'post',
     path: '/operator/oauth-apps',
@@ -131,7 +123,7 @@ export const operatorOAuthAppRoutes = (s: Services) => [
     },
   }),
 
-  defineLegacyRoute<None, { page: number; size: number }, undefined, 'operator'>({
+  defineRoute<'operatorListOAuthApps', 'operator'>({
     operationId: 'operatorListOAuthApps',
     method: 'get',
     path: '/operator/oauth-apps',
@@ -146,7 +138,7 @@ export const operatorOAuthAppRoutes = (s: Services) => [
     },
   }),
 
-  defineLegacyRoute<AppParams, None, undefined, 'operator'>({
+  defineRoute<'operatorGetOAuthApp', 'operator'>({
     operationId: 'operatorGetOAuthApp',
     method: 'get',
     path: '/operator/oauth-apps/{id}',
@@ -158,25 +150,37 @@ export const operatorOAuthAppRoutes = (s: Services) => [
     handler: async ({ params }) => ({ status: 200, body: view(await s.oauthApps.get(params.id)) }),
   }),
 
-  switchApp(s, {
+  defineRoute<'operatorDisableOAuthApp', 'operator'>({
     operationId: 'operatorDisableOAuthApp',
-    action: 'disable',
-    summary: "Disable an application: its users' tokens and unspent codes are refused from the next request on",
-    description: 'Links are kept, so enabling it again restores them. Recorded in the audit log (`oauth-app.disable`).',
-    conflict: '`oauth-app-disabled`: already disabled.',
-    exampleReason: 'Client secret leaked in a public repository; disabled until the developer rotates it.',
+    ...switchApp({
+      action: 'disable',
+      summary: "Disable an application: its users' tokens and unspent codes are refused from the next request on",
+      description: 'Links are kept, so enabling it again restores them. Recorded in the audit log (`oauth-app.disable`).',
+      conflict: '`oauth-app-disabled`: already disabled.',
+      exampleReason: 'Client secret leaked in a public repository; disabled until the developer rotates it.',
+    }),
+    handler: async ({ principal, params, body }) => ({
+      status: 200,
+      body: view(await s.oauthApps.setDisabled(params.id, true, { operatorId: principal.userId, reason: body.reason })),
+    }),
   }),
 
-  switchApp(s, {
+  defineRoute<'operatorEnableOAuthApp', 'operator'>({
     operationId: 'operatorEnableOAuthApp',
-    action: 'enable',
-    summary: "Enable a disabled application: its users' links and unexpired tokens work again",
-    description: 'Recorded in the audit log (`oauth-app.enable`).',
-    conflict: '`oauth-app-enabled`: not disabled.',
-    exampleReason: 'Secret rotated and the developer confirmed the leaked copy is removed.',
+    ...switchApp({
+      action: 'enable',
+      summary: "Enable a disabled application: its users' links and unexpired tokens work again",
+      description: 'Recorded in the audit log (`oauth-app.enable`).',
+      conflict: '`oauth-app-enabled`: not disabled.',
+      exampleReason: 'Secret rotated and the developer confirmed the leaked copy is removed.',
+    }),
+    handler: async ({ principal, params, body }) => ({
+      status: 200,
+      body: view(await s.oauthApps.setDisabled(params.id, false, { operatorId: principal.userId, reason: body.reason })),
+    }),
   }),
 
-  defineLegacyRoute<AppParams, None, { reason: string }, 'operator'>({
+  defineRoute<'operatorRotateOAuthAppSecret', 'operator'>({
     operationId: 'operatorRotateOAuthAppSecret',
     method: 'post',
     path: '/operator/oauth-apps/{id}/secret',

@@ -1,12 +1,10 @@
 import Joi from '../../joi';
-import { OAUTH_APP_SUBJECT } from '../../services/auth/oauth-apps';
-import type { AuditQuery, OperatorCaseQuery } from '../../services/operators/operators';
-import { defineLegacyRoute } from '../route';
-import { caseView, idParams, offsetPage, timestamp, type IdParams } from '../schemas';
+import { AUDIT_SUBJECTS } from '../../services/operators/audit';
+import { defineRoute } from '../route';
+import { caseView, idParams, offsetPage, timestamp } from '../schemas';
 import type { Services } from '../services';
 import { caseReasonFilter, caseStatusFilter } from './cases';
 
-type None = Record<string, never>;
 const TAG = 'Operators';
 
 /** Paging of the operator list routes (their order is fixed by what each lists). */
@@ -32,33 +30,31 @@ const standing = Joi.object({
   changedAt: timestamp.allow(null).required(),
   changedBy: Joi.string().allow(null).required(),
 });
-/** Suspend and reinstate are the same request and answer; they differ in words and in the service call. */
+/**
+ * Suspend and reinstate are the same request and answer; they differ in words and in the service
+ * call, so each route declares its operation and handler and takes the rest from here.
+ */
 function standingChange(change: {
-  operationId: string;
   action: 'suspend' | 'reinstate';
   summary: string;
   conflict: string;
   /** A realistic `reason`, the body's example. */
   exampleReason: string;
-  apply: (operatorId: string, sellerId: string, reason: string) => Promise<unknown>;
 }) {
-  return defineLegacyRoute<IdParams, None, { reason: string }, 'operator'>({
-    operationId: change.operationId,
-    method: 'post',
+  return {
+    method: 'post' as const,
     path: `/operator/sellers/{id}/${change.action}`,
     tag: TAG,
     summary: change.summary,
-    auth: 'operator',
+    auth: 'operator' as const,
     request: { params: idParams, body: Joi.object({ reason: operatorReason }).example({ reason: change.exampleReason }) },
     responses: {
       200: { description: 'The new standing.', schema: standing },
       404: { description: 'No such seller.' },
       409: { description: change.conflict },
     },
-    handler: async ({ principal, params, body }) => ({ status: 200, body: await change.apply(principal.userId, params.id, body.reason) }),
-  });
+  };
 }
-const AUDIT_SUBJECTS = ['case', 'seller', OAUTH_APP_SUBJECT];
 const auditEntry = Joi.object({
   id: Joi.string().required(),
   operatorId: Joi.string().required(),
@@ -100,7 +96,7 @@ const reconciliation = Joi.object({
 
 /** Routes of marketplace operators: their own tag and security requirement (docs/sellers-operators.md). */
 export const operatorRoutes = (s: Services) => [
-  defineLegacyRoute<None, OperatorCaseQuery, undefined, 'operator'>({
+  defineRoute<'operatorListCases', 'operator'>({
     operationId: 'operatorListCases',
     method: 'get',
     path: '/operator/cases',
@@ -126,7 +122,7 @@ export const operatorRoutes = (s: Services) => [
     handler: async ({ query }) => ({ status: 200, body: await s.operators.listCases(query) }),
   }),
 
-  defineLegacyRoute<IdParams, None, undefined, 'operator'>({
+  defineRoute<'operatorGetCase', 'operator'>({
     operationId: 'operatorGetCase',
     method: 'get',
     path: '/operator/cases/{id}',
@@ -138,7 +134,7 @@ export const operatorRoutes = (s: Services) => [
     handler: async ({ params }) => ({ status: 200, body: await s.operators.getCase(params.id) }),
   }),
 
-  defineLegacyRoute<IdParams, None, { decision: 'close' | 'remediate'; reason: string }, 'operator'>({
+  defineRoute<'operatorDecideCase', 'operator'>({
     operationId: 'operatorDecideCase',
     method: 'post',
     path: '/operator/cases/{id}/decision',
@@ -165,7 +161,7 @@ export const operatorRoutes = (s: Services) => [
     }),
   }),
 
-  defineLegacyRoute<IdParams, None, undefined, 'operator'>({
+  defineRoute<'operatorGetSeller', 'operator'>({
     operationId: 'operatorGetSeller',
     method: 'get',
     path: '/operator/sellers/{id}',
@@ -177,25 +173,35 @@ export const operatorRoutes = (s: Services) => [
     handler: async ({ params }) => ({ status: 200, body: await s.operators.sellerStanding(params.id) }),
   }),
 
-  standingChange({
+  defineRoute<'operatorSuspendSeller', 'operator'>({
     operationId: 'operatorSuspendSeller',
-    action: 'suspend',
-    summary: 'Suspend a seller: listings hidden from buyers at once, checkouts with them refused',
-    conflict: '`seller-suspended`: already suspended.',
-    exampleReason: 'Five buyer cases for items not received in 30 days; suspended pending review of shipping proofs.',
-    apply: (operatorId, sellerId, why) => s.operators.suspendSeller(operatorId, sellerId, why),
+    ...standingChange({
+      action: 'suspend',
+      summary: 'Suspend a seller: listings hidden from buyers at once, checkouts with them refused',
+      conflict: '`seller-suspended`: already suspended.',
+      exampleReason: 'Five buyer cases for items not received in 30 days; suspended pending review of shipping proofs.',
+    }),
+    handler: async ({ principal, params, body }) => ({
+      status: 200,
+      body: await s.operators.suspendSeller(principal.userId, params.id, body.reason),
+    }),
   }),
 
-  standingChange({
+  defineRoute<'operatorReinstateSeller', 'operator'>({
     operationId: 'operatorReinstateSeller',
-    action: 'reinstate',
-    summary: 'Reinstate a suspended seller: their listings are live again',
-    conflict: '`seller-active`: not suspended.',
-    exampleReason: 'Tracked shipping proofs provided for all open cases; reinstated.',
-    apply: (operatorId, sellerId, why) => s.operators.reinstateSeller(operatorId, sellerId, why),
+    ...standingChange({
+      action: 'reinstate',
+      summary: 'Reinstate a suspended seller: their listings are live again',
+      conflict: '`seller-active`: not suspended.',
+      exampleReason: 'Tracked shipping proofs provided for all open cases; reinstated.',
+    }),
+    handler: async ({ principal, params, body }) => ({
+      status: 200,
+      body: await s.operators.reinstateSeller(principal.userId, params.id, body.reason),
+    }),
   }),
 
-  defineLegacyRoute<None, None, undefined, 'operator'>({
+  defineRoute<'operatorStuckMoney', 'operator'>({
     operationId: 'operatorStuckMoney',
     method: 'get',
     path: '/operator/money/stuck',
@@ -216,7 +222,7 @@ export const operatorRoutes = (s: Services) => [
     },
   }),
 
-  defineLegacyRoute<None, None, undefined, 'operator'>({
+  defineRoute<'operatorReconcileMoney', 'operator'>({
     operationId: 'operatorReconcileMoney',
     method: 'post',
     path: '/operator/money/reconcile',
@@ -232,7 +238,7 @@ export const operatorRoutes = (s: Services) => [
     handler: async () => ({ status: 200, body: { reconciled: await s.sellerMoney.reconcile(new Date()) } }),
   }),
 
-  defineLegacyRoute<None, AuditQuery, undefined, 'operator'>({
+  defineRoute<'operatorAuditLog', 'operator'>({
     operationId: 'operatorAuditLog',
     method: 'get',
     path: '/operator/audit-log',

@@ -1,8 +1,6 @@
 import Joi from '../../joi';
 import { CASE_REASONS } from '../../services/orders/order-engine';
-import type { PageRequest } from '../../services/paging';
-import type { PurchaseAction, PurchaseFilters } from '../../services/orders/purchases';
-import { defineLegacyRoute } from '../route';
+import { defineRoute } from '../route';
 import {
   address,
   caseOutcomes,
@@ -18,7 +16,6 @@ import {
 import type { Services } from '../services';
 import { PURCHASE_STATUSES } from '../../domain/orders/order-machine';
 
-type None = Record<string, never>;
 const amount = pence.required();
 
 const purchaseFields = {
@@ -86,7 +83,7 @@ const purchaseAction = Joi.object({
   .meta({ component: 'PurchaseAction' });
 
 export const purchaseRoutes = (s: Services) => [
-  defineLegacyRoute<None, PageRequest & PurchaseFilters, undefined, 'user'>({
+  defineRoute<'listPurchases', 'user'>({
     operationId: 'listPurchases',
     method: 'get',
     path: '/user/purchases',
@@ -99,7 +96,7 @@ export const purchaseRoutes = (s: Services) => [
     handler: async ({ principal, query }) => ({ status: 200, body: await s.purchases.list(principal.userId, query) }),
   }),
 
-  defineLegacyRoute<{ id: string }, None, undefined, 'user'>({
+  defineRoute<'getPurchase', 'user'>({
     operationId: 'getPurchase',
     method: 'get',
     path: '/user/purchases/{id}',
@@ -111,7 +108,7 @@ export const purchaseRoutes = (s: Services) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.purchases.get(principal.userId, params.id) }),
   }),
 
-  defineLegacyRoute<{ id: string }, None, PurchaseAction, 'user'>({
+  defineRoute<'updatePurchase', 'user'>({
     operationId: 'updatePurchase',
     method: 'put',
     path: '/user/purchases/{id}',

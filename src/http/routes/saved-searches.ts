@@ -1,11 +1,9 @@
 import Joi from '../../joi';
 import { MAX_SAVED_SEARCHES, type SavedSearches, type SavedSearchInput } from '../../services/alerts/saved-searches';
-import { defineLegacyRoute, JsonBytes } from '../route';
-import { idParams, orNull, timestamp, type IdParams } from '../schemas';
+import { defineRoute, JsonBytes } from '../route';
+import { idParams, orNull, timestamp } from '../schemas';
 import { catalogSearchQuery, searchPage } from './discover';
 import { listingSearchBody, listingSearchPage } from './listing-search';
-
-type None = Record<string, never>;
 
 /** The services these routes use (the alerts module's, src/modules/alerts.ts). */
 export interface SavedSearchRouteServices {
@@ -41,7 +39,7 @@ const savedSearchInput = Joi.object<SavedSearchInput>({
   .example({ name: 'Base Set holos', catalog: { q: 'holo', set: 'pokemon/base/base1', sort: 'price' } });
 
 export const savedSearchRoutes = (s: SavedSearchRouteServices) => [
-  defineLegacyRoute<None, None, undefined, 'user'>({
+  defineRoute<'listSavedSearches', 'user'>({
     operationId: 'listSavedSearches',
     method: 'get',
     path: '/user/saved-searches',
@@ -53,7 +51,7 @@ export const savedSearchRoutes = (s: SavedSearchRouteServices) => [
     handler: async ({ principal }) => ({ status: 200, body: { searches: await s.savedSearches.list(principal.userId) } }),
   }),
 
-  defineLegacyRoute<None, None, SavedSearchInput, 'user'>({
+  defineRoute<'createSavedSearch', 'user'>({
     operationId: 'createSavedSearch',
     method: 'post',
     path: '/user/saved-searches',
@@ -71,7 +69,7 @@ export const savedSearchRoutes = (s: SavedSearchRouteServices) => [
     handler: async ({ principal, body }) => ({ status: 201, body: await s.savedSearches.create(principal.userId, body) }),
   }),
 
-  defineLegacyRoute<IdParams, None, undefined, 'user'>({
+  defineRoute<'getSavedSearch', 'user'>({
     operationId: 'getSavedSearch',
     method: 'get',
     path: '/user/saved-searches/{id}',
@@ -83,7 +81,7 @@ export const savedSearchRoutes = (s: SavedSearchRouteServices) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.savedSearches.get(principal.userId, params.id) }),
   }),
 
-  defineLegacyRoute<IdParams, None, undefined, 'user'>({
+  defineRoute<'deleteSavedSearch', 'user'>({
     operationId: 'deleteSavedSearch',
     method: 'delete',
     path: '/user/saved-searches/{id}',
@@ -98,7 +96,7 @@ export const savedSearchRoutes = (s: SavedSearchRouteServices) => [
     },
   }),
 
-  defineLegacyRoute<IdParams, None, undefined, 'user'>({
+  defineRoute<'runSavedSearch', 'user'>({
     operationId: 'runSavedSearch',
     method: 'get',
     path: '/user/saved-searches/{id}/results',

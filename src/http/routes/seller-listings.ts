@@ -1,5 +1,5 @@
 import Joi from '../../joi';
-import { listingInput, type ListingInput } from '../../services/listings/listing-input';
+import { listingInput } from '../../services/listings/listing-input';
 import { MAX_ATTACHMENTS, MAX_BULK_LISTINGS } from '../../services/listings/seller-listings';
 import {
   BOOLEAN_FACETS,
@@ -9,9 +9,8 @@ import {
   PRICE_BUCKETS,
   QUANTITY_BUCKETS,
 } from '../../services/listings/seller-search-fields';
-import type { SellerSearchRequest } from '../../services/listings/seller-search';
-import { defineLegacyRoute, JsonBytes } from '../route';
-import { documentedAs, listing, timestamp, idParams, type IdParams } from '../schemas';
+import { defineRoute, JsonBytes } from '../route';
+import { documentedAs, listing, timestamp, idParams } from '../schemas';
 import type { Services } from '../services';
 
 const attachment = Joi.object({ id: Joi.string().required(), imageId: Joi.string().required(), url: Joi.string().required() }).meta({
@@ -128,7 +127,7 @@ const bulkResult = Joi.object({
 const INVALID_ELEMENT = 'Any other object: nothing is created for it; its result is `status: invalid` with its field errors.';
 
 export const sellerListingRoutes = (s: Services) => [
-  defineLegacyRoute<Record<string, never>, Record<string, never>, ListingInput, 'seller'>({
+  defineRoute<'createListing', 'seller'>({
     operationId: 'createListing',
     method: 'post',
     path: '/seller/listings',
@@ -142,7 +141,7 @@ export const sellerListingRoutes = (s: Services) => [
     handler: async ({ principal, body }) => ({ status: 201, body: await s.listings.create(principal.userId, body) }),
   }),
 
-  defineLegacyRoute<Record<string, never>, Record<string, never>, { listings: unknown[] }, 'seller'>({
+  defineRoute<'createListingsBulk', 'seller'>({
     operationId: 'createListingsBulk',
     method: 'post',
     path: '/seller/listings/bulk',
@@ -195,7 +194,7 @@ export const sellerListingRoutes = (s: Services) => [
     },
   }),
 
-  defineLegacyRoute<Record<string, never>, Record<string, never>, SellerSearchRequest, 'seller'>({
+  defineRoute<'searchSellerListings', 'seller'>({
     operationId: 'searchSellerListings',
     method: 'post',
     path: '/seller/listings/search',
@@ -220,7 +219,7 @@ export const sellerListingRoutes = (s: Services) => [
     handler: async ({ principal, body }) => ({ status: 200, body: new JsonBytes(await s.listings.search(principal.userId, body)) }),
   }),
 
-  defineLegacyRoute<Record<string, never>, { urn: string }, undefined, 'seller'>({
+  defineRoute<'sellerListingsOfItem', 'seller'>({
     operationId: 'sellerListingsOfItem',
     method: 'get',
     path: '/seller/listings/items',
@@ -233,7 +232,7 @@ export const sellerListingRoutes = (s: Services) => [
     handler: async ({ principal, query }) => ({ status: 200, body: await s.listings.ofItem(principal.userId, query.urn) }),
   }),
 
-  defineLegacyRoute<IdParams, Record<string, never>, undefined, 'seller'>({
+  defineRoute<'getSellerListing', 'seller'>({
     operationId: 'getSellerListing',
     method: 'get',
     path: '/seller/listings/{id}',
@@ -245,7 +244,7 @@ export const sellerListingRoutes = (s: Services) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.listings.get(principal.userId, params.id) }),
   }),
 
-  defineLegacyRoute<IdParams, Record<string, never>, ListingInput, 'seller'>({
+  defineRoute<'updateListing', 'seller'>({
     operationId: 'updateListing',
     method: 'put',
     path: '/seller/listings/{id}',
@@ -262,7 +261,7 @@ export const sellerListingRoutes = (s: Services) => [
     handler: async ({ principal, params, body }) => ({ status: 200, body: await s.listings.update(principal.userId, params.id, body) }),
   }),
 
-  defineLegacyRoute<IdParams, Record<string, never>, undefined, 'seller'>({
+  defineRoute<'deleteListing', 'seller'>({
     operationId: 'deleteListing',
     method: 'delete',
     path: '/seller/listings/{id}',
@@ -282,7 +281,7 @@ export const sellerListingRoutes = (s: Services) => [
     },
   }),
 
-  defineLegacyRoute<IdParams, Record<string, never>, { imageId: string }, 'seller'>({
+  defineRoute<'attachListingImage', 'seller'>({
     operationId: 'attachListingImage',
     method: 'post',
     path: '/seller/listings/{id}/attachments',

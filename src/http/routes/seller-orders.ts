@@ -1,10 +1,7 @@
 import Joi from '../../joi';
-import { CASE_REASONS, type CaseReason, type ItemQuantity } from '../../services/orders/order-engine';
-import type { CaseRequest } from '../../services/cases/case-opening';
-import type { PageRequest } from '../../services/paging';
-import type { SellerOrderFilters } from '../../services/orders/seller-orders';
+import { CASE_REASONS } from '../../services/orders/order-engine';
 import { MAX_SHIPMENT_ATTACHMENTS } from '../../services/orders/shipment-attachments';
-import { defineLegacyRoute } from '../route';
+import { defineRoute } from '../route';
 import {
   caseOutcomes,
   catalogUrn,
@@ -21,7 +18,6 @@ import {
 } from '../schemas';
 import type { Services } from '../services';
 
-type None = Record<string, never>;
 const amount = pence.required();
 
 const orderSummary = Joi.object({
@@ -64,12 +60,6 @@ const trackingCorrection = Joi.object({
 });
 
 const shipmentParams = Joi.object({ id: Joi.string().uuid().required(), shipmentId: Joi.string().uuid().required() });
-
-type SellerOrderAction =
-  | { action: 'ship'; shipment: { carrier: string; trackingNumber: string; trackingUrl?: string }; items: ItemQuantity[] }
-  | ({ action: 'dispute'; reason: CaseReason } & CaseRequest)
-  | { action: 'decline-cancel' }
-  | { action: 'cancel' };
 
 const sellerOrderAction = Joi.object({
   action: Joi.string().valid('ship', 'dispute', 'decline-cancel', 'cancel').required(),
@@ -116,7 +106,7 @@ const sellerOrderAction = Joi.object({
   .meta({ component: 'SellerOrderAction' });
 
 export const sellerOrderRoutes = (s: Services) => [
-  defineLegacyRoute<None, PageRequest & SellerOrderFilters, undefined, 'seller'>({
+  defineRoute<'listSellerOrders', 'seller'>({
     operationId: 'listSellerOrders',
     method: 'get',
     path: '/seller/orders',
@@ -129,7 +119,7 @@ export const sellerOrderRoutes = (s: Services) => [
     handler: async ({ principal, query }) => ({ status: 200, body: await s.sellerOrders.list(principal.userId, query) }),
   }),
 
-  defineLegacyRoute<{ id: string }, None, undefined, 'seller'>({
+  defineRoute<'getSellerOrder', 'seller'>({
     operationId: 'getSellerOrder',
     method: 'get',
     path: '/seller/orders/{id}',
@@ -141,7 +131,7 @@ export const sellerOrderRoutes = (s: Services) => [
     handler: async ({ principal, params }) => ({ status: 200, body: await s.sellerOrders.get(principal.userId, params.id) }),
   }),
 
-  defineLegacyRoute<{ id: string }, None, SellerOrderAction, 'seller'>({
+  defineRoute<'updateSellerOrder', 'seller'>({
     operationId: 'updateSellerOrder',
     method: 'post',
     path: '/seller/orders/{id}',
@@ -166,33 +156,31 @@ export const sellerOrderRoutes = (s: Services) => [
     },
   }),
 
-  defineLegacyRoute<{ id: string; shipmentId: string }, None, { trackingNumber: string; carrier?: string; trackingUrl?: string }, 'seller'>(
-    {
-      operationId: 'correctSellerShipmentTracking',
-      method: 'put',
-      path: '/seller/orders/{id}/shipments/{shipmentId}/tracking',
-      tag: 'Seller orders',
-      summary: "Correct a shipment's tracking number",
-      description:
-        'Replaces the tracking number (and optionally carrier and URL) of a shipment of an order not yet received: `trackingStatus` starts over at PRE_TRANSIT with an empty detail and tracking restarts for the new number. The same values again change nothing. Emits ORDER_UPDATED.',
-      auth: 'seller',
-      request: {
-        params: shipmentParams,
-        body: trackingCorrection,
-      },
-      responses: {
-        204: { description: 'Corrected (or already so).' },
-        404: { description: "Order not found or not the caller's, or not a shipment of it." },
-        409: { description: '`order-already-received`: the tracking of a received order is final.' },
-      },
-      handler: async ({ principal, params, body }) => {
-        await s.shipmentTracking.correct(principal.userId, params.id, params.shipmentId, body);
-        return { status: 204 };
-      },
+  defineRoute<'correctSellerShipmentTracking', 'seller'>({
+    operationId: 'correctSellerShipmentTracking',
+    method: 'put',
+    path: '/seller/orders/{id}/shipments/{shipmentId}/tracking',
+    tag: 'Seller orders',
+    summary: "Correct a shipment's tracking number",
+    description:
+      'Replaces the tracking number (and optionally carrier and URL) of a shipment of an order not yet received: `trackingStatus` starts over at PRE_TRANSIT with an empty detail and tracking restarts for the new number. The same values again change nothing. Emits ORDER_UPDATED.',
+    auth: 'seller',
+    request: {
+      params: shipmentParams,
+      body: trackingCorrection,
     },
-  ),
+    responses: {
+      204: { description: 'Corrected (or already so).' },
+      404: { description: "Order not found or not the caller's, or not a shipment of it." },
+      409: { description: '`order-already-received`: the tracking of a received order is final.' },
+    },
+    handler: async ({ principal, params, body }) => {
+      await s.shipmentTracking.correct(principal.userId, params.id, params.shipmentId, body);
+      return { status: 204 };
+    },
+  }),
 
-  defineLegacyRoute<{ id: string; shipmentId: string }, None, { uploadId: string }, 'seller'>({
+  defineRoute<'attachSellerShipmentImage', 'seller'>({
     operationId: 'attachSellerShipmentImage',
     method: 'post',
     path: '/seller/orders/{id}/shipments/{shipmentId}/attachments',
@@ -221,7 +209,7 @@ export const sellerOrderRoutes = (s: Services) => [
     },
   }),
 
-  defineLegacyRoute<{ id: string }, { format: 'pdf' | 'csv' }, undefined, 'seller'>({
+  defineRoute<'sellerOrderPackingSlip', 'seller'>({
     operationId: 'sellerOrderPackingSlip',
     method: 'get',
     path: '/seller/orders/{id}/packing-slip',

@@ -4,7 +4,7 @@ import { prepared, queryPrepared } from '../../db/prepared';
 import { newId } from '../../ids';
 import { conflict, DomainError, invalid, notFound } from '../errors';
 import { pageOf, type Page } from '../paging';
-import { recordOperatorAction, type OperatorAction } from '../operators/audit';
+import { recordOperatorAction, type AuditSubject, type OperatorAction } from '../operators/audit';
 import { constantTimeEqual, constantTimeEqualHex, hashSecret, newSecret } from './secrets';
 
 /** Authorization codes are exchanged by the application's back end at once; RFC 6749 §4.1.2 allows at most 10 min. */
@@ -83,7 +83,7 @@ export interface OAuthAppView extends OAuthClient {
 }
 
 /** The subject type of operator actions on applications in `operator_audit_log`. */
-export const OAUTH_APP_SUBJECT = 'oauth-app';
+export const OAUTH_APP_SUBJECT = 'oauth-app' satisfies AuditSubject;
 
 export interface LinkedApplication {
   clientId: string;

@@ -1,3 +1,4 @@
+import type { ListingVariant } from '../../db/entities/listing';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { DeliveryOptionView } from '../sellers/delivery-options';
 import { LIVE_LISTING_SQL } from '../listings/visibility';
@@ -41,7 +42,7 @@ export interface PricedLine {
   urn: string;
   condition: string;
   language: string;
-  variants: unknown[];
+  variants: ListingVariant[];
   comment: string;
   quantity: number;
   /** Pence per unit, as listed now. */
@@ -88,7 +89,7 @@ interface LineRow {
   item_urn: string;
   condition: string;
   language: string;
-  variants: unknown[];
+  variants: ListingVariant[];
   comment: string;
   available: number;
   live: boolean;

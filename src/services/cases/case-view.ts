@@ -3,7 +3,9 @@ import {
   ESCALATABLE,
   nextCaseActions,
   nextOperatorDecisions,
+  type CaseReason,
   type CaseStatus,
+  type CaseViewAction,
   type OutcomeStatus,
   type OutcomeType,
   type Party,
@@ -38,7 +40,7 @@ export interface CaseView {
   workflowId: string;
   orderId: string;
   purchaseId: string;
-  reason: string;
+  reason: CaseReason;
   status: CaseStatus;
   comment: string;
   createdAt: Date;
@@ -46,7 +48,7 @@ export interface CaseView {
   outcomes: OutcomeView[];
   attachments: CaseAttachmentView[];
   /** What the viewer may do now, from the case machine (an operator: the decisions). */
-  actions: string[];
+  actions: CaseViewAction[];
   /** Whose move the case waits for and by when, the same for every viewer (docs/cases.md "Next actions"). */
   nextActions: NextAction[];
   deadlines: {

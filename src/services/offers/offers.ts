@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ListingVariant } from '../../db/entities/listing';
 import { QueryFailedError, type DataSource, type EntityManager } from 'typeorm';
 import {
   allowedActions,
@@ -266,10 +267,8 @@ export class Offers {
         throw conflict('offer-not-accepted', 'Only an accepted offer, before its payment deadline, has a checkout.');
       }
       if (open) return open.id;
-      const [l]: Array<{ item_urn: string; condition: string; language: string; variants: unknown[]; comment: string }> = await tx.query(
-        `SELECT item_urn, condition, language, variants, comment FROM listings WHERE id = $1`,
-        [o.listingId],
-      );
+      const [l]: Array<{ item_urn: string; condition: string; language: string; variants: ListingVariant[]; comment: string }> =
+        await tx.query(`SELECT item_urn, condition, language, variants, comment FROM listings WHERE id = $1`, [o.listingId]);
       const options = await this.deliveryOptionsOf(o.sellerId, deliveryAddress.country);
       const option = options.find((d) => d.id === request.deliveryOptionId) ?? (request.deliveryOptionId ? undefined : options[0]);
       if (!option) throw conflict('offer-no-delivery', 'The seller does not deliver there (or not with that option).');

@@ -6,7 +6,7 @@ import { conflict, notFound } from '../errors';
 import { pageOf, type Page } from '../paging';
 import { SqlFilter } from '../sql-filter';
 import { closeSellerCheckouts } from '../checkout/checkouts';
-import { recordOperatorAction } from './audit';
+import { recordOperatorAction, type AuditSubject } from './audit';
 
 /** Sends an operator's decision to `case:{caseId}`: the `operatorDecision` Update the Temporal CLI also uses. */
 export interface CaseDecisions {
@@ -38,7 +38,7 @@ export interface AuditEntry {
   id: string;
   operatorId: string;
   action: string;
-  subjectType: string;
+  subjectType: AuditSubject;
   subjectId: string;
   reason: string;
   detail: Record<string, unknown>;
@@ -186,7 +186,7 @@ export class Operators {
     db: EntityManager,
     operatorId: string,
     action: string,
-    subjectType: string,
+    subjectType: AuditSubject,
     subjectId: string,
     reason: string,
     detail: Record<string, unknown>,

@@ -9,6 +9,7 @@ import { requestReviewWindow } from '../reviews/review-windows';
 import { refundBuyerFee, refundOrder } from '../money/refunds';
 import { emitOrderUpdated } from './order-events';
 import { openCase, type CaseRequest, type OpenedCase } from '../cases/case-opening';
+import type { CaseReason } from '../../domain/cases/machine';
 import {
   ORDER_ITEM_TRANSITIONS,
   cancellationAllows,
@@ -25,8 +26,7 @@ import {
 
 const CLOSED_ORDER_STATUSES: OrderStatus[] = [ORDER_TRANSITIONS.cancel.to, ORDER_REFUNDED.to];
 
-export const CASE_REASONS = ['SNAD', 'DAMAGED', 'WRONG_ITEM', 'NOT_RECEIVED', 'OTHER', 'CHARGEBACK'] as const;
-export type CaseReason = (typeof CASE_REASONS)[number];
+export { CASE_REASONS, type CaseReason } from '../../domain/cases/machine';
 
 export type Actor = { role: 'seller' | 'buyer'; userId: string } | { role: 'system' };
 

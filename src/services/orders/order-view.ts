@@ -1,10 +1,13 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { ListingVariant } from '../../db/entities/listing';
 import type { Party } from '../../domain/cases/machine';
 import { deadline, earliest, type NextAction, type Periods } from '../../domain/deadlines';
 import {
   cancellationRequestStatus,
   nextActions,
   type CancellationRequestStatus,
+  type OrderActionName,
+  type OrderItemStatus,
   type OrderStatus,
 } from '../../domain/orders/order-machine';
 import { orderNextActions } from '../../domain/orders/order-next-actions';
@@ -32,8 +35,8 @@ export interface OrderItemView {
   createdAt: Date;
   updatedAt: Date;
   item: OrderItemItem | null;
-  status: string;
-  variants: unknown[];
+  status: OrderItemStatus;
+  variants: ListingVariant[];
   comment: string;
   shipmentId: string | null;
 }
@@ -59,7 +62,7 @@ export interface OrderView {
   id: string;
   sellerId: string;
   purchaseId: string;
-  status: string;
+  status: OrderStatus;
   deliveryCharge: number;
   subtotal: number;
   total: number;
@@ -76,7 +79,7 @@ export interface OrderView {
   /** Reviewer user id → that reviewer's rating. */
   reviews: Record<string, number>;
   /** What the viewer may do with the order now, from the order status table (`nextActions`). */
-  actions: string[];
+  actions: OrderActionName[];
   /** Whose move the order waits for and by when, for both parties alike (docs/checkout-orders.md "Next actions"). */
   nextActions: NextAction[];
   /** The buyer's request to cancel before shipment, once made. */

@@ -1,10 +1,10 @@
 /** Buyer listing search of one item: what `POST /listings/item` asks, defaults filled. */
 export type ListingSort = 'price' | '-price' | 'newest';
 
-export interface ListingQuery {
-  /** Exactly one of `urn` and `slug` (the route validates it). */
-  urn?: string;
-  slug?: string;
+/** Exactly one of `urn` and `slug` (the route validates it). */
+export type ListingQuery = ListingQueryOptions & ({ urn: string; slug?: undefined } | { slug: string; urn?: undefined });
+
+interface ListingQueryOptions {
   filters: {
     condition?: string[];
     language?: string[];
