@@ -127,6 +127,22 @@ export function spawnTemporalDevServer(port: number, extraArgs: string[] = []): 
 }
 
 /** Processes always told apart: this one and the Temporal dev server (named `temporal`). */
+/**
+ * A process's command name and the CPU time it has used so far (utime + stime, in clock ticks of
+ * 1/100 s, all threads), from /proc/<pid>/stat (Linux); null once it has exited.
+ */
+export function procStat(pid: number): { comm: string; ticks: number } | null {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // "pid (comm) state …": fields after the command name, which may itself hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ticks: Number(fields[11]) + Number(fields[12]) };
+}
+
 const CPU_GROUPS = ['bench process', 'Temporal server'];
 
 type ProcessTicks = { machine: number; processes: Map<number, { group: string; ticks: number }> };
@@ -141,18 +157,11 @@ export function processCpuTicks(named: Record<string, number> = {}): ProcessTick
   const labels = new Map(Object.entries(named).map(([label, pid]) => [pid, label]));
   const processes = new Map<number, { group: string; ticks: number }>();
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    } catch {
-      continue; // exited meanwhile
-    }
-    // "pid (comm) state …": fields after the command name, which may itself hold spaces.
-    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const stat = procStat(Number(pid));
+    if (!stat) continue; // exited meanwhile
     const group =
-      Number(pid) === process.pid ? 'bench process' : comm === 'temporal' ? 'Temporal server' : (labels.get(Number(pid)) ?? null);
-    if (group) processes.set(Number(pid), { group, ticks: Number(fields[11]) + Number(fields[12]) }); // utime + stime
+      Number(pid) === process.pid ? 'bench process' : stat.comm === 'temporal' ? 'Temporal server' : (labels.get(Number(pid)) ?? null);
+    if (group) processes.set(Number(pid), { group, ticks: stat.ticks });
   }
   return { machine: busyTicks(), processes };
 }

@@ -37,6 +37,7 @@ import {
   freePort,
   percentile,
   portOpen,
+  procStat,
   processCpuTicks,
   rssAtEnd,
   spawnTemporalDevServer,
@@ -113,9 +114,8 @@ function samplePostgres(): void {
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       // "postgres: postgres mts_bench_scaling 127.0.0.1(53412) idle"
       if (!cmdline.startsWith('postgres: ') || !cmdline.split(' ').includes(DB_NAME)) continue;
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      backendTicks.set(Number(pid), Number(fields[11]) + Number(fields[12]));
+      const stat = procStat(Number(pid));
+      if (stat) backendTicks.set(Number(pid), stat.ticks);
     } catch {
       // exited meanwhile: its last reading stays in the map
     }
@@ -126,12 +126,8 @@ function postgresTicks(): number {
   return [...backendTicks.values()].reduce((a, b) => a + b, 0);
 }
 
-/** CPU ticks (1/100 s) one process has used so far, all threads. */
-function ticksOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
+/** CPU ticks (1/100 s) one running process has used so far, all threads. */
+const ticksOf = (pid: number): number => procStat(pid)?.ticks ?? NaN;
 
 /** Sums the samples of every series of `metric` (e.g. a histogram's `_count`) in a Prometheus text page. */
 function metricSum(page: string, metric: string): number {
