@@ -21,7 +21,7 @@ import {
 import type { OutcomeState } from '../../src/domain/cases/machine';
 import { FAILURE_MEMO } from '../../workflows/bounded-activities';
 import { recordReplayHistoriesOf } from '../support/replay-histories';
-import { timeSkippingEnv, workflowBundle, testDataConverter } from '../support/temporal';
+import { devServerEnv, timeSkippingEnv, workflowBundle, testDataConverter } from '../support/temporal';
 
 const DAY = 86_400_000;
 const QUEUE = 'test-case';
@@ -79,10 +79,10 @@ beforeEach(() => {
 });
 
 let counter = 0;
-async function open(outcomes: OutcomeState[] = [], queue = QUEUE): Promise<WorkflowHandle<typeof caseWorkflow>> {
+async function open(outcomes: OutcomeState[] = [], queue = QUEUE, on = env): Promise<WorkflowHandle<typeof caseWorkflow>> {
   counter += 1;
   const caseId = `case-${counter}`;
-  return env.client.workflow.start(caseWorkflow, {
+  return on.client.workflow.start(caseWorkflow, {
     workflowId: `case:${caseId}`,
     taskQueue: queue,
     args: [{ caseId, outcomes, autoEscalateAfterMs: 7 * DAY, indexed: false }],
@@ -318,40 +318,47 @@ describe('caseWorkflow', () => {
   });
 
   it('loses nothing when its worker restarts in the middle of a case', async () => {
+    // On a namespace of the run's dev server, not the time-skipping server: that server ignores a
+    // stopped worker's ShutdownWorker, so the stopped worker's open long polls can still be handed
+    // the case's next task, which then waits out its timeout (10 s and more) before anyone runs it.
+    const dev = await devServerEnv();
     const queue = 'test-case-restart';
-    // No workflow cache: the second worker must rebuild the case from history alone (and no
-    // task waits on the stopped worker's sticky queue).
+    // No workflow cache: the second worker must rebuild the case from history alone.
     const start = async () =>
       Worker.create({
         dataConverter: testDataConverter,
-        connection: env.nativeConnection,
+        connection: dev.nativeConnection,
+        namespace: dev.namespace,
         taskQueue: queue,
         workflowBundle: await workflowBundle(),
         activities: activities(),
         maxCachedWorkflows: 0,
       });
-    const first = await start();
-    const h = await first.runUntil(async () => {
-      const handle = await open([], queue);
-      await handle.executeUpdate(proposeUpdate, { args: [{ party: 'SELLER', ...returnTo }] });
-      await handle.executeUpdate(proposeUpdate, { args: [{ party: 'BUYER', ...refund }] });
-      return handle;
-    });
-    expect(first.getState()).toBe('STOPPED');
+    try {
+      const first = await start();
+      const h = await first.runUntil(async () => {
+        const handle = await open([], queue, dev);
+        await handle.executeUpdate(proposeUpdate, { args: [{ party: 'SELLER', ...returnTo }] });
+        await handle.executeUpdate(proposeUpdate, { args: [{ party: 'BUYER', ...refund }] });
+        return handle;
+      });
+      expect(first.getState()).toBe('STOPPED');
 
-    const second = await start();
-    await second.runUntil(async () => {
-      const before = await h.query(caseStateQuery);
-      expect(before.outcomes.map((o) => [o.type, o.party, o.status])).toEqual([
-        ['RETURN', 'SELLER', 'PENDING'],
-        ['REFUND', 'BUYER', 'PENDING'],
-      ]);
-      const settled = await h.executeUpdate(acceptUpdate, { args: [{ party: 'BUYER', outcomeId: before.outcomes[0]!.id }] });
-      expect(settled.status).toBe('SETTLED');
-      await h.executeUpdate(resolveUpdate, { args: [{ party: 'SELLER' }] });
-      expect((await h.result()).status).toBe('CLOSED');
-    });
-    expect(changes.map((c) => c.kind)).toEqual(['propose', 'propose', 'accept', 'resolve']);
-    // Two worker start-ups and shutdowns on a shared machine.
-  }, 120_000);
+      const second = await start();
+      await second.runUntil(async () => {
+        const before = await h.query(caseStateQuery);
+        expect(before.outcomes.map((o) => [o.type, o.party, o.status])).toEqual([
+          ['RETURN', 'SELLER', 'PENDING'],
+          ['REFUND', 'BUYER', 'PENDING'],
+        ]);
+        const settled = await h.executeUpdate(acceptUpdate, { args: [{ party: 'BUYER', outcomeId: before.outcomes[0]!.id }] });
+        expect(settled.status).toBe('SETTLED');
+        await h.executeUpdate(resolveUpdate, { args: [{ party: 'SELLER' }] });
+        expect((await h.result()).status).toBe('CLOSED');
+      });
+      expect(changes.map((c) => c.kind)).toEqual(['propose', 'propose', 'accept', 'resolve']);
+    } finally {
+      await dev.teardown();
+    }
+  });
 });
