@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
@@ -8,7 +9,7 @@ import { loadConfig } from '../../src/config';
 import { SEARCH_ATTRIBUTE_ARGS, SEARCH_ATTRIBUTES } from '../../src/domain/search-attributes';
 import { temporalDataConverter } from '../../src/temporal/data-converter';
 import { TASK_QUEUE_FAIRNESS_ARGS } from '../../src/temporal/task-queue-fairness';
-import { startDevServer } from './dev-server';
+import { freePort, startDevServer } from './dev-server';
 import { TEMPORAL_TEST_SERVER } from './env';
 
 export { freePort } from './dev-server';
@@ -46,12 +47,35 @@ function quietRuntime(sdkMetricsPort?: number): void {
 }
 
 /** The time-skipping test server (a 14-day timer runs in milliseconds). One per test file. */
-export function timeSkippingEnv(): Promise<TestWorkflowEnvironment> {
+export async function timeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   quietRuntime();
-  return TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: { type: 'existing-path', path: TEMPORAL_TEST_SERVER } },
-    client: { dataConverter: testDataConverter },
-  });
+  const port = await freePort();
+  try {
+    return await TestWorkflowEnvironment.createTimeSkipping({
+      server: { executable: { type: 'existing-path', path: TEMPORAL_TEST_SERVER }, port },
+      client: { dataConverter: testDataConverter },
+    });
+  } catch (error) {
+    // The SDK starts the server, then connects to it; when the connection fails (its timeout
+    // passes on a loaded machine) it throws without stopping the server, whose process then
+    // outlives the test file and keeps its Jest worker from exiting.
+    killTestServerOn(port);
+    throw error;
+  }
+}
+
+/** Kills the time-skipping server process started with `port` as its argument (Linux's /proc; elsewhere nothing). */
+function killTestServerOn(port: number): void {
+  if (!existsSync('/proc')) return;
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    let args: string[];
+    try {
+      args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue; // exited meanwhile, or not ours to read
+    }
+    if (args[0] === TEMPORAL_TEST_SERVER && args.includes(String(port))) process.kill(Number(pid), 'SIGKILL');
+  }
 }
 
 /**
