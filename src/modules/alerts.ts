@@ -27,6 +27,11 @@ export interface AlertsServices {
  */
 export const alertsModule: FeatureModule<AlertsServices> = {
   name: 'alerts',
+  tags: {
+    'Saved searches': 'Catalog and listing searches saved under a name, run again by id. See docs/alerts.md.',
+    Alerts:
+      'Price alerts, the watchlist and the notifications they fire, with an e-mail digest at most every 15 minutes. See docs/alerts.md.',
+  },
   api: {
     services: ({ db, shared }) => ({
       savedSearches: new SavedSearches(db, { catalog: shared.catalogSearch, listings: shared.listingSearch }),

@@ -25,6 +25,10 @@ export interface WantsServices {
  */
 export const wantsModule: FeatureModule<WantsServices> = {
   name: 'wants',
+  tags: {
+    'Wants lists':
+      "Buyers' lists of the cards they look for, with what is on sale for each line; deck-list and CSV import, CSV export. See docs/wants.md.",
+  },
   api: {
     services: ({ config, db, temporal, shared }) => {
       const lists = new WantsLists(db);
