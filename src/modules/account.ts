@@ -5,8 +5,9 @@ import { Accounts } from '../services/account/account';
 import { AccountStatsService } from '../services/account/account-stats';
 import { SavedAddresses } from '../services/account/addresses';
 import type { BillingPortal } from '../services/account/billing-portal';
-import { EmailChange } from '../services/email-change';
+import { EmailChange, type EmailChangeStart } from '../services/email-change';
 import type { FeatureModule } from './feature-module';
+import { start } from './workflow-start';
 
 /** What the account routes use. */
 export interface AccountServices {
@@ -16,6 +17,20 @@ export interface AccountServices {
   addresses: SavedAddresses;
   billingPortal: BillingPortal;
 }
+
+/** The ids of this feature's workflows: an operator finds one from the object's id. */
+export const accountWorkflowIds = {
+  emailChange: (requestId: string) => `email-change:${requestId}`,
+};
+
+/** One code per e-mail change request. */
+export const emailChangeStart: EmailChangeStart = (requestId) =>
+  start(
+    'emailChangeWorkflow',
+    accountWorkflowIds.emailChange(requestId),
+    { requestId },
+    { summary: `Verification code for e-mail change request ${requestId}` },
+  );
 
 /**
  * The caller's account (docs/account.md): details and avatar, statistics, e-mail change with a
@@ -32,7 +47,7 @@ export const accountModule: FeatureModule<AccountServices> = {
     services: ({ config, db, shared }) => ({
       accounts: new Accounts(db, shared.uploads, { scryptLogN: config.auth.scryptLogN }),
       accountStats: new AccountStatsService(db, (userId) => shared.conversations.unreadTotal(userId)),
-      emailChange: new EmailChange(db, {
+      emailChange: new EmailChange(db, emailChangeStart, {
         codeTtlSeconds: config.emailChange.codeTtlSeconds,
         maxAttempts: config.emailChange.maxAttempts,
         codeKey: config.auth.jwtSecret,

@@ -46,8 +46,9 @@ export interface ModuleTaskQueue {
 /**
  * One feature, declared in one file (docs/architecture.md, "Feature modules"): the services and
  * routes it adds to the API, the activities, task queues and Schedules it adds to the worker. Its workflow
- * functions are exported from `workflows/index.ts` (the workflow bundle is built from there) and
- * its workflow starts are built in `src/services/workflow-starts/starts.ts` like every other.
+ * functions are exported from `workflows/index.ts` (the workflow bundle is built from there); the
+ * module file declares their ids and builds their starts with `start` (./workflow-start.ts, typed
+ * by the workflow functions), handed to the services that request them as small ports.
  *
  * Routes receive the module's own services (with the shared ones they call among them); the
  * OpenAPI export builds the route table without any, so a route may only touch its services

@@ -5,12 +5,15 @@ import { sellerImportRoutes } from '../http/routes/seller-imports';
 import { sellerListingRoutes } from '../http/routes/seller-listings';
 import { uploadRoutes } from '../http/routes/uploads';
 import { ListingImportRuns } from '../services/imports/import-runs';
-import { ListingImports } from '../services/imports/listing-imports';
+import { IMPORT_SEARCH_ATTRIBUTES } from '../domain/imports/search-attributes';
+import { ListingImports, type ListingImportStart } from '../services/imports/listing-imports';
 import type { SellerListings } from '../services/listings/seller-listings';
 import { UploadCollector } from '../services/retention/upload-collector';
 import type { Uploads } from '../services/uploads';
+import { keyword } from '../services/workflow-starts/start';
 import { ensureUploadCollectorSchedule } from '../temporal/upload-collector-schedule';
 import type { FeatureModule } from './feature-module';
+import { start } from './workflow-start';
 
 /** What the seller listing, upload and import routes use. */
 export interface ListingsServices {
@@ -18,6 +21,23 @@ export interface ListingsServices {
   uploads: Uploads;
   imports: ListingImports;
 }
+
+/** The ids of this feature's workflows: an operator finds one from the object's id. */
+export const listingsWorkflowIds = {
+  import: (importId: string) => `import:${importId}`,
+};
+
+/** One run per import, found by its seller too (search attribute). */
+export const listingImportStart: ListingImportStart = (importId, sellerId) =>
+  start(
+    'listingImportWorkflow',
+    listingsWorkflowIds.import(importId),
+    { importId },
+    {
+      summary: `CSV listing import ${importId} of seller ${sellerId}`,
+      searchAttributes: [keyword(IMPORT_SEARCH_ATTRIBUTES.sellerId, sellerId)],
+    },
+  );
 
 /**
  * A seller's listings (docs/seller-listings.md): creating and editing them, image uploads, and
@@ -37,7 +57,7 @@ export const listingsModule: FeatureModule<ListingsServices> = {
     services: ({ config, db, shared }) => ({
       listings: shared.listings,
       uploads: shared.uploads,
-      imports: new ListingImports(db, { maxRows: config.imports.maxRows }),
+      imports: new ListingImports(db, listingImportStart, { maxRows: config.imports.maxRows }),
     }),
     routes: (services, config) => [
       ...sellerListingRoutes(services),

@@ -1,5 +1,7 @@
 import { createLogger } from '../../src/logger';
 import { webhookFanOut } from '../../src/services/webhooks/fan-out';
+import { emailChangeStart } from '../../src/modules/account';
+import { listingImportStart } from '../../src/modules/listings';
 import { requestWorkflowStart, requestWorkflowStarts, starts, type WorkflowStart } from '../../src/services/workflow-starts';
 import { StartDispatcher, type StartExecutor } from '../../src/services/workflow-starts/dispatcher';
 import { emitEvents } from '../../src/services/events/outbox';
@@ -66,12 +68,12 @@ beforeEach(() => api.database.db.query(`UPDATE workflow_starts SET started_at = 
 describe('requestWorkflowStart', () => {
   it('writes one intent per workflow id and request key, and none when the transaction rolls back', async () => {
     const importId = newId();
-    expect(await request(starts.listingImport(importId, SELLER_ID))).toBe(true);
-    expect(await request(starts.listingImport(importId, SELLER_ID))).toBe(false);
+    expect(await request(listingImportStart(importId, SELLER_ID))).toBe(true);
+    expect(await request(listingImportStart(importId, SELLER_ID))).toBe(false);
     const rolledBack = newId();
     await expect(
       api.database.db.transaction(async (tx) => {
-        await requestWorkflowStart(tx, starts.listingImport(rolledBack, SELLER_ID));
+        await requestWorkflowStart(tx, listingImportStart(rolledBack, SELLER_ID));
         throw new Error('the business change failed');
       }),
     ).rejects.toThrow('the business change failed');
@@ -91,7 +93,7 @@ describe('requestWorkflowStart', () => {
 describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () => {
   it('starts every pending intent once and stamps it', async () => {
     const ids = [newId(), newId(), newId()];
-    for (const id of ids) await request(starts.emailChange(id));
+    for (const id of ids) await request(emailChangeStart(id));
     const { calls, executor } = recordingExecutor();
     expect(await dispatcherWith(executor).dispatchBatch()).toBe(3);
     expect(calls.map((c) => c.workflowId).sort()).toEqual(ids.map((id) => `email-change:${id}`).sort());
@@ -105,7 +107,7 @@ describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () =>
   });
 
   it('allows eager starts only for a pass that empties the outbox, not in a backlog', async () => {
-    for (let n = 0; n < 3; n += 1) await request(starts.emailChange(newId()));
+    for (let n = 0; n < 3; n += 1) await request(emailChangeStart(newId()));
     const { eager, executor } = recordingExecutor();
     const dispatcher = dispatcherWith(executor, [], 2);
     expect(await dispatcher.dispatchBatch()).toBe(2);
@@ -116,8 +118,8 @@ describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () =>
   it('records a failed start (attempts, last_error, a later next attempt) while the rest of the batch starts', async () => {
     const bad = newId();
     const good = newId();
-    await request(starts.listingImport(bad, SELLER_ID));
-    await request(starts.listingImport(good, SELLER_ID));
+    await request(listingImportStart(bad, SELLER_ID));
+    await request(listingImportStart(good, SELLER_ID));
     const { executor } = recordingExecutor((s) => s.workflowId === `import:${bad}`);
     await dispatcherWith(executor).dispatchBatch();
 
@@ -141,7 +143,7 @@ describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () =>
 
   it('keeps starting the rest of a batch while one start is slow', async () => {
     const ids = Array.from({ length: 100 }, () => newId());
-    for (const id of ids) await request(starts.emailChange(id));
+    for (const id of ids) await request(emailChangeStart(id));
     const slow = `email-change:${ids[0]}`;
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
@@ -232,7 +234,7 @@ describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () =>
       await new Promise((resolve) => setTimeout(resolve, 300)); // its first (empty) pass and LISTEN
       const id = newId();
       const committedAt = Date.now();
-      await request(starts.emailChange(id));
+      await request(emailChangeStart(id));
       while (!calls.some((c) => c.workflowId === `email-change:${id}`)) {
         expect(Date.now() - committedAt).toBeLessThan(5000);
         await new Promise((resolve) => setTimeout(resolve, 10));
@@ -258,7 +260,7 @@ describe('fairness (docs/webhooks.md, "Fairness")', () => {
     const lone = delivery(single);
     await request(lone);
     const unkeyed = newId();
-    await request(starts.emailChange(unkeyed));
+    await request(emailChangeStart(unkeyed));
 
     const { calls, executor } = recordingExecutor();
     expect(await dispatcherWith(executor, [], 10).dispatchBatch()).toBe(10);

@@ -6,32 +6,19 @@ import { newMessageSignal, type ConversationNotifyInput } from '../../../workflo
 import { alertsNotifiedSignal } from '../../../workflows/contracts/alert-digest';
 import { offerChangedSignal } from '../../../workflows/contracts/offer';
 import { CASE_SEARCH_ATTRIBUTES } from '../../domain/cases/search-attributes';
-import { IMPORT_SEARCH_ATTRIBUTES } from '../../domain/imports/search-attributes';
 import { WEBHOOK_SEARCH_ATTRIBUTES } from '../../domain/webhooks/search-attributes';
 import { newId } from '../../ids';
 import { workflowIds } from '../../temporal/workflow-ids';
 import type { OpenedCase } from '../cases/case-opening';
-import type { StartSearchAttribute, WorkflowStart, WorkflowStartOptions } from './start';
+import { keyword, workflowStarts, type WorkflowStart, type WorkflowStartOptions } from './start';
 
 /**
- * The input typed by the workflow type (workflows/contracts/inputs.ts, which the workflow
- * functions take too), so a builder cannot drift from its workflow.
+ * Typed by `workflows/contracts/inputs.ts`, the inputs of the workflows whose starts are still
+ * built here: services import these builders directly, and a type-only import of the workflow
+ * code from here would close an import cycle (workflow → activity types → services → here). A
+ * feature module's own workflows are typed by their functions instead (src/modules/workflow-start.ts).
  */
-function start<T extends keyof WorkflowInputs>(
-  workflowType: T,
-  workflowId: string,
-  input: WorkflowInputs[T],
-  options: WorkflowStartOptions = {},
-  requestKey?: string,
-): WorkflowStart {
-  return {
-    workflowType,
-    workflowId,
-    args: [input],
-    options: { reusePolicy: 'REJECT_DUPLICATE', ...options },
-    ...(requestKey ? { requestKey } : {}),
-  };
-}
+const start = workflowStarts<{ [T in keyof WorkflowInputs]: (input: WorkflowInputs[T]) => Promise<unknown> }>();
 
 /** What a delivery's summary and search attributes name: the event, its type and its seller. */
 export interface WebhookEventRef {
@@ -39,8 +26,6 @@ export interface WebhookEventRef {
   type: string;
   sellerId: string;
 }
-
-const keyword = (key: { name: string }, value: string): StartSearchAttribute => ({ name: key.name, type: 'KEYWORD', value });
 
 /** `case:{caseId}` as its opening starts it; with `signal`, a signal-with-start of the same. */
 function caseStart(
@@ -92,16 +77,6 @@ export const starts = {
       { offerId },
       { signal: { name: offerChangedSignal.name, args: [] } },
       `changed:${newId()}`,
-    );
-  },
-
-  /** One solve per optimization, ever. */
-  optimization(optimizationId: string, listId: string, timeLimitMs: number, taskQueue: string): WorkflowStart {
-    return start(
-      'optimizationWorkflow',
-      workflowIds.optimization(optimizationId),
-      { optimizationId, timeLimitMs, taskQueue },
-      { summary: `Basket optimization ${optimizationId} of wants list ${listId}` },
     );
   },
 
@@ -229,18 +204,6 @@ export const starts = {
     return caseStart(opened, autoEscalateSeconds, { name: orderCancelledSignal.name, args: [] }, `order-cancelled:${opened.orderId}`);
   },
 
-  listingImport(importId: string, sellerId: string): WorkflowStart {
-    return start(
-      'listingImportWorkflow',
-      workflowIds.import(importId),
-      { importId },
-      {
-        summary: `CSV listing import ${importId} of seller ${sellerId}`,
-        searchAttributes: [keyword(IMPORT_SEARCH_ATTRIBUTES.sellerId, sellerId)],
-      },
-    );
-  },
-
   /** The delivery of one message an action queued in the e-mail outbox. */
   emailDelivery(messageId: string): WorkflowStart {
     return start(
@@ -248,15 +211,6 @@ export const starts = {
       workflowIds.emailDelivery(messageId),
       { messageId },
       { summary: `Delivery of e-mail ${messageId}` },
-    );
-  },
-
-  emailChange(requestId: string): WorkflowStart {
-    return start(
-      'emailChangeWorkflow',
-      workflowIds.emailChange(requestId),
-      { requestId },
-      { summary: `Verification code for e-mail change request ${requestId}` },
     );
   },
 
