@@ -31,6 +31,7 @@ import { loadUserSummaries } from './services/users/user-summary';
 import { createLogger } from './logger';
 import { EmailOutbox } from './services/email/outbox';
 import { createModuleServices } from './modules';
+import { conversationNotifyStart } from './modules/conversations';
 import { orderTimings } from './modules/timings';
 import { createReadRouter, type ReadRouter } from './db/read-router';
 
@@ -56,7 +57,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   });
   const deliveryOptions = new DeliveryOptions(db);
   const baskets = new Baskets(db, (sellerId, country) => deliveryOptions.availableTo(sellerId, country));
-  const conversations = new Conversations(db, (imageId) => uploads.imageUrl(imageId), {
+  const conversations = new Conversations(db, (imageId) => uploads.imageUrl(imageId), conversationNotifyStart, {
     graceSeconds: config.conversations.notifyGraceSeconds,
     maxDelaySeconds: config.conversations.notifyMaxDelaySeconds,
     inactiveSeconds: config.conversations.inactiveSeconds,

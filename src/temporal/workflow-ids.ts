@@ -9,13 +9,10 @@ export const workflowIds = {
   emailDelivery: (messageId: string) => `email:${messageId}`,
   case: (caseId: string) => `case:${caseId}`,
   reviewWindow: (purchaseId: string) => `review-window:${purchaseId}`,
-  webhookDelivery: (eventId: string, endpointId: string) => `webhook:${eventId}:${endpointId}`,
   orderReceipt: (orderId: string) => `order-receipt:${orderId}`,
   shipmentTracking: (shipmentId: string) => `shipment-tracking:${shipmentId}`,
-  conversationNotify: (conversationId: string, userId: string) => `conversation-notify:${conversationId}:${userId}`,
   fundsRelease: (orderId: string) => `funds-release:${orderId}`,
   payout: (sellerId: string, runDate: string) => `payout:${sellerId}:${runDate}`,
-  alertDigest: (userId: string) => `alert-digest:${userId}`,
   offer: (offerId: string) => `offer:${offerId}`,
   /** The Temporal Schedule that starts the payout runs, and its workflows' id prefix. */
   payoutRunSchedule: 'payout-run',

@@ -2,6 +2,7 @@ import { createLogger } from '../../src/logger';
 import { webhookFanOut } from '../../src/services/webhooks/fan-out';
 import { emailChangeStart } from '../../src/modules/account';
 import { listingImportStart } from '../../src/modules/listings';
+import { webhookDeliveryStart } from '../../src/modules/webhooks';
 import { requestWorkflowStart, requestWorkflowStarts, starts, type WorkflowStart } from '../../src/services/workflow-starts';
 import { StartDispatcher, type StartExecutor } from '../../src/services/workflow-starts/dispatcher';
 import { emitEvents } from '../../src/services/events/outbox';
@@ -204,7 +205,7 @@ describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () =>
     }
     const { eventId } = await createListing(api.database.db, seller.id);
     const { calls, executor } = recordingExecutor();
-    const dispatcher = dispatcherWith(executor, [webhookFanOut(api.database.db, POLICY)]);
+    const dispatcher = dispatcherWith(executor, [webhookFanOut(api.database.db, POLICY, webhookDeliveryStart)]);
     await dispatcher.dispatchBatch();
     const mine = calls.filter((c) => c.workflowId.startsWith(`webhook:${eventId}:`));
     expect(mine.map((c) => c.workflowId).sort()).toEqual(
@@ -215,7 +216,7 @@ describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () =>
     expect(dispatched_at).toBeInstanceOf(Date);
     // The event does not fan out again.
     const again = recordingExecutor();
-    await dispatcherWith(again.executor, [webhookFanOut(api.database.db, POLICY)]).dispatchBatch();
+    await dispatcherWith(again.executor, [webhookFanOut(api.database.db, POLICY, webhookDeliveryStart)]).dispatchBatch();
     expect(again.calls.filter((c) => c.workflowId.startsWith(`webhook:${eventId}:`))).toHaveLength(0);
   });
 
@@ -247,7 +248,7 @@ describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () =>
 
 describe('fairness (docs/webhooks.md, "Fairness")', () => {
   const delivery = (sellerId: string) =>
-    starts.webhookDelivery({ id: newId(), type: 'LISTING_CREATED', sellerId }, newId(), POLICY, { replay: false });
+    webhookDeliveryStart({ id: newId(), type: 'LISTING_CREATED', sellerId }, newId(), POLICY, { replay: false });
 
   it("claims intents round-robin across fairness keys: one seller's backlog does not hold up another's start", async () => {
     const [burst, single] = [newId(), newId()];
@@ -326,7 +327,7 @@ describe('fairness (docs/webhooks.md, "Fairness")', () => {
     const { calls, executor } = recordingExecutor();
     try {
       // One pass: fan out 50 events, start 50 intents. Oldest first, the single event would wait six passes.
-      await dispatcherWith(executor, [webhookFanOut(api.database.db, POLICY, 50)], 50).dispatchBatch();
+      await dispatcherWith(executor, [webhookFanOut(api.database.db, POLICY, webhookDeliveryStart, 50)], 50).dispatchBatch();
       expect(calls).toHaveLength(50);
       expect(calls.filter((c) => c.workflowId.startsWith(`webhook:${single}:`))).toEqual([
         expect.objectContaining({ fairnessKey: small.id }),

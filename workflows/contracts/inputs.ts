@@ -1,6 +1,4 @@
 import type { OutcomeState } from '../../src/domain/cases/machine';
-import type { AlertDigestInput } from './alert-digest';
-import type { ConversationNotifyInput } from './conversation-notify';
 
 /**
  * What each workflow whose start is still built in `src/services/workflow-starts/starts.ts` (or
@@ -35,13 +33,9 @@ export interface WorkflowInputs {
   orderReceiptWorkflow: { orderId: string; afterSeconds: number };
   /** `completedAt` is ISO 8601: the window closes `windowSeconds` after it. */
   reviewWindowWorkflow: { purchaseId: string; completedAt: string; windowSeconds: number };
-  webhookDeliveryWorkflow: WebhookDeliveryInput;
   /** `offer:{offerId}`: the workflow reads the offer's state and deadlines from its row. */
   offerWorkflow: { offerId: string };
-  conversationNotifyWorkflow: ConversationNotifyInput;
   shipmentTrackingWorkflow: { shipmentId: string; policy: TrackingPolicy };
-  /** A user's alert e-mails, at most one per `intervalMs` (docs/alerts.md). */
-  alertDigestWorkflow: AlertDigestInput;
   /** Started by the price guide's rollup Schedule; no input. */
   priceGuideRollupWorkflow: Record<string, never>;
 }

@@ -1,12 +1,9 @@
 import { orderCancelledSignal } from '../../../workflows/contracts/case';
 import { orderCaseClosedSignal } from '../../../workflows/contracts/funds-release';
-import type { TrackingPolicy, WebhookDeliveryPolicy, WorkflowInputs } from '../../../workflows/contracts/inputs';
+import type { TrackingPolicy, WorkflowInputs } from '../../../workflows/contracts/inputs';
 import { orderDeliveredSignal, trackingNumberChangedSignal } from '../../../workflows/contracts/shipment-tracking';
-import { newMessageSignal, type ConversationNotifyInput } from '../../../workflows/contracts/conversation-notify';
-import { alertsNotifiedSignal } from '../../../workflows/contracts/alert-digest';
 import { offerChangedSignal } from '../../../workflows/contracts/offer';
 import { CASE_SEARCH_ATTRIBUTES } from '../../domain/cases/search-attributes';
-import { WEBHOOK_SEARCH_ATTRIBUTES } from '../../domain/webhooks/search-attributes';
 import { newId } from '../../ids';
 import { workflowIds } from '../../temporal/workflow-ids';
 import type { OpenedCase } from '../cases/case-opening';
@@ -19,13 +16,6 @@ import { keyword, workflowStarts, type WorkflowStart, type WorkflowStartOptions 
  * feature module's own workflows are typed by their functions instead (src/modules/workflow-start.ts).
  */
 const start = workflowStarts<{ [T in keyof WorkflowInputs]: (input: WorkflowInputs[T]) => Promise<unknown> }>();
-
-/** What a delivery's summary and search attributes name: the event, its type and its seller. */
-export interface WebhookEventRef {
-  id: string;
-  type: string;
-  sellerId: string;
-}
 
 /** `case:{caseId}` as its opening starts it; with `signal`, a signal-with-start of the same. */
 function caseStart(
@@ -53,10 +43,11 @@ function caseStart(
 }
 
 /**
- * Every workflow start the application makes, one builder per workflow: ids, types and argument
- * shapes are decided here, and `requestWorkflowStart` writes the result into the caller's
- * transaction. Every start rejects a duplicate id (a repeat or a late retry is harmless) unless
- * it says otherwise.
+ * The workflow starts that services still import directly, most of them requested deep inside
+ * shared rules (an order's receipt requests its funds release in the order's transaction): ids,
+ * types and argument shapes are decided here, and `requestWorkflowStart` writes the result into
+ * the caller's transaction. Each moves to the feature module that owns its workflow once its
+ * services take it as a port (docs/architecture.md, "Background work").
  */
 export const starts = {
   /** `offer:{offerId}` as the offer's creation starts it (docs/offers.md). */
@@ -211,61 +202,6 @@ export const starts = {
       workflowIds.emailDelivery(messageId),
       { messageId },
       { summary: `Delivery of e-mail ${messageId}` },
-    );
-  },
-
-  /**
-   * The delivery of one event to one endpoint; the retry policy is frozen into its input, so a
-   * running delivery keeps the schedule it began with. A replay is a deliberate re-run of the
-   * same id: it gets its own request key and allows the duplicate. Rationed per seller, so one
-   * seller's burst waits behind its own deliveries only (docs/webhooks.md, "Fairness").
-   */
-  webhookDelivery(event: WebhookEventRef, endpointId: string, policy: WebhookDeliveryPolicy, options: { replay: boolean }): WorkflowStart {
-    const delivery = start(
-      'webhookDeliveryWorkflow',
-      workflowIds.webhookDelivery(event.id, endpointId),
-      { eventId: event.id, endpointId, policy },
-      {
-        ...(options.replay ? { reusePolicy: 'ALLOW_DUPLICATE' } : {}),
-        summary: `${options.replay ? 'Replay of webhook' : 'Webhook'} ${event.type} event ${event.id} to endpoint ${endpointId} of seller ${event.sellerId}`,
-        searchAttributes: [
-          keyword(WEBHOOK_SEARCH_ATTRIBUTES.endpointId, endpointId),
-          keyword(WEBHOOK_SEARCH_ATTRIBUTES.sellerId, event.sellerId),
-          keyword(WEBHOOK_SEARCH_ATTRIBUTES.eventType, event.type),
-        ],
-      },
-      options.replay ? `replay:${newId()}` : undefined,
-    );
-    return { ...delivery, fairnessKey: event.sellerId };
-  },
-
-  /**
-   * A new message for `userId` in a conversation, as a signal-with-start of
-   * `conversation-notify:{conversationId}:{userId}`: a running notification hears of it, and
-   * after one ended a new run starts (ALLOW_DUPLICATE). Each message is its own request.
-   */
-  conversationNotify(messageId: string, input: ConversationNotifyInput): WorkflowStart {
-    return start(
-      'conversationNotifyWorkflow',
-      workflowIds.conversationNotify(input.conversationId, input.userId),
-      input,
-      { reusePolicy: 'ALLOW_DUPLICATE', signal: { name: newMessageSignal.name, args: [] } },
-      `message:${messageId}`,
-    );
-  },
-
-  /**
-   * New notifications for `userId`, as a signal-with-start of `alert-digest:{userId}`: a running
-   * digest takes them into its next round, and after one ended a new run starts (ALLOW_DUPLICATE).
-   * `notificationId` (the first of the batch) tells the requests apart.
-   */
-  alertDigest(userId: string, intervalMs: number, notificationId: string): WorkflowStart {
-    return start(
-      'alertDigestWorkflow',
-      workflowIds.alertDigest(userId),
-      { userId, intervalMs },
-      { reusePolicy: 'ALLOW_DUPLICATE', signal: { name: alertsNotifiedSignal.name, args: [] }, summary: `Alert e-mails of user ${userId}` },
-      `notified:${notificationId}`,
     );
   },
 };
