@@ -1,56 +1,25 @@
 import type { Client } from '@temporalio/client';
 import type { DataSource } from 'typeorm';
 import type { Config } from './config';
-import type { Services } from './http/services';
+import type { Services, SharedServices } from './http/services';
 import { AccessTokens } from './services/auth/access-tokens';
-import { OAuthTokens } from './services/auth/oauth-tokens';
-import { AuthService } from './services/auth/auth-service';
 import { Authenticator } from './services/auth/authenticator';
 import { OAuthApps } from './services/auth/oauth-apps';
-import { SignInThrottle } from './services/auth/sign-in-throttle';
-import { CatalogHierarchy } from './services/catalog/hierarchy';
-import { EmailChange } from './services/email-change';
-import { PersonalAccessTokens } from './services/personal-access-tokens';
-import { Profiles } from './services/profiles/profiles';
 import { Sellers } from './services/sellers';
-import { deliveryPolicy } from './services/webhooks/fan-out';
-import { WebhookEndpoints } from './services/webhooks/endpoints';
-import { WebhookInspection } from './services/webhooks/inspection';
 import { SellerListings } from './services/listings/seller-listings';
-import { SellerDashboard } from './services/sellers/dashboard';
 import { DeliveryOptions } from './services/sellers/delivery-options';
-import { SellerStatsService } from './services/sellers/seller-stats';
 import { Uploads } from './services/uploads';
-import { ListingImports } from './services/imports/listing-imports';
 import { LocalDiskImageStorage } from './integrations/images/storage';
 import { Baskets } from './services/basket/baskets';
-import { Accounts } from './services/account/account';
-import { AccountStatsService } from './services/account/account-stats';
-import { SavedAddresses } from './services/account/addresses';
 import { BillingPortal } from './services/account/billing-portal';
 import { SignedLinks } from './services/auth/signed-links';
-import { SellerMoneyPages } from './services/money/money-pages';
-import { addressLookupProvider } from './integrations/address-lookup';
-import { Checkouts } from './services/checkout/checkouts';
-import { Invoices } from './services/orders/invoices';
-import { OrderUpdates, type OrderTimings } from './services/orders/order-updates';
-import { ShipmentTracking } from './services/orders/shipment-tracking';
-import { ShipmentAttachments } from './services/orders/shipment-attachments';
-import { createCarrier } from './integrations/carriers';
-import { Purchases } from './services/orders/purchases';
+import { OrderUpdates } from './services/orders/order-updates';
 import { SellerMoney } from './services/money/seller-money';
-import { SellerOrders } from './services/orders/seller-orders';
-import { Reviews } from './services/reviews/reviews';
-import { Cases } from './services/cases/cases';
-import { CaseUpdates } from './temporal/case-updates';
 import { OperatorRoles } from './services/operators/operator-roles';
-import { Operators } from './services/operators/operators';
 import { IdempotencyKeys } from './services/idempotency/idempotency-keys';
-import { MessageAttachments } from './services/conversations/attachments';
 import { Conversations } from './services/conversations/conversations';
 import { UserActivity } from './services/users/activity';
 import { DEFAULT_DECODE_LIMITS } from './integrations/images/decode';
-import { DEFAULT_MODERATION, EmbeddedImageModerator } from './integrations/images/moderation';
 import { ImageProcessor } from './integrations/images/processor';
 import { BulkLookup } from './services/search/bulk-lookup';
 import { ListingSearch, loadPriceGuideEntries, priceGuideKeysOf } from './services/search/listing-search';
@@ -60,49 +29,20 @@ import { JsonCache } from './services/search/json-cache';
 import { loadItems } from './services/catalog/item-view';
 import { loadUserSummaries } from './services/users/user-summary';
 import { createLogger } from './logger';
-import { priceHistory } from './services/catalog/price-history';
 import { EmailOutbox } from './services/email/outbox';
-import type { Periods } from './domain/deadlines';
 import { createModuleServices } from './modules';
+import { conversationNotifyStart } from './modules/conversations';
+import { orderTimings } from './modules/timings';
 import { createReadRouter, type ReadRouter } from './db/read-router';
 
-/** The composition root: wires services from configuration, the database and Temporal. */
-/** The periods order actions start their timers with; the worker's activities use the same. */
-export function orderTimings(config: Config): OrderTimings {
-  return {
-    autoEscalateSeconds: config.cases.autoEscalateSeconds,
-    autoReceiptSeconds: config.orders.autoReceiptSeconds,
-    reviewWindowSeconds: config.reviews.windowSeconds,
-    fundsHoldSeconds: config.money.fundsHoldSeconds,
-    tracking: trackingPolicy(config),
-  };
-}
-
-const trackingPolicy = (config: Config) => ({
-  pollSeconds: config.tracking.pollSeconds,
-  pollMaxSeconds: config.tracking.pollMaxSeconds,
-  giveUpSeconds: config.tracking.giveUpSeconds,
-});
-
-/** Shipment tracking over the configured carrier: the API corrects numbers, the worker polls. */
-export function shipmentTracking(config: Config, db: DataSource): ShipmentTracking {
-  const carrier = createCarrier({
-    provider: config.tracking.carrierProvider,
-    simulatorStepSeconds: config.tracking.simulatorStepSeconds,
-    easypostApiKey: config.tracking.easypostApiKey,
-    easypostUrl: config.tracking.easypostUrl,
-  });
-  return new ShipmentTracking(db, carrier, {
-    autoReceiptSeconds: config.orders.autoReceiptSeconds,
-    deliveredReceiptSeconds: config.orders.deliveredReceiptSeconds,
-    tracking: trackingPolicy(config),
-  });
-}
-
+/**
+ * The API's composition root: builds the shared services (one owner each, called by the router or
+ * by several features) from configuration, the database and Temporal, then every feature module's
+ * services on them (src/modules). A feature's own services are built in its module, not here.
+ */
 export function createServices(config: Config, db: DataSource, temporal: Client): Services {
   const accessTokens = new AccessTokens(config.auth.jwtSecret, config.auth.accessTokenTtlSeconds, config.publicBaseUrl);
   const oauthApps = new OAuthApps(db);
-  const signInThrottle = new SignInThrottle(db, { maxFailures: config.auth.signInMaxFailures, lockSeconds: config.auth.signInLockSeconds });
   const images = new ImageProcessor({
     limits: { ...DEFAULT_DECODE_LIMITS, maxBytes: config.uploads.maxBytes },
     concurrency: config.uploads.decodeConcurrency,
@@ -117,25 +57,13 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   });
   const deliveryOptions = new DeliveryOptions(db);
   const baskets = new Baskets(db, (sellerId, country) => deliveryOptions.availableTo(sellerId, country));
-  const caseUpdates = new CaseUpdates(temporal, config.temporal.taskQueue);
-  const periods: Periods = {
-    autoReceiptSeconds: config.orders.autoReceiptSeconds,
-    deliveredReceiptSeconds: config.orders.deliveredReceiptSeconds,
-    autoEscalateSeconds: config.cases.autoEscalateSeconds,
-    reviewWindowSeconds: config.reviews.windowSeconds,
-    dispatchSeconds: config.orders.dispatchSeconds,
-    cancellationAnswerSeconds: config.orders.cancellationAnswerSeconds,
-    decisionSeconds: config.cases.decisionSeconds,
-  };
-  const conversations = new Conversations(db, (imageId) => uploads.imageUrl(imageId), {
+  const conversations = new Conversations(db, (imageId) => uploads.imageUrl(imageId), conversationNotifyStart, {
     graceSeconds: config.conversations.notifyGraceSeconds,
     maxDelaySeconds: config.conversations.notifyMaxDelaySeconds,
     inactiveSeconds: config.conversations.inactiveSeconds,
   });
-  const orderUpdates = new OrderUpdates(db, orderTimings(config));
   // One signing rule for every hosted page opened by its link (billing portal, seller money pages).
   const signedLinks = new SignedLinks({ key: config.auth.jwtSecret, ttlSeconds: config.billingPortal.linkTtlSeconds });
-  const sellerMoney = new SellerMoney(db, config.money);
   // The database's item change notifications, heard by one connection per API process, keep
   // Discover's caches and seller search indexes fresh. With both caches off nothing is kept, so nothing listens.
   const changes =
@@ -150,27 +78,15 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   const discover = discoverServices(config, reads, changes);
   changes?.start();
   reads.start();
-  const shared: Services = {
-    auth: new AuthService(db, accessTokens, oauthApps, signInThrottle, {
-      refreshTokenTtlSeconds: config.auth.refreshTokenTtlSeconds,
-      scryptLogN: config.auth.scryptLogN,
-    }),
+  const shared: SharedServices = {
     authenticator: new Authenticator(db, accessTokens, oauthApps, new UserActivity(db)),
+    accessTokens,
     oauthApps,
-    oauthTokens: new OAuthTokens(db, accessTokens, oauthApps),
-    pats: new PersonalAccessTokens(db),
     sellers: new Sellers(db),
-    emailChange: new EmailChange(db, {
-      codeTtlSeconds: config.emailChange.codeTtlSeconds,
-      maxAttempts: config.emailChange.maxAttempts,
-      codeKey: config.auth.jwtSecret,
-    }),
-    webhooks: new WebhookEndpoints(db, {
-      secretKey: config.webhooks.secretKey,
-      allowPrivateUrls: config.webhooks.allowPrivateUrls,
-      deliveryPolicy: deliveryPolicy(config.webhooks),
-    }),
-    webhookInspection: new WebhookInspection(db),
+    idempotencyKeys: new IdempotencyKeys(db),
+    operatorRoles: new OperatorRoles(db),
+    signedLinks,
+    billingPortal: new BillingPortal(db, signedLinks, config.publicBaseUrl),
     listings: new SellerListings(db, (imageId) => uploads.imageUrl(imageId), {
       ttlMs: config.search.cacheTtlMs,
       keepIndexMs: keepWhileListening(config.search.cacheTtlMs, changes),
@@ -179,48 +95,20 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       // The seller sees their own last write: the version is read on the primary, the rest where it has been replayed.
       caughtUp: () => reads.caughtUp(),
     }),
-    sellerStats: new SellerStatsService(db),
-    sellerDashboard: new SellerDashboard(signedLinks, config.publicBaseUrl),
-    deliveryOptions,
+    images,
     uploads,
-    imports: new ListingImports(db, { maxRows: config.imports.maxRows }),
-    catalogTree: new CatalogHierarchy(reads.lagging),
+    deliveryOptions,
+    baskets,
+    orderUpdates: new OrderUpdates(db, orderTimings(config)),
+    sellerMoney: new SellerMoney(db, config.money),
+    conversations,
     bulkLookup: discover.bulkLookup,
     listingSearch: discover.listingSearch,
-    profiles: new Profiles(reads.lagging),
-    accounts: new Accounts(db, uploads, { scryptLogN: config.auth.scryptLogN }),
-    accountStats: new AccountStatsService(db, (userId) => conversations.unreadTotal(userId)),
-    billingPortal: new BillingPortal(db, signedLinks, config.publicBaseUrl),
-    addresses: new SavedAddresses(db, addressLookupProvider(config.addressLookup), {
-      retrieveTtlSeconds: config.addressLookup.retrieveTtlSeconds,
-    }),
-    baskets,
-    checkouts: new Checkouts(db, baskets, {
-      holdSeconds: config.checkout.holdSeconds,
-      publicBaseUrl: config.publicBaseUrl,
-      sellerFeeBps: config.money.sellerFeeBps,
-    }),
-    orderUpdates,
-    shipmentTracking: shipmentTracking(config, db),
-    shipmentAttachments: new ShipmentAttachments(db, uploads),
-    sellerOrders: new SellerOrders(db, periods),
-    sellerMoney,
-    sellerMoneyPages: new SellerMoneyPages(db, signedLinks, sellerMoney),
-    purchases: new Purchases(db, orderUpdates, periods),
-    invoices: new Invoices(db),
-    reviews: new Reviews(db),
-    cases: new Cases(db, uploads, caseUpdates, periods),
-    operators: new Operators(db, caseUpdates, periods),
-    operatorRoles: new OperatorRoles(db),
     catalogSearch: discover.catalogSearch,
-    priceHistory: (urn, days) => priceHistory(reads.lagging, urn, days),
     emailOutbox: new EmailOutbox(db),
     databaseHealth: async () => {
       await db.query('SELECT 1');
     },
-    idempotencyKeys: new IdempotencyKeys(db),
-    conversations,
-    messageAttachments: new MessageAttachments(db, conversations, uploads, new EmbeddedImageModerator(DEFAULT_MODERATION, images)),
     temporalHealth: async () => {
       // A short deadline: a readiness probe must answer quickly even when Temporal is unreachable.
       await temporal.connection.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));
@@ -230,7 +118,6 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
       await changes?.close();
       await reads.close();
     },
-    modules: {},
   };
   // Feature modules build on the shared services (src/modules).
   return { ...shared, modules: createModuleServices({ config, db, reads, temporal, shared }) };

@@ -6,7 +6,9 @@ import { DROP_WORKFLOW_SPANS, type Tracing } from '../src/observability/tracing'
 import type { WorkerMetrics } from '../src/observability/worker-metrics';
 import { temporalDataConverter } from '../src/temporal/data-converter';
 import { classifyFailures } from '../activities/failures';
+import type { WebhookActivities } from '../activities/webhooks';
 import { moduleTaskQueues } from '../src/modules';
+import type { ActivityFunctions } from '../src/modules/feature-module';
 import { createWorkerActivities } from './composition';
 import { PREBUILT_WORKFLOW_BUNDLE, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from './workflow-bundles';
 
@@ -73,20 +75,19 @@ export function createModuleWorkers({
   );
 }
 
-/** Counts each webhook attempt by what it decided (`webhook_delivery_attempts_total`). */
-function countedActivities<A extends { attemptWebhookDelivery: (...args: never[]) => Promise<{ outcome: string }> }>(
-  activities: A,
-  metrics: WorkerMetrics,
-): A {
-  const attempt = activities.attemptWebhookDelivery;
-  return {
-    ...activities,
-    attemptWebhookDelivery: async (...args: Parameters<A['attemptWebhookDelivery']>) => {
-      const result = await attempt(...args);
-      metrics.webhookAttempts.inc({ outcome: result.outcome });
-      return result;
-    },
+/**
+ * Counts each webhook attempt by what it decided (`webhook_delivery_attempts_total`): the
+ * activity the webhooks module registers (src/modules/webhooks.ts), found by its name.
+ */
+function countedActivities(activities: ActivityFunctions, metrics: WorkerMetrics): ActivityFunctions {
+  const attempt = activities.attemptWebhookDelivery as WebhookActivities['attemptWebhookDelivery'] | undefined;
+  if (!attempt) return activities;
+  const counted: WebhookActivities['attemptWebhookDelivery'] = async (input) => {
+    const result = await attempt(input);
+    metrics.webhookAttempts.inc({ outcome: result.outcome });
+    return result;
   };
+  return { ...activities, attemptWebhookDelivery: counted };
 }
 
 /**

@@ -8,13 +8,9 @@ import { createLogger, type Logger } from '../src/logger';
 import { startMetricsServer } from '../src/observability/metrics-server';
 import { createWorkerMetrics, sdkMetrics } from '../src/observability/worker-metrics';
 import { temporalClient } from '../src/temporal/client';
-import { ensurePayoutSchedule } from '../src/temporal/payout-schedule';
-import { ensureMoneyReconcileSchedule } from '../src/temporal/money-reconcile-schedule';
 import { startCodecServer } from '../src/temporal/codec-server';
 import { AesGcmPayloadCodec } from '../src/temporal/payload-codec';
-import { ensureCheckoutExpirySchedule } from '../src/temporal/checkout-expiry-schedule';
 import { ensureRetentionSchedule } from '../src/temporal/retention-schedule';
-import { ensureUploadCollectorSchedule } from '../src/temporal/upload-collector-schedule';
 import { ensureModuleSchedules } from '../src/modules';
 import { createModuleWorkers, createWorker } from './create-worker';
 import { createStartDispatcher } from './start-dispatcher';
@@ -56,8 +52,6 @@ async function main(): Promise<void> {
   // The workflow-start dispatcher runs beside the worker (any number of replicas may), on the
   // worker's connection: without a backlog its starts hand their first task straight to this worker (eager start).
   const temporal = temporalClient(connection, config.temporal, tracing.clientInterceptors);
-  const created = await ensurePayoutSchedule(temporal, { intervalMs: config.money.payoutIntervalMs, taskQueue: config.temporal.taskQueue });
-  log.info({ created, intervalMs: config.money.payoutIntervalMs }, 'payout schedule ensured');
   const dispatcher = createStartDispatcher(config, db, temporal, log.child({ component: 'start-dispatcher' }), metrics);
   dispatcher.start();
   keepSchedules(temporal, config, log);
@@ -96,22 +90,19 @@ async function main(): Promise<void> {
 }
 
 /**
- * Creates or updates the Schedules that follow this configuration (retention, checkout expiry,
- * upload collector, and those the feature modules declare);
- * while Temporal cannot be reached it tries again every 30 s instead of holding up the worker
- * (outbox rows and run-out holds lose nothing by waiting: a later sweep takes them all).
+ * Creates or updates the Schedules that follow this configuration: the outbox retention (which
+ * belongs to no feature) and those the feature modules declare (checkout expiry, upload
+ * collector, payout run, money reconciler, price guide rollup…); while Temporal cannot be reached
+ * it tries again every 30 s instead of holding up the worker (outbox rows and run-out holds lose
+ * nothing by waiting: a later sweep takes them all).
  */
 function keepSchedules(temporal: Client, config: Config, log: Logger): void {
-  const taskQueue = config.temporal.taskQueue;
   const attempt = () =>
     Promise.all([
-      ensureRetentionSchedule(temporal, { taskQueue, everyMs: config.retention.everyMs, olderThanMs: config.retention.olderThanMs }),
-      ensureCheckoutExpirySchedule(temporal, { taskQueue, everyMs: config.checkout.expirySweepMs }),
-      ensureMoneyReconcileSchedule(temporal, { taskQueue, everyMs: config.money.reconcileEveryMs }),
-      ensureUploadCollectorSchedule(temporal, {
-        taskQueue,
-        everyMs: config.uploads.collectEveryMs,
-        olderThanMs: config.uploads.collectAfterMs,
+      ensureRetentionSchedule(temporal, {
+        taskQueue: config.temporal.taskQueue,
+        everyMs: config.retention.everyMs,
+        olderThanMs: config.retention.olderThanMs,
       }),
       ensureModuleSchedules({ config, temporal }),
     ]).catch((err: unknown) => {

@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import type { Config } from '../src/config';
 import type { Logger } from '../src/logger';
 import { moduleStartFeeders } from '../src/modules';
+import { webhookDeliveryStart } from '../src/modules/webhooks';
 import type { WorkerMetrics } from '../src/observability/worker-metrics';
 import { deliveryPolicy, webhookFanOut } from '../src/services/webhooks/fan-out';
 import { StartDispatcher } from '../src/services/workflow-starts/dispatcher';
@@ -28,7 +29,7 @@ export function createStartDispatcher(
     executor: new TemporalStartExecutor(temporal, config.temporal.taskQueue, temporal.connection instanceof NativeConnection),
     // One pass fans out and starts up to this many: an event committed during a pass waits for it.
     feeders: [
-      webhookFanOut(db, deliveryPolicy(config.webhooks), config.starts.batchSize),
+      webhookFanOut(db, deliveryPolicy(config.webhooks), webhookDeliveryStart, config.starts.batchSize),
       // A module's feeder failing (its table, its bug) must not stop the webhook fan-out or the starts.
       ...moduleStartFeeders({ config, db }).map(({ module, feed }) => async () => {
         try {

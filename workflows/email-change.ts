@@ -1,5 +1,4 @@
 import type { EmailActivities } from '../activities/email';
-import type { WorkflowInputs } from './contracts/inputs';
 import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 
 const { issueEmailChangeCode, deliverEmail } = boundedActivities<EmailActivities>({
@@ -12,7 +11,7 @@ const { issueEmailChangeCode, deliverEmail } = boundedActivities<EmailActivities
  * issuing the code writes it (hashed) and the message (to the outbox) in one transaction;
  * delivery hands the message to the configured transport.
  */
-export async function emailChangeWorkflow(input: WorkflowInputs['emailChangeWorkflow']): Promise<{ messageId: string | null }> {
+export async function emailChangeWorkflow(input: { requestId: string }): Promise<{ messageId: string | null }> {
   const messageId = await issueEmailChangeCode(input.requestId);
   if (messageId) await deliverEmail(messageId);
   return { messageId };

@@ -1,7 +1,6 @@
 import { patched, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { IMPORT_SEARCH_ATTRIBUTES } from '../src/domain/imports/search-attributes';
 import type { ImportActivities, ImportSummary } from '../activities/imports';
-import type { WorkflowInputs } from './contracts/inputs';
 import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 
 const { startImport, importBatch, finishImport } = boundedActivities<ImportActivities>({
@@ -15,7 +14,7 @@ const { startImport, importBatch, finishImport } = boundedActivities<ImportActiv
  * batch its own retried activity and transaction. Every step is idempotent, so a re-run of a
  * finished import changes nothing and a resumed one continues where it stopped.
  */
-export async function listingImportWorkflow(input: WorkflowInputs['listingImportWorkflow']): Promise<ImportSummary> {
+export async function listingImportWorkflow(input: { importId: string }): Promise<ImportSummary> {
   const plan = await startImport(input.importId);
   if (plan.status === 'RUNNING') {
     for (let offset = plan.processedRows; offset < plan.totalRows; offset += plan.batchSize) {

@@ -1,5 +1,4 @@
 import type { OptimizerActivities } from '../activities/optimizer';
-import type { WorkflowInputs } from './contracts/inputs';
 import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 
 /** Beyond the solver's own time limit: reading the candidates and writing the answer. */
@@ -10,12 +9,19 @@ const { failOptimization } = boundedActivities<OptimizerActivities>({
   retry: BOUNDED_RETRY,
 });
 
+/** A wants list's basket optimization, solved on `taskQueue` (the optimizer's own) within about `timeLimitMs`. */
+export interface OptimizationInput {
+  optimizationId: string;
+  timeLimitMs: number;
+  taskQueue: string;
+}
+
 /**
  * `optimization:{optimizationId}`: solves a wants list's basket on the optimizer's own task
  * queue (CPU-bound work, scaled by its own workers) and records the answer; an optimization
  * that cannot be solved is recorded as failed, never left running. Returns its final status.
  */
-export async function optimizationWorkflow(input: WorkflowInputs['optimizationWorkflow']): Promise<'DONE' | 'FAILED'> {
+export async function optimizationWorkflow(input: OptimizationInput): Promise<'DONE' | 'FAILED'> {
   const { solveOptimization } = boundedActivities<OptimizerActivities>({
     taskQueue: input.taskQueue,
     startToCloseTimeout: input.timeLimitMs + SOLVE_MARGIN_MS,

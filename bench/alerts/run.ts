@@ -39,6 +39,7 @@ import {
 } from '../support';
 import { loadConfig } from '../../src/config';
 import { connectAndMigrate } from '../../src/db/data-source';
+import { alertDigestStart } from '../../src/modules/alerts';
 import { requestAlertDigests } from '../../src/services/alerts/digest';
 import { AlertMatcher, FIRED_ALERTS } from '../../src/services/alerts/matcher';
 import API_NODE_FLAGS from '../../src/api-node-flags.json';
@@ -339,7 +340,7 @@ async function main(): Promise<void> {
   );
   const matcher = new AlertMatcher(db, {
     batchSize: config.starts.batchSize,
-    onNotified: (tx, notified) => requestAlertDigests(tx, notified, config.alerts.digestIntervalMs),
+    onNotified: (tx, notified) => requestAlertDigests(tx, notified, config.alerts.digestIntervalMs, alertDigestStart),
   });
   const [{ before }]: [{ before: number }] = await db.query(`SELECT count(*)::int AS before FROM notifications`);
   const mt0 = performance.now();

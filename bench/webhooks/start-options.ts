@@ -38,7 +38,7 @@ interface Variant {
   options: (n: number) => Partial<WorkflowStartOptions>;
 }
 
-/** A delivery's search attributes, as `starts.webhookDelivery` sets them. */
+/** A delivery's search attributes, as `webhookDeliveryStart` (src/modules/webhooks.ts) sets them. */
 const searchAttributes = (): Partial<WorkflowStartOptions> => ({
   typedSearchAttributes: [
     { key: WEBHOOK_SEARCH_ATTRIBUTES.endpointId, value: newId() },
@@ -46,7 +46,7 @@ const searchAttributes = (): Partial<WorkflowStartOptions> => ({
     { key: WEBHOOK_SEARCH_ATTRIBUTES.eventType, value: 'LISTING_CREATED' },
   ],
 });
-/** A delivery's summary, as long as the one `starts.webhookDelivery` writes. */
+/** A delivery's summary, as long as the one `webhookDeliveryStart` writes. */
 const summary = (): Partial<WorkflowStartOptions> => ({
   staticSummary: `Webhook LISTING_CREATED event ${newId()} to endpoint ${newId()} of seller ${newId()}`,
 });

@@ -12,76 +12,21 @@ import { httpTracing } from './middleware/tracing';
 import { buildOpenApi } from './openapi';
 import type { AnyRoute } from './route';
 import { buildRouter, corsPaths, staticPathAllow } from './router';
-import { accountRoutes } from './routes/account';
-import { addressRoutes } from './routes/addresses';
-import { authRoutes } from './routes/auth';
-import { linkedApplicationRoutes } from './routes/linked-applications';
-import { oauthAuthorizeRoutes } from './routes/oauth-authorize';
-import { oauthServerRoutes } from './routes/oauth-server';
 import { oauthErrorBodies } from './oauth';
-import { basketRoutes } from './routes/basket';
-import { catalogTreeRoutes } from './routes/catalog-tree';
 import { devRoutes } from './routes/dev';
-import { discoverRoutes } from './routes/discover';
-import { listingSearchRoutes } from './routes/listing-search';
-import { invoiceRoutes } from './routes/invoices';
-import { paymentSimulatorRoutes } from './routes/payment-simulator';
-import { moneySimulatorRoutes } from './routes/money-simulator';
-import { personalAccessTokenRoutes } from './routes/personal-access-tokens';
-import { profileRoutes } from './routes/profiles';
-import { sellerRoutes } from './routes/seller';
-import { sellerListingRoutes } from './routes/seller-listings';
-import { sellerAccountRoutes } from './routes/seller-account';
-import { uploadRoutes } from './routes/uploads';
-import { sellerImportRoutes } from './routes/seller-imports';
-import { purchaseRoutes } from './routes/purchases';
-import { sellerOrderRoutes } from './routes/seller-orders';
-import { sellerMoneyRoutes } from './routes/seller-money';
-import { reviewRoutes } from './routes/reviews';
 import { problemPageRoutes } from './routes/problem-pages';
 import { systemRoutes } from './routes/system';
-import { webhookRoutes } from './routes/webhooks';
-import { sellerCaseRoutes, userCaseRoutes } from './routes/cases';
-import { operatorRoutes } from './routes/operators';
-import { operatorOAuthAppRoutes } from './routes/operator-oauth-apps';
-import { conversationRoutes } from './routes/conversations';
 import type { Services } from './services';
 import { moduleRoutes } from '../modules';
 
-/** The route table: every route of the API, in the order the OpenAPI document lists them. */
+/**
+ * The route table: every route of the API, in the order the OpenAPI document lists them. The
+ * features' routes come from their modules (src/modules, in `FEATURE_MODULES` order); only the
+ * routes that belong to no feature are added here: problem pages, development helpers, system.
+ */
 export function routeTable(services: Services, config: Config): AnyRoute[] {
   let openApi: Record<string, unknown> | undefined;
   const routes: AnyRoute[] = [
-    ...authRoutes(services),
-    ...oauthAuthorizeRoutes(services),
-    ...oauthServerRoutes(services),
-    ...linkedApplicationRoutes(services),
-    ...personalAccessTokenRoutes(services),
-    ...accountRoutes(services),
-    ...addressRoutes(services),
-    ...sellerRoutes(services),
-    ...webhookRoutes(services),
-    ...sellerListingRoutes(services),
-    ...sellerAccountRoutes(services),
-    ...uploadRoutes(services),
-    ...sellerImportRoutes(services, config.imports),
-    ...discoverRoutes(services),
-    ...catalogTreeRoutes(services),
-    ...listingSearchRoutes(services),
-    ...profileRoutes(services),
-    ...basketRoutes(services),
-    ...paymentSimulatorRoutes(services),
-    ...moneySimulatorRoutes(services),
-    ...purchaseRoutes(services),
-    ...invoiceRoutes(services),
-    ...sellerOrderRoutes(services),
-    ...sellerMoneyRoutes(services),
-    ...reviewRoutes(services),
-    ...userCaseRoutes(services),
-    ...sellerCaseRoutes(services),
-    ...operatorRoutes(services),
-    ...operatorOAuthAppRoutes(services),
-    ...conversationRoutes(services),
     ...moduleRoutes(services.modules, config),
     ...problemPageRoutes(),
     ...(config.env === 'development' ? devRoutes(services) : []),

@@ -2,13 +2,15 @@ import { notificationRoutes } from '../http/routes/notifications';
 import { priceAlertRoutes } from '../http/routes/price-alerts';
 import { createAlertActivities } from '../../activities/alerts';
 import { savedSearchRoutes } from '../http/routes/saved-searches';
-import { requestAlertDigests } from '../services/alerts/digest';
+import { alertsNotifiedSignal } from '../../workflows/contracts/alert-digest';
+import { requestAlertDigests, type AlertDigestStart } from '../services/alerts/digest';
 import { AlertMatcher } from '../services/alerts/matcher';
 import { Notifications } from '../services/alerts/notifications';
 import { PriceAlerts } from '../services/alerts/price-alerts';
 import { Watchlist } from '../services/alerts/watchlist';
 import { SavedSearches } from '../services/alerts/saved-searches';
 import type { FeatureModule } from './feature-module';
+import { start } from './workflow-start';
 
 /** What the alerts feature's routes use. */
 export interface AlertsServices {
@@ -17,6 +19,25 @@ export interface AlertsServices {
   priceAlerts: PriceAlerts;
   watchlist: Watchlist;
 }
+
+/** The ids of this feature's workflows: an operator finds one from the object's id. */
+export const alertsWorkflowIds = {
+  digest: (userId: string) => `alert-digest:${userId}`,
+};
+
+/**
+ * New notifications for `userId`, as a signal-with-start of `alert-digest:{userId}`: a running
+ * digest takes them into its next round, and after one ended a new run starts (ALLOW_DUPLICATE).
+ * `notificationId` (the first of the batch) tells the requests apart.
+ */
+export const alertDigestStart: AlertDigestStart = (userId, intervalMs, notificationId) =>
+  start(
+    'alertDigestWorkflow',
+    alertsWorkflowIds.digest(userId),
+    { userId, intervalMs },
+    { reusePolicy: 'ALLOW_DUPLICATE', signal: { name: alertsNotifiedSignal.name, args: [] }, summary: `Alert e-mails of user ${userId}` },
+    `notified:${notificationId}`,
+  );
 
 /**
  * Saved searches, price alerts, the watchlist and notifications (docs/alerts.md): the
@@ -27,6 +48,11 @@ export interface AlertsServices {
  */
 export const alertsModule: FeatureModule<AlertsServices> = {
   name: 'alerts',
+  tags: {
+    'Saved searches': 'Catalog and listing searches saved under a name, run again by id. See docs/alerts.md.',
+    Alerts:
+      'Price alerts, the watchlist and the notifications they fire, with an e-mail digest at most every 15 minutes. See docs/alerts.md.',
+  },
   api: {
     services: ({ db, shared }) => ({
       savedSearches: new SavedSearches(db, { catalog: shared.catalogSearch, listings: shared.listingSearch }),
@@ -43,7 +69,7 @@ export const alertsModule: FeatureModule<AlertsServices> = {
       const matcher = new AlertMatcher(db, {
         batchSize: config.starts.batchSize,
         // In the matcher's transaction: the digest hears of the notifications iff they commit.
-        onNotified: (tx, notified) => requestAlertDigests(tx, notified, config.alerts.digestIntervalMs),
+        onNotified: (tx, notified) => requestAlertDigests(tx, notified, config.alerts.digestIntervalMs, alertDigestStart),
       });
       return [async () => (await matcher.matchBatch()).events];
     },

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { Config } from '../config';
 import type { ReadRouter } from '../db/read-router';
 import type { AnyRoute } from '../http/route';
-import type { Services } from '../http/services';
+import type { SharedServices } from '../http/services';
 import type { StartFeeder } from '../services/workflow-starts/dispatcher';
 
 /** What a feature's API part is built from: configuration, the database, Temporal and the shared services. */
@@ -13,8 +13,8 @@ export interface ApiModuleContext {
   /** Reads that may go to a replica (docs/replicas.md): the primary when there is none. */
   reads: ReadRouter;
   temporal: Client;
-  /** Shared services with one owner each (ledger, stock, basket…) that features call. */
-  shared: Services;
+  /** Shared services with one owner each (ledger, stock, basket…) that several features call. */
+  shared: SharedServices;
 }
 
 /** What a feature's worker part is built from. */
@@ -46,14 +46,21 @@ export interface ModuleTaskQueue {
 /**
  * One feature, declared in one file (docs/architecture.md, "Feature modules"): the services and
  * routes it adds to the API, the activities, task queues and Schedules it adds to the worker. Its workflow
- * functions are exported from `workflows/index.ts` (the workflow bundle is built from there) and
- * its workflow starts are built in `src/services/workflow-starts/starts.ts` like every other.
+ * functions are exported from `workflows/index.ts` (the workflow bundle is built from there); the
+ * module file declares their ids and builds their starts with `start` (./workflow-start.ts, typed
+ * by the workflow functions), handed to the services that request them as small ports.
  *
- * Routes receive the module's own services; the OpenAPI export builds the route table without
- * any, so a route may only touch its services when it is called.
+ * Routes receive the module's own services (with the shared ones they call among them); the
+ * OpenAPI export builds the route table without any, so a route may only touch its services
+ * when it is called.
  */
 export interface FeatureModule<S extends object> {
   readonly name: string;
+  /**
+   * The OpenAPI tags the module's routes use, with their descriptions (shown in /openapi.json
+   * and the docs page): a new route group names its tag here, not in a list of its own.
+   */
+  readonly tags?: Readonly<Record<string, string>>;
   api?: {
     services(context: ApiModuleContext): S;
     routes(services: S, config: Config): AnyRoute[];

@@ -10,16 +10,40 @@ import type {
   ScheduleModuleContext,
   WorkerModuleContext,
 } from './feature-module';
+import { accountModule } from './account';
 import { alertsModule } from './alerts';
-import { priceGuideModule } from './price-guide';
+import { casesModule } from './cases';
+import { checkoutModule } from './checkout';
+import { conversationsModule } from './conversations';
+import { discoverModule } from './discover';
+import { identityModule } from './identity';
+import { listingsModule } from './listings';
+import { moneyModule } from './money';
 import { offersModule } from './offers';
+import { ordersModule } from './orders';
+import { priceGuideModule } from './price-guide';
+import { reviewsModule } from './reviews';
+import { sellersModule } from './sellers';
 import { wantsModule } from './wants';
+import { webhooksModule } from './webhooks';
 
 /**
  * Every feature module, in the order their routes appear in the OpenAPI document. The API's and
  * the worker's composition roots build what these declare; nothing of theirs is registered by hand.
  */
 export const FEATURE_MODULES: readonly FeatureModule<object>[] = [
+  identityModule as FeatureModule<object>,
+  accountModule as FeatureModule<object>,
+  sellersModule as FeatureModule<object>,
+  webhooksModule as FeatureModule<object>,
+  listingsModule as FeatureModule<object>,
+  discoverModule as FeatureModule<object>,
+  checkoutModule as FeatureModule<object>,
+  ordersModule as FeatureModule<object>,
+  moneyModule as FeatureModule<object>,
+  reviewsModule as FeatureModule<object>,
+  casesModule as FeatureModule<object>,
+  conversationsModule as FeatureModule<object>,
   wantsModule as FeatureModule<object>,
   priceGuideModule as FeatureModule<object>,
   alertsModule as FeatureModule<object>,
@@ -28,6 +52,16 @@ export const FEATURE_MODULES: readonly FeatureModule<object>[] = [
 
 export function createModuleServices(context: ApiModuleContext): ModuleServices {
   return Object.fromEntries(FEATURE_MODULES.flatMap((m) => (m.api ? [[m.name, m.api.services(context)]] : [])));
+}
+
+/** What `module` built for its routes, typed (tests reach a feature's services this way). */
+export function servicesOf<S extends object>(services: { modules: ModuleServices }, module: FeatureModule<S>): S {
+  return services.modules[module.name] as S;
+}
+
+/** The OpenAPI tags the modules declare, with their descriptions (src/http/tags.ts adds the non-feature ones). */
+export function moduleTags(): Record<string, string> {
+  return Object.assign({}, ...FEATURE_MODULES.map((m) => m.tags ?? {})) as Record<string, string>;
 }
 
 /** The modules' routes; without services (the OpenAPI export) each gets an empty object it only touches when called. */

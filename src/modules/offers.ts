@@ -23,6 +23,10 @@ const periods = (config: { offers: { expirySeconds: number; paySeconds: number }
  */
 export const offersModule: FeatureModule<OffersServices> = {
   name: 'offers',
+  tags: {
+    Offers: "A buyer's offers on listings: make one, counter, accept, withdraw, and pay an accepted one. See docs/offers.md.",
+    'Seller offers': 'Offers on the seller’s listings: accept, decline or counter, by deadline. See docs/offers.md.',
+  },
   api: {
     services: ({ config, db, temporal, shared }) => ({
       offers: new Offers(

@@ -2,7 +2,7 @@ import { DataSource, IsNull } from 'typeorm';
 import { EmailChangeRequest, User } from '../db/entities';
 import { newId } from '../ids';
 import { conflict, invalid } from './errors';
-import { requestWorkflowStart, starts } from './workflow-starts';
+import { requestWorkflowStart, type WorkflowStart } from './workflow-starts';
 import { uniqueViolation } from './db-errors';
 import { constantTimeEqualHex, hmacCode } from './auth/secrets';
 
@@ -23,6 +23,9 @@ const nothingPending = () =>
     'No change to that address is waiting for a code (never requested, replaced, used, expired or retired); request a new code.',
   );
 
+/** The start of `email-change:{requestId}`, the workflow that sends the code (src/modules/account.ts). */
+export type EmailChangeStart = (requestId: string) => WorkflowStart;
+
 /**
  * Two-step change of a user's e-mail: `request` records the wish and, in the same transaction,
  * requests the workflow that sends a code to the new address; `confirm` with that code makes the change. Only the newest request
@@ -31,6 +34,7 @@ const nothingPending = () =>
 export class EmailChange {
   constructor(
     private readonly db: DataSource,
+    private readonly codeSending: EmailChangeStart,
     private readonly options: EmailChangeOptions,
   ) {}
 
@@ -55,7 +59,7 @@ export class EmailChange {
         attempts: 0,
         expiresAt: new Date(Date.now() + this.options.codeTtlSeconds * 1000),
       });
-      await requestWorkflowStart(tx, starts.emailChange(requestId));
+      await requestWorkflowStart(tx, this.codeSending(requestId));
     });
   }
 

@@ -1,22 +1,18 @@
 /**
  * Workflow ids: one workflow per business object, with deterministic ids, so starting the same
  * workflow twice is harmless (Temporal refuses a duplicate running id) and operators can find
- * a workflow from the object's id. See docs/architecture.md.
+ * a workflow from the object's id. See docs/architecture.md. These are the ids of the workflows
+ * whose starts are still built in `src/services/workflow-starts/starts.ts` and of the Schedules;
+ * a feature module declares its own workflows' ids (`wantsWorkflowIds`, …).
  */
 export const workflowIds = {
-  emailChange: (requestId: string) => `email-change:${requestId}`,
   emailDelivery: (messageId: string) => `email:${messageId}`,
   case: (caseId: string) => `case:${caseId}`,
   reviewWindow: (purchaseId: string) => `review-window:${purchaseId}`,
-  webhookDelivery: (eventId: string, endpointId: string) => `webhook:${eventId}:${endpointId}`,
-  import: (importId: string) => `import:${importId}`,
   orderReceipt: (orderId: string) => `order-receipt:${orderId}`,
   shipmentTracking: (shipmentId: string) => `shipment-tracking:${shipmentId}`,
-  conversationNotify: (conversationId: string, userId: string) => `conversation-notify:${conversationId}:${userId}`,
   fundsRelease: (orderId: string) => `funds-release:${orderId}`,
   payout: (sellerId: string, runDate: string) => `payout:${sellerId}:${runDate}`,
-  optimization: (optimizationId: string) => `optimization:${optimizationId}`,
-  alertDigest: (userId: string) => `alert-digest:${userId}`,
   offer: (offerId: string) => `offer:${offerId}`,
   /** The Temporal Schedule that starts the payout runs, and its workflows' id prefix. */
   payoutRunSchedule: 'payout-run',

@@ -3,6 +3,8 @@ import { ListingImportRuns } from '../../src/services/imports/import-runs';
 import { newId } from '../../src/ids';
 import { registerSeller, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { seedCatalog, type FixtureItem } from '../support/fixtures';
+import { listingsModule } from '../../src/modules/listings';
+import { servicesOf } from '../../src/modules';
 
 let api: TestApi;
 let items: FixtureItem[];
@@ -50,7 +52,7 @@ describe('import activities (on Postgres)', () => {
       { item_urn: items[0]!.urn, offers_enabled: true, offer_auto_accept_at: 2200, offer_auto_decline_below: 1500 },
       { item_urn: items[1]!.urn, offers_enabled: false, offer_auto_accept_at: null, offer_auto_decline_below: null },
     ]);
-    const errors = await api.services.imports.errors(seller.id, importId, 1, 50);
+    const errors = await servicesOf(api.services, listingsModule).imports.errors(seller.id, importId, 1, 50);
     expect(errors.errors.map((e) => [e.row, e.column])).toEqual([[4, 'offersAutoDeclineBelow']]);
   });
 
@@ -78,7 +80,7 @@ describe('import activities (on Postgres)', () => {
     expect(summary).toEqual({ status: 'COMPLETED', totalRows: 6, createdCount: 3, errorCount: 3 });
     expect(await counts(importId, seller.id)).toEqual({ listings: 3, events: 3, errors: 5 });
 
-    const errors = await api.services.imports.errors(seller.id, importId, 1, 50);
+    const errors = await servicesOf(api.services, listingsModule).imports.errors(seller.id, importId, 1, 50);
     expect(errors.total).toBe(5);
     expect(errors.errors.map((e) => [e.row, e.column])).toEqual([
       [3, 'condition'],
@@ -107,7 +109,7 @@ describe('import activities (on Postgres)', () => {
     const importId = await storeImport(seller, 'urn,condition,language,price,quantity\n"unterminated,MINT,en,1,1\n');
     const activities = createImportActivities({ importRuns: new ListingImportRuns(api.database.db, 10) });
     expect((await activities.startImport(importId)).status).toBe('FAILED');
-    const view = await api.services.imports.get(seller.id, importId);
+    const view = await servicesOf(api.services, listingsModule).imports.get(seller.id, importId);
     expect(view.failure).toMatch(/cannot be read/);
     expect((await activities.finishImport(importId)).status).toBe('FAILED');
   });

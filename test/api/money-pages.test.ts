@@ -7,6 +7,8 @@ import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser
 import { launchBrowser } from '../support/browser';
 import { acceptRefund, shipAndReceive } from '../support/money';
 import { buy, sellerWithListings } from '../support/shop';
+import { sellersModule } from '../../src/modules/sellers';
+import { servicesOf } from '../../src/modules';
 
 /**
  * The payment simulator's seller pages behind `GET /seller/dashboard`: opened only by their
@@ -70,12 +72,12 @@ describe('dashboard links', () => {
     await api.http.get(`/simulator/billing/${portalToken}`).expect(404);
     await api.http.get(pathOf(portal)).expect(200);
 
-    const expired = api.services.sellerDashboard.links(seller.id, new Date(Date.now() - 16 * 60_000)).links;
+    const expired = servicesOf(api.services, sellersModule).sellerDashboard.links(seller.id, new Date(Date.now() - 16 * 60_000)).links;
     await api.http.get(pathOf(expired.payouts)).expect(404);
     await api.http.get(pathOf(expired.billing)).expect(404);
     // Only a seller has these pages.
     const buyer = await registerUser(api);
-    await api.http.get(pathOf(api.services.sellerDashboard.links(buyer.id).links.payouts)).expect(404);
+    await api.http.get(pathOf(servicesOf(api.services, sellersModule).sellerDashboard.links(buyer.id).links.payouts)).expect(404);
   });
 });
 

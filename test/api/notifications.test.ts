@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { newId } from '../../src/ids';
+import { alertDigestStart } from '../../src/modules/alerts';
 import { queueAlertDigest, requestAlertDigests } from '../../src/services/alerts/digest';
 import { AlertMatcher } from '../../src/services/alerts/matcher';
 import { emitEvents } from '../../src/services/events/outbox';
@@ -97,7 +98,10 @@ describe('notifications', () => {
 
 /** Runs the background matcher as the worker does (src/modules/alerts.ts), until every event is read. */
 const match = () =>
-  new AlertMatcher(db, { batchSize: 100, onNotified: (tx, notified) => requestAlertDigests(tx, notified, 900_000) }).drain();
+  new AlertMatcher(db, {
+    batchSize: 100,
+    onNotified: (tx, notified) => requestAlertDigests(tx, notified, 900_000, alertDigestStart),
+  }).drain();
 
 const listingBody = (urn: string, over: Record<string, unknown> = {}) => ({
   urn,

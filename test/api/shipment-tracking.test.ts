@@ -1,6 +1,8 @@
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { insertPaidOrder } from '../support/cases';
+import { ordersModule } from '../../src/modules/orders';
+import { servicesOf } from '../../src/modules';
 
 let api: TestApi;
 let seller: TestUser;
@@ -58,7 +60,7 @@ describe('trackingSource', () => {
     };
     expect(await seen()).toEqual(Array(2).fill({ trackingStatus: 'PRE_TRANSIT', trackingSource: 'PENDING', trackingStatusDetail: '' }));
     // The tracking workflow's poll (the embedded simulator follows only SIM… numbers).
-    await api.services.shipmentTracking.poll(shipmentId);
+    await servicesOf(api.services, ordersModule).shipmentTracking.poll(shipmentId);
     expect(await seen()).toEqual(
       Array(2).fill({
         trackingStatus: 'PRE_TRANSIT',

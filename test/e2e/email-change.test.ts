@@ -1,4 +1,4 @@
-import { workflowIds } from '../../src/temporal/workflow-ids';
+import { accountWorkflowIds } from '../../src/modules/account';
 import { registerUser } from '../support/api';
 import { apiClient, expectStatus } from '../support/client';
 import { eventually, startStack, type TestStack } from '../support/stack';
@@ -31,7 +31,7 @@ describe('e-mail change, end to end (API → Temporal dev server → worker → 
 
     // The workflow that sent it is visible to operators under its deterministic id.
     // (The activity stamps delivered_at just before the workflow completes, so wait for its result.)
-    const handle = env.client.workflow.getHandle(workflowIds.emailChange(message.request_id));
+    const handle = env.client.workflow.getHandle(accountWorkflowIds.emailChange(message.request_id));
     await handle.result();
     const description = await handle.describe();
     expect(description.type).toBe('emailChangeWorkflow');

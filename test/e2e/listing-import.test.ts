@@ -1,4 +1,4 @@
-import { workflowIds } from '../../src/temporal/workflow-ids';
+import { listingsWorkflowIds } from '../../src/modules/listings';
 import { listingImportWorkflow } from '../../workflows';
 import { registerSeller } from '../support/api';
 import { apiClient, dataOf } from '../support/client';
@@ -37,7 +37,7 @@ describe('listing import, end to end (API → Temporal dev server → worker →
 
     // Re-running the finished import's workflow changes nothing.
     const again = await env.client.workflow.execute(listingImportWorkflow, {
-      workflowId: workflowIds.import(done.id),
+      workflowId: listingsWorkflowIds.import(done.id),
       taskQueue: api.config.temporal.taskQueue,
       args: [{ importId: done.id }],
     });

@@ -6,6 +6,7 @@ import { startMetricsServer, type MetricsServer } from '../../src/observability/
 import { sdkMetrics } from '../../src/observability/worker-metrics';
 import { ensureRetentionSchedule, RETENTION_SCHEDULE_ID } from '../../src/temporal/retention-schedule';
 import { workflowIds } from '../../src/temporal/workflow-ids';
+import { webhooksWorkflowIds } from '../../src/modules/webhooks';
 import { WEBHOOK_SEARCH_ATTRIBUTES } from '../../src/domain/webhooks/search-attributes';
 import { registerSeller } from '../support/api';
 import { TEMPORAL_CLI } from '../support/env';
@@ -101,7 +102,7 @@ describe('operating the stack (API + worker + Temporal dev server + Postgres)', 
     const ofSeller = `WebhookSellerId = '${seller.id}' AND WebhookEventType = 'LISTING_CREATED'`;
     // A delivered delivery completes without an outcome: one upsert fewer on the common path.
     const found = await eventually(() => list(`${ofSeller} AND ExecutionStatus = 'Completed' AND WebhookOutcome IS NULL`), 30_000);
-    expect(found).toEqual([workflowIds.webhookDelivery(eventId, endpoint.id)]);
+    expect(found).toEqual([webhooksWorkflowIds.delivery(eventId, endpoint.id)]);
     const description = await env.client.workflow.getHandle(found[0]!).describe();
     expect(description.typedSearchAttributes.get(WEBHOOK_SEARCH_ATTRIBUTES.endpointId)).toBe(endpoint.id);
     expect(description.typedSearchAttributes.get(WEBHOOK_SEARCH_ATTRIBUTES.outcome)).toBeUndefined();

@@ -1,4 +1,4 @@
-import { workflowIds } from '../../src/temporal/workflow-ids';
+import { webhooksWorkflowIds } from '../../src/modules/webhooks';
 import { registerSeller } from '../support/api';
 import { apiClient, dataOf, expectStatus } from '../support/client';
 import { createListing } from '../support/listings';
@@ -66,7 +66,7 @@ describe('webhooks, end to end (API → outbox → dispatcher → Temporal → w
     expect(receiver.received.some((r) => r.headers['webhook-id'] === early.eventId)).toBe(false);
 
     // Operators find the delivery under its deterministic workflow id (also in the Web UI).
-    const handle = env.client.workflow.getHandle(workflowIds.webhookDelivery(listing.eventId, endpoint.id));
+    const handle = env.client.workflow.getHandle(webhooksWorkflowIds.delivery(listing.eventId, endpoint.id));
     expect(await handle.result()).toEqual({ outcome: 'delivered', attempts: 1 });
 
     const metrics = await dataOf(

@@ -9,6 +9,8 @@ import { insertCase } from '../support/cases';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { commitPaidCheckout } from '../support/purchases';
 import { prng } from '../support/random';
+import { casesModule } from '../../src/modules/cases';
+import { servicesOf } from '../../src/modules';
 
 /** The money ledger on Postgres through the real services: its guarantees, and random histories. */
 let api: TestApi;
@@ -561,7 +563,7 @@ describe('a suspended seller', () => {
     const second = await commitPaidCheckout(db(), buyer.id, seller.id, 2000);
     await receive(second.orderId, buyer.id);
 
-    await api.services.operators.suspendSeller(operator.id, seller.id, 'Counterfeit cards reported');
+    await servicesOf(api.services, casesModule).operators.suspendSeller(operator.id, seller.id, 'Counterfeit cards reported');
     const runDate = '2031-03-01';
     expect(await payoutRunSellers(runDate)).not.toContain(seller.id); // no payout for a suspended seller
     // A payout requested before the suspension creates nothing either.
@@ -570,7 +572,7 @@ describe('a suspended seller', () => {
     expect(await releaseOrderFunds(db(), second.orderId)).toBe('released');
     expect(await sellerBalances(db().manager, seller.id)).toEqual({ pending: 0, available: 950 + 1900 });
 
-    await api.services.operators.reinstateSeller(operator.id, seller.id, 'Cleared');
+    await servicesOf(api.services, casesModule).operators.reinstateSeller(operator.id, seller.id, 'Cleared');
     const payoutId = await api.services.sellerMoney.createPayout(seller.id, runDate);
     expect(payoutId).not.toBeNull();
     expect(await sellerBalances(db().manager, seller.id)).toEqual({ pending: 0, available: 0 });

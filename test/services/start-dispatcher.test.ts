@@ -1,5 +1,8 @@
 import { createLogger } from '../../src/logger';
 import { webhookFanOut } from '../../src/services/webhooks/fan-out';
+import { emailChangeStart } from '../../src/modules/account';
+import { listingImportStart } from '../../src/modules/listings';
+import { webhookDeliveryStart } from '../../src/modules/webhooks';
 import { requestWorkflowStart, requestWorkflowStarts, starts, type WorkflowStart } from '../../src/services/workflow-starts';
 import { StartDispatcher, type StartExecutor } from '../../src/services/workflow-starts/dispatcher';
 import { emitEvents } from '../../src/services/events/outbox';
@@ -66,12 +69,12 @@ beforeEach(() => api.database.db.query(`UPDATE workflow_starts SET started_at = 
 describe('requestWorkflowStart', () => {
   it('writes one intent per workflow id and request key, and none when the transaction rolls back', async () => {
     const importId = newId();
-    expect(await request(starts.listingImport(importId, SELLER_ID))).toBe(true);
-    expect(await request(starts.listingImport(importId, SELLER_ID))).toBe(false);
+    expect(await request(listingImportStart(importId, SELLER_ID))).toBe(true);
+    expect(await request(listingImportStart(importId, SELLER_ID))).toBe(false);
     const rolledBack = newId();
     await expect(
       api.database.db.transaction(async (tx) => {
-        await requestWorkflowStart(tx, starts.listingImport(rolledBack, SELLER_ID));
+        await requestWorkflowStart(tx, listingImportStart(rolledBack, SELLER_ID));
         throw new Error('the business change failed');
       }),
     ).rejects.toThrow('the business change failed');
@@ -91,7 +94,7 @@ describe('requestWorkflowStart', () => {
 describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () => {
   it('starts every pending intent once and stamps it', async () => {
     const ids = [newId(), newId(), newId()];
-    for (const id of ids) await request(starts.emailChange(id));
+    for (const id of ids) await request(emailChangeStart(id));
     const { calls, executor } = recordingExecutor();
     expect(await dispatcherWith(executor).dispatchBatch()).toBe(3);
     expect(calls.map((c) => c.workflowId).sort()).toEqual(ids.map((id) => `email-change:${id}`).sort());
@@ -105,7 +108,7 @@ describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () =>
   });
 
   it('allows eager starts only for a pass that empties the outbox, not in a backlog', async () => {
-    for (let n = 0; n < 3; n += 1) await request(starts.emailChange(newId()));
+    for (let n = 0; n < 3; n += 1) await request(emailChangeStart(newId()));
     const { eager, executor } = recordingExecutor();
     const dispatcher = dispatcherWith(executor, [], 2);
     expect(await dispatcher.dispatchBatch()).toBe(2);
@@ -116,8 +119,8 @@ describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () =>
   it('records a failed start (attempts, last_error, a later next attempt) while the rest of the batch starts', async () => {
     const bad = newId();
     const good = newId();
-    await request(starts.listingImport(bad, SELLER_ID));
-    await request(starts.listingImport(good, SELLER_ID));
+    await request(listingImportStart(bad, SELLER_ID));
+    await request(listingImportStart(good, SELLER_ID));
     const { executor } = recordingExecutor((s) => s.workflowId === `import:${bad}`);
     await dispatcherWith(executor).dispatchBatch();
 
@@ -141,7 +144,7 @@ describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () =>
 
   it('keeps starting the rest of a batch while one start is slow', async () => {
     const ids = Array.from({ length: 100 }, () => newId());
-    for (const id of ids) await request(starts.emailChange(id));
+    for (const id of ids) await request(emailChangeStart(id));
     const slow = `email-change:${ids[0]}`;
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
@@ -202,7 +205,7 @@ describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () =>
     }
     const { eventId } = await createListing(api.database.db, seller.id);
     const { calls, executor } = recordingExecutor();
-    const dispatcher = dispatcherWith(executor, [webhookFanOut(api.database.db, POLICY)]);
+    const dispatcher = dispatcherWith(executor, [webhookFanOut(api.database.db, POLICY, webhookDeliveryStart)]);
     await dispatcher.dispatchBatch();
     const mine = calls.filter((c) => c.workflowId.startsWith(`webhook:${eventId}:`));
     expect(mine.map((c) => c.workflowId).sort()).toEqual(
@@ -213,7 +216,7 @@ describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () =>
     expect(dispatched_at).toBeInstanceOf(Date);
     // The event does not fan out again.
     const again = recordingExecutor();
-    await dispatcherWith(again.executor, [webhookFanOut(api.database.db, POLICY)]).dispatchBatch();
+    await dispatcherWith(again.executor, [webhookFanOut(api.database.db, POLICY, webhookDeliveryStart)]).dispatchBatch();
     expect(again.calls.filter((c) => c.workflowId.startsWith(`webhook:${eventId}:`))).toHaveLength(0);
   });
 
@@ -232,7 +235,7 @@ describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () =>
       await new Promise((resolve) => setTimeout(resolve, 300)); // its first (empty) pass and LISTEN
       const id = newId();
       const committedAt = Date.now();
-      await request(starts.emailChange(id));
+      await request(emailChangeStart(id));
       while (!calls.some((c) => c.workflowId === `email-change:${id}`)) {
         expect(Date.now() - committedAt).toBeLessThan(5000);
         await new Promise((resolve) => setTimeout(resolve, 10));
@@ -245,7 +248,7 @@ describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () =>
 
 describe('fairness (docs/webhooks.md, "Fairness")', () => {
   const delivery = (sellerId: string) =>
-    starts.webhookDelivery({ id: newId(), type: 'LISTING_CREATED', sellerId }, newId(), POLICY, { replay: false });
+    webhookDeliveryStart({ id: newId(), type: 'LISTING_CREATED', sellerId }, newId(), POLICY, { replay: false });
 
   it("claims intents round-robin across fairness keys: one seller's backlog does not hold up another's start", async () => {
     const [burst, single] = [newId(), newId()];
@@ -258,7 +261,7 @@ describe('fairness (docs/webhooks.md, "Fairness")', () => {
     const lone = delivery(single);
     await request(lone);
     const unkeyed = newId();
-    await request(starts.emailChange(unkeyed));
+    await request(emailChangeStart(unkeyed));
 
     const { calls, executor } = recordingExecutor();
     expect(await dispatcherWith(executor, [], 10).dispatchBatch()).toBe(10);
@@ -324,7 +327,7 @@ describe('fairness (docs/webhooks.md, "Fairness")', () => {
     const { calls, executor } = recordingExecutor();
     try {
       // One pass: fan out 50 events, start 50 intents. Oldest first, the single event would wait six passes.
-      await dispatcherWith(executor, [webhookFanOut(api.database.db, POLICY, 50)], 50).dispatchBatch();
+      await dispatcherWith(executor, [webhookFanOut(api.database.db, POLICY, webhookDeliveryStart, 50)], 50).dispatchBatch();
       expect(calls).toHaveLength(50);
       expect(calls.filter((c) => c.workflowId.startsWith(`webhook:${single}:`))).toEqual([
         expect.objectContaining({ fairnessKey: small.id }),

@@ -18,6 +18,10 @@ import { registerSeller, registerUser, startTestApi, type TestApi } from '../sup
 import { insertListing, seedCatalog } from '../support/fixtures';
 import { prng } from '../support/random';
 import { STORED_ADDRESS } from '../support/shop';
+import { reviewsModule } from '../../src/modules/reviews';
+import { accountModule } from '../../src/modules/account';
+import { sellersModule } from '../../src/modules/sellers';
+import { servicesOf } from '../../src/modules';
 
 /**
  * The account and seller stats are served from per-process caches that trust a version the
@@ -272,11 +276,15 @@ async function step(rng: () => number, w: World): Promise<string> {
     return `${party} disputes ${o.id}`;
   };
   const review = async (u: { order_id: string; reviewer_id: string }) => {
-    await api.services.reviews.create(u.reviewer_id, { orderId: u.order_id, rating: 1 + Math.floor(rng() * 5), content: 'ok' });
+    await servicesOf(api.services, reviewsModule).reviews.create(u.reviewer_id, {
+      orderId: u.order_id,
+      rating: 1 + Math.floor(rng() * 5),
+      content: 'ok',
+    });
     return `review of ${u.order_id} by ${u.reviewer_id}`;
   };
   const revise = (r: { id: string; reviewer_id: string }) =>
-    api.services.reviews.revise(r.reviewer_id, r.id, { rating: 1 + Math.floor(rng() * 5), content: 'revised' });
+    servicesOf(api.services, reviewsModule).reviews.revise(r.reviewer_id, r.id, { rating: 1 + Math.floor(rng() * 5), content: 'revised' });
   const moves: Move[] = [
     [2, () => sale(rng, w)],
     ...where((o) => o.status === 'ACCEPTED' && o.open === 0).flatMap((o): Move[] => [
@@ -289,7 +297,13 @@ async function step(rng: () => number, w: World): Promise<string> {
     ...openCases.map((c): Move => [4, () => caseMove(rng, c.id)]),
     ...unreviewed.map((u): Move => [1, () => review(u)]),
     ...reviews.filter((r) => r.revisions === 0).map((r): Move => [0.3, () => revise(r).then(() => `revise ${r.id}`)]),
-    ...reviews.map((r): Move => [0.3, () => api.services.reviews.remove(r.reviewer_id, r.id).then(() => `delete review ${r.id}`)]),
+    ...reviews.map((r): Move => [
+      0.3,
+      () =>
+        servicesOf(api.services, reviewsModule)
+          .reviews.remove(r.reviewer_id, r.id)
+          .then(() => `delete review ${r.id}`),
+    ]),
     ...completed.map((p): Move => [0.5, () => createDefaultReviews(db(), p.id).then((n) => `${n} default reviews for ${p.id}`)]),
   ];
   try {
@@ -321,14 +335,14 @@ async function figures(w: World): Promise<{ cached: unknown; recounted: unknown 
   const cached: Record<string, unknown> = {};
   const recounted: Record<string, unknown> = {};
   for (const userId of [...w.buyers, ...w.sellers]) {
-    const { unread: _cached, ...account } = await api.services.accountStats.get(userId);
+    const { unread: _cached, ...account } = await servicesOf(api.services, accountModule).accountStats.get(userId);
     const { unread: _fresh, ...accountNow } = await fresh.account.get(userId);
     const [summary] = await summaryCounters(userId);
     cached[userId] = { account, summary: summary!.kept };
     recounted[userId] = { account: accountNow, summary: summary!.counted };
   }
   for (const sellerId of w.sellers) {
-    cached[`seller ${sellerId}`] = await api.services.sellerStats.get(sellerId);
+    cached[`seller ${sellerId}`] = await servicesOf(api.services, sellersModule).sellerStats.get(sellerId);
     recounted[`seller ${sellerId}`] = await fresh.seller.get(sellerId);
   }
   // Completing a purchase opens its review window, whichever path completed it, exactly once.

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createLogger } from '../../src/logger';
-import { workflowIds } from '../../src/temporal/workflow-ids';
+import { webhooksWorkflowIds } from '../../src/modules/webhooks';
 import { createWorker } from '../../worker/create-worker';
 import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { apiClient, dataOf } from '../support/client';
@@ -60,7 +60,7 @@ test('a worker told to stop in the middle of an activity lets it finish and repo
   expect(delivery).toEqual({ status: 'SUCCEEDED', attempts: 1 });
   // Its completion reached Temporal: the next worker finishes the workflow without attempting again.
   const next = await newWorker();
-  const result = await next.runUntil(env.client.workflow.getHandle(workflowIds.webhookDelivery(eventId, endpoint.id)).result());
+  const result = await next.runUntil(env.client.workflow.getHandle(webhooksWorkflowIds.delivery(eventId, endpoint.id)).result());
   expect(result).toEqual({ outcome: 'delivered', attempts: 1 });
   expect(requests).toBe(1);
 });

@@ -4,7 +4,7 @@ import { createOptimizerActivities } from '../../activities/optimizer';
 import { newId } from '../../src/ids';
 import { OptimizationSolver } from '../../src/services/wants/optimization-solver';
 import type { OptimizationRequest, OptimizationResult } from '../../src/services/wants/optimization-request';
-import { workflowIds } from '../../src/temporal/workflow-ids';
+import { wantsWorkflowIds } from '../../src/modules/wants';
 import { optimizationWorkflow } from '../../workflows';
 import { registerSeller, registerUser, startTestApi, type TestApi } from '../support/api';
 import { insertListing, seedCatalog } from '../support/fixtures';
@@ -75,7 +75,7 @@ async function run(optimizationId: string, solving: { solveOptimization: (id: st
   return main.runUntil(() =>
     optimizer.runUntil(() =>
       env.client.workflow.execute(optimizationWorkflow, {
-        workflowId: workflowIds.optimization(optimizationId),
+        workflowId: wantsWorkflowIds.optimization(optimizationId),
         taskQueue: MAIN_QUEUE,
         args: [{ optimizationId, timeLimitMs: REQUEST.timeLimitMs, taskQueue: OPTIMIZER_QUEUE }],
       }),

@@ -1,11 +1,11 @@
 import type { OutcomeState } from '../../src/domain/cases/machine';
-import type { AlertDigestInput } from './alert-digest';
-import type { ConversationNotifyInput } from './conversation-notify';
 
 /**
- * What each workflow is started with, by workflow type: the workflow functions take these, and
- * the start builders (src/services/workflow-starts/starts.ts) are typed by them. Types only, so
- * the client side depends on neither the workflow code nor its activities.
+ * What each workflow whose start is still built in `src/services/workflow-starts/starts.ts` (or
+ * by a Schedule) is started with, by workflow type: the workflow functions take these, and those
+ * builders are typed by them. Types only, so the client side depends on neither the workflow code
+ * nor its activities. A feature module's own workflows are not listed: their functions declare
+ * their input and the module's starts are typed from them (src/modules/workflow-start.ts).
  */
 export interface WorkflowInputs {
   caseWorkflow: CaseWorkflowInput;
@@ -13,7 +13,6 @@ export interface WorkflowInputs {
   checkoutExpiryWorkflow: Record<string, never>;
   /** Started by the upload collector Schedule: uploads unattached for `olderThanMs` are deleted. */
   uploadCollectorWorkflow: { olderThanMs: number };
-  emailChangeWorkflow: { requestId: string };
   emailDeliveryWorkflow: { messageId: string };
   /** One seller's payout of one run date (YYYY-MM-DD); `transitSeconds` from in transit to the bank's answer. */
   payoutWorkflow: { sellerId: string; runDate: string; transitSeconds: number };
@@ -31,19 +30,12 @@ export interface WorkflowInputs {
    * `afterSeconds` alone.
    */
   fundsReleaseWorkflow: { orderId: string; afterSeconds: number; releaseAt?: string };
-  listingImportWorkflow: { importId: string };
   orderReceiptWorkflow: { orderId: string; afterSeconds: number };
   /** `completedAt` is ISO 8601: the window closes `windowSeconds` after it. */
   reviewWindowWorkflow: { purchaseId: string; completedAt: string; windowSeconds: number };
-  webhookDeliveryWorkflow: WebhookDeliveryInput;
   /** `offer:{offerId}`: the workflow reads the offer's state and deadlines from its row. */
   offerWorkflow: { offerId: string };
-  conversationNotifyWorkflow: ConversationNotifyInput;
   shipmentTrackingWorkflow: { shipmentId: string; policy: TrackingPolicy };
-  /** A wants list's basket optimization, solved on `taskQueue` (the optimizer's own) within about `timeLimitMs`. */
-  optimizationWorkflow: { optimizationId: string; timeLimitMs: number; taskQueue: string };
-  /** A user's alert e-mails, at most one per `intervalMs` (docs/alerts.md). */
-  alertDigestWorkflow: AlertDigestInput;
   /** Started by the price guide's rollup Schedule; no input. */
   priceGuideRollupWorkflow: Record<string, never>;
 }

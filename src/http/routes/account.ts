@@ -2,7 +2,10 @@ import Joi from '../../joi';
 import { MAX_PROFILE_LENGTH } from '../../services/account/account';
 import { defineRoute } from '../route';
 import { email, password, timestamp, username } from '../schemas';
-import type { Services } from '../services';
+import type { EmailChange } from '../../services/email-change';
+import type { Accounts } from '../../services/account/account';
+import type { AccountStatsService } from '../../services/account/account-stats';
+import type { BillingPortal } from '../../services/account/billing-portal';
 
 const accountView = Joi.object({
   id: Joi.string().required(),
@@ -35,7 +38,15 @@ const accountStats = Joi.object({
   }).required(),
 });
 
-export const accountRoutes = (s: Services) => [
+/** The services these routes use (their feature module's, src/modules). */
+export interface AccountRouteServices {
+  emailChange: EmailChange;
+  accounts: Accounts;
+  accountStats: AccountStatsService;
+  billingPortal: BillingPortal;
+}
+
+export const accountRoutes = (s: AccountRouteServices) => [
   defineRoute<'getAccount', 'bearer'>({
     operationId: 'getAccount',
     method: 'get',

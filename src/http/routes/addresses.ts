@@ -2,7 +2,7 @@ import Joi from '../../joi';
 import { MAX_SAVED_ADDRESSES, RETRIEVED_FIELDS } from '../../services/account/addresses';
 import { defineRoute } from '../route';
 import { documentedAs, idParams, ISO_3166_1, timestamp } from '../schemas';
-import type { Services } from '../services';
+import type { SavedAddresses } from '../../services/account/addresses';
 
 const country = Joi.string()
   .trim()
@@ -83,7 +83,12 @@ const suggestion = Joi.object({
 
 const retrieved = Joi.object(Object.fromEntries(RETRIEVED_FIELDS.map((f) => [f, Joi.string().allow('').required()])));
 
-export const addressRoutes = (s: Services) => [
+/** The services these routes use (their feature module's, src/modules). */
+export interface AddressRouteServices {
+  addresses: SavedAddresses;
+}
+
+export const addressRoutes = (s: AddressRouteServices) => [
   defineRoute<'findAddress', 'bearer'>({
     operationId: 'findAddress',
     method: 'post',

@@ -5,7 +5,7 @@ import type { TokenPair } from '../../services/auth/auth-service';
 import { defineRoute } from '../route';
 import { clientCredentials, NO_STORE } from '../oauth';
 import { email, oauthError, password, userView, username } from '../schemas';
-import type { Services } from '../services';
+import type { AuthService } from '../../services/auth/auth-service';
 
 export const toUserView = (u: User) => ({ id: u.id, email: u.email, username: u.username, createdAt: u.createdAt });
 
@@ -20,7 +20,12 @@ const oauthTokenResponse = (t: TokenPair) => ({
   refresh_token: t.refreshToken,
 });
 
-export const authRoutes = (s: Services) => [
+/** The services these routes use (their feature module's, src/modules). */
+export interface AuthRouteServices {
+  auth: AuthService;
+}
+
+export const authRoutes = (s: AuthRouteServices) => [
   defineRoute<'register', 'public'>({
     operationId: 'register',
     method: 'post',

@@ -12,7 +12,8 @@ import {
   userSummary,
   variantsView,
 } from '../schemas';
-import type { Services } from '../services';
+import type { Baskets } from '../../services/basket/baskets';
+import type { Checkouts } from '../../services/checkout/checkouts';
 
 const lineParams = Joi.object({ id: Joi.string().uuid().required(), listingId: Joi.string().uuid().required() });
 const amount = pence.required();
@@ -76,7 +77,13 @@ const summaryView = Joi.object({
   failingListingIds: Joi.array().items(Joi.string()).required(),
 }).meta({ component: 'BasketSummary' });
 
-export const basketRoutes = (s: Services) => [
+/** The services these routes use (their feature module's, src/modules). */
+export interface BasketRouteServices {
+  baskets: Baskets;
+  checkouts: Checkouts;
+}
+
+export const basketRoutes = (s: BasketRouteServices) => [
   defineRoute<'getBasket', 'user'>({
     operationId: 'getBasket',
     method: 'get',

@@ -6,7 +6,7 @@ import { requestHash } from '../../services/idempotency/idempotency-keys';
 import { CASE_STATUSES } from '../../domain/cases/machine';
 import { defineRoute } from '../route';
 import { caseAttachment, caseView, idParams, offsetPage, outcomeProposalFields, pagedQuery } from '../schemas';
-import type { Services } from '../services';
+import type { Cases } from '../../services/cases/cases';
 
 /**
  * The Temporal Update id of a case action, so Temporal itself recognises a retried action: the
@@ -104,7 +104,12 @@ const finalizeAttachment = <A extends 'user' | 'seller'>(auth: A, base: string, 
   },
 });
 
-export const userCaseRoutes = (s: Services) => [
+/** The services these routes use (their feature module's, src/modules). */
+export interface CaseRouteServices {
+  cases: Cases;
+}
+
+export const userCaseRoutes = (s: CaseRouteServices) => [
   defineRoute<'listUserCases', 'user'>({
     operationId: 'listUserCases',
     method: 'get',
@@ -175,7 +180,7 @@ const sellerCaseQuery = Joi.object({
   reason: caseReasonFilter,
 });
 
-export const sellerCaseRoutes = (s: Services) => [
+export const sellerCaseRoutes = (s: CaseRouteServices) => [
   defineRoute<'listSellerCases', 'seller'>({
     operationId: 'listSellerCases',
     method: 'get',

@@ -1,7 +1,7 @@
 import Joi from '../../joi';
 import { defineRoute } from '../route';
 import { item, offsetPage } from '../schemas';
-import type { Services } from '../services';
+import type { CatalogHierarchy } from '../../services/catalog/hierarchy';
 import { CATALOG_CACHE, pageQuery, SEARCH_CACHE } from './discover-common';
 
 /** One URN segment as a path parameter; the URN is the segments joined with `/`. */
@@ -27,12 +27,17 @@ const setNode = node
 
 const cached = <T>(body: T, policy = CATALOG_CACHE) => ({ status: 200 as const, body, headers: { 'Cache-Control': policy } });
 
+/** The services these routes use (their feature module's, src/modules). */
+export interface CatalogTreeRouteServices {
+  catalogTree: CatalogHierarchy;
+}
+
 /**
  * Hierarchy navigation: `/search/catalog` lists games; each deeper path mirrors the URN
  * (`/search/catalog/pokemon/base/base1` is set `pokemon/base/base1`) and lists that node's
  * children with their counts.
  */
-export const catalogTreeRoutes = (s: Services) => [
+export const catalogTreeRoutes = (s: CatalogTreeRouteServices) => [
   defineRoute<'catalogGames', 'public'>({
     operationId: 'catalogGames',
     method: 'get',

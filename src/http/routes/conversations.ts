@@ -3,7 +3,8 @@ import { CONVERSATION_LIMITS } from '../../services/conversations/limits';
 import { MAX_MESSAGE_BODY } from '../../services/conversations/message-body';
 import { defineRoute } from '../route';
 import { documentedAs, idParams, moderationProblem, offsetPage, timestamp, userSummary } from '../schemas';
-import type { Services } from '../services';
+import type { Conversations } from '../../services/conversations/conversations';
+import type { MessageAttachments } from '../../services/conversations/attachments';
 import { pageQuery } from './discover-common';
 
 const attachment = Joi.object({ id: Joi.string().required(), imageId: Joi.string().required(), url: Joi.string().uri().required() });
@@ -41,7 +42,13 @@ const rateLimited = {
 };
 const NOT_IN = 'No such conversation, or the caller is not one of its two participants.';
 
-export const conversationRoutes = (s: Services) => [
+/** The services these routes use (their feature module's, src/modules). */
+export interface ConversationRouteServices {
+  conversations: Conversations;
+  messageAttachments: MessageAttachments;
+}
+
+export const conversationRoutes = (s: ConversationRouteServices) => [
   defineRoute<'createConversation', 'user'>({
     operationId: 'createConversation',
     method: 'post',

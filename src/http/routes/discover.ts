@@ -2,7 +2,9 @@ import Joi from '../../joi';
 import { TOTAL_CAP } from '../../services/search/catalog-search';
 import { defineRoute, JsonBytes } from '../route';
 import { cappedOffsetPage, catalogUrn, catalogUrnList, item } from '../schemas';
-import type { Services } from '../services';
+import type { BulkLookup } from '../../services/search/bulk-lookup';
+import type { CatalogSearch } from '../../services/search/catalog-search';
+import type { PricePoint } from '../../services/catalog/price-history';
 import { CATALOG_CACHE, MAX_BULK_URNS, pageQuery, SEARCH_CACHE } from './discover-common';
 
 /** The criteria of a catalog search: the query of `GET /search`, and of a saved catalog search. */
@@ -25,7 +27,14 @@ const pricePoint = Joi.object({
   count: Joi.number().integer().required(),
 }).meta({ component: 'PricePoint' });
 
-export const discoverRoutes = (s: Services) => [
+/** The services these routes use (their feature module's, src/modules). */
+export interface DiscoverRouteServices {
+  bulkLookup: BulkLookup;
+  catalogSearch: CatalogSearch;
+  priceHistory: (urn: string, days: number) => Promise<PricePoint[]>;
+}
+
+export const discoverRoutes = (s: DiscoverRouteServices) => [
   defineRoute<'searchCatalog', 'public'>({
     operationId: 'searchCatalog',
     method: 'get',

@@ -1,7 +1,7 @@
 import Joi from '../../joi';
 import { defineRoute } from '../route';
 import { idParams, offsetPage, pagedQuery, timestamp } from '../schemas';
-import type { Services } from '../services';
+import type { Invoices } from '../../services/orders/invoices';
 
 const invoiceSummary = Joi.object({
   id: Joi.string().required(),
@@ -11,7 +11,12 @@ const invoiceSummary = Joi.object({
   createdAt: timestamp.required(),
 }).meta({ component: 'InvoiceSummary' });
 
-export const invoiceRoutes = (s: Services) => [
+/** The services these routes use (their feature module's, src/modules). */
+export interface InvoiceRouteServices {
+  invoices: Invoices;
+}
+
+export const invoiceRoutes = (s: InvoiceRouteServices) => [
   defineRoute<'listInvoices', 'user'>({
     operationId: 'listInvoices',
     method: 'get',

@@ -1,7 +1,7 @@
 import Joi from '../../joi';
 import { defineRoute } from '../route';
 import { timestamp } from '../schemas';
-import type { Services } from '../services';
+import type { OAuthApps } from '../../services/auth/oauth-apps';
 
 const applicationView = Joi.object({
   clientId: Joi.string().required(),
@@ -9,11 +9,16 @@ const applicationView = Joi.object({
   linkedAt: timestamp.required(),
 }).meta({ component: 'LinkedApplication' });
 
+/** The services these routes use (their feature module's, src/modules). */
+export interface LinkedApplicationRouteServices {
+  oauthApps: OAuthApps;
+}
+
 /**
  * The third-party applications a user has linked (docs/auth.md). Managing links takes the
  * user's own access token: an application cannot list or unlink others, or relink itself.
  */
-export const linkedApplicationRoutes = (s: Services) => [
+export const linkedApplicationRoutes = (s: LinkedApplicationRouteServices) => [
   defineRoute<'listLinkedApplications', 'bearer'>({
     operationId: 'listLinkedApplications',
     method: 'get',

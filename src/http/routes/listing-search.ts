@@ -2,7 +2,7 @@ import Joi from '../../joi';
 import { MAX_PRICE } from '../../services/listings/listing-input';
 import { defineRoute, JsonBytes } from '../route';
 import { catalogUrn, listing, orNull, priceGuideEntry } from '../schemas';
-import type { Services } from '../services';
+import type { ListingSearch } from '../../services/search/listing-search';
 import { SEARCH_CACHE } from './discover-common';
 
 const pence = Joi.number().integer().min(0);
@@ -48,7 +48,12 @@ export const listingSearchPage = Joi.object({
   hits: Joi.array().items(listingHit).required(),
 });
 
-export const listingSearchRoutes = (s: Services) => [
+/** The services these routes use (their feature module's, src/modules). */
+export interface ListingSearchRouteServices {
+  listingSearch: ListingSearch;
+}
+
+export const listingSearchRoutes = (s: ListingSearchRouteServices) => [
   defineRoute<'searchItemListings', 'public'>({
     operationId: 'searchItemListings',
     method: 'post',

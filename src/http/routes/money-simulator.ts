@@ -3,7 +3,7 @@ import { formatPence } from '../../domain/money/pence';
 import { day, escapeHtml, htmlPage, LINKED_PAGE_HEADERS } from '../pages';
 import { defineRoute } from '../route';
 import { signedLinkParams } from '../schemas';
-import type { Services } from '../services';
+import type { SellerMoneyPages } from '../../services/money/money-pages';
 
 /** A signed amount: what was given back shows as −£x. */
 const signedPence = (pence: number) => (pence < 0 ? `−${formatPence(-pence)}` : formatPence(pence));
@@ -125,11 +125,16 @@ const pageResponses = {
   404: { description: '`simulator-link-invalid`: forged, altered, expired, or made for the other page.' },
 } as const;
 
+/** The services these routes use (their feature module's, src/modules). */
+export interface MoneySimulatorRouteServices {
+  sellerMoneyPages: SellerMoneyPages;
+}
+
 /**
  * The payment simulator's seller pages behind the `GET /seller/dashboard` links (docs/money.md).
  * Public routes: the signed, expiring link is the credential, as with the billing portal.
  */
-export const moneySimulatorRoutes = (s: Services) => [
+export const moneySimulatorRoutes = (s: MoneySimulatorRouteServices) => [
   defineRoute<'sellerPayoutsPage', 'public'>({
     operationId: 'sellerPayoutsPage',
     method: 'get',

@@ -3,7 +3,9 @@ import { DomainError } from '../../services/errors';
 import { AuthorizationRequestError, type AuthorizationParams, type AuthorizationRequest } from '../../services/auth/oauth-apps';
 import { escapeHtml, htmlPage, PAGE_HEADERS } from '../pages';
 import { defineRoute } from '../route';
-import type { Services } from '../services';
+import type { AuthService } from '../../services/auth/auth-service';
+import type { OAuthApps } from '../../services/auth/oauth-apps';
+import type { OAuthTokens } from '../../services/auth/oauth-tokens';
 
 const PARAM_NAMES = ['response_type', 'client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method', 'scope'] as const;
 
@@ -90,7 +92,14 @@ const AUTHORIZATION_EXAMPLE = {
   code_challenge_method: 'S256',
 };
 
-export const oauthAuthorizeRoutes = (s: Services) => [
+/** The services these routes use (their feature module's, src/modules). */
+export interface OAuthAuthorizeRouteServices {
+  auth: AuthService;
+  oauthApps: OAuthApps;
+  oauthTokens: OAuthTokens;
+}
+
+export const oauthAuthorizeRoutes = (s: OAuthAuthorizeRouteServices) => [
   defineRoute<'authorizePage', 'public'>({
     operationId: 'authorizePage',
     method: 'get',

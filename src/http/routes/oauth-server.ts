@@ -3,7 +3,7 @@ import type { TokenTypeHint } from '../../services/auth/oauth-tokens';
 import { clientCredentials, NO_STORE } from '../oauth';
 import { defineRoute } from '../route';
 import { oauthError } from '../schemas';
-import type { Services } from '../services';
+import type { OAuthTokens } from '../../services/auth/oauth-tokens';
 
 const hint = (value: string | undefined): TokenTypeHint | undefined =>
   value === 'access_token' || value === 'refresh_token' ? value : undefined;
@@ -26,12 +26,17 @@ const tokenRequest = Joi.object({
 
 const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'];
 
+/** The services these routes use (their feature module's, src/modules). */
+export interface OAuthServerRouteServices {
+  oauthTokens: OAuthTokens;
+}
+
 /**
  * The authorization server's discovery document (RFC 8414), revocation (RFC 7009) and
  * introspection (RFC 7662). Registered applications use the last two with the credentials they
  * use at the token endpoint.
  */
-export const oauthServerRoutes = (s: Services) => [
+export const oauthServerRoutes = (s: OAuthServerRouteServices) => [
   defineRoute<'authorizationServerMetadata', 'public'>({
     operationId: 'authorizationServerMetadata',
     method: 'get',

@@ -2,7 +2,7 @@ import Joi from '../../joi';
 import { redirectUriProblem, type OAuthAppView } from '../../services/auth/oauth-apps';
 import { defineRoute } from '../route';
 import { documentedAs, offsetPage, timestamp } from '../schemas';
-import type { Services } from '../services';
+import type { OAuthApps } from '../../services/auth/oauth-apps';
 import { operatorPaging, operatorReason } from './operators';
 
 const TAG = 'Operators';
@@ -84,8 +84,13 @@ function switchApp(change: {
   };
 }
 
+/** The services these routes use (their feature module's, src/modules). */
+export interface OperatorOAuthAppRouteServices {
+  oauthApps: OAuthApps;
+}
+
 /** Third-party applications, registered and managed by operators (docs/auth.md, "Registration"). */
-export const operatorOAuthAppRoutes = (s: Services) => [
+export const operatorOAuthAppRoutes = (s: OperatorOAuthAppRouteServices) => [
   defineRoute<'operatorRegisterOAuthApp', 'operator'>({
     operationId: 'operatorRegisterOAuthApp',
     method: 'post',

@@ -2,7 +2,8 @@ import Joi from '../../joi';
 import { AUDIT_SUBJECTS } from '../../services/operators/audit';
 import { defineRoute } from '../route';
 import { caseView, idParams, offsetPage, timestamp } from '../schemas';
-import type { Services } from '../services';
+import type { SellerMoney } from '../../services/money/seller-money';
+import type { Operators } from '../../services/operators/operators';
 import { caseReasonFilter, caseStatusFilter } from './cases';
 
 const TAG = 'Operators';
@@ -94,8 +95,14 @@ const reconciliation = Joi.object({
   createdAt: timestamp.required(),
 }).meta({ component: 'MoneyReconciliation' });
 
+/** The services these routes use (their feature module's, src/modules). */
+export interface OperatorRouteServices {
+  sellerMoney: SellerMoney;
+  operators: Operators;
+}
+
 /** Routes of marketplace operators: their own tag and security requirement (docs/sellers-operators.md). */
-export const operatorRoutes = (s: Services) => [
+export const operatorRoutes = (s: OperatorRouteServices) => [
   defineRoute<'operatorListCases', 'operator'>({
     operationId: 'operatorListCases',
     method: 'get',

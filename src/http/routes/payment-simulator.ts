@@ -5,7 +5,8 @@ import { formatPence } from '../../domain/money/pence';
 import { day, escapeHtml, htmlPage, LINKED_PAGE_HEADERS, PAGE_HEADERS } from '../pages';
 import { defineRoute } from '../route';
 import { signedLinkParams } from '../schemas';
-import type { Services } from '../services';
+import type { BillingPortal } from '../../services/account/billing-portal';
+import type { Checkouts } from '../../services/checkout/checkouts';
 
 const sessionParams = Joi.object({ sessionId: Joi.string().uuid().required() });
 
@@ -55,12 +56,18 @@ ${payments}
   );
 }
 
+/** The services these routes use (their feature module's, src/modules). */
+export interface PaymentSimulatorRouteServices {
+  billingPortal: BillingPortal;
+  checkouts: Checkouts;
+}
+
 /**
  * The built-in payment simulator (docs/architecture.md): the checkout `url` is this hosted page, and
  * posting its form completes or fails the payment. Public: the unguessable session id is the
  * capability, as with a payment provider's hosted page.
  */
-export const paymentSimulatorRoutes = (s: Services) => [
+export const paymentSimulatorRoutes = (s: PaymentSimulatorRouteServices) => [
   defineRoute<'paymentPage', 'public'>({
     operationId: 'paymentPage',
     method: 'get',

@@ -2,7 +2,7 @@ import Joi from '../../joi';
 import { EXPIRY_RULE, expiresTooSoon, MAX_ACTIVE_TOKENS } from '../../services/personal-access-tokens';
 import { defineRoute } from '../route';
 import { timestamp } from '../schemas';
-import type { Services } from '../services';
+import type { PersonalAccessTokens } from '../../services/personal-access-tokens';
 
 const name = Joi.string().min(1).max(256);
 // Checked here too so one response lists it beside any other bad field.
@@ -17,7 +17,12 @@ const tokenView = Joi.object({
   lastUsed: timestamp.allow(null).required(),
 }).meta({ component: 'PersonalAccessToken' });
 
-export const personalAccessTokenRoutes = (s: Services) => [
+/** The services these routes use (their feature module's, src/modules). */
+export interface PersonalAccessTokenRouteServices {
+  pats: PersonalAccessTokens;
+}
+
+export const personalAccessTokenRoutes = (s: PersonalAccessTokenRouteServices) => [
   defineRoute<'listPersonalAccessTokens', 'bearer'>({
     operationId: 'listPersonalAccessTokens',
     method: 'get',

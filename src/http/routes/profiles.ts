@@ -1,14 +1,19 @@
 import Joi from '../../joi';
 import { defineRoute } from '../route';
 import { reviewsPage, userSummary } from '../schemas';
-import type { Services } from '../services';
+import type { Profiles } from '../../services/profiles/profiles';
 import { pageQuery, SEARCH_CACHE } from './discover-common';
 
 const identifier = Joi.object({
   identifier: Joi.string().max(64).required().description('User id (UUID) or username (case-insensitive).'),
 });
 
-export const profileRoutes = (s: Services) => [
+/** The services these routes use (their feature module's, src/modules). */
+export interface ProfileRouteServices {
+  profiles: Profiles;
+}
+
+export const profileRoutes = (s: ProfileRouteServices) => [
   defineRoute<'publicProfile', 'public'>({
     operationId: 'publicProfile',
     method: 'get',

@@ -13,7 +13,7 @@ import {
   pence,
   timestamp,
 } from '../schemas';
-import type { Services } from '../services';
+import type { Purchases } from '../../services/orders/purchases';
 import { PURCHASE_STATUSES } from '../../domain/orders/order-machine';
 
 const amount = pence.required();
@@ -82,7 +82,12 @@ const purchaseAction = Joi.object({
   .example({ action: 'request-cancel', orderId: '0191f3c2-cf93-7076-a8c9-0d1e2f304152' })
   .meta({ component: 'PurchaseAction' });
 
-export const purchaseRoutes = (s: Services) => [
+/** The services these routes use (their feature module's, src/modules). */
+export interface PurchaseRouteServices {
+  purchases: Purchases;
+}
+
+export const purchaseRoutes = (s: PurchaseRouteServices) => [
   defineRoute<'listPurchases', 'user'>({
     operationId: 'listPurchases',
     method: 'get',

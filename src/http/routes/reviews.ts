@@ -3,14 +3,19 @@ import { MAX_REVIEW_CONTENT } from '../../services/reviews/content';
 import type { NewReview } from '../../services/reviews/reviews';
 import { defineRoute } from '../route';
 import { review, reviewsPage } from '../schemas';
-import type { Services } from '../services';
+import type { Reviews } from '../../services/reviews/reviews';
 import { pageQuery } from './discover-common';
 
 const idParams = Joi.object({ id: Joi.string().uuid().required() });
 const rating = Joi.number().integer().min(1).max(5).required().description('Whole stars, 1 to 5.');
 const content = Joi.string().allow('').max(MAX_REVIEW_CONTENT).description('Plain text; any markup is removed before saving.');
 
-export const reviewRoutes = (s: Services) => [
+/** The services these routes use (their feature module's, src/modules). */
+export interface ReviewRouteServices {
+  reviews: Reviews;
+}
+
+export const reviewRoutes = (s: ReviewRouteServices) => [
   defineRoute<'createReview', 'user'>({
     operationId: 'createReview',
     method: 'post',

@@ -4,7 +4,10 @@ import { MAX_DELIVERY_OPTIONS } from '../../services/sellers/delivery-options';
 import { defineRoute } from '../route';
 import { idParams, ISO_3166_1, timestamp } from '../schemas';
 import { sellerView } from './seller';
-import type { Services } from '../services';
+import type { Sellers } from '../../services/sellers';
+import type { SellerStatsService } from '../../services/sellers/seller-stats';
+import type { SellerDashboard } from '../../services/sellers/dashboard';
+import type { DeliveryOptions } from '../../services/sellers/delivery-options';
 
 const count = Joi.number().integer().min(0).required();
 const sellerStats = Joi.object({
@@ -39,7 +42,15 @@ const deliveryOption = Joi.object({
   createdAt: timestamp.required(),
   updatedAt: timestamp.required(),
 }).meta({ component: 'DeliveryOption' });
-export const sellerAccountRoutes = (s: Services) => [
+/** The services these routes use (their feature module's, src/modules). */
+export interface SellerAccountRouteServices {
+  sellers: Sellers;
+  sellerStats: SellerStatsService;
+  sellerDashboard: SellerDashboard;
+  deliveryOptions: DeliveryOptions;
+}
+
+export const sellerAccountRoutes = (s: SellerAccountRouteServices) => [
   defineRoute<'sellerStats', 'seller'>({
     operationId: 'sellerStats',
     method: 'get',

@@ -4,7 +4,7 @@ import { readRawText } from '../raw-body';
 import { defineRoute } from '../route';
 import { pageOf } from '../../services/paging';
 import { timestamp, idParams, offsetPage } from '../schemas';
-import type { Services } from '../services';
+import type { ListingImports } from '../../services/imports/listing-imports';
 
 const importView = Joi.object({
   id: Joi.string().required(),
@@ -17,7 +17,12 @@ const importView = Joi.object({
   createdAt: timestamp.required(),
   finishedAt: timestamp.allow(null).required(),
 }).meta({ component: 'ListingImport' });
-export const sellerImportRoutes = (s: Services, { maxBytes, maxRows }: { maxBytes: number; maxRows: number }) => [
+/** The services these routes use (their feature module's, src/modules). */
+export interface SellerImportRouteServices {
+  imports: ListingImports;
+}
+
+export const sellerImportRoutes = (s: SellerImportRouteServices, { maxBytes, maxRows }: { maxBytes: number; maxRows: number }) => [
   defineRoute<'createListingImport', 'seller'>({
     operationId: 'createListingImport',
     method: 'post',

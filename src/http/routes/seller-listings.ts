@@ -11,7 +11,7 @@ import {
 } from '../../services/listings/seller-search-fields';
 import { defineRoute, JsonBytes } from '../route';
 import { documentedAs, listing, timestamp, idParams } from '../schemas';
-import type { Services } from '../services';
+import type { SellerListings } from '../../services/listings/seller-listings';
 
 const attachment = Joi.object({ id: Joi.string().required(), imageId: Joi.string().required(), url: Joi.string().required() }).meta({
   component: 'ListingAttachment',
@@ -126,7 +126,12 @@ const bulkResult = Joi.object({
 
 const INVALID_ELEMENT = 'Any other object: nothing is created for it; its result is `status: invalid` with its field errors.';
 
-export const sellerListingRoutes = (s: Services) => [
+/** The services these routes use (their feature module's, src/modules). */
+export interface SellerListingRouteServices {
+  listings: SellerListings;
+}
+
+export const sellerListingRoutes = (s: SellerListingRouteServices) => [
   defineRoute<'createListing', 'seller'>({
     operationId: 'createListing',
     method: 'post',

@@ -1,9 +1,14 @@
 import Joi from '../../joi';
 import { defineRoute } from '../route';
 import { cursorPage, cursorQuery, pence, transfer } from '../schemas';
-import type { Services } from '../services';
+import type { SellerMoney } from '../../services/money/seller-money';
 
-export const sellerMoneyRoutes = (s: Services) => [
+/** The services these routes use (their feature module's, src/modules). */
+export interface SellerMoneyRouteServices {
+  sellerMoney: SellerMoney;
+}
+
+export const sellerMoneyRoutes = (s: SellerMoneyRouteServices) => [
   defineRoute<'listSellerTransfers', 'seller'>({
     operationId: 'listSellerTransfers',
     method: 'get',

@@ -16,7 +16,10 @@ import {
   timestamp,
   userSummary,
 } from '../schemas';
-import type { Services } from '../services';
+import type { OrderUpdates } from '../../services/orders/order-updates';
+import type { ShipmentTracking } from '../../services/orders/shipment-tracking';
+import type { ShipmentAttachments } from '../../services/orders/shipment-attachments';
+import type { SellerOrders } from '../../services/orders/seller-orders';
 
 const amount = pence.required();
 
@@ -105,7 +108,15 @@ const sellerOrderAction = Joi.object({
   .example({ action: 'cancel' })
   .meta({ component: 'SellerOrderAction' });
 
-export const sellerOrderRoutes = (s: Services) => [
+/** The services these routes use (their feature module's, src/modules). */
+export interface SellerOrderRouteServices {
+  orderUpdates: OrderUpdates;
+  shipmentTracking: ShipmentTracking;
+  shipmentAttachments: ShipmentAttachments;
+  sellerOrders: SellerOrders;
+}
+
+export const sellerOrderRoutes = (s: SellerOrderRouteServices) => [
   defineRoute<'listSellerOrders', 'seller'>({
     operationId: 'listSellerOrders',
     method: 'get',

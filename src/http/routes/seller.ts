@@ -3,7 +3,7 @@ import type { SellerStatusView } from '../../services/sellers';
 import { notFound } from '../../services/errors';
 import { defineRoute } from '../route';
 import { timestamp } from '../schemas';
-import type { Services } from '../services';
+import type { Sellers } from '../../services/sellers';
 
 /** The seller account as the seller routes show it. */
 export const sellerView = Joi.object({
@@ -13,7 +13,12 @@ export const sellerView = Joi.object({
   createdAt: timestamp.required(),
 }).meta({ component: 'Seller' });
 
-export const sellerRoutes = (s: Services) => [
+/** The services these routes use (their feature module's, src/modules). */
+export interface SellerRouteServices {
+  sellers: Sellers;
+}
+
+export const sellerRoutes = (s: SellerRouteServices) => [
   defineRoute<'onboardSeller', 'user'>({
     operationId: 'onboardSeller',
     method: 'post',

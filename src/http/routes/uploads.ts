@@ -2,11 +2,16 @@ import Joi from '../../joi';
 import { readRawBody } from '../raw-body';
 import { defineRoute } from '../route';
 import { timestamp, idParams, moderationProblem } from '../schemas';
-import type { Services } from '../services';
+import type { Uploads } from '../../services/uploads';
 
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'application/octet-stream'];
 
-export const uploadRoutes = (s: Services) => [
+/** The services these routes use (their feature module's, src/modules). */
+export interface UploadRouteServices {
+  uploads: Uploads;
+}
+
+export const uploadRoutes = (s: UploadRouteServices) => [
   defineRoute<'createUpload', 'user'>({
     operationId: 'createUpload',
     method: 'post',

@@ -14,7 +14,8 @@ import {
 import { MAX_URL_LENGTH } from '../../services/webhooks/url-policy';
 import { defineRoute } from '../route';
 import { documentedAs, timestamp } from '../schemas';
-import type { Services } from '../services';
+import type { WebhookEndpoints } from '../../services/webhooks/endpoints';
+import type { WebhookInspection } from '../../services/webhooks/inspection';
 
 const TAG = 'Webhooks';
 const DOCS = 'See docs/webhooks.md for delivery, signing and retries.';
@@ -55,7 +56,13 @@ const secretView = Joi.object({
 const notFound = { description: 'No such webhook, or not the caller’s.' };
 const noStore = { 'Cache-Control': 'no-store' };
 
-export const webhookRoutes = (s: Services) => [
+/** The services these routes use (their feature module's, src/modules). */
+export interface WebhookRouteServices {
+  webhooks: WebhookEndpoints;
+  webhookInspection: WebhookInspection;
+}
+
+export const webhookRoutes = (s: WebhookRouteServices) => [
   defineRoute<'listWebhooks', 'seller'>({
     operationId: 'listWebhooks',
     method: 'get',

@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { enqueueEmail } from '../../integrations/email/outbox';
-import { requestWorkflowStarts, starts } from '../workflow-starts';
+import { requestWorkflowStarts, type WorkflowStart } from '../workflow-starts';
 import { notificationsById, type NotificationView } from './notifications';
 
 export interface DigestRequest {
@@ -8,6 +8,13 @@ export interface DigestRequest {
   /** The digest round (workflow id, run and round): a retried activity answers the same e-mail. */
   key: string;
 }
+
+/**
+ * New notifications for `userId` (the first of the batch: `notificationId`), to the
+ * `alert-digest:{userId}` workflow that e-mails at most one digest per `intervalMs`
+ * (src/modules/alerts.ts).
+ */
+export type AlertDigestStart = (userId: string, intervalMs: number, notificationId: string) => WorkflowStart;
 
 /**
  * Tells the digest of each user who was just notified and wants alert e-mails, in the caller's
@@ -18,6 +25,7 @@ export async function requestAlertDigests(
   tx: EntityManager,
   notified: Array<{ id: string; userId: string }>,
   intervalMs: number,
+  digestStart: AlertDigestStart,
 ): Promise<number> {
   const firstOf = new Map<string, string>();
   for (const n of notified) if (!firstOf.has(n.userId)) firstOf.set(n.userId, n.id);
@@ -26,7 +34,7 @@ export async function requestAlertDigests(
   ]);
   return requestWorkflowStarts(
     tx,
-    wanting.map((u) => starts.alertDigest(u.id, intervalMs, firstOf.get(u.id)!)),
+    wanting.map((u) => digestStart(u.id, intervalMs, firstOf.get(u.id)!)),
   );
 }
 

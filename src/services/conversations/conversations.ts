@@ -2,7 +2,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../../ids';
 import { conflict, DomainError, invalid, notFound } from '../errors';
 import { pageOf, type Page } from '../paging';
-import { requestWorkflowStart, starts } from '../workflow-starts';
+import type { ConversationNotifyInput } from '../../../workflows/contracts/conversation-notify';
+import { requestWorkflowStart, type WorkflowStart } from '../workflow-starts';
 import {
   conversationViews,
   messageById,
@@ -39,6 +40,12 @@ interface Locked {
 }
 
 /**
+ * A new message for `input.userId`, to the `conversation-notify:{conversationId}:{userId}` workflow
+ * that e-mails about unread messages (src/modules/conversations.ts).
+ */
+export type ConversationNotifyStart = (messageId: string, input: ConversationNotifyInput) => WorkflowStart;
+
+/**
  * Two-person conversations about an order or a listing (docs/conversations.md). Every read and
  * write joins the caller's participant row, so a conversation the caller is not in is "not
  * found", exactly like a missing one. Each write keeps the participants' denormalised inbox
@@ -50,6 +57,7 @@ export class Conversations {
   constructor(
     private readonly db: DataSource,
     private readonly imageUrl: ImageUrl,
+    private readonly notifyStart: ConversationNotifyStart,
     private readonly timings: NotificationTimings,
   ) {
     this.unread = new UnreadCounts(db);
@@ -252,7 +260,7 @@ export class Conversations {
     // The recipient's notification hears of the message exactly when the message commits.
     await requestWorkflowStart(
       tx,
-      starts.conversationNotify(messageId, {
+      this.notifyStart(messageId, {
         conversationId: conversation.id,
         userId: recipientId,
         graceMs: this.timings.graceSeconds * 1000,

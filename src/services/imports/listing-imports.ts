@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { ListingImport } from '../../db/entities';
 import { newId } from '../../ids';
 import { invalid, notFound } from '../errors';
-import { requestWorkflowStart, starts } from '../workflow-starts';
+import { requestWorkflowStart, type WorkflowStart } from '../workflow-starts';
 import { CsvFormatError, checkHeader, hasMoreDataLinesThan, readHeader } from './csv-rows';
 
 export interface ImportView {
@@ -29,6 +29,9 @@ const view = (i: ListingImport): ImportView => ({
   finishedAt: i.finishedAt,
 });
 
+/** The start of `import:{importId}`, the workflow that imports the file in batches (src/modules/listings.ts). */
+export type ListingImportStart = (importId: string, sellerId: string) => WorkflowStart;
+
 /**
  * Bulk listing imports from CSV. The API stores the file and, in the same transaction, requests
  * the `import:{id}` workflow, which does the work in batches (activities/imports.ts); progress,
@@ -37,6 +40,7 @@ const view = (i: ListingImport): ImportView => ({
 export class ListingImports {
   constructor(
     private readonly db: DataSource,
+    private readonly importStart: ListingImportStart,
     private readonly limits: { maxRows: number },
   ) {}
 
@@ -58,7 +62,7 @@ export class ListingImports {
     const id = newId();
     await this.db.transaction(async (tx) => {
       await tx.getRepository(ListingImport).insert({ id, sellerId, csv, status: 'PENDING' });
-      await requestWorkflowStart(tx, starts.listingImport(id, sellerId));
+      await requestWorkflowStart(tx, this.importStart(id, sellerId));
     });
     return this.get(sellerId, id);
   }

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { newId } from '../../ids';
 import type { Baskets, BasketView } from '../basket/baskets';
 import { conflict, invalid, notFound } from '../errors';
-import { requestWorkflowStart, starts, type WorkflowStart } from '../workflow-starts';
+import { requestWorkflowStart, type WorkflowStart } from '../workflow-starts';
 import type { OptimizationRequest, OptimizationResult } from './optimization-request';
 
 /** What the buyer sends; `addressId` or `country` names the destination. */
@@ -51,6 +51,9 @@ const EMPTY_RESULT: Record<keyof OptimizationResult, null> = {
   unfilled: null,
 };
 
+/** The start of `optimization:{id}`, solved on `taskQueue` within about `timeLimitMs` (src/modules/wants.ts). */
+export type OptimizationStart = (optimizationId: string, listId: string, timeLimitMs: number, taskQueue: string) => WorkflowStart;
+
 /**
  * A wants list's basket optimizations (docs/wants.md, "The optimizer"): asked for here, solved by
  * the `optimization:{id}` workflow on the optimizer's task queue, read back as they were answered,
@@ -60,6 +63,7 @@ export class WantsOptimizations {
   constructor(
     private readonly db: DataSource,
     private readonly baskets: Baskets,
+    private readonly optimizationStart: OptimizationStart,
     private readonly startAndWait: StartAndWait,
     private readonly options: OptimizationOptions,
   ) {}
@@ -78,7 +82,7 @@ export class WantsOptimizations {
     };
     if (request.lineIds) await this.linesOfList(listId, request.lineIds);
     const id = newId();
-    const start = starts.optimization(id, listId, request.timeLimitMs, this.options.taskQueue);
+    const start = this.optimizationStart(id, listId, request.timeLimitMs, this.options.taskQueue);
     await this.db.transaction(async (tx) => {
       await tx.query(`INSERT INTO wants_optimizations (id, list_id, user_id, status, request) VALUES ($1, $2, $3, 'RUNNING', $4)`, [
         id,

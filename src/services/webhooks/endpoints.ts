@@ -3,7 +3,8 @@ import type { WebhookDeliveryPolicy } from '../../../workflows/contracts/inputs'
 import { OutboxEvent, WebhookDelivery, WebhookEndpoint, type WebhookDisabledReason } from '../../db/entities';
 import { newId, UUID_PATTERN } from '../../ids';
 import { conflict, invalid, notFound, type FieldError } from '../errors';
-import { requestWorkflowStart, starts } from '../workflow-starts';
+import { requestWorkflowStart } from '../workflow-starts';
+import type { WebhookDeliveryStart } from './fan-out';
 import type { EventType } from '../events/outbox';
 import { MAX_ENDPOINTS_PER_SELLER, normaliseHeaders, urlErrors } from './rules';
 import { encryptSecret, newSigningSecret } from './signing';
@@ -67,6 +68,7 @@ export async function ownedEndpoint(db: DataSource, sellerId: string, id: string
 export class WebhookEndpoints {
   constructor(
     private readonly db: DataSource,
+    private readonly deliveryStart: WebhookDeliveryStart,
     private readonly options: WebhookEndpointsOptions,
   ) {}
 
@@ -159,7 +161,7 @@ export class WebhookEndpoints {
       });
       await requestWorkflowStart(
         tx,
-        starts.webhookDelivery({ id: eventId, type: TEST_EVENT_TYPE, sellerId }, id, this.options.deliveryPolicy, { replay: false }),
+        this.deliveryStart({ id: eventId, type: TEST_EVENT_TYPE, sellerId }, id, this.options.deliveryPolicy, { replay: false }),
       );
     });
     return { eventId, type: TEST_EVENT_TYPE };
@@ -180,7 +182,7 @@ export class WebhookEndpoints {
     await this.db.transaction((tx) =>
       requestWorkflowStart(
         tx,
-        starts.webhookDelivery({ id: delivery.eventId, type: delivery.eventType, sellerId }, endpointId, this.options.deliveryPolicy, {
+        this.deliveryStart({ id: delivery.eventId, type: delivery.eventType, sellerId }, endpointId, this.options.deliveryPolicy, {
           replay: true,
         }),
       ),

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { WebhookDeliveryPolicy } from '../../../workflows/contracts/inputs';
-import { requestWorkflowStarts, starts } from '../workflow-starts';
+import { requestWorkflowStarts, type WorkflowStart } from '../workflow-starts';
 import { DEFAULT_START_BATCH } from '../../config';
 import type { StartFeeder } from '../workflow-starts/dispatcher';
 import { roundRobinRanking, type RoundRobinQueue } from '../../db/round-robin';
@@ -30,6 +30,24 @@ export const CLAIM_EVENTS = `WITH RECURSIVE ${roundRobinRanking(PENDING_EVENTS, 
     FROM batch b
     LEFT JOIN webhook_endpoints e ON e.seller_id = b.seller_id AND e.enabled AND b.type = ANY (e.subscriptions)`;
 
+/** What a delivery's summary and search attributes name: the event, its type and its seller. */
+export interface WebhookEventRef {
+  id: string;
+  type: string;
+  sellerId: string;
+}
+
+/**
+ * The start of `webhook:{eventId}:{endpointId}`, one event to one endpoint, with the retry policy
+ * frozen into its input; a replay re-runs the same id (src/modules/webhooks.ts).
+ */
+export type WebhookDeliveryStart = (
+  event: WebhookEventRef,
+  endpointId: string,
+  policy: WebhookDeliveryPolicy,
+  options: { replay: boolean },
+) => WorkflowStart;
+
 /**
  * Turns outbox events into delivery start intents, one per (event, endpoint subscribed to its
  * type and enabled at this moment): subscriptions are matched at dispatch time. Events are
@@ -39,7 +57,12 @@ export const CLAIM_EVENTS = `WITH RECURSIVE ${roundRobinRanking(PENDING_EVENTS, 
  * (each seller's oldest, then each seller's second…), like the start intents after them, so one
  * seller's burst does not hold up another seller's event (docs/webhooks.md, "Fairness").
  */
-export function webhookFanOut(db: DataSource, policy: WebhookDeliveryPolicy, batchSize = DEFAULT_START_BATCH): StartFeeder {
+export function webhookFanOut(
+  db: DataSource,
+  policy: WebhookDeliveryPolicy,
+  deliveryStart: WebhookDeliveryStart,
+  batchSize = DEFAULT_START_BATCH,
+): StartFeeder {
   return () =>
     db.transaction(async (tx) => {
       const rows: Array<{ event_id: string; seller_id: string; type: string; endpoint_id: string | null }> = await tx.query(CLAIM_EVENTS, [
@@ -50,9 +73,7 @@ export function webhookFanOut(db: DataSource, policy: WebhookDeliveryPolicy, bat
         tx,
         rows
           .filter((r) => r.endpoint_id !== null)
-          .map((r) =>
-            starts.webhookDelivery({ id: r.event_id, type: r.type, sellerId: r.seller_id }, r.endpoint_id!, policy, { replay: false }),
-          ),
+          .map((r) => deliveryStart({ id: r.event_id, type: r.type, sellerId: r.seller_id }, r.endpoint_id!, policy, { replay: false })),
       );
       const eventIds = [...new Set(rows.map((r) => r.event_id))];
       await tx.query(`UPDATE outbox_events SET dispatched_at = now() WHERE id = ANY ($1::uuid[])`, [eventIds]);

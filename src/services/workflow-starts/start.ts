@@ -1,7 +1,8 @@
 /**
  * One start intent as stored in `workflow_starts`: plain JSON, so it survives the outbox and the
- * dispatcher needs nothing from the workflow's module to start it. Built by `starts.ts`, which
- * types the arguments from each workflow's signature.
+ * dispatcher needs nothing from the workflow's module to start it. Built by the typed `start`
+ * that `workflowStarts` returns, in the feature module that owns the workflow (or, for the
+ * builders not moved yet, in `starts.ts`).
  */
 export interface WorkflowStart {
   workflowType: string;
@@ -47,4 +48,35 @@ export interface StartSearchAttribute {
   name: string;
   type: 'KEYWORD';
   value: string;
+}
+
+/** A keyword search attribute of a start, from its definition (src/domain/…/search-attributes.ts). */
+export const keyword = (key: { name: string }, value: string): StartSearchAttribute => ({ name: key.name, type: 'KEYWORD', value });
+
+/** A workflow function as the client side knows it: by its type alone, never its code. */
+type WorkflowFunction = (input: never) => Promise<unknown>;
+
+/**
+ * The one way to build a start: `workflowStarts<typeof workflows>()` (a type-only import of
+ * `workflows/index.ts`) returns a `start` whose workflow type is one of the exported workflow
+ * functions and whose input is what that function takes, so a start cannot drift from its
+ * workflow and no list of inputs is kept by hand. Every start rejects a duplicate id (a repeat or
+ * a late retry is harmless) unless its options say otherwise.
+ */
+export function workflowStarts<W extends Record<string, WorkflowFunction>>() {
+  return function start<T extends keyof W & string>(
+    workflowType: T,
+    workflowId: string,
+    input: Parameters<W[T]>[0],
+    options: WorkflowStartOptions = {},
+    requestKey?: string,
+  ): WorkflowStart {
+    return {
+      workflowType,
+      workflowId,
+      args: [input],
+      options: { reusePolicy: 'REJECT_DUPLICATE', ...options },
+      ...(requestKey ? { requestKey } : {}),
+    };
+  };
 }

@@ -1,46 +1,21 @@
 import { orderCancelledSignal } from '../../../workflows/contracts/case';
 import { orderCaseClosedSignal } from '../../../workflows/contracts/funds-release';
-import type { TrackingPolicy, WebhookDeliveryPolicy, WorkflowInputs } from '../../../workflows/contracts/inputs';
+import type { TrackingPolicy, WorkflowInputs } from '../../../workflows/contracts/inputs';
 import { orderDeliveredSignal, trackingNumberChangedSignal } from '../../../workflows/contracts/shipment-tracking';
-import { newMessageSignal, type ConversationNotifyInput } from '../../../workflows/contracts/conversation-notify';
-import { alertsNotifiedSignal } from '../../../workflows/contracts/alert-digest';
 import { offerChangedSignal } from '../../../workflows/contracts/offer';
 import { CASE_SEARCH_ATTRIBUTES } from '../../domain/cases/search-attributes';
-import { IMPORT_SEARCH_ATTRIBUTES } from '../../domain/imports/search-attributes';
-import { WEBHOOK_SEARCH_ATTRIBUTES } from '../../domain/webhooks/search-attributes';
 import { newId } from '../../ids';
 import { workflowIds } from '../../temporal/workflow-ids';
 import type { OpenedCase } from '../cases/case-opening';
-import type { StartSearchAttribute, WorkflowStart, WorkflowStartOptions } from './start';
+import { keyword, workflowStarts, type WorkflowStart, type WorkflowStartOptions } from './start';
 
 /**
- * The input typed by the workflow type (workflows/contracts/inputs.ts, which the workflow
- * functions take too), so a builder cannot drift from its workflow.
+ * Typed by `workflows/contracts/inputs.ts`, the inputs of the workflows whose starts are still
+ * built here: services import these builders directly, and a type-only import of the workflow
+ * code from here would close an import cycle (workflow → activity types → services → here). A
+ * feature module's own workflows are typed by their functions instead (src/modules/workflow-start.ts).
  */
-function start<T extends keyof WorkflowInputs>(
-  workflowType: T,
-  workflowId: string,
-  input: WorkflowInputs[T],
-  options: WorkflowStartOptions = {},
-  requestKey?: string,
-): WorkflowStart {
-  return {
-    workflowType,
-    workflowId,
-    args: [input],
-    options: { reusePolicy: 'REJECT_DUPLICATE', ...options },
-    ...(requestKey ? { requestKey } : {}),
-  };
-}
-
-/** What a delivery's summary and search attributes name: the event, its type and its seller. */
-export interface WebhookEventRef {
-  id: string;
-  type: string;
-  sellerId: string;
-}
-
-const keyword = (key: { name: string }, value: string): StartSearchAttribute => ({ name: key.name, type: 'KEYWORD', value });
+const start = workflowStarts<{ [T in keyof WorkflowInputs]: (input: WorkflowInputs[T]) => Promise<unknown> }>();
 
 /** `case:{caseId}` as its opening starts it; with `signal`, a signal-with-start of the same. */
 function caseStart(
@@ -68,10 +43,11 @@ function caseStart(
 }
 
 /**
- * Every workflow start the application makes, one builder per workflow: ids, types and argument
- * shapes are decided here, and `requestWorkflowStart` writes the result into the caller's
- * transaction. Every start rejects a duplicate id (a repeat or a late retry is harmless) unless
- * it says otherwise.
+ * The workflow starts that services still import directly, most of them requested deep inside
+ * shared rules (an order's receipt requests its funds release in the order's transaction): ids,
+ * types and argument shapes are decided here, and `requestWorkflowStart` writes the result into
+ * the caller's transaction. Each moves to the feature module that owns its workflow once its
+ * services take it as a port (docs/architecture.md, "Background work").
  */
 export const starts = {
   /** `offer:{offerId}` as the offer's creation starts it (docs/offers.md). */
@@ -92,16 +68,6 @@ export const starts = {
       { offerId },
       { signal: { name: offerChangedSignal.name, args: [] } },
       `changed:${newId()}`,
-    );
-  },
-
-  /** One solve per optimization, ever. */
-  optimization(optimizationId: string, listId: string, timeLimitMs: number, taskQueue: string): WorkflowStart {
-    return start(
-      'optimizationWorkflow',
-      workflowIds.optimization(optimizationId),
-      { optimizationId, timeLimitMs, taskQueue },
-      { summary: `Basket optimization ${optimizationId} of wants list ${listId}` },
     );
   },
 
@@ -229,18 +195,6 @@ export const starts = {
     return caseStart(opened, autoEscalateSeconds, { name: orderCancelledSignal.name, args: [] }, `order-cancelled:${opened.orderId}`);
   },
 
-  listingImport(importId: string, sellerId: string): WorkflowStart {
-    return start(
-      'listingImportWorkflow',
-      workflowIds.import(importId),
-      { importId },
-      {
-        summary: `CSV listing import ${importId} of seller ${sellerId}`,
-        searchAttributes: [keyword(IMPORT_SEARCH_ATTRIBUTES.sellerId, sellerId)],
-      },
-    );
-  },
-
   /** The delivery of one message an action queued in the e-mail outbox. */
   emailDelivery(messageId: string): WorkflowStart {
     return start(
@@ -248,70 +202,6 @@ export const starts = {
       workflowIds.emailDelivery(messageId),
       { messageId },
       { summary: `Delivery of e-mail ${messageId}` },
-    );
-  },
-
-  emailChange(requestId: string): WorkflowStart {
-    return start(
-      'emailChangeWorkflow',
-      workflowIds.emailChange(requestId),
-      { requestId },
-      { summary: `Verification code for e-mail change request ${requestId}` },
-    );
-  },
-
-  /**
-   * The delivery of one event to one endpoint; the retry policy is frozen into its input, so a
-   * running delivery keeps the schedule it began with. A replay is a deliberate re-run of the
-   * same id: it gets its own request key and allows the duplicate. Rationed per seller, so one
-   * seller's burst waits behind its own deliveries only (docs/webhooks.md, "Fairness").
-   */
-  webhookDelivery(event: WebhookEventRef, endpointId: string, policy: WebhookDeliveryPolicy, options: { replay: boolean }): WorkflowStart {
-    const delivery = start(
-      'webhookDeliveryWorkflow',
-      workflowIds.webhookDelivery(event.id, endpointId),
-      { eventId: event.id, endpointId, policy },
-      {
-        ...(options.replay ? { reusePolicy: 'ALLOW_DUPLICATE' } : {}),
-        summary: `${options.replay ? 'Replay of webhook' : 'Webhook'} ${event.type} event ${event.id} to endpoint ${endpointId} of seller ${event.sellerId}`,
-        searchAttributes: [
-          keyword(WEBHOOK_SEARCH_ATTRIBUTES.endpointId, endpointId),
-          keyword(WEBHOOK_SEARCH_ATTRIBUTES.sellerId, event.sellerId),
-          keyword(WEBHOOK_SEARCH_ATTRIBUTES.eventType, event.type),
-        ],
-      },
-      options.replay ? `replay:${newId()}` : undefined,
-    );
-    return { ...delivery, fairnessKey: event.sellerId };
-  },
-
-  /**
-   * A new message for `userId` in a conversation, as a signal-with-start of
-   * `conversation-notify:{conversationId}:{userId}`: a running notification hears of it, and
-   * after one ended a new run starts (ALLOW_DUPLICATE). Each message is its own request.
-   */
-  conversationNotify(messageId: string, input: ConversationNotifyInput): WorkflowStart {
-    return start(
-      'conversationNotifyWorkflow',
-      workflowIds.conversationNotify(input.conversationId, input.userId),
-      input,
-      { reusePolicy: 'ALLOW_DUPLICATE', signal: { name: newMessageSignal.name, args: [] } },
-      `message:${messageId}`,
-    );
-  },
-
-  /**
-   * New notifications for `userId`, as a signal-with-start of `alert-digest:{userId}`: a running
-   * digest takes them into its next round, and after one ended a new run starts (ALLOW_DUPLICATE).
-   * `notificationId` (the first of the batch) tells the requests apart.
-   */
-  alertDigest(userId: string, intervalMs: number, notificationId: string): WorkflowStart {
-    return start(
-      'alertDigestWorkflow',
-      workflowIds.alertDigest(userId),
-      { userId, intervalMs },
-      { reusePolicy: 'ALLOW_DUPLICATE', signal: { name: alertsNotifiedSignal.name, args: [] }, summary: `Alert e-mails of user ${userId}` },
-      `notified:${notificationId}`,
     );
   },
 };
