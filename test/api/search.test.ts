@@ -294,6 +294,49 @@ describe('GET /search totals beyond 10,000 matches', () => {
     expect(fewer.body).toMatchObject({ total: 9_999, totalRelation: 'eq' });
   });
 
+  it('walks the names of a query matching beyond the cap by name to the same pages as the price index', async () => {
+    await seedTokens(10_001);
+    const db = api.database.db;
+    const seller = await registerSeller(api);
+    for (const [n, price] of [
+      [17, 300],
+      [9_000, 300],
+      [40, 120],
+    ] as const) {
+      await insertListing(db, { sellerId: seller.id, itemUrn: `pokemon/tokens/zzyzx/${n}`, price });
+    }
+    const query = jest.spyOn(db, 'query');
+    try {
+      // "zzyzx tokem" matches the tokens by their name's similarity alone; "zzyzx token" by their
+      // words too, more than 10,000 text matches: those cannot be shown to carry only that name.
+      for (const [q, walks] of [
+        ['zzyzx tokem', true],
+        ['zzyzx token', false],
+      ] as const) {
+        for (const page of [1, 2, 30]) {
+          const search = { q, sort: 'price' as const, page, size: 50 };
+          query.mockClear();
+          const walked = await searchCatalog(db, search);
+          const walkedNames = query.mock.calls.some(([sql]) => String(sql).includes('unnest('));
+          const indexed = await searchCatalog(db, search, { walkNames: false });
+          expect({ q, page, walkedNames }).toEqual({ q, page, walkedNames: walks });
+          expect({ q, page, urns: walked.items.map((i) => i.urn) }).toEqual({ q, page, urns: indexed.items.map((i) => i.urn) });
+          expect(walked).toMatchObject({ total: 10_000, totalRelation: 'gte' });
+          expect(walked.items).toHaveLength(50);
+          if (page === 1)
+            expect(walked.items.slice(0, 3).map((i) => [i.urn, i.price])).toEqual([
+              ['pokemon/tokens/zzyzx/40', 120],
+              ['pokemon/tokens/zzyzx/17', 300],
+              ['pokemon/tokens/zzyzx/9000', 300],
+            ]);
+        }
+      }
+    } finally {
+      query.mockRestore();
+      await db.query(`DELETE FROM listings WHERE item_urn LIKE 'pokemon/tokens/zzyzx/%'`);
+    }
+  });
+
   // The hierarchy tests below count the demo catalog's series and sets.
   afterAll(async () => {
     const db = api.database.db;

@@ -109,9 +109,9 @@ export async function rankCatalog(db: DataSource, query: CatalogQuery, options: 
   // A text query by price also learns, while counting, whether its matches carry only a few names.
   const byNames = Boolean(query.q) && sort === 'price' && options.walkNames !== false;
   // Counting stops one past the cap: that one says whether more match than the cap.
-  const [{ n, others, names, whole }]: [{ n: number } & Partial<MatchNames>] = await db.query(
+  const [{ n, others: othersCounted, names, whole }]: [{ n: number } & Partial<MatchNames>] = await db.query(
     byNames
-      ? countWithNamesSql(where)
+      ? countWithNamesSql(conditions)
       : `SELECT count(*)::int AS n FROM (SELECT 1 FROM catalog_search s ${where} LIMIT ${TOTAL_CAP + 1}) x`,
     params,
   );
@@ -123,10 +123,20 @@ export async function rankCatalog(db: DataSource, query: CatalogQuery, options: 
   const pageParams: unknown[] = [...params, query.size, offset];
   const page = `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
   const collect = n <= (options.collectMatchesUpTo ?? TOTAL_CAP);
+  // Walking the names reads up to a page's depth of each: worth it when that is fewer than the matches.
+  const walkable = names !== undefined && whole !== undefined && names.length * (offset + query.size) < n;
+  let others = othersCounted;
+  if (walkable && totalRelation === 'gte') {
+    // The count saw only the first matches. Only a text match can carry a name not in `names`
+    // (a similar name's items are all in it): counted apart, they prove it or not, when they are
+    // within the cap themselves.
+    const [text]: [{ texts: number; others: number }] = await db.query(textOthersSql(conditions, params.length + 1), [...params, names]);
+    others = text.texts <= TOTAL_CAP ? text.others : undefined;
+  }
   let sql: string;
-  if (collect && totalRelation === 'eq' && others === 0 && names && whole && names.length * (offset + query.size) < n) {
+  if (walkable && others === 0) {
     // Every match carries one of these names: each name's first matches in price order, merged,
-    // read fewer rows than collecting every match.
+    // read fewer rows than collecting every match or walking the whole price order.
     pageParams.push(names, whole, offset + query.size);
     sql = walkNamesSql(conditions, pageParams.length, page);
   } else if (sort === 'relevance' && n > (options.rankMatchesUpTo ?? RANK_MATCHES_UP_TO)) {
@@ -182,12 +192,14 @@ interface MatchNames {
 }
 
 /**
- * The count of `where`'s matches, as for any query, with the names a match of text query $1 is
- * likely to carry (`MatchNames`): the similar ones, every item of which matches, and those whose
- * own words match, most items of which do. With no match carrying another name, the page can be
- * read name by name (`walkNamesSql`). Both come from catalog_names' few hundred rows.
+ * The count of text query $1's matches under `conditions`, as for any query, with the names a
+ * match is likely to carry (`MatchNames`): the similar ones, every item of which matches, and
+ * those whose own words match, most items of which do. With no match carrying another name, the
+ * page can be read name by name (`walkNamesSql`). The names come from catalog_names' few hundred
+ * rows, once: the count's similar names are the same.
  */
-function countWithNamesSql(where: string): string {
+function countWithNamesSql(conditions: string[]): string {
+  const where = whereOf([`(${TEXT_SQL} OR s.name = ANY(ARRAY(SELECT name FROM names WHERE whole)))`, ...conditions]);
   return `
     WITH names AS MATERIALIZED (
       SELECT c.name, bool_or(c.by_similarity) AS whole
@@ -200,6 +212,16 @@ function countWithNamesSql(where: string): string {
            ARRAY(SELECT name FROM names ORDER BY name) AS names,
            ARRAY(SELECT whole FROM names ORDER BY name) AS whole
       FROM (SELECT s.name FROM catalog_search s ${where} LIMIT ${TOTAL_CAP + 1}) m`;
+}
+
+/**
+ * The full-text matches of $1 under `conditions`, up to one past the cap, and how many of them
+ * carry a name not in the parameter `$names`.
+ */
+function textOthersSql(conditions: string[], names: number): string {
+  return `
+    SELECT count(*)::int AS texts, (count(*) FILTER (WHERE t.name <> ALL ($${names}::text[])))::int AS others
+      FROM (SELECT s.name FROM catalog_search s ${whereOf([TEXT_SQL, ...conditions])} LIMIT ${TOTAL_CAP + 1}) t`;
 }
 
 /**
