@@ -80,8 +80,12 @@ async function main(): Promise<void> {
       () => searchCatalog(db, { q: 'Dedenne', sort: 'name', page: 1, size: 20 }),
     ],
     [
-      'GET /search?q=pikachu&sort=price&page=3: up to the cap, matches collected, then sorted',
+      'GET /search?q=pikachu&sort=price&page=3: every match carries a name of the query, their price walks merged',
       () => searchCatalog(db, { q: 'pikachu', sort: 'price', page: 3, size: 20 }),
+    ],
+    [
+      'GET /search?q=pikachu jungle&sort=price: matches by their set name too, up to the cap collected, then sorted',
+      () => searchCatalog(db, { q: 'pikachu jungle', sort: 'price', page: 1, size: 20 }),
     ],
     [
       'GET /search?q=pikachoo&sort=price: a selective typo match by price',

@@ -9,15 +9,19 @@
  *    burst below makes deliveries.
  * 3. Idle: BENCH_IDLE_EVENTS (200) single events, one at a time with a pause between, from
  *    BENCH_SELLERS (20) sellers with 1 or 2 endpoints each.
- * 4. Burst: BENCH_EVENTS (10,000) events of one seller, 2 endpoints each, committed as fast as the
+ * 4. Burst: BENCH_EVENTS (2,000) events of one seller, 2 endpoints each, committed as fast as the
  *    producer can; meanwhile one single event of another seller every BENCH_PROBE_INTERVAL_MS
  *    (2,000), whose latency shows whether the burst holds everyone else up.
  * Then the resident memory of the API and worker processes. The baseline (2) and the webhook
  * phases (3, 4) each run on a dev server of their own, started empty: the in-memory dev server
  * costs more per workflow the more closed workflows it holds (bench/webhooks/dev-server-aging.ts),
  * so bursts on one server, one after the other, would not meet the same conditions.
+ * Phases 2-4 run BENCH_ROUNDS (3) times, the baseline and the webhooks alternating which goes
+ * first, each webhook round on a database of its own: a shared host's load drifts over minutes,
+ * and one baseline then one webhook burst would charge that drift to whichever ran second. The
+ * result is the webhook rate over the baseline's per round, and their median.
  *
- *   npm run build && node -r ts-node/register bench/webhooks/run.ts        (BENCH_EVENTS=1000 for a shorter run)
+ *   npm run build && node -r ts-node/register bench/webhooks/run.ts        (BENCH_EVENTS=500 for a shorter run)
  *
  * BENCH_FAIRNESS=0 starts the dev server without task-queue fairness, for comparison.
  * Writes bench/results/webhooks.md (or BENCH_RESULTS).
@@ -58,7 +62,8 @@ import WORKER_NODE_FLAGS from '../../worker/node-flags.json';
 import { BareWorkflows } from './bare-workflows';
 
 const ROOT = path.resolve(__dirname, '../..');
-const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 2_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const IDLE_EVENTS = Number(process.env.BENCH_IDLE_EVENTS ?? 200);
 const SELLERS = Number(process.env.BENCH_SELLERS ?? 20);
 const PROBE_INTERVAL_MS = Number(process.env.BENCH_PROBE_INTERVAL_MS ?? 2000);
@@ -90,6 +95,29 @@ interface Latency {
   p50: number;
   p99: number;
   max: number;
+}
+
+/** One stage of the probe events' path, its time per event (ms). */
+interface Stage {
+  name: string;
+  values: number[];
+}
+
+/** What one webhook phase measured; the single-event latencies and stages are pooled over the rounds. */
+interface WebhookPhase {
+  burst: Burst;
+  idle: number[];
+  during: number[];
+  failed: number;
+  memory: Record<'api' | 'worker', { now: number; peak: number }>;
+  stages: Stage[];
+}
+
+/** A round: a baseline burst and a webhook burst, each on a dev server of its own. */
+interface Round {
+  webhooksFirst: boolean;
+  baseline: Burst;
+  webhooks: WebhookPhase;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -249,19 +277,7 @@ async function startStack(databaseUrl: string, temporalAddress: string): Promise
 /** The API and worker processes, stopped however the run ends. */
 const children: ChildProcess[] = [];
 
-async function webhooks(
-  databaseUrl: string,
-  temporalAddress: string,
-  receiver: Receiver,
-  base: string,
-): Promise<{
-  burst: Burst;
-  idle: Latency;
-  during: Latency;
-  failed: number;
-  memory: Record<'api' | 'worker', { now: number; peak: number }>;
-  stages: Latency[];
-}> {
+async function webhooks(databaseUrl: string, temporalAddress: string, receiver: Receiver, base: string): Promise<WebhookPhase> {
   const stack = await startStack(databaseUrl, temporalAddress);
   const pg = new PgClient({ connectionString: databaseUrl });
   await pg.connect();
@@ -347,14 +363,7 @@ async function webhooks(
   await db.destroy();
   await stopChild(stack.worker);
   await stopChild(stack.api);
-  return {
-    burst,
-    idle: latency(`idle: single events of ${SELLERS} sellers (1–2 endpoints), one at a time`, idle),
-    during: latency(`other sellers' single events, one every ${PROBE_INTERVAL_MS / 1000} s during the burst`, during),
-    failed,
-    memory,
-    stages,
-  };
+  return { burst, idle, during, failed, memory, stages };
 }
 
 /**
@@ -362,11 +371,7 @@ async function webhooks(
  * own timestamps: the fan-out stamping the event, the dispatcher's start of its (last-started)
  * delivery workflow, that delivery's attempt in the worker, and its (last) receipt.
  */
-async function probeStages(
-  db: DataSource,
-  committedAt: Map<string, number>,
-  receiptsOf: (eventId: string) => number[],
-): Promise<Latency[]> {
+async function probeStages(db: DataSource, committedAt: Map<string, number>, receiptsOf: (eventId: string) => number[]): Promise<Stage[]> {
   const rows: Array<{ id: string; dispatched: number; started: number; attempted: number }> = await db.query(
     `SELECT o.id, extract(epoch FROM o.dispatched_at) * 1000 AS dispatched,
             max(extract(epoch FROM w.started_at)) * 1000 AS started, max(extract(epoch FROM a.attempted_at)) * 1000 AS attempted
@@ -378,11 +383,7 @@ async function probeStages(
       GROUP BY o.id, o.dispatched_at`,
     [[...committedAt.keys()]],
   );
-  const stage = (name: string, f: (r: (typeof rows)[number]) => number) =>
-    latency(
-      name,
-      rows.map((r) => Math.round(f(r))),
-    );
+  const stage = (name: string, f: (r: (typeof rows)[number]) => number): Stage => ({ name, values: rows.map((r) => Math.round(f(r))) });
   return [
     stage('commit → fanned out (outbox event stamped, delivery intents written)', (r) => Number(r.dispatched) - committedAt.get(r.id)!),
     stage(
@@ -416,91 +417,172 @@ async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const loadBefore = os.loadavg();
   const ticks = cpuTicks();
-  const dbName = `bench_webhooks_${randomBytes(4).toString('hex')}`;
   const admin = new PgClient({ connectionString: ADMIN_URL });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${dbName}`;
-  const receiver = new Receiver();
+  const floorReceiver = new Receiver();
+  const f = await floor(await floorReceiver.start());
+  await floorReceiver.close();
+  console.log(f);
+  const rounds: Round[] = [];
   try {
-    const base = await receiver.start();
-    const f = await floor(base);
-    console.log(f);
-    console.log(`baseline: ${BASELINE_WORKFLOWS} workflows…`);
-    const b = await onFreshDevServer((address) => baseline(address));
-    console.log(b);
-    const w = await onFreshDevServer((address) => webhooks(url.toString(), address, receiver, base));
-    console.log(w);
-    writeReport({ floor: f, baseline: b, ...w, loadBefore, loadAfter: os.loadavg(), cpu: cpuShare(ticks, cpuTicks()) });
+    for (let n = 0; n < ROUNDS; n += 1) {
+      // Odd rounds run the webhooks first, so neither side always meets the later, drifted host.
+      const webhooksFirst = n % 2 === 1;
+      const runBaseline = () => {
+        console.log(`round ${n + 1}: baseline, ${BASELINE_WORKFLOWS} workflows…`);
+        return onFreshDevServer((address) => baseline(address));
+      };
+      const runWebhooks = () => {
+        console.log(`round ${n + 1}: webhooks…`);
+        return withDatabase(admin, (url) =>
+          withReceiver((receiver, base) => onFreshDevServer((address) => webhooks(url, address, receiver, base))),
+        );
+      };
+      const [b, w] = webhooksFirst
+        ? await runWebhooks().then(async (w) => [await runBaseline(), w] as const)
+        : await runBaseline().then(async (b) => [b, await runWebhooks()] as const);
+      console.log({ round: n + 1, baseline: b.rate, webhooks: w.burst.rate, ratio: w.burst.rate / b.rate });
+      rounds.push({ webhooksFirst, baseline: b, webhooks: w });
+    }
+    writeReport({ floor: f, rounds, loadBefore, loadAfter: os.loadavg(), cpu: cpuShare(ticks, cpuTicks()) });
   } finally {
-    await receiver.close();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     await admin.end();
   }
 }
 
-function writeReport(r: {
-  floor: Latency;
-  baseline: Burst;
-  burst: Burst;
-  idle: Latency;
-  during: Latency;
-  failed: number;
-  memory: Record<'api' | 'worker', { now: number; peak: number }>;
-  stages: Latency[];
-  loadBefore: number[];
-  loadAfter: number[];
-  cpu: string;
-}): void {
-  const row = (b: Burst) =>
-    `| ${b.scenario} | ${b.events} | ${b.deliveries} | ${b.seconds.toFixed(1)} | ${b.rate.toFixed(0)} | ${b.p50} | ${b.p99} |`;
+/** Runs `phase` on a database of its own (the sellers it seeds are fixed), dropped however it ends. */
+async function withDatabase<T>(admin: PgClient, phase: (url: string) => Promise<T>): Promise<T> {
+  const dbName = `bench_webhooks_${randomBytes(4).toString('hex')}`;
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${dbName}`;
+  try {
+    return await phase(url.toString());
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  }
+}
+
+/** Runs `phase` with a receiver of its own (its receipts are counted per seller from zero). */
+async function withReceiver<T>(phase: (receiver: Receiver, base: string) => Promise<T>): Promise<T> {
+  const receiver = new Receiver();
+  try {
+    return await phase(receiver, await receiver.start());
+  } finally {
+    await receiver.close();
+  }
+}
+
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** The bursts of several rounds as one, for CPU per delivery over all of them. */
+function pooled(scenario: string, bursts: Burst[]): Burst {
+  const groups = new Map<string, number>();
+  for (const b of bursts) for (const [g, t] of b.cpu.groups) groups.set(g, (groups.get(g) ?? 0) + t);
+  const sum = (f: (b: Burst) => number) => bursts.reduce((a, b) => a + f(b), 0);
+  return {
+    scenario,
+    events: sum((b) => b.events),
+    deliveries: sum((b) => b.deliveries),
+    seconds: sum((b) => b.seconds),
+    rate: sum((b) => b.deliveries) / sum((b) => b.seconds),
+    p50: NaN,
+    p99: NaN,
+    cpu: { groups, rest: sum((b) => b.cpu.rest) },
+  };
+}
+
+function writeReport(r: { floor: Latency; rounds: Round[]; loadBefore: number[]; loadAfter: number[]; cpu: string }): void {
+  const ratios = r.rounds.map((round) => round.webhooks.burst.rate / round.baseline.rate);
+  const pct = (x: number) => `${(100 * x).toFixed(0)} %`;
+  const roundRow = (round: Round, n: number) => {
+    const [b, w] = [round.baseline, round.webhooks.burst];
+    return (
+      `| ${n + 1} | ${round.webhooksFirst ? 'webhooks' : 'baseline'} | ${b.rate.toFixed(1)} (${b.deliveries} in ${b.seconds.toFixed(1)} s) | ${b.p50} / ${b.p99} ` +
+      `| ${w.rate.toFixed(1)} (${w.deliveries} in ${w.seconds.toFixed(1)} s) | ${w.p50} / ${w.p99} | ${pct(ratios[n]!)} |`
+    );
+  };
   const lat = (l: Latency) => `| ${l.scenario} | ${l.samples} | ${l.p50} | ${l.p99} | ${l.max} |`;
   const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(' ');
-  const mib = (m: { now: number; peak: number }) => `${m.now.toFixed(0)} MiB (peak ${m.peak.toFixed(0)} MiB)`;
+  const phases = r.rounds.map((round) => round.webhooks);
+  const stageNames = phases[0]?.stages.map((s) => s.name) ?? [];
+  const largest = (process: 'api' | 'worker') =>
+    `${Math.max(...phases.map((p) => p.memory[process].now)).toFixed(0)} MiB (peak ${Math.max(...phases.map((p) => p.memory[process].peak)).toFixed(0)} MiB)`;
   const text = [
     '# Webhook benchmark',
     '',
     `Run ${new Date().toISOString()} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ` +
       `Temporal CLI dev server (in-memory, task-queue fairness ${FAIRNESS ? 'on' : 'off'}), PostgreSQL on 127.0.0.1, receiver on loopback; ` +
-      'compiled API and worker processes. The baseline and the webhook phases each on a dev server of their own, started empty; ' +
+      `compiled API and worker processes. ${r.rounds.length} rounds, each a baseline burst and a webhook burst alternating which goes first, ` +
+      'every burst on a dev server of its own, started empty, each webhook burst on a database of its own; ' +
       'the baseline starts as many workflows as the burst makes deliveries.',
     '',
     `Load average (1, 5, 15 min) before ${load(r.loadBefore)}, after ${load(r.loadAfter)}; CPU over the run: ${r.cpu}.`,
     '',
     '## Burst throughput',
     '',
-    '| scenario | events | deliveries | seconds | deliveries/s | p50 ms (commit → receipt) | p99 ms |',
-    '|---|---|---|---|---|---|---|',
-    row(r.baseline),
-    row(r.burst),
+    `Baseline: one trivial activity workflow per delivery, ${BASELINE_WORKFLOWS} per round. Webhooks: ${EVENTS} events × ${BURST_ENDPOINTS} endpoints, ` +
+      'signed HTTP POST. Rates in deliveries/s; latency commit → receipt in ms, which for a burst includes its own queueing.',
     '',
-    `Webhook rate = **${((100 * r.burst.rate) / r.baseline.rate).toFixed(0)} %** of the baseline's (target ≥ 90 %). ` +
-      'Both are bursts: their latency includes the queueing of the whole burst.',
+    '| round | first | baseline deliveries/s | baseline p50 / p99 ms | webhooks deliveries/s | webhooks p50 / p99 ms | webhooks / baseline |',
+    '|---:|---|---:|---:|---:|---:|---:|',
+    ...r.rounds.map(roundRow),
     '',
-    ...cpuPerDelivery([r.baseline, r.burst]),
+    `Webhook rate = **${pct(median(ratios))}** of the baseline's, the median of the rounds (${ratios.map(pct).join(', ')}; target ≥ 80 %).`,
     '',
-    '## Single-event latency (commit → receipt, per delivery)',
+    ...cpuPerDelivery([
+      pooled(
+        'baseline: one trivial activity workflow per delivery',
+        r.rounds.map((round) => round.baseline),
+      ),
+      pooled(
+        `webhooks: ${BURST_ENDPOINTS} endpoints per event, signed HTTP POST`,
+        phases.map((p) => p.burst),
+      ),
+    ]),
+    '',
+    '## Single-event latency (commit → receipt, per delivery; the rounds pooled)',
     '',
     '| scenario | deliveries | p50 ms | p99 ms | max ms |',
     '|---|---|---|---|---|',
     lat(r.floor),
-    lat(r.idle),
-    lat(r.during),
+    lat(
+      latency(
+        `idle: single events of ${SELLERS} sellers (1–2 endpoints), one at a time`,
+        phases.flatMap((p) => p.idle),
+      ),
+    ),
+    lat(
+      latency(
+        `other sellers' single events, one every ${PROBE_INTERVAL_MS / 1000} s during the burst`,
+        phases.flatMap((p) => p.during),
+      ),
+    ),
     '',
     'Where the time of the probe events during the burst went (per event, its slowest delivery; stages from the',
     "database's timestamps, so they add up to the commit → receipt time only roughly):",
     '',
     '| stage | events | p50 ms | p99 ms | max ms |',
     '|---|---|---|---|---|',
-    ...r.stages.map(lat),
+    ...stageNames.map((name, i) =>
+      lat(
+        latency(
+          name,
+          phases.flatMap((p) => p.stages[i]!.values),
+        ),
+      ),
+    ),
     '',
-    `Failed delivery attempts (retried): ${r.failed}.`,
+    `Failed delivery attempts (retried): ${phases.reduce((a, p) => a + p.failed, 0)}.`,
     '',
-    `Resident memory at the end: API ${mib(r.memory.api)}, worker ${mib(r.memory.worker)}.`,
+    `Resident memory at the end of a webhook round (the largest): API ${largest('api')}, worker ${largest('worker')}.`,
     '',
-    'Reproduce with `npm run build && node -r ts-node/register bench/webhooks/run.ts` (`BENCH_EVENTS` scales the burst,',
-    '`BENCH_IDLE_EVENTS`, `BENCH_SELLERS`, `BENCH_PROBE_INTERVAL_MS`; `BENCH_FAIRNESS=0` turns task-queue fairness off).',
+    'Reproduce with `npm run build && node -r ts-node/register bench/webhooks/run.ts` (`BENCH_EVENTS` scales the burst, `BENCH_ROUNDS`',
+    'the rounds, `BENCH_IDLE_EVENTS`, `BENCH_SELLERS`, `BENCH_PROBE_INTERVAL_MS`; `BENCH_FAIRNESS=0` turns task-queue fairness off).',
     '',
   ].join('\n');
   const out = process.env.BENCH_RESULTS ?? path.join(ROOT, 'bench/results/webhooks.md');
@@ -510,7 +592,7 @@ function writeReport(r: {
 }
 
 /**
- * CPU time per delivery, by process, over each burst: where a webhook delivery costs more than
+ * CPU time per delivery, by process, over each scenario's bursts: where a webhook delivery costs more than
  * the baseline's bare workflow. The bench process hosts the baseline's worker and, in both
  * bursts, the producer and the receiver.
  */

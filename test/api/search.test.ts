@@ -120,6 +120,135 @@ describe('GET /search', () => {
   });
 });
 
+describe('GET /search by price for a name query', () => {
+  // A set of its own: 40 "Vexlord", 25 "Vexlord Prime", 15 "Vexlard" (a near-miss spelling), and in
+  // a set named "Vexlord Legends" 10 "Zorbit", which match "vexlord" by their title alone.
+  beforeAll(async () => {
+    const db = api.database.db;
+    await db.query(`INSERT INTO catalog_series (urn, game_urn, name) VALUES ('pokemon/walk', 'pokemon', 'Walk')`);
+    await db.query(`
+      INSERT INTO catalog_sets (urn, series_urn, game_urn, name)
+      VALUES ('pokemon/walk/one', 'pokemon/walk', 'pokemon', 'Walkers'), ('pokemon/walk/two', 'pokemon/walk', 'pokemon', 'Vexlord Legends')`);
+    for (const [set, setName, name, from, count] of [
+      ['one', 'Walkers', 'Vexlord', 1, 40],
+      ['one', 'Walkers', 'Vexlord Prime', 41, 25],
+      ['one', 'Walkers', 'Vexlard', 66, 15],
+      ['two', 'Vexlord Legends', 'Zorbit', 1, 10],
+    ] as const) {
+      await db.query(
+        `INSERT INTO catalog_items (urn, slug, game_urn, series_urn, set_urn, title, name, number)
+         SELECT 'pokemon/walk/${set}/' || n, 'walk-${set}-' || n, 'pokemon', 'pokemon/walk', 'pokemon/walk/${set}',
+                $1 || ' (${setName} ' || n || ')', $1, n::text
+           FROM generate_series($2::int, $3::int) n`,
+        [name, from, from + count - 1],
+      );
+    }
+    const seller = await registerSeller(api);
+    // Prices on some items of every name, with ties across names; the rest have nothing for sale.
+    const prices: Array<[string, number]> = [
+      ['one/3', 500],
+      ['one/7', 120],
+      ['one/8', 120],
+      ['one/20', 9900],
+      ['one/44', 120],
+      ['one/50', 80],
+      ['one/70', 500],
+      ['one/71', 60],
+      ['two/2', 70],
+      ['two/9', 500],
+    ];
+    for (const [urn, price] of prices) await insertListing(db, { sellerId: seller.id, itemUrn: `pokemon/walk/${urn}`, price });
+  });
+
+  afterAll(async () => {
+    const db = api.database.db;
+    await db.query(`DELETE FROM listings WHERE item_urn LIKE 'pokemon/walk/%'`);
+    await db.query(`DELETE FROM catalog_items WHERE series_urn = 'pokemon/walk'`);
+    await db.query(`DELETE FROM catalog_sets WHERE series_urn = 'pokemon/walk'`);
+    await db.query(`DELETE FROM catalog_series WHERE urn = 'pokemon/walk'`);
+  });
+
+  type Row = { urn: string; name: string; price: number | null };
+
+  /** Every page of `q` by price over HTTP, `size` a page, and the total each page answered. */
+  async function pricePages(q: string, size: number): Promise<{ totals: number[]; rows: Row[] }> {
+    const rows: Row[] = [];
+    const totals: number[] = [];
+    for (let page = 1; ; page += 1) {
+      const res = await api.http.get('/search').query({ q, sort: 'price', size, page }).expect(200);
+      totals.push(res.body.total);
+      expect(res.body.totalRelation).toBe('eq');
+      if (!res.body.items.length) return { totals, rows };
+      rows.push(...res.body.items.map((i: Row) => ({ urn: i.urn, name: i.name, price: i.price })));
+    }
+  }
+
+  it('pages every match of a name query cheapest first, nothing for sale last by name, each once', async () => {
+    for (const [q, size, expected] of [
+      // By words, or by a name's similarity (pg_trgm's 0.3): "vexlord prime" is 0.57 like "Vexlord",
+      // 0.29 unlike "Vexlard"; trigrams ignore the "-" of "-prime".
+      ['vexlord', 7, { Vexlord: 40, 'Vexlord Prime': 25, Vexlard: 15, Zorbit: 10 }],
+      ['vexlord prime', 6, { Vexlord: 40, 'Vexlord Prime': 25 }],
+      ['vexlord -prime', 9, { Vexlord: 40, 'Vexlord Prime': 25, Zorbit: 10 }],
+      ['vexlard', 5, { Vexlard: 15, Vexlord: 40 }],
+      ['vexlrd', 11, { Vexlard: 15, Vexlord: 40, 'Vexlord Prime': 25 }],
+    ] as const) {
+      const { totals, rows } = await pricePages(q, size);
+      const counts: Record<string, number> = {};
+      for (const r of rows) counts[r.name] = (counts[r.name] ?? 0) + 1;
+      expect({ q, counts }).toEqual({ q, counts: expected });
+      expect({ q, totals: new Set(totals) }).toEqual({ q, totals: new Set([rows.length]) });
+      expect(new Set(rows.map((r) => r.urn)).size).toBe(rows.length);
+      const priced = rows.filter((r) => r.price !== null);
+      expect(rows.slice(0, priced.length)).toEqual(priced);
+      // Ties in price and the items with nothing for sale go by name, then URN.
+      const key = (r: Row) => [r.price ?? Infinity, r.name, r.urn] as const;
+      const sorted = [...rows].sort((a, b) => {
+        const [x, y] = [key(a), key(b)];
+        return x[0] - y[0] || (x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0) || (x[2] < y[2] ? -1 : x[2] > y[2] ? 1 : 0);
+      });
+      expect(rows.map((r) => r.urn)).toEqual(sorted.map((r) => r.urn));
+    }
+  });
+
+  it('walks the names of a name query to the same pages as collecting its matches', async () => {
+    const db = api.database.db;
+    const query = jest.spyOn(db, 'query');
+    try {
+      for (const q of ['vexlord', 'vexlord prime', 'vexlord -prime', 'vexlard', 'vexlrd']) {
+        for (const [size, pages] of [
+          [5, 3],
+          [20, 2],
+          [50, 2],
+        ] as const) {
+          for (let page = 1; page <= pages; page += 1) {
+            for (const set of [undefined, 'pokemon/walk/one']) {
+              const search = { q, set, sort: 'price' as const, page, size };
+              query.mockClear();
+              const walked = await searchCatalog(db, search);
+              const walks = query.mock.calls.some(([sql]) => String(sql).includes('unnest('));
+              const collected = await searchCatalog(db, search, { walkNames: false });
+              expect({ q, size, page, set, urns: walked.items.map((i) => i.urn) }).toEqual({
+                q,
+                size,
+                page,
+                set,
+                urns: collected.items.map((i) => i.urn),
+              });
+              expect(walked.total).toBe(collected.total);
+              // "vexlord" by its first small page is read name by name: "Zorbit" does not match it by name,
+              // but by its set's name, so its matches are collected.
+              if (size === 5 && page === 1 && !set) expect({ q, walks }).toEqual({ q, walks: q !== 'vexlord' && q !== 'vexlord -prime' });
+            }
+          }
+        }
+      }
+    } finally {
+      query.mockRestore();
+    }
+  });
+});
+
 describe('GET /search totals beyond 10,000 matches', () => {
   /** `count` items named "Zzyzx Token" in a set of their own, written by one statement. */
   async function seedTokens(count: number): Promise<void> {
@@ -163,6 +292,49 @@ describe('GET /search totals beyond 10,000 matches', () => {
     await api.database.db.query(`DELETE FROM catalog_items WHERE urn = 'pokemon/tokens/zzyzx/1'`);
     const fewer = await api.http.get('/search').query({ set: 'pokemon/tokens/zzyzx' }).expect(200);
     expect(fewer.body).toMatchObject({ total: 9_999, totalRelation: 'eq' });
+  });
+
+  it('walks the names of a query matching beyond the cap by name to the same pages as the price index', async () => {
+    await seedTokens(10_001);
+    const db = api.database.db;
+    const seller = await registerSeller(api);
+    for (const [n, price] of [
+      [17, 300],
+      [9_000, 300],
+      [40, 120],
+    ] as const) {
+      await insertListing(db, { sellerId: seller.id, itemUrn: `pokemon/tokens/zzyzx/${n}`, price });
+    }
+    const query = jest.spyOn(db, 'query');
+    try {
+      // "zzyzx tokem" matches the tokens by their name's similarity alone; "zzyzx token" by their
+      // words too, more than 10,000 text matches: those cannot be shown to carry only that name.
+      for (const [q, walks] of [
+        ['zzyzx tokem', true],
+        ['zzyzx token', false],
+      ] as const) {
+        for (const page of [1, 2, 30]) {
+          const search = { q, sort: 'price' as const, page, size: 50 };
+          query.mockClear();
+          const walked = await searchCatalog(db, search);
+          const walkedNames = query.mock.calls.some(([sql]) => String(sql).includes('unnest('));
+          const indexed = await searchCatalog(db, search, { walkNames: false });
+          expect({ q, page, walkedNames }).toEqual({ q, page, walkedNames: walks });
+          expect({ q, page, urns: walked.items.map((i) => i.urn) }).toEqual({ q, page, urns: indexed.items.map((i) => i.urn) });
+          expect(walked).toMatchObject({ total: 10_000, totalRelation: 'gte' });
+          expect(walked.items).toHaveLength(50);
+          if (page === 1)
+            expect(walked.items.slice(0, 3).map((i) => [i.urn, i.price])).toEqual([
+              ['pokemon/tokens/zzyzx/40', 120],
+              ['pokemon/tokens/zzyzx/17', 300],
+              ['pokemon/tokens/zzyzx/9000', 300],
+            ]);
+        }
+      }
+    } finally {
+      query.mockRestore();
+      await db.query(`DELETE FROM listings WHERE item_urn LIKE 'pokemon/tokens/zzyzx/%'`);
+    }
   });
 
   // The hierarchy tests below count the demo catalog's series and sets.

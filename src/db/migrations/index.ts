@@ -47,6 +47,7 @@ import { NotificationsBulkWrites1733635000000 } from './1733635000000-notificati
 import { ShipmentTrackingSource1733650000000 } from './1733650000000-shipment-tracking-source';
 import { StatsVersionsByTriggers1733640000000 } from './1733640000000-stats-versions-by-triggers';
 import { CatalogSearchTable1733670000000 } from './1733670000000-catalog-search-table';
+import { CatalogSearchNamePrice1733690000000 } from './1733690000000-catalog-search-name-price';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -99,4 +100,5 @@ export const migrations = [
   ShipmentTrackingSource1733650000000,
   StatsVersionsByTriggers1733640000000,
   CatalogSearchTable1733670000000,
+  CatalogSearchNamePrice1733690000000,
 ];

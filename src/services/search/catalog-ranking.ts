@@ -44,6 +44,11 @@ export interface RankOptions {
   collectMatchesUpTo?: number;
   /** Up to this many matches are all ranked by relevance; more rank a candidate set. */
   rankMatchesUpTo?: number;
+  /**
+   * false: a price order collects its matches even when they all carry a few names, instead of
+   * merging those names' price walks (`walkNamesSql`).
+   */
+  walkNames?: boolean;
 }
 
 /**
@@ -100,9 +105,14 @@ export async function rankCatalog(db: DataSource, query: CatalogQuery, options: 
   const { conditions, params } = filtersOf(query);
   const matching = query.q ? [MATCH_SQL, ...conditions] : conditions;
   const where = whereOf(matching);
+  const sort = query.q ? query.sort : query.sort === 'relevance' ? 'name' : query.sort;
+  // A text query by price also learns, while counting, whether its matches carry only a few names.
+  const byNames = Boolean(query.q) && sort === 'price' && options.walkNames !== false;
   // Counting stops one past the cap: that one says whether more match than the cap.
-  const [{ n }]: [{ n: number }] = await db.query(
-    `SELECT count(*)::int AS n FROM (SELECT 1 FROM catalog_search s ${where} LIMIT ${TOTAL_CAP + 1}) x`,
+  const [{ n, others: othersCounted, names, whole }]: [{ n: number } & Partial<MatchNames>] = await db.query(
+    byNames
+      ? countWithNamesSql(conditions)
+      : `SELECT count(*)::int AS n FROM (SELECT 1 FROM catalog_search s ${where} LIMIT ${TOTAL_CAP + 1}) x`,
     params,
   );
   const [total, totalRelation]: [number, TotalRelation] = n > TOTAL_CAP ? [TOTAL_CAP, 'gte'] : [n, 'eq'];
@@ -110,14 +120,29 @@ export async function rankCatalog(db: DataSource, query: CatalogQuery, options: 
   // Past the last match; with more than the cap counted, deeper pages still read their matches.
   if (totalRelation === 'eq' && offset >= n) return { total, totalRelation, urns: [] };
 
-  const sort = query.q ? query.sort : query.sort === 'relevance' ? 'name' : query.sort;
-  const pageParams = [...params, query.size, offset];
+  const pageParams: unknown[] = [...params, query.size, offset];
   const page = `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
+  const collect = n <= (options.collectMatchesUpTo ?? TOTAL_CAP);
+  // Walking the names reads up to a page's depth of each: worth it when that is fewer than the matches.
+  const walkable = names !== undefined && whole !== undefined && names.length * (offset + query.size) < n;
+  let others = othersCounted;
+  if (walkable && totalRelation === 'gte') {
+    // The count saw only the first matches. Only a text match can carry a name not in `names`
+    // (a similar name's items are all in it): counted apart, they prove it or not, when they are
+    // within the cap themselves.
+    const [text]: [{ texts: number; others: number }] = await db.query(textOthersSql(conditions, params.length + 1), [...params, names]);
+    others = text.texts <= TOTAL_CAP ? text.others : undefined;
+  }
   let sql: string;
-  if (sort === 'relevance' && n > (options.rankMatchesUpTo ?? RANK_MATCHES_UP_TO)) {
+  if (walkable && others === 0) {
+    // Every match carries one of these names: each name's first matches in price order, merged,
+    // read fewer rows than collecting every match or walking the whole price order.
+    pageParams.push(names, whole, offset + query.size);
+    sql = walkNamesSql(conditions, pageParams.length, page);
+  } else if (sort === 'relevance' && n > (options.rankMatchesUpTo ?? RANK_MATCHES_UP_TO)) {
     pageParams.push(Math.max(options.rankMatchesUpTo ?? RANK_MATCHES_UP_TO, offset + query.size));
     sql = `SELECT c.urn FROM (${candidatesSql(conditions, `$${pageParams.length}`)}) c ORDER BY c.rank DESC, c.name, c.urn ${page}`;
-  } else if (sort === 'relevance' || n <= (options.collectMatchesUpTo ?? TOTAL_CAP)) {
+  } else if (sort === 'relevance' || collect) {
     // Up to the cap the matches are collected (the indexes' bitmap) and sorted: OFFSET 0 keeps
     // the planner from walking the order's index instead, which for a selective match would read
     // most of the catalog to fill a page.
@@ -154,4 +179,64 @@ function candidatesSql(conditions: string[], limit: string): string {
                     UNION ALL
                     (SELECT s.urn, s.name, s.search_vector FROM catalog_search s WHERE ${TEXT_SQL}${filtered} LIMIT ${limit})) b
              ORDER BY b.urn) u`;
+}
+
+/** What counting a text query by price learns of its matches' names (`countWithNamesSql`). */
+interface MatchNames {
+  /** Matches (of the first cap + 1) whose name is not in `names`. */
+  others: number;
+  /** Names similar to the query or whose own words match it, in name order. */
+  names: string[];
+  /** Per name: every item of it matches (its name is similar to the query). */
+  whole: boolean[];
+}
+
+/**
+ * The count of text query $1's matches under `conditions`, as for any query, with the names a
+ * match is likely to carry (`MatchNames`): the similar ones, every item of which matches, and
+ * those whose own words match, most items of which do. With no match carrying another name, the
+ * page can be read name by name (`walkNamesSql`). The names come from catalog_names' few hundred
+ * rows, once: the count's similar names are the same.
+ */
+function countWithNamesSql(conditions: string[]): string {
+  const where = whereOf([`(${TEXT_SQL} OR s.name = ANY(ARRAY(SELECT name FROM names WHERE whole)))`, ...conditions]);
+  return `
+    WITH names AS MATERIALIZED (
+      SELECT c.name, bool_or(c.by_similarity) AS whole
+        FROM (SELECT n.name, true AS by_similarity FROM catalog_names n WHERE n.name % $1
+              UNION ALL
+              SELECT n.name, false FROM catalog_names n WHERE to_tsvector('simple', n.name) @@ websearch_to_tsquery('simple', $1)) c
+       GROUP BY c.name)
+    SELECT count(*)::int AS n,
+           (count(*) FILTER (WHERE m.name <> ALL (ARRAY(SELECT name FROM names))))::int AS others,
+           ARRAY(SELECT name FROM names ORDER BY name) AS names,
+           ARRAY(SELECT whole FROM names ORDER BY name) AS whole
+      FROM (SELECT s.name FROM catalog_search s ${where} LIMIT ${TOTAL_CAP + 1}) m`;
+}
+
+/**
+ * The full-text matches of $1 under `conditions`, up to one past the cap, and how many of them
+ * carry a name not in the parameter `$names`.
+ */
+function textOthersSql(conditions: string[], names: number): string {
+  return `
+    SELECT count(*)::int AS texts, (count(*) FILTER (WHERE t.name <> ALL ($${names}::text[])))::int AS others
+      FROM (SELECT s.name FROM catalog_search s ${whereOf([TEXT_SQL, ...conditions])} LIMIT ${TOTAL_CAP + 1}) t`;
+}
+
+/**
+ * A price-ordered page of a text query whose matches all carry the names of the parameter
+ * before last but one (with `whole` in the one before last): each name's first matches in price
+ * order, as many as the last parameter, walking `catalog_search_name_price_idx` (migration
+ * 1733690000000) and stopping there, then merged into the page. Of a name every item of which
+ * matches, the text condition is not evaluated.
+ */
+function walkNamesSql(conditions: string[], last: number, page: string): string {
+  const filtered = conditions.map((c) => ` AND ${c}`).join('');
+  return `
+    SELECT w.urn FROM unnest($${last - 2}::text[], $${last - 1}::boolean[]) AS names(name, whole)
+     CROSS JOIN LATERAL (SELECT s.urn, s.name, s.min_price FROM catalog_search s
+                          WHERE s.name = names.name AND (names.whole OR ${TEXT_SQL})${filtered}
+                          ORDER BY s.min_price, s.urn LIMIT $${last}) w
+     ORDER BY w.min_price, w.name, w.urn ${page}`;
 }
