@@ -32,6 +32,7 @@ import { createLogger } from './logger';
 import { EmailOutbox } from './services/email/outbox';
 import { createModuleServices } from './modules';
 import { conversationNotifyStart } from './modules/conversations';
+import { orderActionStarts } from './modules/orders';
 import { orderTimings } from './modules/timings';
 import { createReadRouter, type ReadRouter } from './db/read-router';
 
@@ -99,7 +100,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     uploads,
     deliveryOptions,
     baskets,
-    orderUpdates: new OrderUpdates(db, orderTimings(config)),
+    orderUpdates: new OrderUpdates(db, orderTimings(config), orderActionStarts),
     sellerMoney: new SellerMoney(db, config.money),
     conversations,
     bulkLookup: discover.bulkLookup,

@@ -1,4 +1,5 @@
 import type { OutcomeState } from '../../src/domain/cases/machine';
+import type { TrackingPolicy } from './shipment-tracking';
 
 /**
  * What each workflow whose start is still built in `src/services/workflow-starts/starts.ts` (or
@@ -38,15 +39,6 @@ export interface WorkflowInputs {
   shipmentTrackingWorkflow: { shipmentId: string; policy: TrackingPolicy };
   /** Started by the price guide's rollup Schedule; no input. */
   priceGuideRollupWorkflow: Record<string, never>;
-}
-
-/** How a shipment's carrier is polled (config `tracking`), frozen into the workflow's input. */
-export interface TrackingPolicy {
-  /** First wait between polls; each poll without a change doubles it, up to `pollMaxSeconds`. */
-  pollSeconds: number;
-  pollMaxSeconds: number;
-  /** Polling stops this long after the last (re)start without a delivery. */
-  giveUpSeconds: number;
 }
 
 export interface CaseWorkflowInput {

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { scheduleFundsRelease } from '../money/transfers';
-import type { TrackingPolicy } from '../../../workflows/contracts/inputs';
-import { requestWorkflowStart, starts } from '../workflow-starts';
+import type { TrackingPolicy } from '../../../workflows/contracts/shipment-tracking';
+import { requestWorkflowStart, starts, type WorkflowStart } from '../workflow-starts';
 import { applyOrderAction, type Actor, type OrderAction, type OrderEffects } from './order-engine';
 
 export interface OrderTimings {
@@ -18,6 +18,15 @@ export interface OrderTimings {
 }
 
 /**
+ * The workflow starts an order action requests, each built by the module that owns its workflow
+ * (src/modules/orders.ts gathers them): ids, inputs and options are decided there.
+ */
+export interface OrderActionStarts {
+  shipmentTracking(shipmentId: string, policy: TrackingPolicy): WorkflowStart;
+  orderReceipt(orderId: string, afterSeconds: number): WorkflowStart;
+}
+
+/**
  * Runs an order action in its own transaction, together with the requests for the workflows it
  * calls for (a dispute's case, a shipment's tracking, a shipped order's receipt timer, a receipt's
  * funds release, the delivery of a cancellation's e-mails; a completed purchase's review window
@@ -29,6 +38,7 @@ export class OrderUpdates {
   constructor(
     private readonly db: DataSource,
     private readonly timings: OrderTimings,
+    private readonly starts: OrderActionStarts,
   ) {}
 
   async apply(orderId: string, actor: Actor, action: OrderAction): Promise<OrderEffects | null> {
@@ -38,9 +48,9 @@ export class OrderUpdates {
       for (const c of effects?.casesOfCancelledOrder ?? []) {
         await requestWorkflowStart(tx, starts.caseOrderCancelled(c, this.timings.autoEscalateSeconds));
       }
-      if (effects?.shipmentId) await requestWorkflowStart(tx, starts.shipmentTracking(effects.shipmentId, this.timings.tracking));
+      if (effects?.shipmentId) await requestWorkflowStart(tx, this.starts.shipmentTracking(effects.shipmentId, this.timings.tracking));
       if (effects?.shippedOrderId)
-        await requestWorkflowStart(tx, starts.orderReceipt(effects.shippedOrderId, this.timings.autoReceiptSeconds));
+        await requestWorkflowStart(tx, this.starts.orderReceipt(effects.shippedOrderId, this.timings.autoReceiptSeconds));
       if (effects?.receivedOrderId) await scheduleFundsRelease(tx, effects.receivedOrderId, this.timings.fundsHoldSeconds);
       for (const messageId of effects?.messageIds ?? []) await requestWorkflowStart(tx, starts.emailDelivery(messageId));
       return effects;

@@ -1,7 +1,6 @@
 import { orderCancelledSignal } from '../../../workflows/contracts/case';
 import { orderCaseClosedSignal } from '../../../workflows/contracts/funds-release';
-import type { TrackingPolicy, WorkflowInputs } from '../../../workflows/contracts/inputs';
-import { orderDeliveredSignal, trackingNumberChangedSignal } from '../../../workflows/contracts/shipment-tracking';
+import type { WorkflowInputs } from '../../../workflows/contracts/inputs';
 import { offerChangedSignal } from '../../../workflows/contracts/offer';
 import { CASE_SEARCH_ATTRIBUTES } from '../../domain/cases/search-attributes';
 import { newId } from '../../ids';
@@ -83,15 +82,6 @@ export const starts = {
     );
   },
 
-  orderReceipt(orderId: string, afterSeconds: number): WorkflowStart {
-    return start(
-      'orderReceiptWorkflow',
-      workflowIds.orderReceipt(orderId),
-      { orderId, afterSeconds },
-      { summary: `Automatic receipt of shipped order ${orderId} after ${afterSeconds} s` },
-    );
-  },
-
   /** One release per order: its seller share moves pending → available after the hold period. */
   fundsRelease(orderId: string, afterSeconds: number, releaseAt: Date): WorkflowStart {
     return start(
@@ -129,55 +119,6 @@ export const starts = {
       workflowIds.payout(sellerId, runDate),
       { sellerId, runDate, transitSeconds },
       { summary: `Payout of seller ${sellerId} for ${runDate}` },
-    );
-  },
-
-  /**
-   * Every shipment of the order is delivered: a signal-with-start of `order-receipt:{orderId}`
-   * that brings the receipt forward to `deliveredReceiptSeconds` from now. Whichever of the
-   * shipping start and this the dispatcher reaches first, the timer ends at the earlier time;
-   * after the order was received (workflow closed) REJECT_DUPLICATE makes it a no-op.
-   */
-  orderDelivered(orderId: string, autoReceiptSeconds: number, deliveredReceiptSeconds: number): WorkflowStart {
-    return start(
-      'orderReceiptWorkflow',
-      workflowIds.orderReceipt(orderId),
-      { orderId, afterSeconds: autoReceiptSeconds },
-      {
-        signal: { name: orderDeliveredSignal.name, args: [{ receiptSeconds: deliveredReceiptSeconds }] },
-        // The same summary as the plain start: whichever request starts the workflow sets it.
-        summary: `Automatic receipt of shipped order ${orderId} after ${autoReceiptSeconds} s`,
-      },
-      orderDeliveredSignal.name,
-    );
-  },
-
-  /** `shipment-tracking:{shipmentId}`, started with its shipment. */
-  shipmentTracking(shipmentId: string, policy: TrackingPolicy): WorkflowStart {
-    return start(
-      'shipmentTrackingWorkflow',
-      workflowIds.shipmentTracking(shipmentId),
-      { shipmentId, policy },
-      { summary: `Carrier tracking of shipment ${shipmentId}` },
-    );
-  },
-
-  /**
-   * The seller corrected the tracking number: a signal-with-start, so a running tracking polls
-   * the new number at once, and one that had ended (delivered or given up under the old number)
-   * runs again (ALLOW_DUPLICATE). Each correction is its own request.
-   */
-  shipmentTrackingChanged(shipmentId: string, policy: TrackingPolicy, correctionId: string): WorkflowStart {
-    return start(
-      'shipmentTrackingWorkflow',
-      workflowIds.shipmentTracking(shipmentId),
-      { shipmentId, policy },
-      {
-        reusePolicy: 'ALLOW_DUPLICATE',
-        signal: { name: trackingNumberChangedSignal.name, args: [] },
-        summary: `Carrier tracking of shipment ${shipmentId}`,
-      },
-      `tracking-number:${correctionId}`,
     );
   },
 
