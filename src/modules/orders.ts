@@ -7,6 +7,7 @@ import { SellerOrders } from '../services/orders/seller-orders';
 import { ShipmentAttachments } from '../services/orders/shipment-attachments';
 import type { ShipmentTracking } from '../services/orders/shipment-tracking';
 import type { FeatureModule } from './feature-module';
+import { caseStarts } from './cases';
 import { orderTimings, periodsOf, shipmentTracking } from './timings';
 import { start } from './workflow-start';
 
@@ -90,6 +91,7 @@ export const orderStarts = {
  * `orderUpdates` of the API (src/composition.ts) and the worker's order activities use the same.
  */
 export const orderActionStarts: OrderActionStarts = {
+  ...caseStarts,
   shipmentTracking: orderStarts.shipmentTracking,
   orderReceipt: orderStarts.orderReceipt,
 };

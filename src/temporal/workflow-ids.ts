@@ -7,7 +7,6 @@
  */
 export const workflowIds = {
   emailDelivery: (messageId: string) => `email:${messageId}`,
-  case: (caseId: string) => `case:${caseId}`,
   reviewWindow: (purchaseId: string) => `review-window:${purchaseId}`,
   fundsRelease: (orderId: string) => `funds-release:${orderId}`,
   payout: (sellerId: string, runDate: string) => `payout:${sellerId}:${runDate}`,

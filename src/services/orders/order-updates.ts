@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { OpenedCase } from '../cases/case-opening';
 import { scheduleFundsRelease } from '../money/transfers';
 import type { TrackingPolicy } from '../../../workflows/contracts/shipment-tracking';
 import { requestWorkflowStart, starts, type WorkflowStart } from '../workflow-starts';
@@ -22,6 +23,10 @@ export interface OrderTimings {
  * (src/modules/orders.ts gathers them): ids, inputs and options are decided there.
  */
 export interface OrderActionStarts {
+  /** A dispute opened a case. */
+  case(opened: OpenedCase, autoEscalateSeconds: number): WorkflowStart;
+  /** The order was cancelled: its open cases close (one request per case). */
+  caseOrderCancelled(opened: OpenedCase, autoEscalateSeconds: number): WorkflowStart;
   shipmentTracking(shipmentId: string, policy: TrackingPolicy): WorkflowStart;
   orderReceipt(orderId: string, afterSeconds: number): WorkflowStart;
 }
@@ -44,9 +49,9 @@ export class OrderUpdates {
   async apply(orderId: string, actor: Actor, action: OrderAction): Promise<OrderEffects | null> {
     return this.db.transaction(async (tx) => {
       const effects = await applyOrderAction(tx, orderId, actor, action, this.timings);
-      if (effects?.openedCase) await requestWorkflowStart(tx, starts.case(effects.openedCase, this.timings.autoEscalateSeconds));
+      if (effects?.openedCase) await requestWorkflowStart(tx, this.starts.case(effects.openedCase, this.timings.autoEscalateSeconds));
       for (const c of effects?.casesOfCancelledOrder ?? []) {
-        await requestWorkflowStart(tx, starts.caseOrderCancelled(c, this.timings.autoEscalateSeconds));
+        await requestWorkflowStart(tx, this.starts.caseOrderCancelled(c, this.timings.autoEscalateSeconds));
       }
       if (effects?.shipmentId) await requestWorkflowStart(tx, this.starts.shipmentTracking(effects.shipmentId, this.timings.tracking));
       if (effects?.shippedOrderId)

@@ -1,12 +1,9 @@
-import { orderCancelledSignal } from '../../../workflows/contracts/case';
 import { orderCaseClosedSignal } from '../../../workflows/contracts/funds-release';
 import type { WorkflowInputs } from '../../../workflows/contracts/inputs';
 import { offerChangedSignal } from '../../../workflows/contracts/offer';
-import { CASE_SEARCH_ATTRIBUTES } from '../../domain/cases/search-attributes';
 import { newId } from '../../ids';
 import { workflowIds } from '../../temporal/workflow-ids';
-import type { OpenedCase } from '../cases/case-opening';
-import { keyword, workflowStarts, type WorkflowStart, type WorkflowStartOptions } from './start';
+import { workflowStarts, type WorkflowStart } from './start';
 
 /**
  * Typed by `workflows/contracts/inputs.ts`, the inputs of the workflows whose starts are still
@@ -15,31 +12,6 @@ import { keyword, workflowStarts, type WorkflowStart, type WorkflowStartOptions 
  * feature module's own workflows are typed by their functions instead (src/modules/workflow-start.ts).
  */
 const start = workflowStarts<{ [T in keyof WorkflowInputs]: (input: WorkflowInputs[T]) => Promise<unknown> }>();
-
-/** `case:{caseId}` as its opening starts it; with `signal`, a signal-with-start of the same. */
-function caseStart(
-  opened: OpenedCase,
-  autoEscalateSeconds: number,
-  signal?: NonNullable<WorkflowStartOptions['signal']>,
-  requestKey?: string,
-): WorkflowStart {
-  return start(
-    'caseWorkflow',
-    workflowIds.case(opened.caseId),
-    { caseId: opened.caseId, outcomes: opened.outcomes, autoEscalateAfterMs: autoEscalateSeconds * 1000, indexed: true },
-    {
-      ...(signal ? { signal } : {}),
-      summary: `Case ${opened.caseId} (${opened.reason}) on order ${opened.orderId}, seller ${opened.sellerId}`,
-      searchAttributes: [
-        keyword(CASE_SEARCH_ATTRIBUTES.status, 'OPEN'),
-        keyword(CASE_SEARCH_ATTRIBUTES.reason, opened.reason),
-        keyword(CASE_SEARCH_ATTRIBUTES.sellerId, opened.sellerId),
-        keyword(CASE_SEARCH_ATTRIBUTES.orderId, opened.orderId),
-      ],
-    },
-    requestKey,
-  );
-}
 
 /**
  * The workflow starts that services still import directly, most of them requested deep inside
@@ -120,20 +92,6 @@ export const starts = {
       { sellerId, runDate, transitSeconds },
       { summary: `Payout of seller ${sellerId} for ${runDate}` },
     );
-  },
-
-  /** `case:{caseId}`, indexed by its search attributes from the start (docs/cases.md). */
-  case(opened: OpenedCase, autoEscalateSeconds: number): WorkflowStart {
-    return caseStart(opened, autoEscalateSeconds);
-  },
-
-  /**
-   * The case's order was cancelled: `orderCancelled` signalled to `case:{caseId}` (a
-   * signal-with-start, ordered after the case's own start in the outbox), which closes the case.
-   * A case workflow that has ended already is not started again (REJECT_DUPLICATE): a no-op.
-   */
-  caseOrderCancelled(opened: OpenedCase, autoEscalateSeconds: number): WorkflowStart {
-    return caseStart(opened, autoEscalateSeconds, { name: orderCancelledSignal.name, args: [] }, `order-cancelled:${opened.orderId}`);
   },
 
   /** The delivery of one message an action queued in the e-mail outbox. */
