@@ -32,6 +32,7 @@ import { createLogger } from './logger';
 import { EmailOutbox } from './services/email/outbox';
 import { createModuleServices } from './modules';
 import { conversationNotifyStart } from './modules/conversations';
+import { payoutStart } from './modules/money';
 import { orderActionStarts } from './modules/orders';
 import { orderTimings } from './modules/timings';
 import { createReadRouter, type ReadRouter } from './db/read-router';
@@ -101,7 +102,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     deliveryOptions,
     baskets,
     orderUpdates: new OrderUpdates(db, orderTimings(config), orderActionStarts),
-    sellerMoney: new SellerMoney(db, config.money),
+    sellerMoney: new SellerMoney(db, config.money, payoutStart),
     conversations,
     bulkLookup: discover.bulkLookup,
     listingSearch: discover.listingSearch,

@@ -5,12 +5,14 @@ import { operatorRoutes } from '../http/routes/operators';
 import type { OAuthApps } from '../services/auth/oauth-apps';
 import { orderCancelledSignal } from '../../workflows/contracts/case';
 import { CASE_SEARCH_ATTRIBUTES } from '../domain/cases/search-attributes';
+import type { CaseChangeStarts } from '../services/cases/case-changes';
 import type { OpenedCase } from '../services/cases/case-opening';
 import { Cases } from '../services/cases/cases';
 import type { SellerMoney } from '../services/money/seller-money';
 import { Operators } from '../services/operators/operators';
 import { CaseUpdates } from '../temporal/case-updates';
 import type { FeatureModule } from './feature-module';
+import { fundsReleaseCaseClosedStart } from './money';
 import { periodsOf } from './timings';
 import { start } from './workflow-start';
 import { keyword, type WorkflowStartOptions } from '../services/workflow-starts/start';
@@ -62,6 +64,11 @@ export const caseStarts = {
     caseStart(opened, autoEscalateSeconds, { name: orderCancelledSignal.name, args: [] }, `order-cancelled:${opened.orderId}`),
 };
 
+/** What the case workflow's change recording requests (`recordCaseChange`): the same in every caller. */
+export const caseChangeStarts: CaseChangeStarts = {
+  fundsReleaseCaseClosed: fundsReleaseCaseClosedStart,
+};
+
 /**
  * Disputes and the people who decide them (docs/cases.md, docs/sellers-operators.md): buyers' and
  * sellers' cases, each a `case:{caseId}` workflow moved by Updates (src/temporal/case-updates.ts),
@@ -93,6 +100,8 @@ export const casesModule: FeatureModule<CasesServices> = {
     ],
   },
   worker: {
-    activities: ({ config, db }) => ({ ...createCaseActivities({ db, reviewWindowSeconds: config.reviews.windowSeconds }) }),
+    activities: ({ config, db }) => ({
+      ...createCaseActivities({ db, reviewWindowSeconds: config.reviews.windowSeconds, starts: caseChangeStarts }),
+    }),
   },
 };

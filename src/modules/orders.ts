@@ -8,6 +8,7 @@ import { ShipmentAttachments } from '../services/orders/shipment-attachments';
 import type { ShipmentTracking } from '../services/orders/shipment-tracking';
 import type { FeatureModule } from './feature-module';
 import { caseStarts } from './cases';
+import { fundsReleaseStart } from './money';
 import { orderTimings, periodsOf, shipmentTracking } from './timings';
 import { start } from './workflow-start';
 
@@ -92,6 +93,7 @@ export const orderStarts = {
  */
 export const orderActionStarts: OrderActionStarts = {
   ...caseStarts,
+  fundsRelease: fundsReleaseStart,
   shipmentTracking: orderStarts.shipmentTracking,
   orderReceipt: orderStarts.orderReceipt,
 };

@@ -8,8 +8,6 @@
 export const workflowIds = {
   emailDelivery: (messageId: string) => `email:${messageId}`,
   reviewWindow: (purchaseId: string) => `review-window:${purchaseId}`,
-  fundsRelease: (orderId: string) => `funds-release:${orderId}`,
-  payout: (sellerId: string, runDate: string) => `payout:${sellerId}:${runDate}`,
   offer: (offerId: string) => `offer:${offerId}`,
   /** The Temporal Schedule that starts the payout runs, and its workflows' id prefix. */
   payoutRunSchedule: 'payout-run',

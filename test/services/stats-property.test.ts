@@ -10,6 +10,7 @@ import {
 import { newId } from '../../src/ids';
 import { AccountStatsService } from '../../src/services/account/account-stats';
 import { recordCaseChange } from '../../src/services/cases/case-changes';
+import { caseChangeStarts } from '../../src/modules/cases';
 import { commitCheckout } from '../../src/services/checkout/commit';
 import { DomainError } from '../../src/services/errors';
 import { createDefaultReviews } from '../../src/services/reviews/default-reviews';
@@ -38,7 +39,7 @@ import { servicesOf } from '../../src/modules';
  */
 const SEEDS = Number(process.env.STATS_PROPERTY_SEEDS ?? 12);
 const STEPS = Number(process.env.STATS_PROPERTY_STEPS ?? 40);
-const SETTLEMENT = { reviewWindowSeconds: 60 };
+const SETTLEMENT = { reviewWindowSeconds: 60, ...caseChangeStarts };
 const BUYER_FEE = 100;
 
 let api: TestApi;

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { OpenedCase } from '../cases/case-opening';
-import { scheduleFundsRelease } from '../money/transfers';
+import { scheduleFundsRelease, type FundsReleaseStart } from '../money/transfers';
 import type { TrackingPolicy } from '../../../workflows/contracts/shipment-tracking';
 import { requestWorkflowStart, starts, type WorkflowStart } from '../workflow-starts';
 import { applyOrderAction, type Actor, type OrderAction, type OrderEffects } from './order-engine';
@@ -29,6 +29,8 @@ export interface OrderActionStarts {
   caseOrderCancelled(opened: OpenedCase, autoEscalateSeconds: number): WorkflowStart;
   shipmentTracking(shipmentId: string, policy: TrackingPolicy): WorkflowStart;
   orderReceipt(orderId: string, afterSeconds: number): WorkflowStart;
+  /** The order was received: its seller share is released after the hold. */
+  fundsRelease: FundsReleaseStart;
 }
 
 /**
@@ -56,7 +58,8 @@ export class OrderUpdates {
       if (effects?.shipmentId) await requestWorkflowStart(tx, this.starts.shipmentTracking(effects.shipmentId, this.timings.tracking));
       if (effects?.shippedOrderId)
         await requestWorkflowStart(tx, this.starts.orderReceipt(effects.shippedOrderId, this.timings.autoReceiptSeconds));
-      if (effects?.receivedOrderId) await scheduleFundsRelease(tx, effects.receivedOrderId, this.timings.fundsHoldSeconds);
+      if (effects?.receivedOrderId)
+        await scheduleFundsRelease(tx, effects.receivedOrderId, this.timings.fundsHoldSeconds, this.starts.fundsRelease);
       for (const messageId of effects?.messageIds ?? []) await requestWorkflowStart(tx, starts.emailDelivery(messageId));
       return effects;
     });

@@ -1,4 +1,3 @@
-import { orderCaseClosedSignal } from '../../../workflows/contracts/funds-release';
 import type { WorkflowInputs } from '../../../workflows/contracts/inputs';
 import { offerChangedSignal } from '../../../workflows/contracts/offer';
 import { newId } from '../../ids';
@@ -51,46 +50,6 @@ export const starts = {
       {
         summary: `Review window of purchase ${purchaseId}, closing ${new Date(completedAt.getTime() + windowSeconds * 1000).toISOString()}`,
       },
-    );
-  },
-
-  /** One release per order: its seller share moves pending → available after the hold period. */
-  fundsRelease(orderId: string, afterSeconds: number, releaseAt: Date): WorkflowStart {
-    return start(
-      'fundsReleaseWorkflow',
-      workflowIds.fundsRelease(orderId),
-      { orderId, afterSeconds, releaseAt: releaseAt.toISOString() },
-      { summary: `Release of order ${orderId}'s seller share after ${afterSeconds} s` },
-    );
-  },
-
-  /**
-   * A case on the order closed while its release is pending: a signal-with-start of
-   * `funds-release:{orderId}` (after the receipt's start, in outbox order), so a release held
-   * back by an open case checks again. Once the release has ended, REJECT_DUPLICATE makes it a
-   * no-op. One request per case.
-   */
-  fundsReleaseCaseClosed(orderId: string, afterSeconds: number, releaseAt: Date, caseId: string): WorkflowStart {
-    return start(
-      'fundsReleaseWorkflow',
-      workflowIds.fundsRelease(orderId),
-      { orderId, afterSeconds, releaseAt: releaseAt.toISOString() },
-      {
-        signal: { name: orderCaseClosedSignal.name, args: [] },
-        // Worded as the plain start's summary: whichever request starts the workflow sets it.
-        summary: `Release of order ${orderId}'s seller share after ${afterSeconds} s`,
-      },
-      `case-closed:${caseId}`,
-    );
-  },
-
-  /** `payout:{sellerId}:{runDate}`: one per seller per run date, ever. */
-  payout(sellerId: string, runDate: string, transitSeconds: number): WorkflowStart {
-    return start(
-      'payoutWorkflow',
-      workflowIds.payout(sellerId, runDate),
-      { sellerId, runDate, transitSeconds },
-      { summary: `Payout of seller ${sellerId} for ${runDate}` },
     );
   },
 
