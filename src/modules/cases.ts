@@ -13,6 +13,7 @@ import { Operators } from '../services/operators/operators';
 import { CaseUpdates } from '../temporal/case-updates';
 import type { FeatureModule } from './feature-module';
 import { fundsReleaseCaseClosedStart } from './money';
+import { reviewWindowStart } from './reviews';
 import { periodsOf } from './timings';
 import { start } from './workflow-start';
 import { keyword, type WorkflowStartOptions } from '../services/workflow-starts/start';
@@ -67,6 +68,7 @@ export const caseStarts = {
 /** What the case workflow's change recording requests (`recordCaseChange`): the same in every caller. */
 export const caseChangeStarts: CaseChangeStarts = {
   fundsReleaseCaseClosed: fundsReleaseCaseClosedStart,
+  reviewWindow: reviewWindowStart,
 };
 
 /**

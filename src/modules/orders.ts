@@ -9,6 +9,7 @@ import type { ShipmentTracking } from '../services/orders/shipment-tracking';
 import type { FeatureModule } from './feature-module';
 import { caseStarts } from './cases';
 import { fundsReleaseStart } from './money';
+import { reviewWindowStart } from './reviews';
 import { orderTimings, periodsOf, shipmentTracking } from './timings';
 import { start } from './workflow-start';
 
@@ -94,6 +95,7 @@ export const orderStarts = {
 export const orderActionStarts: OrderActionStarts = {
   ...caseStarts,
   fundsRelease: fundsReleaseStart,
+  reviewWindow: reviewWindowStart,
   shipmentTracking: orderStarts.shipmentTracking,
   orderReceipt: orderStarts.orderReceipt,
 };

@@ -7,7 +7,6 @@
  */
 export const workflowIds = {
   emailDelivery: (messageId: string) => `email:${messageId}`,
-  reviewWindow: (purchaseId: string) => `review-window:${purchaseId}`,
   offer: (offerId: string) => `offer:${offerId}`,
   /** The Temporal Schedule that starts the payout runs, and its workflows' id prefix. */
   payoutRunSchedule: 'payout-run',

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { CaseStatus, OutcomeProposal, OutcomeState, Party } from '../../domain/cases/machine';
 import { requestReleaseAfterCase, type FundsReleaseCaseClosedStart } from '../money/transfers';
 import { settlePurchase } from '../orders/order-engine';
+import type { ReviewWindowStart } from '../reviews/review-windows';
 import { queueCaseNotifications } from './case-notifications';
 import { applyOutcomeEffects } from './outcome-effects';
 
@@ -12,6 +13,8 @@ import { applyOutcomeEffects } from './outcome-effects';
 export interface CaseChangeStarts {
   /** A case closed on an order whose funds release is pending: the release checks again. */
   fundsReleaseCaseClosed: FundsReleaseCaseClosedStart;
+  /** The case's close completed the purchase: its review window opens. */
+  reviewWindow: ReviewWindowStart;
 }
 
 /** What recording a change needs besides the change: its starts, and the review window a completed purchase opens. */

@@ -3,6 +3,7 @@ import type { OpenedCase } from '../cases/case-opening';
 import { scheduleFundsRelease, type FundsReleaseStart } from '../money/transfers';
 import type { TrackingPolicy } from '../../../workflows/contracts/shipment-tracking';
 import { requestWorkflowStart, starts, type WorkflowStart } from '../workflow-starts';
+import type { ReviewWindowStart } from '../reviews/review-windows';
 import { applyOrderAction, type Actor, type OrderAction, type OrderEffects } from './order-engine';
 
 export interface OrderTimings {
@@ -31,6 +32,8 @@ export interface OrderActionStarts {
   orderReceipt(orderId: string, afterSeconds: number): WorkflowStart;
   /** The order was received: its seller share is released after the hold. */
   fundsRelease: FundsReleaseStart;
+  /** The action completed the purchase: its review window opens. */
+  reviewWindow: ReviewWindowStart;
 }
 
 /**
@@ -50,7 +53,7 @@ export class OrderUpdates {
 
   async apply(orderId: string, actor: Actor, action: OrderAction): Promise<OrderEffects | null> {
     return this.db.transaction(async (tx) => {
-      const effects = await applyOrderAction(tx, orderId, actor, action, this.timings);
+      const effects = await applyOrderAction(tx, orderId, actor, action, { ...this.timings, reviewWindow: this.starts.reviewWindow });
       if (effects?.openedCase) await requestWorkflowStart(tx, this.starts.case(effects.openedCase, this.timings.autoEscalateSeconds));
       for (const c of effects?.casesOfCancelledOrder ?? []) {
         await requestWorkflowStart(tx, this.starts.caseOrderCancelled(c, this.timings.autoEscalateSeconds));

@@ -41,18 +41,6 @@ export const starts = {
     );
   },
 
-  /** One window per purchase, ever. */
-  reviewWindow(purchaseId: string, completedAt: Date, windowSeconds: number): WorkflowStart {
-    return start(
-      'reviewWindowWorkflow',
-      workflowIds.reviewWindow(purchaseId),
-      { purchaseId, completedAt: completedAt.toISOString(), windowSeconds },
-      {
-        summary: `Review window of purchase ${purchaseId}, closing ${new Date(completedAt.getTime() + windowSeconds * 1000).toISOString()}`,
-      },
-    );
-  },
-
   /** The delivery of one message an action queued in the e-mail outbox. */
   emailDelivery(messageId: string): WorkflowStart {
     return start(
