@@ -33,6 +33,7 @@ import { EmailOutbox } from './services/email/outbox';
 import { createModuleServices } from './modules';
 import { conversationNotifyStart } from './modules/conversations';
 import { payoutStart } from './modules/money';
+import { offerChangeStarts } from './modules/offers';
 import { orderActionStarts } from './modules/orders';
 import { orderTimings } from './modules/timings';
 import { createReadRouter, type ReadRouter } from './db/read-router';
@@ -89,14 +90,19 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     operatorRoles: new OperatorRoles(db),
     signedLinks,
     billingPortal: new BillingPortal(db, signedLinks, config.publicBaseUrl),
-    listings: new SellerListings(db, (imageId) => uploads.imageUrl(imageId), {
-      ttlMs: config.search.cacheTtlMs,
-      keepIndexMs: keepWhileListening(config.search.cacheTtlMs, changes),
-      changes,
-      views: discover.views,
-      // The seller sees their own last write: the version is read on the primary, the rest where it has been replayed.
-      caughtUp: () => reads.caughtUp(),
-    }),
+    listings: new SellerListings(
+      db,
+      (imageId) => uploads.imageUrl(imageId),
+      {
+        ttlMs: config.search.cacheTtlMs,
+        keepIndexMs: keepWhileListening(config.search.cacheTtlMs, changes),
+        changes,
+        views: discover.views,
+        // The seller sees their own last write: the version is read on the primary, the rest where it has been replayed.
+        caughtUp: () => reads.caughtUp(),
+      },
+      offerChangeStarts,
+    ),
     images,
     uploads,
     deliveryOptions,

@@ -7,7 +7,6 @@
  */
 export const workflowIds = {
   emailDelivery: (messageId: string) => `email:${messageId}`,
-  offer: (offerId: string) => `offer:${offerId}`,
   /** The Temporal Schedule that starts the payout runs, and its workflows' id prefix. */
   payoutRunSchedule: 'payout-run',
   /** The Temporal Schedule that sweeps run-out checkout holds, and its workflows' id prefix. */

@@ -1,6 +1,4 @@
 import type { WorkflowInputs } from '../../../workflows/contracts/inputs';
-import { offerChangedSignal } from '../../../workflows/contracts/offer';
-import { newId } from '../../ids';
 import { workflowIds } from '../../temporal/workflow-ids';
 import { workflowStarts, type WorkflowStart } from './start';
 
@@ -20,27 +18,6 @@ const start = workflowStarts<{ [T in keyof WorkflowInputs]: (input: WorkflowInpu
  * services take it as a port (docs/architecture.md, "Background work").
  */
 export const starts = {
-  /** `offer:{offerId}` as the offer's creation starts it (docs/offers.md). */
-  offer(offerId: string, listingId: string): WorkflowStart {
-    return start('offerWorkflow', workflowIds.offer(offerId), { offerId }, { summary: `Offer ${offerId} on listing ${listingId}` });
-  },
-
-  /**
-   * The offer's listing or payment changed: `offerChanged` signalled to `offer:{offerId}` (a
-   * signal-with-start, ordered after the offer's own start in the outbox), so the workflow reads
-   * the offer again. An offer whose workflow has ended is not started again (REJECT_DUPLICATE).
-   * Each change is its own request.
-   */
-  offerChanged(offerId: string): WorkflowStart {
-    return start(
-      'offerWorkflow',
-      workflowIds.offer(offerId),
-      { offerId },
-      { signal: { name: offerChangedSignal.name, args: [] } },
-      `changed:${newId()}`,
-    );
-  },
-
   /** The delivery of one message an action queued in the e-mail outbox. */
   emailDelivery(messageId: string): WorkflowStart {
     return start(
