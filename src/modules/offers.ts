@@ -5,8 +5,8 @@ import { newId } from '../ids';
 import { OfferEngine } from '../services/offers/offer-engine';
 import type { OfferChangeStarts } from '../services/offers/offer-rows';
 import { Offers, type OfferStart } from '../services/offers/offers';
-import { starts } from '../services/workflow-starts';
 import { OfferUpdates } from '../temporal/offer-updates';
+import { emailDeliveryStart } from './email';
 import type { FeatureModule } from './feature-module';
 import { start } from './workflow-start';
 
@@ -47,7 +47,7 @@ export const offerChangeStarts: OfferChangeStarts = {
       { signal: { name: offerChangedSignal.name, args: [] } },
       `changed:${newId()}`,
     ),
-  emailDelivery: starts.emailDelivery,
+  emailDelivery: emailDeliveryStart,
 };
 
 /**

@@ -8,6 +8,7 @@ import { ShipmentAttachments } from '../services/orders/shipment-attachments';
 import type { ShipmentTracking } from '../services/orders/shipment-tracking';
 import type { FeatureModule } from './feature-module';
 import { caseStarts } from './cases';
+import { emailDeliveryStart } from './email';
 import { fundsReleaseStart } from './money';
 import { reviewWindowStart } from './reviews';
 import { orderTimings, periodsOf, shipmentTracking } from './timings';
@@ -96,6 +97,7 @@ export const orderActionStarts: OrderActionStarts = {
   ...caseStarts,
   fundsRelease: fundsReleaseStart,
   reviewWindow: reviewWindowStart,
+  emailDelivery: emailDeliveryStart,
   shipmentTracking: orderStarts.shipmentTracking,
   orderReceipt: orderStarts.orderReceipt,
 };

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { OpenedCase } from '../cases/case-opening';
 import { scheduleFundsRelease, type FundsReleaseStart } from '../money/transfers';
 import type { TrackingPolicy } from '../../../workflows/contracts/shipment-tracking';
-import { requestWorkflowStart, starts, type WorkflowStart } from '../workflow-starts';
+import { requestWorkflowStart, type WorkflowStart } from '../workflow-starts';
 import type { ReviewWindowStart } from '../reviews/review-windows';
 import { applyOrderAction, type Actor, type OrderAction, type OrderEffects } from './order-engine';
 
@@ -34,6 +34,8 @@ export interface OrderActionStarts {
   fundsRelease: FundsReleaseStart;
   /** The action completed the purchase: its review window opens. */
   reviewWindow: ReviewWindowStart;
+  /** The delivery of an e-mail the action queued (a cancellation's). */
+  emailDelivery(messageId: string): WorkflowStart;
 }
 
 /**
@@ -63,7 +65,7 @@ export class OrderUpdates {
         await requestWorkflowStart(tx, this.starts.orderReceipt(effects.shippedOrderId, this.timings.autoReceiptSeconds));
       if (effects?.receivedOrderId)
         await scheduleFundsRelease(tx, effects.receivedOrderId, this.timings.fundsHoldSeconds, this.starts.fundsRelease);
-      for (const messageId of effects?.messageIds ?? []) await requestWorkflowStart(tx, starts.emailDelivery(messageId));
+      for (const messageId of effects?.messageIds ?? []) await requestWorkflowStart(tx, this.starts.emailDelivery(messageId));
       return effects;
     });
   }
