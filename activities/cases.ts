@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { recordCaseChange, type CaseChange, type RecordedChange } from '../src/services/cases/case-changes';
+import { recordCaseChange, type CaseChange, type CaseChangeStarts, type RecordedChange } from '../src/services/cases/case-changes';
 
 export type { CaseChange, RecordedChange };
 
@@ -7,6 +7,7 @@ export interface CaseActivityDeps {
   db: DataSource;
   /** REVIEW_WINDOW_SECONDS: the window a closing case opens when it completes the purchase. */
   reviewWindowSeconds: number;
+  starts: CaseChangeStarts;
 }
 
 export interface CaseActivities {
@@ -15,5 +16,7 @@ export interface CaseActivities {
 }
 
 export function createCaseActivities(deps: CaseActivityDeps): CaseActivities {
-  return { recordCaseChange: (change) => recordCaseChange(deps.db, change, { reviewWindowSeconds: deps.reviewWindowSeconds }) };
+  return {
+    recordCaseChange: (change) => recordCaseChange(deps.db, change, { ...deps.starts, reviewWindowSeconds: deps.reviewWindowSeconds }),
+  };
 }

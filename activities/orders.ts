@@ -1,9 +1,10 @@
 import type { DataSource } from 'typeorm';
-import { OrderUpdates, type OrderTimings } from '../src/services/orders/order-updates';
+import { OrderUpdates, type OrderActionStarts, type OrderTimings } from '../src/services/orders/order-updates';
 
 export interface OrderActivityDeps {
   db: DataSource;
   orderTimings: OrderTimings;
+  starts: OrderActionStarts;
 }
 
 export interface OrderActivities {
@@ -12,7 +13,7 @@ export interface OrderActivities {
 }
 
 export function createOrderActivities(deps: OrderActivityDeps): OrderActivities {
-  const updates = new OrderUpdates(deps.db, deps.orderTimings);
+  const updates = new OrderUpdates(deps.db, deps.orderTimings, deps.starts);
   return {
     autoReceiveOrder: async (orderId) => (await updates.apply(orderId, { role: 'system' }, { action: 'receive' })) !== null,
   };

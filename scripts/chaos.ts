@@ -27,7 +27,7 @@ import { createDataSource } from '../src/db/data-source';
 import { EVENT_TYPES } from '../src/services/events/outbox';
 import { describeDifference, reconcileFigures } from '../src/services/money/reconciliation';
 import { temporalDataConverter } from '../src/temporal/data-converter';
-import { workflowIds } from '../src/temporal/workflow-ids';
+import { casesWorkflowIds } from '../src/modules/cases';
 import { caseStateQuery } from '../workflows/contracts/case';
 import { CHECKOUT, isApi, LocalStack, sleep, type Component } from './local-stack';
 
@@ -584,7 +584,7 @@ async function check(db: PgClient, temporal: Client, labels: Map<string, string>
   const byStatus: Record<string, number> = {};
   for (const c of cases) {
     byStatus[c.status] = (byStatus[c.status] ?? 0) + 1;
-    const handle = temporal.workflow.getHandle(workflowIds.case(c.id));
+    const handle = temporal.workflow.getHandle(casesWorkflowIds.case(c.id));
     try {
       const state = await handle.query(caseStateQuery);
       const rows = outcomes

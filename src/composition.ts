@@ -32,6 +32,9 @@ import { createLogger } from './logger';
 import { EmailOutbox } from './services/email/outbox';
 import { createModuleServices } from './modules';
 import { conversationNotifyStart } from './modules/conversations';
+import { payoutStart } from './modules/money';
+import { offerChangeStarts } from './modules/offers';
+import { orderActionStarts } from './modules/orders';
 import { orderTimings } from './modules/timings';
 import { createReadRouter, type ReadRouter } from './db/read-router';
 
@@ -87,20 +90,25 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
     operatorRoles: new OperatorRoles(db),
     signedLinks,
     billingPortal: new BillingPortal(db, signedLinks, config.publicBaseUrl),
-    listings: new SellerListings(db, (imageId) => uploads.imageUrl(imageId), {
-      ttlMs: config.search.cacheTtlMs,
-      keepIndexMs: keepWhileListening(config.search.cacheTtlMs, changes),
-      changes,
-      views: discover.views,
-      // The seller sees their own last write: the version is read on the primary, the rest where it has been replayed.
-      caughtUp: () => reads.caughtUp(),
-    }),
+    listings: new SellerListings(
+      db,
+      (imageId) => uploads.imageUrl(imageId),
+      {
+        ttlMs: config.search.cacheTtlMs,
+        keepIndexMs: keepWhileListening(config.search.cacheTtlMs, changes),
+        changes,
+        views: discover.views,
+        // The seller sees their own last write: the version is read on the primary, the rest where it has been replayed.
+        caughtUp: () => reads.caughtUp(),
+      },
+      offerChangeStarts,
+    ),
     images,
     uploads,
     deliveryOptions,
     baskets,
-    orderUpdates: new OrderUpdates(db, orderTimings(config)),
-    sellerMoney: new SellerMoney(db, config.money),
+    orderUpdates: new OrderUpdates(db, orderTimings(config), orderActionStarts),
+    sellerMoney: new SellerMoney(db, config.money, payoutStart),
     conversations,
     bulkLookup: discover.bulkLookup,
     listingSearch: discover.listingSearch,

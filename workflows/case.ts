@@ -19,10 +19,10 @@ import {
   refusal,
   type CaseState,
   type OperatorDecision,
+  type OutcomeState,
   type PartyAction,
 } from '../src/domain/cases/machine';
 import { caseRefusalFailure as fail, caseStateQuery, operatorDecisionUpdate, orderCancelledSignal, partyUpdates } from './contracts/case';
-import type { CaseWorkflowInput } from './contracts/inputs';
 import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 import { DATA_REFUSED } from '../src/domain/failure-types';
 
@@ -41,6 +41,19 @@ function unrecorded(err: unknown): ApplicationFailure {
     return fail({ kind: 'invalid', code: 'change-refused', message: 'The change was refused: its data cannot be stored.' });
   }
   return fail({ kind: 'unavailable', code: 'change-not-recorded', message: 'The change could not be recorded; try again later.' });
+}
+
+export interface CaseWorkflowInput {
+  caseId: string;
+  /** Outcomes proposed when the case was opened (already stored with the case). */
+  outcomes: OutcomeState[];
+  /** "Unresolved for 7 days" (CASE_AUTO_ESCALATE_SECONDS), counted per OPEN/REMEDIATION period. */
+  autoEscalateAfterMs: number;
+  /**
+   * Whether the server knows the custom search attributes (the dev server and real clusters
+   * do; the time-skipping test server does not), so CaseStatus is kept up to date there.
+   */
+  indexed: boolean;
 }
 
 /**

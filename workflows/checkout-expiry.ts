@@ -1,5 +1,4 @@
 import type { CheckoutActivities } from '../activities/checkout';
-import type { WorkflowInputs } from './contracts/inputs';
 import { boundedActivities } from './bounded-activities';
 
 const { expireRunOutCheckouts } = boundedActivities<CheckoutActivities>({
@@ -9,11 +8,14 @@ const { expireRunOutCheckouts } = boundedActivities<CheckoutActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
 });
 
+/** Started by the checkout expiry Schedule; no input. */
+export type CheckoutExpiryInput = Record<string, never>;
+
 /**
  * One hold expiry sweep (docs/checkout-orders.md, "Hold expiry"), started by the Temporal Schedule
  * `checkout-expiry` that the worker keeps in line with its configuration. Returns how many
  * sessions it expired.
  */
-export async function checkoutExpiryWorkflow(_input: WorkflowInputs['checkoutExpiryWorkflow']): Promise<number> {
+export async function checkoutExpiryWorkflow(_input: CheckoutExpiryInput): Promise<number> {
   return expireRunOutCheckouts();
 }

@@ -5,7 +5,7 @@ import { startOptionsOf } from './contracts/start-options';
 
 /**
  * Starts workflows from inside a workflow as children, from the same start intents the start
- * outbox takes (`src/services/workflow-starts/starts.ts`, built by an activity, so the ids,
+ * outbox takes (built by the owning module's start, src/modules/*.ts, in an activity, so the ids,
  * inputs, summaries and search attributes have one source). Each child outlives its parent
  * (ABANDON: a payout goes on after the run that requested it ends). A child whose id is already
  * taken (REJECT_DUPLICATE: the same run date again) counts as done, as the outbox treats it.

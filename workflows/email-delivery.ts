@@ -1,5 +1,4 @@
 import type { EmailActivities } from '../activities/email';
-import type { WorkflowInputs } from './contracts/inputs';
 import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 
 const { deliverEmail } = boundedActivities<EmailActivities>({
@@ -7,7 +6,11 @@ const { deliverEmail } = boundedActivities<EmailActivities>({
   retry: BOUNDED_RETRY,
 });
 
+export interface EmailDeliveryInput {
+  messageId: string;
+}
+
 /** `email:{messageId}`: hands one message already in the e-mail outbox to the transport, retried. */
-export async function emailDeliveryWorkflow(input: WorkflowInputs['emailDeliveryWorkflow']): Promise<void> {
+export async function emailDeliveryWorkflow(input: EmailDeliveryInput): Promise<void> {
   await deliverEmail(input.messageId);
 }

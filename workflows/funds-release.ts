@@ -1,6 +1,5 @@
 import { condition, setHandler, sleep } from '@temporalio/workflow';
 import type { MoneyActivities } from '../activities/money';
-import type { WorkflowInputs } from './contracts/inputs';
 import { orderCaseClosedSignal } from './contracts/funds-release';
 import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 
@@ -15,6 +14,17 @@ const { releaseOrderFunds } = boundedActivities<MoneyActivities>({
  */
 const HELD_RECHECK = '1 day';
 
+/** Started at an order's receipt: its seller share becomes available `afterSeconds` later. */
+export interface FundsReleaseInput {
+  orderId: string;
+  afterSeconds: number;
+  /**
+   * ISO 8601: the transfer's `availableOn`, the date the seller is shown; the hold ends then (at
+   * most `afterSeconds` after the start). Starts requested before it existed carry `afterSeconds` alone.
+   */
+  releaseAt?: string;
+}
+
 /**
  * `funds-release:{orderId}`: started when an order is received. After the hold period, the
  * seller's share of the order moves from pending to available (the activity does nothing when
@@ -23,7 +33,7 @@ const HELD_RECHECK = '1 day';
  * start outbox by the case change) and tries again, so what is released is what is left after
  * any refund the case made.
  */
-export async function fundsReleaseWorkflow(input: WorkflowInputs['fundsReleaseWorkflow']): Promise<boolean> {
+export async function fundsReleaseWorkflow(input: FundsReleaseInput): Promise<boolean> {
   let casesClosed = 0;
   setHandler(orderCaseClosedSignal, () => {
     casesClosed += 1;

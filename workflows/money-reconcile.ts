@@ -1,7 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { MoneyActivities } from '../activities/money';
 import type { Reconciliation } from '../src/services/money/reconciler';
-import type { WorkflowInputs } from './contracts/inputs';
 
 const { reconcileMoney } = proxyActivities<MoneyActivities>({
   // Each stuck item is one short transaction; a backlog after a long outage takes longer.
@@ -13,10 +12,13 @@ const { reconcileMoney } = proxyActivities<MoneyActivities>({
   summary: 'finish payouts and fund releases past their due time',
 });
 
+/** Started by the money reconciler's Schedule; no input. */
+export type MoneyReconcileInput = Record<string, never>;
+
 /**
  * One pass of the money reconciler (docs/money.md "Reconciler"), started by the `money-reconcile`
  * Schedule: finishes payouts and releases past their due time as of the workflow's clock.
  */
-export async function moneyReconcileWorkflow(_input: WorkflowInputs['moneyReconcileWorkflow'] = {}): Promise<Reconciliation[]> {
+export async function moneyReconcileWorkflow(_input: MoneyReconcileInput = {}): Promise<Reconciliation[]> {
   return reconcileMoney(new Date().toISOString());
 }

@@ -3,7 +3,6 @@ import type { OfferActivities, OfferOutcome } from '../activities/offers';
 import { NEGOTIATING, offerRefusal, OPEN, type OfferAction, type OfferState } from '../src/domain/offers/machine';
 import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 import { offerActUpdate, offerChangedSignal, offerRefusalFailure as fail, offerStateQuery } from './contracts/offer';
-import type { WorkflowInputs } from './contracts/inputs';
 
 /** How long the workflow waits before trying again a write of its own whose retries ran out. */
 const RETRY_AFTER_FAILURE = '1 minute';
@@ -13,6 +12,11 @@ const { reviewOffer, applyOfferAction, expireOffer, lapseOffer } = boundedActivi
   retry: BOUNDED_RETRY,
 });
 
+/** `offer:{offerId}`: the workflow reads the offer's state and deadlines from its row. */
+export interface OfferWorkflowInput {
+  offerId: string;
+}
+
 /**
  * `offer:{offerId}` (docs/offers.md): one negotiation from the offer to PAID or its end. Parties
  * move through the `act` Update, whose validator refuses what the state machine refuses (the API
@@ -21,7 +25,7 @@ const { reviewOffer, applyOfferAction, expireOffer, lapseOffer } = boundedActivi
  * listing ended). Two deadlines: a negotiating offer expires at its `expiresAt`, an accepted one
  * lapses at its `payBy`. `offerChanged` (a listing change, a payment) makes it read the offer again.
  */
-export async function offerWorkflow(input: WorkflowInputs['offerWorkflow']): Promise<OfferState | null> {
+export async function offerWorkflow(input: OfferWorkflowInput): Promise<OfferState | null> {
   let state: OfferState | null = null;
   let deadline: number | null = null;
   let version = 0;

@@ -1,6 +1,5 @@
 import { condition, setHandler } from '@temporalio/workflow';
 import type { OrderActivities } from '../activities/orders';
-import type { WorkflowInputs } from './contracts/inputs';
 import { orderDeliveredSignal } from './contracts/shipment-tracking';
 import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 
@@ -9,12 +8,17 @@ const { autoReceiveOrder } = boundedActivities<OrderActivities>({
   retry: BOUNDED_RETRY,
 });
 
+export interface OrderReceiptInput {
+  orderId: string;
+  afterSeconds: number;
+}
+
 /**
  * `order-receipt:{orderId}`: started when an order ships. After the configured period the
  * order counts as received unless the buyer confirmed it first (the activity then does nothing).
  * A delivery (every shipment DELIVERED) brings the receipt forward, never back.
  */
-export async function orderReceiptWorkflow(input: WorkflowInputs['orderReceiptWorkflow']): Promise<boolean> {
+export async function orderReceiptWorkflow(input: OrderReceiptInput): Promise<boolean> {
   let receiptAt = Date.now() + input.afterSeconds * 1000;
   setHandler(orderDeliveredSignal, ({ receiptSeconds }) => {
     receiptAt = Math.min(receiptAt, Date.now() + receiptSeconds * 1000);

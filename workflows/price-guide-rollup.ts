@@ -1,6 +1,5 @@
 import type { PriceGuideActivities } from '../activities/price-guide';
 import type { RollupResult } from '../src/services/price-guide/rollup';
-import type { WorkflowInputs } from './contracts/inputs';
 import { boundedActivities } from './bounded-activities';
 
 const { rollUpSales } = boundedActivities<PriceGuideActivities>({
@@ -11,11 +10,14 @@ const { rollUpSales } = boundedActivities<PriceGuideActivities>({
   retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 3 },
 });
 
+/** Started by the price guide's rollup Schedule; no input. */
+export type PriceGuideRollupInput = Record<string, never>;
+
 /**
  * One pass of the price guide's daily rollup (docs/price-guide.md, "Daily rollups"), started by
  * the `price-guide-rollup` Schedule that the worker keeps for the `price-guide` feature module:
  * rolls the days closed as of the workflow's clock into `item_sale_days`.
  */
-export async function priceGuideRollupWorkflow(_input: WorkflowInputs['priceGuideRollupWorkflow'] = {}): Promise<RollupResult> {
+export async function priceGuideRollupWorkflow(_input: PriceGuideRollupInput = {}): Promise<RollupResult> {
   return rollUpSales(new Date().toISOString());
 }

@@ -1,7 +1,6 @@
 import { condition, setHandler } from '@temporalio/workflow';
 import type { TrackingActivities } from '../activities/tracking';
-import type { WorkflowInputs } from './contracts/inputs';
-import { trackingNumberChangedSignal } from './contracts/shipment-tracking';
+import { trackingNumberChangedSignal, type TrackingPolicy } from './contracts/shipment-tracking';
 import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 
 const { pollShipmentTracking } = boundedActivities<TrackingActivities>({
@@ -11,6 +10,11 @@ const { pollShipmentTracking } = boundedActivities<TrackingActivities>({
 
 export type TrackingOutcome = 'DELIVERED' | 'SHIPMENT_GONE' | 'GAVE_UP';
 
+export interface ShipmentTrackingInput {
+  shipmentId: string;
+  policy: TrackingPolicy;
+}
+
 /**
  * `shipment-tracking:{shipmentId}`: started with the shipment. Polls the carrier through an
  * activity (which records each change and emits ORDER_UPDATED), waiting on a durable timer
@@ -19,7 +23,7 @@ export type TrackingOutcome = 'DELIVERED' | 'SHIPMENT_GONE' | 'GAVE_UP';
  * A corrected tracking number (signal) polls the new number at once and starts the backoff and
  * the give-up clock over.
  */
-export async function shipmentTrackingWorkflow(input: WorkflowInputs['shipmentTrackingWorkflow']): Promise<TrackingOutcome> {
+export async function shipmentTrackingWorkflow(input: ShipmentTrackingInput): Promise<TrackingOutcome> {
   const { pollSeconds, pollMaxSeconds, giveUpSeconds } = input.policy;
   let changed = false;
   setHandler(trackingNumberChangedSignal, () => {

@@ -1,5 +1,4 @@
 import type { UploadActivities } from '../activities/uploads';
-import type { WorkflowInputs } from './contracts/inputs';
 import { boundedActivities } from './bounded-activities';
 
 const { collectUploads } = boundedActivities<UploadActivities>({
@@ -9,11 +8,16 @@ const { collectUploads } = boundedActivities<UploadActivities>({
   retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 3 },
 });
 
+/** Started by the upload collector Schedule: uploads unattached for `olderThanMs` are deleted. */
+export interface UploadCollectorInput {
+  olderThanMs: number;
+}
+
 /**
  * One collection of unattached uploads (docs/seller-listings.md, "Quota and collection"),
  * started by the Temporal Schedule `upload-collector` that the worker keeps in line with its
  * configuration. Returns how many uploads it deleted.
  */
-export async function uploadCollectorWorkflow(input: WorkflowInputs['uploadCollectorWorkflow']): Promise<number> {
+export async function uploadCollectorWorkflow(input: UploadCollectorInput): Promise<number> {
   return collectUploads(input.olderThanMs);
 }

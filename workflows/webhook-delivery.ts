@@ -2,7 +2,7 @@ import { patched, sleep, upsertSearchAttributes, workflowInfo } from '@temporali
 import { WEBHOOK_SEARCH_ATTRIBUTES } from '../src/domain/webhooks/search-attributes';
 import type { EmailActivities } from '../activities/email';
 import type { WebhookActivities } from '../activities/webhooks';
-import type { WebhookDeliveryInput } from './contracts/inputs';
+import type { WebhookDeliveryPolicy } from './contracts/webhook-delivery';
 import { BOUNDED_RETRY, boundedActivities } from './bounded-activities';
 
 export type WebhookDeliveryResult = { outcome: 'delivered' | 'failed' | 'gone' | 'disabled' | 'skipped'; attempts: number };
@@ -14,6 +14,12 @@ const { deliverEmail } = boundedActivities<EmailActivities>({
   startToCloseTimeout: '30 seconds',
   retry: BOUNDED_RETRY,
 });
+
+export interface WebhookDeliveryInput {
+  eventId: string;
+  endpointId: string;
+  policy: WebhookDeliveryPolicy;
+}
 
 /**
  * Delivers one event to one endpoint (`webhook:{eventId}:{endpointId}`). Each attempt is one

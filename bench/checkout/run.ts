@@ -42,7 +42,8 @@ import {
   rssAtEnd,
 } from '../support';
 import { newId } from '../../src/ids';
-import { requestWorkflowStart, starts } from '../../src/services/workflow-starts';
+import { reviewWindowStart } from '../../src/modules/reviews';
+import { requestWorkflowStart } from '../../src/services/workflow-starts';
 import { createServices } from '../../src/composition';
 import { loadConfig } from '../../src/config';
 import { connectAndMigrate } from '../../src/db/data-source';
@@ -223,7 +224,7 @@ async function main(): Promise<void> {
     const listingId = listingIds[rank()]!;
     db.transaction(async (tx) => {
       await tx.query(`SELECT quantity FROM listings WHERE id = $1 FOR UPDATE`, [listingId]);
-      await requestWorkflowStart(tx, starts.reviewWindow(newId(), new Date(), 86_400));
+      await requestWorkflowStart(tx, reviewWindowStart(newId(), new Date(), 86_400));
     }).then(
       () => res.writeHead(201).end('{}'),
       (err: unknown) => res.writeHead(500).end(String(err)),

@@ -2,7 +2,7 @@
  * What the Temporal server pays for each thing a webhook delivery adds to a bare workflow: the
  * search attributes and summary it is started with, its fairness key, and the patch marker and
  * `WebhookOutcome` upsert when it ends, which a delivered delivery now skips
- * (src/services/workflow-starts/starts.ts, workflows/webhook-delivery.ts). The webhook benchmark
+ * (src/modules/webhooks.ts, workflows/webhook-delivery.ts). The webhook benchmark
  * shows the whole difference; this splits the server's part of it.
  *
  * Per variant, BENCH_ROUNDS (2) times, in turn: a new dev server (in memory, task-queue fairness

@@ -10,6 +10,7 @@ import { Invoices } from '../services/orders/invoices';
 import { Purchases } from '../services/orders/purchases';
 import { ensureCheckoutExpirySchedule } from '../temporal/checkout-expiry-schedule';
 import type { FeatureModule } from './feature-module';
+import { offerChangeStarts } from './offers';
 import { periodsOf } from './timings';
 
 /** What the basket, payment simulator, purchase and invoice routes use. */
@@ -37,11 +38,16 @@ export const checkoutModule: FeatureModule<CheckoutServices> = {
   api: {
     services: ({ config, db, shared }) => ({
       baskets: shared.baskets,
-      checkouts: new Checkouts(db, shared.baskets, {
-        holdSeconds: config.checkout.holdSeconds,
-        publicBaseUrl: config.publicBaseUrl,
-        sellerFeeBps: config.money.sellerFeeBps,
-      }),
+      checkouts: new Checkouts(
+        db,
+        shared.baskets,
+        {
+          holdSeconds: config.checkout.holdSeconds,
+          publicBaseUrl: config.publicBaseUrl,
+          sellerFeeBps: config.money.sellerFeeBps,
+        },
+        offerChangeStarts,
+      ),
       billingPortal: shared.billingPortal,
       purchases: new Purchases(db, shared.orderUpdates, periodsOf(config)),
       invoices: new Invoices(db),

@@ -16,6 +16,7 @@ import { casesModule } from './cases';
 import { checkoutModule } from './checkout';
 import { conversationsModule } from './conversations';
 import { discoverModule } from './discover';
+import { emailModule } from './email';
 import { identityModule } from './identity';
 import { listingsModule } from './listings';
 import { moneyModule } from './money';
@@ -48,6 +49,7 @@ export const FEATURE_MODULES: readonly FeatureModule<object>[] = [
   priceGuideModule as FeatureModule<object>,
   alertsModule as FeatureModule<object>,
   offersModule as FeatureModule<object>,
+  emailModule,
 ];
 
 export function createModuleServices(context: ApiModuleContext): ModuleServices {

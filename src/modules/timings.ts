@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import type { Periods } from '../domain/deadlines';
 import { createCarrier } from '../integrations/carriers';
 import type { OrderTimings } from '../services/orders/order-updates';
-import { ShipmentTracking } from '../services/orders/shipment-tracking';
+import { ShipmentTracking, type ShipmentTrackingStarts } from '../services/orders/shipment-tracking';
 
 /**
  * The configured periods orders, cases and reviews count their deadlines with, read once here:
@@ -40,16 +40,21 @@ const trackingPolicy = (config: Config) => ({
 });
 
 /** Shipment tracking over the configured carrier: the API corrects numbers, the worker polls. */
-export function shipmentTracking(config: Config, db: DataSource): ShipmentTracking {
+export function shipmentTracking(config: Config, db: DataSource, starts: ShipmentTrackingStarts): ShipmentTracking {
   const carrier = createCarrier({
     provider: config.tracking.carrierProvider,
     simulatorStepSeconds: config.tracking.simulatorStepSeconds,
     easypostApiKey: config.tracking.easypostApiKey,
     easypostUrl: config.tracking.easypostUrl,
   });
-  return new ShipmentTracking(db, carrier, {
-    autoReceiptSeconds: config.orders.autoReceiptSeconds,
-    deliveredReceiptSeconds: config.orders.deliveredReceiptSeconds,
-    tracking: trackingPolicy(config),
-  });
+  return new ShipmentTracking(
+    db,
+    carrier,
+    {
+      autoReceiptSeconds: config.orders.autoReceiptSeconds,
+      deliveredReceiptSeconds: config.orders.deliveredReceiptSeconds,
+      tracking: trackingPolicy(config),
+    },
+    starts,
+  );
 }

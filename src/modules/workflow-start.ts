@@ -9,3 +9,6 @@ import { workflowStarts } from '../services/workflow-starts/start';
  * service importing the workflows' types would close a cycle through the activities' types.
  */
 export const start = workflowStarts<typeof workflows>();
+
+/** What the exported workflow function `T` is started with (a Schedule's action states its arguments with it). */
+export type WorkflowInput<T extends keyof typeof workflows> = Parameters<(typeof workflows)[T]>[0];

@@ -13,7 +13,6 @@ import type { CaseState, OperatorDecision, PartyAction } from '../domain/cases/m
 import { conflict, DomainError, invalid, notFound, unavailable } from '../services/errors';
 import type { WorkflowStart } from '../services/workflow-starts';
 import { startHalfOf } from './update-with-start';
-import { workflowIds } from './workflow-ids';
 
 /** How long a party's request waits for the case workflow to answer before a 503. */
 const UPDATE_DEADLINE_MS = 10_000;
@@ -29,6 +28,8 @@ export class CaseUpdates {
   constructor(
     private readonly client: Client,
     private readonly taskQueue: string,
+    /** `case:{caseId}`, as the cases module names it (src/modules/cases.ts). */
+    private readonly caseWorkflowId: (caseId: string) => string,
   ) {}
 
   /** `updateId`: a retried action with the same id is the same Update (Temporal answers its first outcome). */
@@ -57,7 +58,7 @@ export class CaseUpdates {
   async decide(caseId: string, decision: OperatorDecision): Promise<CaseState> {
     try {
       return await this.client.connection.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () =>
-        this.client.workflow.getHandle(workflowIds.case(caseId)).executeUpdate(operatorDecisionUpdate, { args: [decision] }),
+        this.client.workflow.getHandle(this.caseWorkflowId(caseId)).executeUpdate(operatorDecisionUpdate, { args: [decision] }),
       );
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) throw conflict('case-closed', 'The case is closed.');

@@ -1,5 +1,5 @@
 import type { Client, ScheduleOptionsAction } from '@temporalio/client';
-import type { WorkflowInputs } from '../../workflows/contracts/inputs';
+import type { WorkflowInput } from '../modules/workflow-start';
 import { upsertSchedule } from './upsert-schedule';
 import { workflowIds } from './workflow-ids';
 
@@ -9,7 +9,7 @@ import { workflowIds } from './workflow-ids';
  * (docs/checkout-orders.md, "Hold expiry").
  */
 export async function ensureCheckoutExpirySchedule(client: Client, options: { taskQueue: string; everyMs: number }): Promise<void> {
-  const args: [WorkflowInputs['checkoutExpiryWorkflow']] = [{}];
+  const args: [WorkflowInput<'checkoutExpiryWorkflow'>] = [{}];
   const action: ScheduleOptionsAction = {
     type: 'startWorkflow',
     workflowType: 'checkoutExpiryWorkflow',

@@ -1,5 +1,5 @@
 import type { Client, ScheduleOptionsAction } from '@temporalio/client';
-import type { WorkflowInputs } from '../../workflows/contracts/inputs';
+import type { WorkflowInput } from '../modules/workflow-start';
 import { upsertSchedule } from './upsert-schedule';
 import { workflowIds } from './workflow-ids';
 
@@ -9,7 +9,7 @@ import { workflowIds } from './workflow-ids';
  * (docs/money.md, "Reconciler").
  */
 export async function ensureMoneyReconcileSchedule(client: Client, options: { taskQueue: string; everyMs: number }): Promise<void> {
-  const args: [WorkflowInputs['moneyReconcileWorkflow']] = [{}];
+  const args: [WorkflowInput<'moneyReconcileWorkflow'>] = [{}];
   const action: ScheduleOptionsAction = {
     type: 'startWorkflow',
     workflowType: 'moneyReconcileWorkflow',

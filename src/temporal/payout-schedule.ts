@@ -1,5 +1,5 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
-import type { WorkflowInputs } from '../../workflows/contracts/inputs';
+import type { WorkflowInput } from '../modules/workflow-start';
 import { workflowIds } from './workflow-ids';
 
 /**
@@ -10,7 +10,7 @@ import { workflowIds } from './workflow-ids';
  * created now.
  */
 export async function ensurePayoutSchedule(client: Client, options: { intervalMs: number; taskQueue: string }): Promise<boolean> {
-  const args: [WorkflowInputs['payoutRunWorkflow']] = [{}];
+  const args: [WorkflowInput<'payoutRunWorkflow'>] = [{}];
   try {
     await client.schedule.create({
       scheduleId: workflowIds.payoutRunSchedule,

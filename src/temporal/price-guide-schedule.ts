@@ -1,5 +1,5 @@
 import type { Client, ScheduleOptionsAction } from '@temporalio/client';
-import type { WorkflowInputs } from '../../workflows/contracts/inputs';
+import type { WorkflowInput } from '../modules/workflow-start';
 import { upsertSchedule } from './upsert-schedule';
 import { workflowIds } from './workflow-ids';
 
@@ -8,7 +8,7 @@ import { workflowIds } from './workflow-ids';
  * `priceGuideRollupWorkflow`, which rolls the closed days' sales up (docs/price-guide.md).
  */
 export async function ensurePriceGuideRollupSchedule(client: Client, options: { taskQueue: string; everyMs: number }): Promise<void> {
-  const args: [WorkflowInputs['priceGuideRollupWorkflow']] = [{}];
+  const args: [WorkflowInput<'priceGuideRollupWorkflow'>] = [{}];
   const action: ScheduleOptionsAction = {
     type: 'startWorkflow',
     workflowType: 'priceGuideRollupWorkflow',

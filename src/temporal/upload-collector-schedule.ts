@@ -1,5 +1,5 @@
 import type { Client, ScheduleOptionsAction } from '@temporalio/client';
-import type { WorkflowInputs } from '../../workflows/contracts/inputs';
+import type { WorkflowInput } from '../modules/workflow-start';
 import { upsertSchedule } from './upsert-schedule';
 import { workflowIds } from './workflow-ids';
 
@@ -12,7 +12,7 @@ export async function ensureUploadCollectorSchedule(
   client: Client,
   options: { taskQueue: string; everyMs: number; olderThanMs: number },
 ): Promise<void> {
-  const args: [WorkflowInputs['uploadCollectorWorkflow']] = [{ olderThanMs: options.olderThanMs }];
+  const args: [WorkflowInput<'uploadCollectorWorkflow'>] = [{ olderThanMs: options.olderThanMs }];
   const action: ScheduleOptionsAction = {
     type: 'startWorkflow',
     workflowType: 'uploadCollectorWorkflow',

@@ -1,19 +1,10 @@
 /**
- * Workflow ids: one workflow per business object, with deterministic ids, so starting the same
- * workflow twice is harmless (Temporal refuses a duplicate running id) and operators can find
- * a workflow from the object's id. See docs/architecture.md. These are the ids of the workflows
- * whose starts are still built in `src/services/workflow-starts/starts.ts` and of the Schedules;
- * a feature module declares its own workflows' ids (`wantsWorkflowIds`, …).
+ * The Temporal Schedules' ids, each also the id prefix of the workflows it starts. A workflow
+ * started for a business object has a deterministic id declared by the feature module that owns
+ * it (`casesWorkflowIds`, …), so starting it twice is harmless and operators find it from the
+ * object's id (docs/architecture.md).
  */
 export const workflowIds = {
-  emailDelivery: (messageId: string) => `email:${messageId}`,
-  case: (caseId: string) => `case:${caseId}`,
-  reviewWindow: (purchaseId: string) => `review-window:${purchaseId}`,
-  orderReceipt: (orderId: string) => `order-receipt:${orderId}`,
-  shipmentTracking: (shipmentId: string) => `shipment-tracking:${shipmentId}`,
-  fundsRelease: (orderId: string) => `funds-release:${orderId}`,
-  payout: (sellerId: string, runDate: string) => `payout:${sellerId}:${runDate}`,
-  offer: (offerId: string) => `offer:${offerId}`,
   /** The Temporal Schedule that starts the payout runs, and its workflows' id prefix. */
   payoutRunSchedule: 'payout-run',
   /** The Temporal Schedule that sweeps run-out checkout holds, and its workflows' id prefix. */

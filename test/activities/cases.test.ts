@@ -5,6 +5,7 @@ import { createCaseActivities } from '../../activities/cases';
 import { classifyFailures } from '../../activities/failures';
 import { DATA_REFUSED } from '../../src/domain/failure-types';
 import type { CaseChange, RecordedChange } from '../../src/services/cases/case-changes';
+import { caseChangeStarts } from '../../src/modules/cases';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { insertCase, insertPaidOrder } from '../support/cases';
 
@@ -21,7 +22,8 @@ afterAll(() => api.close());
 // Run as a real activity would (with an activity context): a closing case may open a review window.
 const record = (c: CaseChange): Promise<RecordedChange | null> =>
   new MockActivityEnvironment().run(
-    createCaseActivities({ db: api.database.db, reviewWindowSeconds: api.config.reviews.windowSeconds }).recordCaseChange,
+    createCaseActivities({ db: api.database.db, reviewWindowSeconds: api.config.reviews.windowSeconds, starts: caseChangeStarts })
+      .recordCaseChange,
     c,
   );
 const query = <T>(sql: string, args: unknown[]): Promise<T[]> => api.database.db.query(sql, args);
@@ -120,7 +122,7 @@ describe('recordCaseChange (on Postgres)', () => {
     const { caseId } = await openedCase();
     const outcomeId = randomUUID();
     const activities = classifyFailures(
-      createCaseActivities({ db: api.database.db, reviewWindowSeconds: api.config.reviews.windowSeconds }),
+      createCaseActivities({ db: api.database.db, reviewWindowSeconds: api.config.reviews.windowSeconds, starts: caseChangeStarts }),
     );
     const c = change(caseId, {
       proposal: { id: outcomeId, type: 'REFUND', amount: 1, comment: 'c\u0000', deliveryAddress: null },

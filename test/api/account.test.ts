@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { recordCaseChange } from '../../src/services/cases/case-changes';
+import { caseChangeStarts } from '../../src/modules/cases';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { insertCase } from '../support/cases';
 import { seedCatalog } from '../support/fixtures';
@@ -144,7 +145,7 @@ describe('account stats', () => {
     await recordCaseChange(
       api.database.db,
       { caseId: opened.caseId, changeId: randomUUID(), actor: 'BUYER', kind: 'resolve', status: 'CLOSED', outcomes: [] },
-      { reviewWindowSeconds: 60 },
+      { reviewWindowSeconds: 60, ...caseChangeStarts },
     );
     const afterClose = await countQueries();
     expect(afterClose.statements).toBe(first.statements);

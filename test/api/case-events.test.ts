@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { NoCaseWebhookEvents1733564000000 } from '../../src/db/migrations/1733564000000-no-case-webhook-events';
 import { newId } from '../../src/ids';
 import { recordCaseChange } from '../../src/services/cases/case-changes';
+import { caseChangeStarts } from '../../src/modules/cases';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { insertCase, insertPaidOrder } from '../support/cases';
 
@@ -41,12 +42,12 @@ describe('case changes and webhooks', () => {
     await recordCaseChange(
       api.database.db,
       { caseId, changeId: randomUUID(), actor: 'SELLER', kind: 'escalate', status: 'ESCALATED', outcomes: [] },
-      { reviewWindowSeconds: 60 },
+      { reviewWindowSeconds: 60, ...caseChangeStarts },
     );
     await recordCaseChange(
       api.database.db,
       { caseId, changeId: randomUUID(), actor: 'OPERATOR', kind: 'operator-close', status: 'CLOSED', outcomes: [] },
-      { reviewWindowSeconds: 60 },
+      { reviewWindowSeconds: 60, ...caseChangeStarts },
     );
     const [row] = await api.database.db.query(`SELECT status FROM cases WHERE id = $1`, [caseId]);
     expect(row.status).toBe('CLOSED');

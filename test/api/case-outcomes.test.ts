@@ -1,5 +1,6 @@
 import { newId } from '../../src/ids';
 import { recordCaseChange, type CaseChange } from '../../src/services/cases/case-changes';
+import { caseChangeStarts } from '../../src/modules/cases';
 import type { OutcomeState } from '../../src/domain/cases/machine';
 import { registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { fillBasket, pay, sellerWithListings } from '../support/shop';
@@ -17,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 const q = <T = Record<string, unknown>>(sql: string, args: unknown[] = []): Promise<T[]> => api.database.db.query(sql, args);
-const options = { reviewWindowSeconds: 60 };
+const options = { reviewWindowSeconds: 60, ...caseChangeStarts };
 
 /**
  * A seller with two listings (3 units at 1000 each, 150 delivery); the buyer buys 2 of the first

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { recordCaseChange } from '../../src/services/cases/case-changes';
+import { caseChangeStarts } from '../../src/modules/cases';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { insertCase, insertPaidOrder, type PaidOrder } from '../support/cases';
 import { png } from '../support/images';
@@ -154,7 +155,7 @@ describe('GET /user/cases', () => {
 });
 
 /** The review window a closing case requests when it completes the purchase. */
-const WINDOW = { reviewWindowSeconds: 60 };
+const WINDOW = { reviewWindowSeconds: 60, ...caseChangeStarts };
 
 describe("redaction of the seller's return address", () => {
   /** The seller proposes a RETURN to their address, as the case workflow would record it. */

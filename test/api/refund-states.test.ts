@@ -1,6 +1,7 @@
 import { newId } from '../../src/ids';
 import type { OutcomeType } from '../../src/domain/cases/machine';
 import { recordCaseChange } from '../../src/services/cases/case-changes';
+import { caseChangeStarts } from '../../src/modules/cases';
 import { registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { insertCase } from '../support/cases';
 import { shipAndReceive } from '../support/money';
@@ -19,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 const db = () => api.database.db;
-const options = { reviewWindowSeconds: 60 };
+const options = { reviewWindowSeconds: 60, ...caseChangeStarts };
 
 interface Bought {
   seller: TestUser;

@@ -1,4 +1,4 @@
-import { workflowIds } from '../../src/temporal/workflow-ids';
+import { ordersWorkflowIds } from '../../src/modules/orders';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { insertPaidOrder } from '../support/cases';
 import { ordersModule } from '../../src/modules/orders';
@@ -41,7 +41,7 @@ async function shipped(trackingNumber: string) {
 const trackingPath = (orderId: string, shipmentId: string) => `/seller/orders/${orderId}/shipments/${shipmentId}/tracking`;
 const startsFor = (shipmentId: string): Promise<Array<{ request_key: string; options: { signal?: { name: string } } }>> =>
   db().query(`SELECT request_key, options FROM workflow_starts WHERE workflow_id = $1 ORDER BY id`, [
-    workflowIds.shipmentTracking(shipmentId),
+    ordersWorkflowIds.shipmentTracking(shipmentId),
   ]);
 
 describe('trackingSource', () => {

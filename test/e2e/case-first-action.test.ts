@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { CASE_SEARCH_ATTRIBUTES } from '../../src/domain/cases/search-attributes';
-import { workflowIds } from '../../src/temporal/workflow-ids';
+import { casesWorkflowIds } from '../../src/modules/cases';
 import { caseStateQuery } from '../../workflows/contracts/case';
 import { boughtOrder } from '../support/shop';
 import { startStack, type TestStack } from '../support/stack';
@@ -42,7 +42,7 @@ async function disputedCase() {
     })
     .expect(200);
   const [opened] = (await api.http.get('/user/cases').set(buyer.bearer).expect(200)).body;
-  return { buyer, seller, order, opened, workflowId: workflowIds.case(opened.id) };
+  return { buyer, seller, order, opened, workflowId: casesWorkflowIds.case(opened.id) };
 }
 
 describe('the first action on a case whose start has not been dispatched', () => {

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { startCodecServer } from '../../src/temporal/codec-server';
 import { AesGcmPayloadCodec } from '../../src/temporal/payload-codec';
-import { workflowIds } from '../../src/temporal/workflow-ids';
+import { casesWorkflowIds } from '../../src/modules/cases';
 import { TEMPORAL_CLI } from '../support/env';
 import { apiClient, dataOf, expectStatus } from '../support/client';
 import { boughtOrder as bought, disputeFirstItem } from '../support/shop';
@@ -31,7 +31,7 @@ describe('a case end to end (API → Temporal dev server → worker → Postgres
     const opened = await disputeFirstItem(api, buyer, { purchaseId, order }, 'Bent corner');
     expect(opened).toMatchObject({ status: 'OPEN', reason: 'DAMAGED', comment: 'Bent corner', purchaseId, orderId: order.id });
     const theCase = caseParams(opened.id);
-    const handle = env.client.workflow.getHandle(workflowIds.case(opened.id));
+    const handle = env.client.workflow.getHandle(casesWorkflowIds.case(opened.id));
 
     const proposed = await dataOf(
       asSeller.PUT('/seller/cases/{id}', { ...theCase, body: { action: 'propose', type: 'REFUND', amount: 1500, comment: 'Full refund' } }),
@@ -81,7 +81,7 @@ describe('a case end to end (API → Temporal dev server → worker → Postgres
       '--namespace',
       api.config.temporal.namespace,
       '--workflow-id',
-      workflowIds.case(opened.id),
+      casesWorkflowIds.case(opened.id),
       '--output',
       'json',
     ];

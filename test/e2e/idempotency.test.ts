@@ -1,7 +1,7 @@
 import type { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createLogger } from '../../src/logger';
-import { workflowIds } from '../../src/temporal/workflow-ids';
+import { casesWorkflowIds } from '../../src/modules/cases';
 import type { StartDispatcher } from '../../src/services/workflow-starts/dispatcher';
 import { createWorker } from '../../worker/create-worker';
 import { createStartDispatcher } from '../../worker/start-dispatcher';
@@ -57,7 +57,9 @@ const q = (sql: string, args: unknown[]) => database.db.query(sql, args);
 async function caseWorkflowStarted(caseId: string): Promise<void> {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const [row] = await q(`SELECT started_at FROM workflow_starts WHERE workflow_id = $1 AND request_key = ''`, [workflowIds.case(caseId)]);
+    const [row] = await q(`SELECT started_at FROM workflow_starts WHERE workflow_id = $1 AND request_key = ''`, [
+      casesWorkflowIds.case(caseId),
+    ]);
     if (row?.started_at) return;
     if (Date.now() > deadline) throw new Error(`case:${caseId} was not started`);
     await new Promise((resolve) => setTimeout(resolve, 100));

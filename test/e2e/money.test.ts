@@ -1,5 +1,6 @@
 import { reconcileFigures } from '../../src/services/money/reconciliation';
 import { ensurePayoutSchedule } from '../../src/temporal/payout-schedule';
+import { moneyWorkflowIds } from '../../src/modules/money';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { registerUser, type TestUser } from '../support/api';
 import { apiClient, dataOf, expectStatus } from '../support/client';
@@ -104,7 +105,7 @@ describe('money end to end (API → start outbox → worker → Temporal dev ser
         [seller.id, api.config.money.payoutArrivalDays],
       );
       expect(paid).toEqual([{ id: expect.any(String), amount: share, currency: 'GBP', arrivalDate: arrival, status: 'PAID' }]);
-      expect(await env.client.workflow.getHandle(workflowIds.payout(seller.id, runDate)).result()).toBe('PAID');
+      expect(await env.client.workflow.getHandle(moneyWorkflowIds.payout(seller.id, runDate)).result()).toBe('PAID');
       expect(await balance(seller)).toMatchObject({ pending: 0, available: 0 });
     }
 

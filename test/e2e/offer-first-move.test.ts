@@ -1,5 +1,5 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { workflowIds } from '../../src/temporal/workflow-ids';
+import { offersWorkflowIds } from '../../src/modules/offers';
 import { offerStateQuery } from '../../workflows/contracts/offer';
 import { registerUser } from '../support/api';
 import { sellerWithListings } from '../support/shop';
@@ -34,7 +34,7 @@ async function newOffer() {
   while ((await dispatch()) > 0);
   const offer = await api.http.post('/user/offers').set(buyer.bearer).send({ listingId, quantity: 1, unitPrice: 8000 }).expect(201);
   expect(offer.body).toMatchObject({ status: 'PENDING' });
-  return { buyer, seller, offerId: offer.body.id as string, workflowId: workflowIds.offer(offer.body.id) };
+  return { buyer, seller, offerId: offer.body.id as string, workflowId: offersWorkflowIds.offer(offer.body.id) };
 }
 
 describe('the first move on an offer whose start has not been dispatched', () => {

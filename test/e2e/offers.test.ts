@@ -1,4 +1,4 @@
-import { workflowIds } from '../../src/temporal/workflow-ids';
+import { offersWorkflowIds } from '../../src/modules/offers';
 import { registerUser, type TestUser } from '../support/api';
 import { ADDRESS, fillBasket, pay, sellerWithListings, settle } from '../support/shop';
 import { eventually, startStack, type TestStack } from '../support/stack';
@@ -89,7 +89,7 @@ describe('an offer end to end', () => {
     expect(await stock(listingId)).toEqual({ quantity: 1, reserved: 0, sold: 2 });
 
     // The payment tells the workflow, which ends with the offer PAID.
-    const final = await stack.env.client.workflow.getHandle(workflowIds.offer(offerId)).result();
+    const final = await stack.env.client.workflow.getHandle(offersWorkflowIds.offer(offerId)).result();
     expect(final).toMatchObject({ status: 'PAID' });
     const view = await api().http.get(`/user/offers/${offerId}`).set(buyer.bearer).expect(200);
     expect(view.body).toMatchObject({ status: 'PAID', purchaseId, nextActions: [] });

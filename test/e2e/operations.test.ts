@@ -5,7 +5,7 @@ import { startCodecServer } from '../../src/temporal/codec-server';
 import { startMetricsServer, type MetricsServer } from '../../src/observability/metrics-server';
 import { sdkMetrics } from '../../src/observability/worker-metrics';
 import { ensureRetentionSchedule, RETENTION_SCHEDULE_ID } from '../../src/temporal/retention-schedule';
-import { workflowIds } from '../../src/temporal/workflow-ids';
+import { casesWorkflowIds } from '../../src/modules/cases';
 import { webhooksWorkflowIds } from '../../src/modules/webhooks';
 import { WEBHOOK_SEARCH_ATTRIBUTES } from '../../src/domain/webhooks/search-attributes';
 import { registerSeller } from '../support/api';
@@ -147,7 +147,7 @@ describe('operating the stack (API + worker + Temporal dev server + Postgres)', 
       200,
     );
 
-    const workflowId = workflowIds.case(opened.id);
+    const workflowId = casesWorkflowIds.case(opened.id);
     const raw = await env.client.workflowService.getWorkflowExecutionHistory({ namespace: env.namespace, execution: { workflowId } });
     const bytes = Buffer.from(JSON.stringify(raw.toJSON()));
     const historyText = Buffer.concat([bytes, Buffer.from(bytes.toString(), 'base64')]).toString('latin1');

@@ -1,6 +1,6 @@
 import { SpanKind } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { workflowIds } from '../../src/temporal/workflow-ids';
+import { casesWorkflowIds } from '../../src/modules/cases';
 import { registerSeller } from '../support/api';
 import { apiClient, dataOf, rawText } from '../support/client';
 import { boughtOrder, disputeFirstItem } from '../support/shop';
@@ -106,7 +106,7 @@ it("a case action continues the caller's traceparent through the Update, the wor
   const opened = await disputeFirstItem(api, bought.buyer, bought, 'Bent');
   await eventually(() =>
     env.client.workflow
-      .getHandle(workflowIds.case(opened.id))
+      .getHandle(casesWorkflowIds.case(opened.id))
       .describe()
       .catch(() => undefined),
   );

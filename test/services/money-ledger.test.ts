@@ -5,6 +5,7 @@ import { PAYOUT_RUN_PAGE } from '../../src/services/money/payouts';
 import { reconcileFigures } from '../../src/services/money/reconciliation';
 import { releaseOrderFunds } from '../../src/services/money/transfers';
 import { recordCaseChange } from '../../src/services/cases/case-changes';
+import { caseChangeStarts } from '../../src/modules/cases';
 import { insertCase } from '../support/cases';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { commitPaidCheckout } from '../support/purchases';
@@ -33,7 +34,7 @@ async function acceptRefund(orderId: string, amount: number): Promise<void> {
   const { caseId } = await insertCase(db(), orderId, 'BUYER', { items: [] });
   const outcomeId = newId();
   const outcome = { id: outcomeId, type: 'REFUND' as const, party: 'SELLER' as const };
-  const options = { reviewWindowSeconds: 60 };
+  const options = { reviewWindowSeconds: 60, ...caseChangeStarts };
   await recordCaseChange(
     db(),
     {
@@ -352,7 +353,7 @@ describe('a release held by an open case', () => {
           outcomes: [{ ...outcome, status: s }],
           ...(kind === 'propose' ? { proposal: { ...outcome, amount: 500, comment: '', deliveryAddress: null } } : {}),
         },
-        { reviewWindowSeconds: 60 },
+        { reviewWindowSeconds: 60, ...caseChangeStarts },
       );
     await close('propose', 'OPEN', 'PENDING');
     expect(

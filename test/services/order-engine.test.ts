@@ -1,4 +1,5 @@
 import { applyOrderAction, type Actor, type OrderAction } from '../../src/services/orders/order-engine';
+import { reviewWindowStart } from '../../src/modules/reviews';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { insertPaidOrder, type PaidOrder } from '../support/cases';
 
@@ -12,7 +13,9 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 const apply = (orderId: string, actor: Actor, action: OrderAction) =>
-  api.database.db.transaction((tx) => applyOrderAction(tx, orderId, actor, action, { reviewWindowSeconds: 60 }));
+  api.database.db.transaction((tx) =>
+    applyOrderAction(tx, orderId, actor, action, { reviewWindowSeconds: 60, reviewWindow: reviewWindowStart }),
+  );
 const asSeller = (): Actor => ({ role: 'seller', userId: seller.id });
 const asBuyer = (): Actor => ({ role: 'buyer', userId: buyer.id });
 const shipment = { carrier: 'Royal Mail', trackingNumber: 'RM1' };

@@ -1,5 +1,6 @@
 import { newId } from '../../src/ids';
 import { recordCaseChange, type CaseChange } from '../../src/services/cases/case-changes';
+import { caseChangeStarts } from '../../src/modules/cases';
 import { sellerBalances } from '../../src/services/money/ledger';
 import { createPayout } from '../../src/services/money/payouts';
 import { reconcileFigures } from '../../src/services/money/reconciliation';
@@ -31,7 +32,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 const db = () => api.database.db;
-const options = { reviewWindowSeconds: 60 };
+const options = { reviewWindowSeconds: 60, ...caseChangeStarts };
 
 /** A case on the order with a pending REFUND of the whole order proposed by the seller; returns its accept change. */
 async function caseWithFullRefund(orderId: string): Promise<CaseChange> {

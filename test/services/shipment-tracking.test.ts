@@ -4,7 +4,7 @@ import { SimulatorCarrier } from '../../src/integrations/carriers/simulator';
 import { OrderUpdates } from '../../src/services/orders/order-updates';
 import { SellerOrders } from '../../src/services/orders/seller-orders';
 import { ShipmentTracking } from '../../src/services/orders/shipment-tracking';
-import { workflowIds } from '../../src/temporal/workflow-ids';
+import { orderActionStarts, orderStarts, ordersWorkflowIds } from '../../src/modules/orders';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { insertPaidOrder } from '../support/cases';
 import { EASYPOST_TEST_KEY, startEasyPostFake, type EasyPostFake } from '../support/easypost-fake';
@@ -24,19 +24,28 @@ afterAll(() => api.close());
 const db = () => api.database.db;
 let now = 0;
 const tracking = () =>
-  new ShipmentTracking(db(), new SimulatorCarrier({ stepSeconds: 60, now: () => now }), {
-    autoReceiptSeconds: 21 * DAY,
-    deliveredReceiptSeconds: 3 * DAY,
-    tracking: policy,
-  });
+  new ShipmentTracking(
+    db(),
+    new SimulatorCarrier({ stepSeconds: 60, now: () => now }),
+    {
+      autoReceiptSeconds: 21 * DAY,
+      deliveredReceiptSeconds: 3 * DAY,
+      tracking: policy,
+    },
+    orderStarts,
+  );
 const updates = () =>
-  new OrderUpdates(db(), {
-    autoEscalateSeconds: 7 * DAY,
-    autoReceiptSeconds: 21 * DAY,
-    reviewWindowSeconds: 14 * DAY,
-    fundsHoldSeconds: 3 * DAY,
-    tracking: policy,
-  });
+  new OrderUpdates(
+    db(),
+    {
+      autoEscalateSeconds: 7 * DAY,
+      autoReceiptSeconds: 21 * DAY,
+      reviewWindowSeconds: 14 * DAY,
+      fundsHoldSeconds: 3 * DAY,
+      tracking: policy,
+    },
+    orderActionStarts,
+  );
 
 /** An order of one item shipped in full with `trackingNumber`, through the order engine. */
 async function shippedOrder(trackingNumber: string) {
@@ -65,7 +74,7 @@ const startsFor = (workflowId: string) =>
 describe('shipment tracking (activity and service on Postgres)', () => {
   it('starts tracking with the shipment, in the shipping transaction', async () => {
     const { shipmentId } = await shippedOrder('SIM-START');
-    expect(await startsFor(workflowIds.shipmentTracking(shipmentId))).toEqual([
+    expect(await startsFor(ordersWorkflowIds.shipmentTracking(shipmentId))).toEqual([
       {
         workflow_type: 'shipmentTrackingWorkflow',
         request_key: '',
@@ -118,7 +127,7 @@ describe('shipment tracking (activity and service on Postgres)', () => {
     expect(delivered_at).toBeInstanceOf(Date);
     expect(view.deadlines.autoReceiptAt).toEqual(new Date(delivered_at.getTime() + 3 * DAY * 1000));
 
-    const receipt = await startsFor(workflowIds.orderReceipt(orderId));
+    const receipt = await startsFor(ordersWorkflowIds.orderReceipt(orderId));
     expect(receipt).toEqual([
       expect.objectContaining({ request_key: '', args: [{ orderId, afterSeconds: 21 * DAY }] }),
       {
@@ -148,11 +157,11 @@ describe('shipment tracking (activity and service on Postgres)', () => {
     const second = (await ship('SIM-SECOND', itemIds[1]!))!.shipmentId!;
     const service = tracking();
     expect(await service.record(first, 'SIM-FIRST', { status: 'DELIVERED', detail: 'Delivered.' })).toBe(true);
-    expect((await startsFor(workflowIds.orderReceipt(orderId))).map((s: { request_key: string }) => s.request_key)).toEqual(['']);
+    expect((await startsFor(ordersWorkflowIds.orderReceipt(orderId))).map((s: { request_key: string }) => s.request_key)).toEqual(['']);
     const [partial] = await db().query(`SELECT delivered_at FROM orders WHERE id = $1`, [orderId]);
     expect(partial.delivered_at).toBeNull();
     expect(await service.record(second, 'SIM-SECOND', { status: 'DELIVERED', detail: 'Delivered.' })).toBe(true);
-    expect((await startsFor(workflowIds.orderReceipt(orderId))).map((s: { request_key: string }) => s.request_key)).toEqual([
+    expect((await startsFor(ordersWorkflowIds.orderReceipt(orderId))).map((s: { request_key: string }) => s.request_key)).toEqual([
       '',
       'orderDelivered',
     ]);
@@ -202,6 +211,7 @@ describe('shipment tracking (activity and service on Postgres)', () => {
           deliveredReceiptSeconds: 3 * DAY,
           tracking: policy,
         },
+        orderStarts,
       );
 
     it("records the provider's status and words as CARRIER, and a number it does not know as NOT_FOUND", async () => {

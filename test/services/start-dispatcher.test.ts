@@ -2,8 +2,9 @@ import { createLogger } from '../../src/logger';
 import { webhookFanOut } from '../../src/services/webhooks/fan-out';
 import { emailChangeStart } from '../../src/modules/account';
 import { listingImportStart } from '../../src/modules/listings';
+import { orderStarts } from '../../src/modules/orders';
 import { webhookDeliveryStart } from '../../src/modules/webhooks';
-import { requestWorkflowStart, requestWorkflowStarts, starts, type WorkflowStart } from '../../src/services/workflow-starts';
+import { requestWorkflowStart, requestWorkflowStarts, type WorkflowStart } from '../../src/services/workflow-starts';
 import { StartDispatcher, type StartExecutor } from '../../src/services/workflow-starts/dispatcher';
 import { emitEvents } from '../../src/services/events/outbox';
 import { newId } from '../../src/ids';
@@ -84,9 +85,9 @@ describe('requestWorkflowStart', () => {
 
   it('keeps a signal-with-start beside the start of the same workflow', async () => {
     const orderId = newId();
-    await request(starts.orderReceipt(orderId, 60));
-    await request(starts.orderDelivered(orderId, 60, 10));
-    await request(starts.orderDelivered(orderId, 60, 10));
+    await request(orderStarts.orderReceipt(orderId, 60));
+    await request(orderStarts.orderDelivered(orderId, 60, 10));
+    await request(orderStarts.orderDelivered(orderId, 60, 10));
     expect((await rowsOf(`order-receipt:${orderId}`)).map((r) => r.request_key)).toEqual(['', 'orderDelivered']);
   });
 });
@@ -175,8 +176,8 @@ describe('StartDispatcher.dispatchBatch (real Postgres, recorded starts)', () =>
 
   it('makes the requests of one workflow in order, and holds a signal back while its start fails', async () => {
     const orderId = newId();
-    await request(starts.orderReceipt(orderId, 60));
-    await request(starts.orderDelivered(orderId, 60, 10));
+    await request(orderStarts.orderReceipt(orderId, 60));
+    await request(orderStarts.orderDelivered(orderId, 60, 10));
     const failing = recordingExecutor(() => true);
     await dispatcherWith(failing.executor).dispatchBatch();
     // Only the start was tried; the signal waits with it.

@@ -10,7 +10,9 @@ import {
 import { newId } from '../../src/ids';
 import { AccountStatsService } from '../../src/services/account/account-stats';
 import { recordCaseChange } from '../../src/services/cases/case-changes';
+import { caseChangeStarts } from '../../src/modules/cases';
 import { commitCheckout } from '../../src/services/checkout/commit';
+import { offerChangeStarts } from '../../src/modules/offers';
 import { DomainError } from '../../src/services/errors';
 import { createDefaultReviews } from '../../src/services/reviews/default-reviews';
 import { SellerStatsService } from '../../src/services/sellers/seller-stats';
@@ -38,7 +40,7 @@ import { servicesOf } from '../../src/modules';
  */
 const SEEDS = Number(process.env.STATS_PROPERTY_SEEDS ?? 12);
 const STEPS = Number(process.env.STATS_PROPERTY_STEPS ?? 40);
-const SETTLEMENT = { reviewWindowSeconds: 60 };
+const SETTLEMENT = { reviewWindowSeconds: 60, ...caseChangeStarts };
 const BUYER_FEE = 100;
 
 let api: TestApi;
@@ -147,7 +149,7 @@ async function sale(rng: () => number, w: World): Promise<string> {
         total: subtotal + BUYER_FEE,
         deliveryAddress: STORED_ADDRESS,
       },
-      { sellerFeeBps: 500 },
+      { sellerFeeBps: 500, offerChanges: offerChangeStarts },
     ),
   );
   return `sale by ${buyerId} from ${sellerIds.join(', ')}`;

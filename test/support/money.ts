@@ -1,5 +1,6 @@
 import { newId } from '../../src/ids';
 import { recordCaseChange } from '../../src/services/cases/case-changes';
+import { caseChangeStarts } from '../../src/modules/cases';
 import type { TestApi, TestUser } from './api';
 import { insertCase } from './cases';
 import { apiClient, dataOf, expectStatus } from './client';
@@ -38,7 +39,7 @@ export async function acceptRefund(api: TestApi, orderId: string, amount: number
   const db = api.database.db;
   const { caseId } = await insertCase(db, orderId, 'BUYER', { items: [] });
   const outcome = { id: newId(), type: 'REFUND' as const, party: 'SELLER' as const };
-  const options = { reviewWindowSeconds: 60 };
+  const options = { reviewWindowSeconds: 60, ...caseChangeStarts };
   await recordCaseChange(
     db,
     {

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { newId } from '../../src/ids';
 import { commitCheckout } from '../../src/services/checkout/commit';
+import { offerChangeStarts } from '../../src/modules/offers';
 import { STORED_ADDRESS } from './shop';
 
 /**
@@ -39,7 +40,7 @@ export async function commitPaidCheckout(
         total,
         deliveryAddress: STORED_ADDRESS,
       },
-      { sellerFeeBps: 500 },
+      { sellerFeeBps: 500, offerChanges: offerChangeStarts },
     ),
   );
   const [order] = await db.query(`SELECT id FROM orders WHERE purchase_id = $1`, [purchaseId]);

@@ -8,7 +8,7 @@ import { createLogger } from '../../src/logger';
 import { createWorkerMetrics, type WorkerMetrics } from '../../src/observability/worker-metrics';
 import { EVENT_TYPES } from '../../src/services/events/outbox';
 import type { StartDispatcher } from '../../src/services/workflow-starts/dispatcher';
-import { workflowIds } from '../../src/temporal/workflow-ids';
+import { casesWorkflowIds } from '../../src/modules/cases';
 import { createWorker } from '../../worker/create-worker';
 import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../../scripts/round-robin-proxy';
@@ -234,8 +234,11 @@ describe('two APIs behind the round-robin proxy, two workers with their dispatch
       const order = purchase.orders.find((o) => o.sellerId === shopB.seller.id)!;
       const opened = await disputeFirstItem(pub, buyer, { purchaseId: purchase.id, order }, 'Bent corner');
       await eventually(async () =>
-        (await db().query(`SELECT 1 FROM workflow_starts WHERE workflow_id = $1 AND started_at IS NOT NULL`, [workflowIds.case(opened.id)]))
-          .length
+        (
+          await db().query(`SELECT 1 FROM workflow_starts WHERE workflow_id = $1 AND started_at IS NOT NULL`, [
+            casesWorkflowIds.case(opened.id),
+          ])
+        ).length
           ? true
           : null,
       );

@@ -1,6 +1,6 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import { workflowIds } from '../../src/temporal/workflow-ids';
+import { emailWorkflowIds } from '../../src/modules/email';
 import { emailDeliveryWorkflow } from '../../workflows';
 import { FAILURE_MEMO } from '../../workflows/bounded-activities';
 import { recordReplayHistoriesOf } from '../support/replay-histories';
@@ -26,7 +26,7 @@ async function deliver(messageId: string, deliverEmail: (id: string) => Promise<
     activities: { deliverEmail },
   });
   const handle = await env.client.workflow.start(emailDeliveryWorkflow, {
-    workflowId: workflowIds.emailDelivery(messageId),
+    workflowId: emailWorkflowIds.delivery(messageId),
     taskQueue: TASK_QUEUE,
     args: [{ messageId }],
   });

@@ -3,9 +3,8 @@ import { Worker } from '@temporalio/worker';
 import { createOfferActivities } from '../../activities/offers';
 import { classifyFailures } from '../../activities/failures';
 import { OfferEngine } from '../../src/services/offers/offer-engine';
-import { starts } from '../../src/services/workflow-starts';
 import { TemporalStartExecutor } from '../../src/temporal/start-executor';
-import { workflowIds } from '../../src/temporal/workflow-ids';
+import { offerChangeStarts, offerStart, offersWorkflowIds } from '../../src/modules/offers';
 import { offerChangedSignal } from '../../workflows/contracts/offer';
 import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser } from '../support/api';
 import { insertListing, seedCatalog, type FixtureItem } from '../support/fixtures';
@@ -31,7 +30,7 @@ beforeAll(async () => {
     connection: env.nativeConnection,
     taskQueue: api.config.temporal.taskQueue,
     workflowBundle: await workflowBundle(),
-    activities: classifyFailures(createOfferActivities({ engine: new OfferEngine(db, api.config.offers) })),
+    activities: classifyFailures(createOfferActivities({ engine: new OfferEngine(db, api.config.offers, offerChangeStarts) })),
   });
   stopWorker = runInBackground(worker);
   ({ items } = await seedCatalog(db, { names: ['Mewtwo'] }));
@@ -58,7 +57,7 @@ const listing = (values: Record<string, unknown> = {}) =>
 async function makeOffer(listingId: string, unitPrice: number) {
   const res = await api.http.post('/user/offers').set(buyer.bearer).send({ listingId, quantity: 1, unitPrice }).expect(201);
   const offer = res.body as { id: string; status: string };
-  await new TemporalStartExecutor(env.client, api.config.temporal.taskQueue).execute(starts.offer(offer.id, listingId), { eager: false });
+  await new TemporalStartExecutor(env.client, api.config.temporal.taskQueue).execute(offerStart(offer.id, listingId), { eager: false });
   return offer;
 }
 
@@ -70,8 +69,8 @@ const move = (as: 'buyer' | 'seller', offerId: string, body: Record<string, unkn
 
 /** Waits for `offer:{id}` to finish, skipping time to its timers; answers its final status. */
 async function finished(offerId: string): Promise<string> {
-  const state = await env.client.workflow.getHandle(workflowIds.offer(offerId)).result();
-  finishedIds.push(workflowIds.offer(offerId));
+  const state = await env.client.workflow.getHandle(offersWorkflowIds.offer(offerId)).result();
+  finishedIds.push(offersWorkflowIds.offer(offerId));
   return (state as { status: string }).status;
 }
 
@@ -201,10 +200,10 @@ describe('moves the workflow refuses', () => {
     // The start outbox carries the notice; no dispatcher runs here, so it is signalled directly.
     const [notice] = await db().query(
       `SELECT options->'signal'->>'name' AS signal FROM workflow_starts WHERE workflow_id = $1 AND request_key LIKE 'changed:%'`,
-      [workflowIds.offer(o.id)],
+      [offersWorkflowIds.offer(o.id)],
     );
     expect(notice).toEqual({ signal: offerChangedSignal.name });
-    await env.client.workflow.getHandle(workflowIds.offer(o.id)).signal(offerChangedSignal);
+    await env.client.workflow.getHandle(offersWorkflowIds.offer(o.id)).signal(offerChangedSignal);
     expect(await finished(o.id)).toBe('DECLINED');
     const row = await stored(o.id);
     expect(row.history.at(-1)).toMatchObject({ by: 'SYSTEM', action: 'end', reason: 'listing-repriced' });

@@ -2,7 +2,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createReviewActivities } from '../../activities/reviews';
 import { Reviews } from '../../src/services/reviews/reviews';
-import { workflowIds } from '../../src/temporal/workflow-ids';
+import { reviewsWorkflowIds } from '../../src/modules/reviews';
 import { reviewWindowWorkflow } from '../../workflows';
 import { registerUser, startTestApi, type TestApi } from '../support/api';
 import { insertPurchase } from '../support/orders';
@@ -51,7 +51,7 @@ async function runWindow(purchaseId: string, options: { completedDaysAgo?: numbe
     const now = await env.currentTimeMs();
     const completedAt = new Date(now - (options.completedDaysAgo ?? 0) * DAY * 1000).toISOString();
     const handle = await env.client.workflow.start(reviewWindowWorkflow, {
-      workflowId: workflowIds.reviewWindow(purchaseId),
+      workflowId: reviewsWorkflowIds.reviewWindow(purchaseId),
       taskQueue: TASK_QUEUE,
       args: [{ purchaseId, completedAt, windowSeconds: 14 * DAY }],
     });

@@ -3,7 +3,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { AttemptInput, AttemptResult } from '../../activities/webhooks';
 import { webhookDeliveryWorkflow } from '../../workflows';
-import type { WebhookDeliveryPolicy } from '../../workflows/contracts/inputs';
+import type { WebhookDeliveryPolicy } from '../../workflows/contracts/webhook-delivery';
 import { MAX_RETRY_AFTER_MS } from '../../workflows/webhook-delivery';
 import { timeSkippingEnv, workflowBundle, testDataConverter } from '../support/temporal';
 

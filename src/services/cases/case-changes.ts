@@ -1,9 +1,26 @@
 import type { DataSource } from 'typeorm';
 import type { CaseStatus, OutcomeProposal, OutcomeState, Party } from '../../domain/cases/machine';
-import { requestReleaseAfterCase } from '../money/transfers';
+import { requestReleaseAfterCase, type FundsReleaseCaseClosedStart } from '../money/transfers';
 import { settlePurchase } from '../orders/order-engine';
+import type { ReviewWindowStart } from '../reviews/review-windows';
 import { queueCaseNotifications } from './case-notifications';
 import { applyOutcomeEffects } from './outcome-effects';
+
+/**
+ * The starts a case change requests, each built by the module that owns its workflow
+ * (src/modules/cases.ts gathers them).
+ */
+export interface CaseChangeStarts {
+  /** A case closed on an order whose funds release is pending: the release checks again. */
+  fundsReleaseCaseClosed: FundsReleaseCaseClosedStart;
+  /** The case's close completed the purchase: its review window opens. */
+  reviewWindow: ReviewWindowStart;
+}
+
+/** What recording a change needs besides the change: its starts, and the review window a completed purchase opens. */
+export interface CaseChangeOptions extends CaseChangeStarts {
+  reviewWindowSeconds: number;
+}
 
 /** One state change decided by `case:{caseId}`, written by the `recordCaseChange` activity. */
 export interface CaseChange {
@@ -45,11 +62,7 @@ export interface RecordedChange {
  * retried change is recognised by its id and answers what the first write queued. Null when the
  * case does not exist.
  */
-export async function recordCaseChange(
-  db: DataSource,
-  c: CaseChange,
-  options: { reviewWindowSeconds: number },
-): Promise<RecordedChange | null> {
+export async function recordCaseChange(db: DataSource, c: CaseChange, options: CaseChangeOptions): Promise<RecordedChange | null> {
   return db.transaction(async (tx) => {
     // The order before its case: the lock order of every writer of both (opening a case and
     // cancelling an order lock the order first), so a refund here and a cancellation never deadlock.
@@ -87,7 +100,7 @@ export async function recordCaseChange(
     );
     await applyOutcomeEffects(tx, { caseId: c.caseId, orderId: row.order_id, kind: c.kind, outcomes: c.outcomes });
     // The order's funds release waits while a case is open (docs/money.md): tell it this one closed.
-    if (c.status === 'CLOSED') await requestReleaseAfterCase(tx, row.order_id, c.caseId);
+    if (c.status === 'CLOSED') await requestReleaseAfterCase(tx, row.order_id, c.caseId, options.fundsReleaseCaseClosed);
     const completed = c.status === 'CLOSED' && (await settlePurchase(tx, row.purchase_id, options))?.status === 'COMPLETED';
     const messageIds = await queueCaseNotifications(tx, c);
     await tx.query(`INSERT INTO case_actions (id, case_id, actor, kind, status, message_ids) VALUES ($1, $2, $3, $4, $5, $6)`, [

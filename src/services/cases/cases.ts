@@ -7,8 +7,8 @@ import { pageOf, type Page, type PageRequest } from '../paging';
 import { SqlFilter } from '../sql-filter';
 import type { Uploads } from '../uploads';
 import { plainText } from './plain-text';
-import { starts, type WorkflowStart } from '../workflow-starts';
-import { openedCaseOf, resolveOutcome, type OutcomeRequest } from './case-opening';
+import type { WorkflowStart } from '../workflow-starts';
+import { openedCaseOf, resolveOutcome, type OpenedCase, type OutcomeRequest } from './case-opening';
 import { loadCaseViews, type CaseAttachmentView, type CaseView } from './case-view';
 
 /** Sends a party's action to the case workflow and returns its answer (see src/temporal/case-updates.ts). */
@@ -20,6 +20,9 @@ export interface CaseWorkflowActions {
    */
   act(opening: WorkflowStart, action: PartyAction, options?: { updateId?: string }): Promise<CaseState>;
 }
+
+/** `case:{caseId}` as its opening starts it, built by the cases module (src/modules/cases.ts). */
+export type CaseStart = (opened: OpenedCase, autoEscalateSeconds: number) => WorkflowStart;
 
 /**
  * A party's action as the API receives it: the party is the caller's role, never the body's; a
@@ -61,6 +64,7 @@ export class Cases {
     private readonly db: DataSource,
     private readonly uploads: Uploads,
     private readonly workflow: CaseWorkflowActions,
+    private readonly caseStart: CaseStart,
     private readonly periods: Periods,
   ) {}
 
@@ -124,7 +128,7 @@ export class Cases {
         : { ...request, party };
     // A case opened moments ago may have its start still in the outbox: the action starts the
     // workflow with the input the outbox start carries, and that start then finds it running.
-    const opening = starts.case(await openedCaseOf(this.db, caseId), this.periods.autoEscalateSeconds);
+    const opening = this.caseStart(await openedCaseOf(this.db, caseId), this.periods.autoEscalateSeconds);
     await this.workflow.act(opening, action, { updateId });
     return this.get(party, userId, caseId);
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Baskets } from '../basket/baskets';
 import { conflict, DomainError, notFound } from '../errors';
+import type { OfferChangeStarts } from '../offers/offer-rows';
 import { commitCheckout, type SessionSnapshot } from './commit';
 import { placeHolds, releaseHolds } from './holds';
 import { CHECKOUT_TRANSITIONS, type CheckoutStatus } from '../../domain/orders/order-machine';
@@ -103,6 +104,8 @@ export class Checkouts {
     private readonly db: DataSource,
     private readonly baskets: Baskets,
     private readonly options: { holdSeconds: number; publicBaseUrl: string; sellerFeeBps: number },
+    /** What a payment tells the offers it pays or sells out (src/modules/offers.ts). */
+    private readonly offerChanges: OfferChangeStarts,
   ) {}
 
   async start(userId: string, basketId: string, successUrl: string): Promise<{ url: string }> {
@@ -204,7 +207,7 @@ export class Checkouts {
       [sessionId, CHECKOUT_TRANSITIONS.pay.to, CHECKOUT_TRANSITIONS.pay.from],
     );
     if (!session) return null;
-    const purchaseId = await commitCheckout(tx, session, { sellerFeeBps: this.options.sellerFeeBps });
+    const purchaseId = await commitCheckout(tx, session, { sellerFeeBps: this.options.sellerFeeBps, offerChanges: this.offerChanges });
     return { outcome: 'paid', redirect: await this.redirectOf(tx, sessionId, purchaseId) };
   }
 

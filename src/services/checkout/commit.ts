@@ -6,7 +6,7 @@ import { DomainError } from '../errors';
 import { emitEvents, type OrderEventData } from '../events/outbox';
 import { postPayment } from '../money/postings';
 import { commitHolds } from './holds';
-import { noticeOpenOffers, offerPaid } from '../offers/offer-rows';
+import { noticeOpenOffers, offerPaid, type OfferChangeStarts } from '../offers/offer-rows';
 import { ORDER_INITIAL_STATUS, PURCHASE_INITIAL_STATUS } from '../../domain/orders/order-machine';
 
 /** What a checkout session froze at checkout time: the buyer pays exactly this. */
@@ -33,7 +33,11 @@ export interface SessionSnapshot {
  * in the sales ledger, the payment is posted to the money ledger, the invoice is issued and one
  * ORDER_CREATED per order goes to the outbox.
  */
-export async function commitCheckout(tx: EntityManager, session: SessionSnapshot, options: { sellerFeeBps: number }): Promise<string> {
+export async function commitCheckout(
+  tx: EntityManager,
+  session: SessionSnapshot,
+  options: { sellerFeeBps: number; offerChanges: OfferChangeStarts },
+): Promise<string> {
   // A seller suspended after this checkout was priced: its payment is refused (docs/sellers-operators.md).
   const suspended: Array<{ id: string }> = await tx.query(
     `SELECT user_id AS id FROM seller_accounts WHERE user_id = ANY($1) AND status <> 'ACTIVE'`,
@@ -135,11 +139,12 @@ export async function commitCheckout(tx: EntityManager, session: SessionSnapshot
   // Stock near the end: a popular listing's row stays locked from here until commit, and every
   // other checkout and payment of it waits that long.
   await commitHolds(tx, session.id);
-  if (session.offerId) await offerPaid(tx, session.offerId, purchaseId, now);
+  if (session.offerId) await offerPaid(tx, session.offerId, purchaseId, now, options.offerChanges);
   // Open offers on listings this sale sold out end (their workflows read their listing again).
   await noticeOpenOffers(
     tx,
     session.lines.map((l) => l.listingId),
+    options.offerChanges,
   );
   // The user summary's `purchases` and `sales` count purchases and seller orders. Last, because a
   // busy seller's row is contended: concurrent commits for one seller queue here, briefly. Locked

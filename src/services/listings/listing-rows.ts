@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { newId } from '../../ids';
 import { emitEvents, type EventType, type ListingEventData } from '../events/outbox';
-import { noticeOpenOffers } from '../offers/offer-rows';
+import { noticeOpenOffers, type OfferChangeStarts } from '../offers/offer-rows';
 import type { ListingInput } from './listing-input';
 import { isValidListing } from './validity';
 
@@ -130,7 +130,13 @@ export async function insertListings(
  * `LISTING_UPDATED`. Returns null when the caller has no such listing. A quantity below what
  * open checkouts hold violates `listings_reserved_within_quantity` (the caller maps it to 409).
  */
-export async function replaceListing(tx: EntityManager, sellerId: string, id: string, input: ListingInput): Promise<WrittenListing | null> {
+export async function replaceListing(
+  tx: EntityManager,
+  sellerId: string,
+  id: string,
+  input: ListingInput,
+  offerChanges: OfferChangeStarts,
+): Promise<WrittenListing | null> {
   const texts = await catalogText(tx, [input.urn]);
   const c = { ...columns(input), ...derived(input, texts.get(input.urn)) };
   const result: [WrittenListing[], number] = await tx.query(
@@ -167,7 +173,7 @@ export async function replaceListing(tx: EntityManager, sellerId: string, id: st
   if (!updated) return null;
   await recordChange(tx, sellerId, 'LISTING_UPDATED', [updated]);
   // Open offers end if the listing now sells out below them or is priced at most their price.
-  await noticeOpenOffers(tx, [id]);
+  await noticeOpenOffers(tx, [id], offerChanges);
   return updated;
 }
 
@@ -175,7 +181,12 @@ export async function replaceListing(tx: EntityManager, sellerId: string, id: st
  * Soft-deletes a listing that no open checkout holds and emits `LISTING_DELETED`.
  * Returns 'deleted', 'locked' (held by a checkout) or 'missing' (not the caller's).
  */
-export async function deleteListing(tx: EntityManager, sellerId: string, id: string): Promise<'deleted' | 'locked' | 'missing'> {
+export async function deleteListing(
+  tx: EntityManager,
+  sellerId: string,
+  id: string,
+  offerChanges: OfferChangeStarts,
+): Promise<'deleted' | 'locked' | 'missing'> {
   const result: [WrittenListing[], number] = await tx.query(
     `UPDATE listings SET deleted_at = now(), updated_at = now()
       WHERE id = $1 AND seller_id = $2 AND deleted_at IS NULL AND reserved = 0
@@ -185,7 +196,7 @@ export async function deleteListing(tx: EntityManager, sellerId: string, id: str
   const [deleted] = result[0];
   if (deleted) {
     await recordChange(tx, sellerId, 'LISTING_DELETED', [deleted]);
-    await noticeOpenOffers(tx, [id]);
+    await noticeOpenOffers(tx, [id], offerChanges);
     return 'deleted';
   }
   const held = await tx.query(`SELECT 1 FROM listings WHERE id = $1 AND seller_id = $2 AND deleted_at IS NULL`, [id, sellerId]);

@@ -3,6 +3,7 @@ import { Listing, ListingAttachment, Upload } from '../../db/entities';
 import { newId } from '../../ids';
 import { conflict, invalid, notFound, type FieldError } from '../errors';
 import { parseListingInput, type ListingInput } from './listing-input';
+import type { OfferChangeStarts } from '../offers/offer-rows';
 import { deleteListing, insertListings, replaceListing } from './listing-rows';
 import { loadListingViews, toListingViews, type AttachmentView, type ListingView } from './listing-view';
 import { SellerSearch, type SellerSearchOptions, type SellerSearchRequest } from './seller-search';
@@ -35,6 +36,8 @@ export class SellerListings {
     private readonly db: DataSource,
     private readonly imageUrl: (imageId: string) => string,
     search: SellerSearchOptions,
+    /** What a listing's change tells the open offers on it (src/modules/offers.ts). */
+    private readonly offerChanges: OfferChangeStarts,
   ) {
     this.searcher = new SellerSearch(db, search);
   }
@@ -88,7 +91,7 @@ export class SellerListings {
 
   async update(sellerId: string, id: string, input: ListingInput): Promise<ListingView> {
     const written = await this.db
-      .transaction((tx) => replaceListing(tx, sellerId, id, input))
+      .transaction((tx) => replaceListing(tx, sellerId, id, input, this.offerChanges))
       .catch((err: unknown) => {
         if (checkViolation(err, 'listings_reserved_within_quantity')) {
           throw conflict(
@@ -103,7 +106,7 @@ export class SellerListings {
   }
 
   async delete(sellerId: string, id: string): Promise<void> {
-    const outcome = await this.db.transaction((tx) => deleteListing(tx, sellerId, id));
+    const outcome = await this.db.transaction((tx) => deleteListing(tx, sellerId, id, this.offerChanges));
     if (outcome === 'missing') throw notFound('Listing');
     if (outcome === 'locked')
       throw conflict('listing-locked', 'Open checkouts hold units of this listing; it can be deleted once they finish.');

@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../../ids';
 import { invalid } from '../errors';
 import { emitEvents } from '../events/outbox';
-import { requestWorkflowStarts, starts } from '../workflow-starts';
+import { requestWorkflowStarts } from '../workflow-starts';
 import type { WorkflowStart } from '../workflow-starts/start';
 import { CURRENCY, lockSellerMoney, postLedger, sellerBalances } from './ledger';
 import { recoverRefundLosses } from './recoveries';
@@ -26,6 +26,9 @@ export interface PayoutOptions {
   runIntervalMs: number;
 }
 
+/** `payout:{sellerId}:{runDate}`, built by the money module (src/modules/money.ts). */
+export type PayoutStart = (sellerId: string, runDate: string, transitSeconds: number) => WorkflowStart;
+
 const PAYOUT_COLUMNS = `id, amount::int AS amount, currency, to_char(arrival_date, 'YYYY-MM-DD') AS "arrivalDate", status`;
 
 /** Active sellers with money available, by id after $1 (null: from the first), at most $2. */
@@ -48,10 +51,11 @@ export async function payoutRunPage(
   runDate: string,
   after: string | null,
   options: { transitSeconds: number },
+  payoutStart: PayoutStart,
 ): Promise<{ starts: WorkflowStart[]; next: string | null }> {
   const sellers: Array<{ seller_id: string }> = await db.query(SELLERS_DUE, [after, PAYOUT_RUN_PAGE]);
   return {
-    starts: sellers.map((s) => starts.payout(s.seller_id, runDate, options.transitSeconds)),
+    starts: sellers.map((s) => payoutStart(s.seller_id, runDate, options.transitSeconds)),
     next: sellers.length === PAYOUT_RUN_PAGE ? sellers.at(-1)!.seller_id : null,
   };
 }
@@ -62,12 +66,17 @@ export async function payoutRunPage(
  * that began before that change and replay its history (`patched('payout-run-children')` in
  * workflows/payout.ts); remove with the patch once none can be running.
  */
-export async function requestPayoutRun(db: DataSource, runDate: string, options: { transitSeconds: number }): Promise<number> {
+export async function requestPayoutRun(
+  db: DataSource,
+  runDate: string,
+  options: { transitSeconds: number },
+  payoutStart: PayoutStart,
+): Promise<number> {
   return db.transaction(async (tx) => {
     const sellers: Array<{ seller_id: string }> = await tx.query(SELLERS_DUE, [null, null]);
     await requestWorkflowStarts(
       tx,
-      sellers.map((s) => starts.payout(s.seller_id, runDate, options.transitSeconds)),
+      sellers.map((s) => payoutStart(s.seller_id, runDate, options.transitSeconds)),
     );
     return sellers.length;
   });

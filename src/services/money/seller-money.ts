@@ -9,6 +9,7 @@ import {
   nextPayoutRun,
   payoutRunPage,
   requestPayoutRun,
+  type PayoutStart,
   settlePayout,
   type PayoutStatus,
   type PayoutView,
@@ -29,6 +30,7 @@ export class SellerMoney {
   constructor(
     private readonly db: DataSource,
     private readonly options: MoneyOptions,
+    private readonly payoutStart: PayoutStart,
   ) {}
 
   /**
@@ -57,12 +59,12 @@ export class SellerMoney {
   }
 
   payoutRunPage(runDate: string, after: string | null): Promise<{ starts: WorkflowStart[]; next: string | null }> {
-    return payoutRunPage(this.db, runDate, after, { transitSeconds: this.options.payoutTransitSeconds });
+    return payoutRunPage(this.db, runDate, after, { transitSeconds: this.options.payoutTransitSeconds }, this.payoutStart);
   }
 
   /** The payout run before its payouts were child workflows (payouts.ts `requestPayoutRun`). */
   requestPayoutRun(runDate: string): Promise<number> {
-    return requestPayoutRun(this.db, runDate, { transitSeconds: this.options.payoutTransitSeconds });
+    return requestPayoutRun(this.db, runDate, { transitSeconds: this.options.payoutTransitSeconds }, this.payoutStart);
   }
 
   createPayout(sellerId: string, runDate: string): Promise<string | null> {

@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { FundsRelease } from '../../../workflows/contracts/funds-release';
 import { newId } from '../../ids';
 import { invalid } from '../errors';
-import { requestWorkflowStart, starts } from '../workflow-starts';
+import { requestWorkflowStart, type WorkflowStart } from '../workflow-starts';
 import { CURRENCY, lockSellerMoney, orderPending, postLedger } from './ledger';
 import { recoverRefundLosses } from './recoveries';
 
@@ -18,6 +18,12 @@ export interface TransferView {
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** `funds-release:{orderId}` as an order's receipt starts it, built by the money module (src/modules/money.ts). */
+export type FundsReleaseStart = (orderId: string, afterSeconds: number, releaseAt: Date) => WorkflowStart;
+
+/** The signal-with-start of `funds-release:{orderId}` that a case closing on the order sends (one per case). */
+export type FundsReleaseCaseClosedStart = (orderId: string, afterSeconds: number, releaseAt: Date, caseId: string) => WorkflowStart;
 
 /**
  * A PENDING transfer's amount is what the ledger holds pending for its order now, so a refund
@@ -36,7 +42,12 @@ const TRANSFER_COLUMNS = `id, order_id AS "orderId", type, status,
  * `funds-release:{orderId}` timer, both in the receipt's transaction. Nothing is scheduled for an
  * order with nothing pending (fully refunded already), and a second receipt schedules nothing.
  */
-export async function scheduleFundsRelease(tx: EntityManager, orderId: string, holdSeconds: number): Promise<void> {
+export async function scheduleFundsRelease(
+  tx: EntityManager,
+  orderId: string,
+  holdSeconds: number,
+  fundsRelease: FundsReleaseStart,
+): Promise<void> {
   const amount = await orderPending(tx, orderId);
   if (amount <= 0) return;
   const [inserted]: Array<{ available_on: Date }> = await tx.query(
@@ -45,7 +56,7 @@ export async function scheduleFundsRelease(tx: EntityManager, orderId: string, h
      ON CONFLICT (order_id) WHERE type = 'TRANSFER' DO NOTHING RETURNING available_on`,
     [newId(), amount, CURRENCY, holdSeconds, orderId],
   );
-  if (inserted) await requestWorkflowStart(tx, starts.fundsRelease(orderId, holdSeconds, inserted.available_on));
+  if (inserted) await requestWorkflowStart(tx, fundsRelease(orderId, holdSeconds, inserted.available_on));
 }
 
 /**
@@ -90,13 +101,18 @@ export async function releaseOrderFunds(db: DataSource, orderId: string): Promis
  * pending, `funds-release:{orderId}` is signalled (signal-with-start through the start outbox), so
  * a release held back by the case runs now. Nothing when the order has no pending release.
  */
-export async function requestReleaseAfterCase(tx: EntityManager, orderId: string, caseId: string): Promise<void> {
+export async function requestReleaseAfterCase(
+  tx: EntityManager,
+  orderId: string,
+  caseId: string,
+  caseClosed: FundsReleaseCaseClosedStart,
+): Promise<void> {
   const [pending]: Array<{ seconds: number; available_on: Date }> = await tx.query(
     `SELECT GREATEST(0, ceil(extract(epoch FROM available_on - now())))::int AS seconds, available_on
        FROM transfers WHERE order_id = $1 AND type = 'TRANSFER' AND status = 'PENDING'`,
     [orderId],
   );
-  if (pending) await requestWorkflowStart(tx, starts.fundsReleaseCaseClosed(orderId, pending.seconds, pending.available_on, caseId));
+  if (pending) await requestWorkflowStart(tx, caseClosed(orderId, pending.seconds, pending.available_on, caseId));
 }
 
 /** The transfers of the given orders, oldest first, grouped by order (for order views). */

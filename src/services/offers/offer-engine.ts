@@ -12,6 +12,7 @@ import {
   emitOfferEvent,
   lockOffer,
   notifyParties,
+  type OfferChangeStarts,
   readListing,
   stateOf,
   writeOffer,
@@ -102,6 +103,7 @@ export class OfferEngine {
   constructor(
     private readonly db: DataSource,
     private readonly periods: OfferPeriods,
+    private readonly starts: OfferChangeStarts,
   ) {}
 
   /** The offer's state and deadline as stored (the workflow's first read, and after `offerChanged`): ends it if its listing no longer supports it. */
@@ -369,7 +371,7 @@ export class OfferEngine {
   ): Promise<OfferRow> {
     await writeOffer(tx, o.id, w);
     await emitOfferEvent(tx, o, at, { ...w, reason, received });
-    await notifyParties(tx, o, by, what, w);
+    await notifyParties(tx, o, by, what, w, this.starts);
     return {
       ...o,
       status: w.status,

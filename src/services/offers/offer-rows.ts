@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { OfferHistoryAction, OfferParty, OfferState, OfferStatus } from '../../domain/offers/machine';
 import { enqueueEmail } from '../../integrations/email/outbox';
 import { emitEvents } from '../events/outbox';
-import { requestWorkflowStart, requestWorkflowStarts, starts } from '../workflow-starts';
+import { requestWorkflowStart, requestWorkflowStarts, type WorkflowStart } from '../workflow-starts';
 
 /** Who made a move: a party, or the service on its own (thresholds, deadlines, listing changes). */
 export type OfferActor = OfferParty | 'SYSTEM';
@@ -157,6 +157,18 @@ export async function emitOfferEvent(
   ]);
 }
 
+/**
+ * The starts an offer's change requests wherever it happens (a move, a listing's write, a
+ * checkout's payment), built by the modules that own their workflows (src/modules/offers.ts
+ * gathers them).
+ */
+export interface OfferChangeStarts {
+  /** The offer's listing or payment changed: `offer:{offerId}` reads its offer again (one request per change). */
+  offerChanged(offerId: string): WorkflowStart;
+  /** The delivery of one e-mail queued in the outbox. */
+  emailDelivery(messageId: string): WorkflowStart;
+}
+
 const pounds = (pence: number) => `£${(pence / 100).toFixed(2)}`;
 
 /**
@@ -169,6 +181,7 @@ export async function notifyParties(
   by: OfferActor,
   what: string,
   after: { status: OfferStatus; unitPrice: number; quantity: number },
+  starts: OfferChangeStarts,
 ): Promise<void> {
   const recipients = by === 'BUYER' ? [offer.sellerId] : by === 'SELLER' ? [offer.buyerId] : [offer.buyerId, offer.sellerId];
   const users: Array<{ email: string }> = await tx.query(`SELECT email FROM users WHERE id = ANY($1::uuid[]) ORDER BY id`, [recipients]);
@@ -194,7 +207,7 @@ export async function notifyParties(
  * each workflow reads its offer again and ends it when the listing no longer supports it
  * (docs/offers.md, "Listing changes"). In the caller's transaction, through the start outbox.
  */
-export async function noticeOpenOffers(tx: EntityManager, listingIds: string[]): Promise<void> {
+export async function noticeOpenOffers(tx: EntityManager, listingIds: string[], starts: OfferChangeStarts): Promise<void> {
   if (listingIds.length === 0) return;
   const open: Array<{ id: string }> = await tx.query(
     `SELECT id FROM offers WHERE listing_id = ANY($1::uuid[]) AND status IN ('PENDING', 'COUNTERED') ORDER BY id`,
@@ -207,7 +220,13 @@ export async function noticeOpenOffers(tx: EntityManager, listingIds: string[]):
  * The accepted offer's checkout was paid (in the payment's transaction, the one gate that makes
  * it happen once): the offer is PAID, the seller is told, and its workflow hears of it.
  */
-export async function offerPaid(tx: EntityManager, offerId: string, purchaseId: string, at: Date): Promise<void> {
+export async function offerPaid(
+  tx: EntityManager,
+  offerId: string,
+  purchaseId: string,
+  at: Date,
+  starts: OfferChangeStarts,
+): Promise<void> {
   const [[o]]: [OfferRow[]] = await tx.query(
     `UPDATE offers o SET status = 'PAID', purchase_id = $2, updated_at = now(),
             history = history || jsonb_build_array(jsonb_build_object('by', 'BUYER', 'action', 'pay', 'unitPrice', unit_price,
@@ -216,10 +235,17 @@ export async function offerPaid(tx: EntityManager, offerId: string, purchaseId: 
     [offerId, purchaseId, at.toISOString()],
   );
   if (!o) return;
-  await notifyParties(tx, o, 'BUYER', 'The buyer paid the accepted offer', {
-    status: 'PAID',
-    unitPrice: o.unitPrice,
-    quantity: o.quantity,
-  });
+  await notifyParties(
+    tx,
+    o,
+    'BUYER',
+    'The buyer paid the accepted offer',
+    {
+      status: 'PAID',
+      unitPrice: o.unitPrice,
+      quantity: o.quantity,
+    },
+    starts,
+  );
   await requestWorkflowStart(tx, starts.offerChanged(offerId));
 }

@@ -18,7 +18,7 @@ import { pageOf, type Page } from '../paging';
 import { conflict, DomainError, forbidden, notFound } from '../errors';
 import { loadListingViews, type ListingView } from '../listings/listing-view';
 import { loadUserSummaries, type UserSummary } from '../users/user-summary';
-import { requestWorkflowStart, starts, type WorkflowStart } from '../workflow-starts';
+import { requestWorkflowStart, type WorkflowStart } from '../workflow-starts';
 import type { OfferEngine } from './offer-engine';
 import { OFFER_COLUMNS, readListing, stateOf, type OfferHistoryEntry, type OfferRow } from './offer-rows';
 
@@ -31,6 +31,9 @@ export interface OfferWorkflowPort {
    */
   act(start: WorkflowStart, action: OfferAction, updateId: string): Promise<OfferState | null>;
 }
+
+/** `offer:{offerId}` as the offer's creation starts it, built by the offers module (src/modules/offers.ts). */
+export type OfferStart = (offerId: string, listingId: string) => WorkflowStart;
 
 export interface OfferOptions {
   expirySeconds: number;
@@ -115,6 +118,7 @@ export class Offers {
     private readonly db: DataSource,
     private readonly engine: OfferEngine,
     private readonly workflow: OfferWorkflowPort,
+    private readonly offerStart: OfferStart,
     private readonly deliveryOptionsOf: DeliveryOptionsOf,
     private readonly options: OfferOptions,
   ) {}
@@ -174,7 +178,7 @@ export class Offers {
           now,
         );
         // A party's first move starts it too, if it comes first (`act`).
-        if (OPEN.includes(after.status)) await requestWorkflowStart(tx, starts.offer(offerId, listing.id));
+        if (OPEN.includes(after.status)) await requestWorkflowStart(tx, this.offerStart(offerId, listing.id));
       })
       .catch((err: unknown) => {
         if (uniqueViolation(err, 'offers_one_open_per_buyer_listing')) {
@@ -239,7 +243,7 @@ export class Offers {
     const action: OfferAction = { ...request, party };
     // An offer made moments ago may have its start still in the outbox: the move starts the
     // workflow with the input that start carries (rebuilt from the row), and that start then finds it running.
-    if ((await this.workflow.act(starts.offer(offerId, listingId), action, updateId)) === null) {
+    if ((await this.workflow.act(this.offerStart(offerId, listingId), action, updateId)) === null) {
       // The workflow ended since the check above (its last write closed the offer).
       throw closed((await this.owned(party, userId, offerId)).status);
     }

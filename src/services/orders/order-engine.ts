@@ -5,7 +5,7 @@ import { conflict, invalid, notFound, type FieldError } from '../errors';
 import { emitEvents } from '../events/outbox';
 import { enqueueEmail } from '../../integrations/email/outbox';
 import { restoreStock } from '../listings/stock';
-import { requestReviewWindow } from '../reviews/review-windows';
+import { requestReviewWindow, type ReviewWindowStart } from '../reviews/review-windows';
 import { refundBuyerFee, refundOrder } from '../money/refunds';
 import { emitOrderUpdated } from './order-events';
 import { openCase, type CaseRequest, type OpenedCase } from '../cases/case-opening';
@@ -43,9 +43,10 @@ export type OrderAction =
   | { action: 'decline-cancel' }
   | { action: 'cancel' };
 
-/** What settling a purchase needs to know: the review window a completed purchase opens. */
+/** What settling a purchase needs to know: the review window a completed purchase opens, and its start. */
 export interface Settlement {
   reviewWindowSeconds: number;
+  reviewWindow: ReviewWindowStart;
 }
 
 /** Work to start once the transaction has committed (workflows must never see rolled-back rows). */
@@ -397,6 +398,7 @@ export async function settlePurchase(
   const purchase = rows[0];
   if (!purchase) return null;
   const feeRefunded = purchase.status === PURCHASE_TRANSITIONS.cancel.to ? await refundBuyerFee(tx, purchaseId) : 0;
-  if (purchase.status === PURCHASE_TRANSITIONS.complete.to) await requestReviewWindow(tx, purchaseId, settlement.reviewWindowSeconds);
+  if (purchase.status === PURCHASE_TRANSITIONS.complete.to)
+    await requestReviewWindow(tx, purchaseId, settlement.reviewWindowSeconds, settlement.reviewWindow);
   return { status: purchase.status, feeRefunded };
 }

@@ -1,9 +1,9 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import type { TrackingPolicy } from '../../../workflows/contracts/inputs';
+import type { TrackingPolicy } from '../../../workflows/contracts/shipment-tracking';
 import type { Carrier, TrackingReport, TrackingStatus } from '../../integrations/carriers';
 import { newId } from '../../ids';
 import { conflict, notFound } from '../errors';
-import { requestWorkflowStart, starts } from '../workflow-starts';
+import { requestWorkflowStart, type WorkflowStart } from '../workflow-starts';
 import { emitOrderUpdated } from './order-events';
 
 /**
@@ -17,6 +17,14 @@ export interface ShipmentTrackingSettings {
   /** Receipt this long after the order's last shipment is delivered, when that is sooner. */
   deliveredReceiptSeconds: number;
   tracking: TrackingPolicy;
+}
+
+/** The starts a tracking change requests, built by the orders module (src/modules/orders.ts). */
+export interface ShipmentTrackingStarts {
+  /** Every shipment of the order is delivered: its receipt comes `deliveredReceiptSeconds` from now, if sooner. */
+  orderDelivered(orderId: string, autoReceiptSeconds: number, deliveredReceiptSeconds: number): WorkflowStart;
+  /** The seller corrected the tracking number: tracking polls the new one (one request per correction). */
+  shipmentTrackingChanged(shipmentId: string, policy: TrackingPolicy, correctionId: string): WorkflowStart;
 }
 
 export interface TrackingCorrection {
@@ -42,6 +50,7 @@ export class ShipmentTracking {
     private readonly db: DataSource,
     private readonly carrier: Carrier,
     private readonly settings: ShipmentTrackingSettings,
+    private readonly starts: ShipmentTrackingStarts,
   ) {}
 
   /** Asks the carrier about the shipment's current number and records a change. */
@@ -93,7 +102,7 @@ export class ShipmentTracking {
           await tx.query(`UPDATE orders SET delivered_at = now() WHERE id = $1 AND delivered_at IS NULL`, [order.id]);
           await requestWorkflowStart(
             tx,
-            starts.orderDelivered(order.id, this.settings.autoReceiptSeconds, this.settings.deliveredReceiptSeconds),
+            this.starts.orderDelivered(order.id, this.settings.autoReceiptSeconds, this.settings.deliveredReceiptSeconds),
           );
         }
       }
@@ -129,7 +138,7 @@ export class ShipmentTracking {
         [shipmentId, correction.trackingNumber, carrier, trackingUrl],
       );
       await this.orderChanged(tx, order);
-      await requestWorkflowStart(tx, starts.shipmentTrackingChanged(shipmentId, this.settings.tracking, newId()));
+      await requestWorkflowStart(tx, this.starts.shipmentTrackingChanged(shipmentId, this.settings.tracking, newId()));
     });
   }
 

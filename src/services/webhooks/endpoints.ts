@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import type { WebhookDeliveryPolicy } from '../../../workflows/contracts/inputs';
+import type { WebhookDeliveryPolicy } from '../../../workflows/contracts/webhook-delivery';
 import { OutboxEvent, WebhookDelivery, WebhookEndpoint, type WebhookDisabledReason } from '../../db/entities';
 import { newId, UUID_PATTERN } from '../../ids';
 import { conflict, invalid, notFound, type FieldError } from '../errors';

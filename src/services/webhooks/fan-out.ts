@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { WebhookDeliveryPolicy } from '../../../workflows/contracts/inputs';
+import type { WebhookDeliveryPolicy } from '../../../workflows/contracts/webhook-delivery';
 import { requestWorkflowStarts, type WorkflowStart } from '../workflow-starts';
 import { DEFAULT_START_BATCH } from '../../config';
 import type { StartFeeder } from '../workflow-starts/dispatcher';

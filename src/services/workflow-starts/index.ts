@@ -2,7 +2,6 @@ import type { EntityManager } from 'typeorm';
 import { activeTraceCarrier } from '../../observability/trace-context';
 
 export type { WorkflowStart, StartSearchAttribute } from './start';
-export { starts } from './starts';
 import type { WorkflowStart } from './start';
 
 /**

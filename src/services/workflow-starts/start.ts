@@ -1,8 +1,8 @@
 /**
  * One start intent as stored in `workflow_starts`: plain JSON, so it survives the outbox and the
  * dispatcher needs nothing from the workflow's module to start it. Built by the typed `start`
- * that `workflowStarts` returns, in the feature module that owns the workflow (or, for the
- * builders not moved yet, in `starts.ts`).
+ * that `workflowStarts` returns (src/modules/workflow-start.ts), in the feature module that owns
+ * the workflow.
  */
 export interface WorkflowStart {
   workflowType: string;
