@@ -24,13 +24,16 @@ const BULK_SQL = `
    WHERE i.urn = ANY($1::text[])
    ORDER BY array_position($1::text[], i.urn)`;
 
+// The same match as the API (full text, or a name similar to q among the distinct names) on the
+// same narrow table (catalog_search, migration 1733670000000), every match ranked and counted.
 const SEARCH_SQL = `
   WITH page AS (
-    SELECT i.urn, count(*) OVER () AS total,
-           ts_rank(i.search_vector, websearch_to_tsquery('simple', $1)) + similarity(i.name, $1) AS rank
-      FROM catalog_items i
-     WHERE i.search_vector @@ websearch_to_tsquery('simple', $1) OR i.name % $1
-     ORDER BY rank DESC, i.name, i.urn LIMIT 20)
+    SELECT s.urn, count(*) OVER () AS total,
+           ts_rank(s.search_vector, websearch_to_tsquery('simple', $1)) + similarity(s.name, $1) AS rank
+      FROM catalog_search s
+     WHERE s.search_vector @@ websearch_to_tsquery('simple', $1)
+        OR s.name = ANY(ARRAY(SELECT n.name FROM catalog_names n WHERE n.name % $1))
+     ORDER BY rank DESC, s.name, s.urn LIMIT 20)
   SELECT page.total, ${ITEM_COLUMNS}, st.* FROM page JOIN catalog_items i ON i.urn = page.urn ${ITEM_JOINS}
     LEFT JOIN LATERAL (${LIVE_STATS}) st ON true
    ORDER BY page.rank DESC, i.name, i.urn`;
