@@ -22,7 +22,7 @@ import { UserActivity } from './services/users/activity';
 import { DEFAULT_DECODE_LIMITS } from './integrations/images/decode';
 import { ImageProcessor } from './integrations/images/processor';
 import { BulkLookup } from './services/search/bulk-lookup';
-import { ListingSearch, loadPriceGuideEntries, priceGuideKeysOf } from './services/search/listing-search';
+import { ListingSearch, loadPriceGuideEntries, priceGuideKeysOf, urnOfPriceGuideKey } from './services/search/listing-search';
 import { CatalogSearch } from './services/search/catalog-search';
 import { DiscoverChangeListener, type ItemChanges } from './services/catalog/discover-changes';
 import { JsonCache } from './services/search/json-cache';
@@ -76,7 +76,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   // Public reads go to a replica when one is healthy (docs/replicas.md).
   const reads = createReadRouter(config, db, createLogger(config.logLevel, 'read-router'));
   // A cache refilled after a change reads from the primary until a replica has replayed the change.
-  changes?.onChange(() => reads.changed());
+  changes?.onChange((change) => reads.changed(change));
   changes?.onReset(() => reads.changed());
   const discover = discoverServices(config, reads, changes);
   changes?.start();
@@ -147,21 +147,22 @@ const keepWhileListening = (ttlMs: number, changes: ItemChanges | undefined) => 
 /**
  * Discover's hot answers, kept in memory until the database says they changed (bounded by
  * DISCOVER_CACHE_MS): one item cache shared by bulk lookup and catalog search. Everything is
- * read through `reads.fresh`: a replica that has replayed every change heard so far, else the
- * primary, so what a change made the caches forget is never refilled from before the change.
+ * read through `reads.fresh`: a replica that has replayed every change heard so far to what is
+ * read, else the primary, so what a change made the caches forget is never refilled from before
+ * the change.
  */
 function discoverServices(config: Config, reads: ReadRouter, changes: ItemChanges | undefined) {
-  const db = reads.fresh;
+  const fresh = reads.fresh;
   const ttlMs = config.discover.cacheTtlMs;
   // Item views and rankings change only by what the database notifies: while changes are heard
   // they are kept until they change (KEEP_WHILE_LISTENING_MS is a safety net); otherwise for the TTL.
   const keepMs = keepWhileListening(ttlMs, changes);
-  const items = new JsonCache((urns) => loadItems(db, urns), keepMs, config.discover.itemCacheBytes);
+  const items = new JsonCache((urns) => loadItems(fresh.items(urns), urns), keepMs, config.discover.itemCacheBytes);
   changes?.onChange(({ urns }) => items.forget(urns));
   changes?.onReset(() => items.clear());
   // Nothing notifies a seller's public figures (rating, sales): a summary is kept for the TTL.
   const sellers = new JsonCache(
-    (ids) => loadUserSummaries(db, ids),
+    (ids) => loadUserSummaries(fresh.all, ids),
     () => ttlMs,
     SELLER_SUMMARIES_BUDGET_BYTES,
   );
@@ -169,7 +170,7 @@ function discoverServices(config: Config, reads: ReadRouter, changes: ItemChange
   // (not notified: every sale changes stock, so it is heard too, but a window's edge passing is
   // not): an entry lives for the TTL at most and is forgotten at once when its item changes.
   const priceGuides = new JsonCache(
-    (keys) => loadPriceGuideEntries(db, keys),
+    (keys) => loadPriceGuideEntries(fresh.items(keys.map(urnOfPriceGuideKey)), keys),
     () => ttlMs,
     PRICE_GUIDE_ENTRIES_BUDGET_BYTES,
   );
@@ -177,8 +178,8 @@ function discoverServices(config: Config, reads: ReadRouter, changes: ItemChange
   changes?.onReset(() => priceGuides.clear());
   return {
     bulkLookup: new BulkLookup(items),
-    catalogSearch: new CatalogSearch(db, items, changes, keepMs),
-    listingSearch: new ListingSearch(db, changes, ttlMs, keepMs, { items, sellers }, priceGuides),
+    catalogSearch: new CatalogSearch(fresh, items, changes, keepMs),
+    listingSearch: new ListingSearch(fresh, changes, ttlMs, keepMs, { items, sellers }, priceGuides),
     views: { items, sellers },
   };
 }

@@ -48,7 +48,34 @@ interface Replica {
   probing: Promise<void> | undefined;
   /** When the last probe began: reads behind the fence ask again at most every `PROBE_EVERY_MS`. */
   probedAt: number;
+  /** Its driver as prepared statements are given it (`driverOrPrimary`), made once per pool. */
+  preparedDriver: { pool: Pool; driver: unknown } | undefined;
 }
+
+/**
+ * Where a Discover cache refill reads: a database that has replayed every change the API has
+ * been notified of to what the refill reads, so what a change made a cache forget is never
+ * refilled from before the change. Without replicas each is the primary.
+ */
+export interface FreshReads {
+  /** Every change notified so far: answers that depend on every item (catalog search by price). */
+  readonly all: DataSource;
+  /** Every change to the catalog itself notified so far: rankings by relevance or name, slugs. */
+  readonly catalog: DataSource;
+  /** Every change notified so far to these items: their views, listings and price guides. */
+  items(urns: readonly string[]): DataSource;
+}
+
+/** Notified changes whose position has not been read yet: the reads they concern go to the primary. */
+interface Unplaced {
+  /** Changes may have gone unheard (a reset): every read is concerned. */
+  everything: boolean;
+  catalog: boolean;
+  urns: Set<string>;
+}
+
+const nothingUnplaced = (): Unplaced => ({ everything: false, catalog: false, urns: new Set() });
+const isEmpty = (u: Unplaced) => !u.everything && !u.catalog && u.urns.size === 0;
 
 /** The primary's insert position at one moment: what a replica must have replayed to be as fresh as the primary was then. */
 interface Sample {
@@ -100,6 +127,14 @@ export function createReadRouter(config: Config, primary: DataSource, log: Logge
  */
 const PROBE_EVERY_MS = 20;
 
+/**
+ * Items whose last change's position is remembered: beyond this, the oldest are forgotten by
+ * raising the position every other item's reads require to the newest fence (`itemFloor`), which
+ * errs towards the primary. Under a steady stream of writes only the changes the slowest replica
+ * has not replayed are kept, a few hundred at most.
+ */
+const ITEM_FENCES_KEPT = 100_000;
+
 /** Primary positions are kept this long; a replica behind all of them is at least this far behind. */
 const SAMPLES_KEPT_MS = 60_000;
 
@@ -119,8 +154,10 @@ const PRIMARY_POSITION = 'SELECT pg_current_wal_insert_lsn()::text AS lsn';
  * - `lagging`: reads that may be up to `maxLagMs` old (profiles, reviews, price history, the price
  *   guide) go to a healthy replica, round-robin, else to the primary.
  * - `fresh`: reads that fill a cache kept until the database notifies a change (Discover) go to a
- *   healthy replica that has replayed every change notified so far (`changed`), else to the
- *   primary, so a refill after a change never caches what the change replaced.
+ *   healthy replica that has replayed every change notified so far to what they read (`changed`):
+ *   every change, the catalog's, or the items' (`FreshReads`); else to the primary, so a refill
+ *   after a change never caches what the change replaced, while refills of items no recent
+ *   change touched still use a replica under a steady stream of writes.
  * - `caughtUp()`: a replica that has replayed everything committed before the call, else the
  *   primary: for a caller who must see their own last write (seller listing search).
  *
@@ -139,17 +176,24 @@ export class ReadRouter {
   private closed = false;
   /** Every notified change is at or before this position. */
   private fence: Lsn = 0n;
-  /** A change was notified whose position is being read: fresh reads go to the primary meanwhile. */
+  /** Every notified change to the catalog itself is at or before this position. */
+  private catalogFence: Lsn = 0n;
+  /** Item URN → the position of its last notified change, for changes not known to be on every replica. */
+  private readonly itemFences = new Map<string, Lsn>();
+  /** Every notified change to an item not in `itemFences` is at or before this position. */
+  private itemFloor: Lsn = 0n;
+  /** Changes notified since the position being read was asked for, and those it is being read for. */
+  private unplaced = nothingUnplaced();
+  private placing = nothingUnplaced();
   private fenceReading = false;
-  private fenceWanted = false;
 
   /** Reads routed so far, by database (`primary` or a replica's name): what the metrics export. */
   private readonly routedCounts = new Map<string, number>();
 
   /** Reads that may lag by up to `maxLagMs`. */
   readonly lagging: DataSource;
-  /** Reads that must reflect every change notified so far (cache refills). */
-  readonly fresh: DataSource;
+  /** Reads that must reflect the changes notified so far to what they read (cache refills). */
+  readonly fresh: FreshReads;
 
   constructor(
     readonly primary: DataSource,
@@ -158,10 +202,25 @@ export class ReadRouter {
     private readonly log: Logger,
     private readonly now: () => number = Date.now,
   ) {
-    this.replicas = replicas.map((r) => ({ ...r, state: 'down', lagMs: 0, replayed: 0n, probing: undefined, probedAt: 0 }));
+    this.replicas = replicas.map((r) => ({
+      ...r,
+      state: 'down',
+      lagMs: 0,
+      replayed: 0n,
+      probing: undefined,
+      probedAt: 0,
+      preparedDriver: undefined,
+    }));
     for (const r of this.replicas) r.check.on('error', () => undefined); // an idle check connection lost: the next check reconnects
     this.lagging = this.routing(() => this.pick(() => true));
-    this.fresh = this.routing(() => (this.fenceReading ? undefined : this.pick((r) => r.replayed >= this.fence, true)));
+    const past = (need: Lsn | undefined) => (need === undefined ? undefined : this.pick((r) => r.replayed >= need, true));
+    const all = this.routing(() => past(this.fenceReading ? undefined : this.fence));
+    const catalog = this.routing(() => past(this.unplacedCatalog() ? undefined : this.catalogFence));
+    this.fresh = {
+      all,
+      catalog,
+      items: (urns) => (this.replicas.length === 0 ? this.primary : this.routing(() => past(this.itemsFence(urns)))),
+    };
   }
 
   /** How many reads went to each database (`primary` or a replica's name) since start. */
@@ -184,12 +243,19 @@ export class ReadRouter {
   }
 
   /**
-   * A change was committed on the primary (the database's change notification): `fresh` reads
-   * go to the primary until a replica has replayed it. Its position is read at once; any
-   * position read after the notification arrived is at or past the change's commit.
+   * A change was committed on the primary (the database's change notification), or, with no
+   * change given, changes may have gone unheard (the listener reconnected): the reads it concerns
+   * go to the primary until a replica has replayed it. Its position is read at once; any position
+   * read after the notification arrived is at or past the change's commit.
    */
-  changed(): void {
-    this.fenceWanted = true;
+  changed(change?: { urns: readonly string[]; catalog: boolean }): void {
+    // With no replica every read is on the primary: there is nothing to fence.
+    if (this.replicas.length === 0) return;
+    if (!change) this.unplaced.everything = true;
+    else {
+      if (change.catalog) this.unplaced.catalog = true;
+      for (const urn of change.urns) this.unplaced.urns.add(urn);
+    }
     if (!this.fenceReading) void this.readFence();
   }
 
@@ -231,6 +297,7 @@ export class ReadRouter {
     this.samples.push({ at, lsn: position });
     this.samples = this.samples.filter((s) => s.at >= at - SAMPLES_KEPT_MS);
     await Promise.all(this.replicas.map((r) => this.checkReplica(r)));
+    this.forgetReplayedFences();
   }
 
   private async checkReplica(replica: Replica): Promise<void> {
@@ -310,21 +377,67 @@ export class ReadRouter {
 
   private async readFence(): Promise<void> {
     this.fenceReading = true;
-    // A notification that arrives while a position is read may have committed after it: read again.
-    while (this.fenceWanted && !this.closed) {
-      this.fenceWanted = false;
-      try {
-        const lsn = await this.primaryPosition();
-        if (lsn > this.fence) this.fence = lsn;
-      } catch {
-        // The primary did not answer; fresh reads stay on it (and fail with it) until it does.
-        this.fenceWanted = true;
-        await new Promise((resolve) => setTimeout(resolve, this.options.checkEveryMs));
+    // Notifications that arrive while a position is read may have committed after it: read again for them.
+    while (!isEmpty(this.unplaced) && !this.closed) {
+      this.placing = this.unplaced;
+      this.unplaced = nothingUnplaced();
+      let lsn: Lsn | undefined;
+      while (lsn === undefined && !this.closed) {
+        try {
+          lsn = await this.primaryPosition();
+        } catch {
+          // The primary did not answer; the reads concerned stay on it (and fail with it) until it does.
+          await new Promise((resolve) => setTimeout(resolve, this.options.checkEveryMs));
+        }
       }
+      if (lsn !== undefined) this.place(this.placing, lsn);
     }
+    this.placing = nothingUnplaced();
     this.fenceReading = false;
-    // A fresh read that found no replica past the fence asks them again rather than wait for the next check.
+    // A fresh read that found no replica past its fence asks them again rather than wait for the next check.
     for (const r of this.replicas) if (r.state === 'healthy' && r.replayed < this.fence) void this.probe(r);
+  }
+
+  /** The changes of `placed` are all at or before `lsn`. */
+  private place(placed: Unplaced, lsn: Lsn): void {
+    if (lsn > this.fence) this.fence = lsn;
+    if ((placed.catalog || placed.everything) && lsn > this.catalogFence) this.catalogFence = lsn;
+    if (placed.everything || this.itemFences.size + placed.urns.size > ITEM_FENCES_KEPT) {
+      // Every item may have changed by now: none is exempt from the newest position.
+      this.itemFences.clear();
+      this.itemFloor = this.fence;
+    }
+    if (!placed.everything) for (const urn of placed.urns) this.itemFences.set(urn, lsn);
+  }
+
+  /** Whether a change to the catalog itself has been notified and its position not yet read. */
+  private unplacedCatalog(): boolean {
+    return [this.unplaced, this.placing].some((u) => u.everything || u.catalog);
+  }
+
+  /** The position a replica must have replayed to serve reads of `urns`; undefined while one of their changes is unplaced. */
+  private itemsFence(urns: readonly string[]): Lsn | undefined {
+    if (this.unplaced.everything || this.placing.everything) return undefined;
+    let need = this.itemFloor;
+    for (const urn of urns) {
+      if (this.unplaced.urns.has(urn) || this.placing.urns.has(urn)) return undefined;
+      const lsn = this.itemFences.get(urn);
+      if (lsn !== undefined && lsn > need) need = lsn;
+    }
+    return need;
+  }
+
+  /**
+   * Forgets the item fences every healthy replica has replayed: they constrain none of their
+   * reads any more. The floor rises to that position, so a replica that comes back from behind
+   * it serves no item whose fence was forgotten before it has replayed that far.
+   */
+  private forgetReplayedFences(): void {
+    const healthy = this.replicas.filter((r) => r.state === 'healthy');
+    if (this.itemFences.size === 0 || healthy.length === 0) return;
+    const replayedByAll = healthy.reduce((least, r) => (r.replayed < least ? r.replayed : least), this.fence);
+    for (const [urn, lsn] of this.itemFences) if (lsn <= replayedByAll) this.itemFences.delete(urn);
+    if (replayedByAll > this.itemFloor) this.itemFloor = replayedByAll;
   }
 
   /**
@@ -353,6 +466,31 @@ export class ReadRouter {
   }
 
   /**
+   * The replica's driver, as a prepared statement sees it (src/db/prepared.ts runs those on the
+   * driver's pool, not through a method of the DataSource): a statement whose replica connection
+   * is refused or breaks is retried on the primary's pool, and the replica marked down, as a
+   * `query` is.
+   */
+  private driverOrPrimary(replica: Replica): unknown {
+    const driver = replica.db.driver as unknown as PooledDriver;
+    const pool = driver.master;
+    if (replica.preparedDriver?.pool === pool) return replica.preparedDriver.driver;
+    const query = async (...args: unknown[]) => {
+      try {
+        return await (pool.query as (...a: unknown[]) => Promise<unknown>)(...args);
+      } catch (err) {
+        if (!unreachable(err)) throw err;
+        this.markDown(replica, err);
+        const primaryPool = (this.primary.driver as unknown as PooledDriver).master;
+        return (primaryPool.query as (...a: unknown[]) => Promise<unknown>)(...args);
+      }
+    };
+    const master = new Proxy(pool, { get: (p, key) => (key === 'query' ? query : Reflect.get(p, key, p)) });
+    replica.preparedDriver = { pool, driver: new Proxy(driver, { get: (d, key) => (key === 'master' ? master : Reflect.get(d, key, d)) }) };
+    return replica.preparedDriver.driver;
+  }
+
+  /**
    * A DataSource whose every use goes to the database `choose` names at that moment (the primary
    * when it names none). A `query` or `transaction` (reads only: these DataSources are never
    * written through) whose replica connection breaks under it — the replica shut down while the
@@ -364,10 +502,14 @@ export class ReadRouter {
       get: (primary, property) => {
         const replica = choose();
         const target = replica?.db ?? primary;
-        const value: unknown = Reflect.get(target, property, target);
+        const value: unknown = replica && property === 'driver' ? this.driverOrPrimary(replica) : Reflect.get(target, property, target);
+        // A read is a method call, or a prepared statement taking the driver's pool (src/db/prepared.ts).
+        const read = typeof value === 'function' || property === 'driver';
+        if (read) {
+          const name = replica?.name ?? 'primary';
+          this.routedCounts.set(name, (this.routedCounts.get(name) ?? 0) + 1);
+        }
         if (typeof value !== 'function') return value;
-        const name = replica?.name ?? 'primary';
-        this.routedCounts.set(name, (this.routedCounts.get(name) ?? 0) + 1);
         if (!replica || (property !== 'query' && property !== 'transaction')) return value.bind(target);
         return async (...args: unknown[]) => {
           try {
@@ -382,6 +524,9 @@ export class ReadRouter {
     });
   }
 }
+
+/** What a prepared statement reads through (src/db/prepared.ts): the driver's pool. */
+type PooledDriver = { master: Pool };
 
 /**
  * Whether a failure is the replica's absence rather than the statement's: no connection

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { FreshReads } from '../../db/read-router';
 import type { ItemChanges } from '../catalog/discover-changes';
 import type { JsonCache } from './json-cache';
 import { loadItems, type ItemView } from '../catalog/item-view';
@@ -47,7 +48,8 @@ export class CatalogSearch {
   private readonly byPrice: SearchCache<Ranking>;
 
   constructor(
-    private readonly db: DataSource,
+    /** Rankings by price read where every change is; by relevance or name, where the catalog's are. */
+    private readonly reads: FreshReads,
     private readonly items: JsonCache<ItemView>,
     changes: ItemChanges | undefined,
     keepMs: () => number,
@@ -66,8 +68,8 @@ export class CatalogSearch {
 
   /** The page as JSON bytes (`toJsonBytes`). The query arrives normalised by the route's schema (defaults filled). */
   async search(query: CatalogQuery): Promise<Buffer> {
-    const rankings = query.sort === 'price' ? this.byPrice : this.byCatalog;
-    const { total, totalRelation, urns } = await rankings.get(JSON.stringify(query), RANKING_VERSION, () => rankCatalog(this.db, query));
+    const [rankings, db] = query.sort === 'price' ? [this.byPrice, this.reads.all] : [this.byCatalog, this.reads.catalog];
+    const { total, totalRelation, urns } = await rankings.get(JSON.stringify(query), RANKING_VERSION, () => rankCatalog(db, query));
     const found = (await this.items.getMany(urns)).filter((json): json is Buffer => json !== null);
     const head = Buffer.from(`{"total":${total},"totalRelation":"${totalRelation}","page":${query.page},"size":${query.size},"items":[`);
     const parts: Buffer[] = [head];

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { Listing } from '../../db/entities';
+import type { FreshReads } from '../../db/read-router';
 import { toJsonBytes } from '../../json-bytes';
 import type { ItemChanges } from '../catalog/discover-changes';
 import type { ListingQuery, ListingSort } from './listing-query';
@@ -26,15 +27,15 @@ export const priceGuideKey = (urn: string, condition: string) => `${urn} ${group
 /** Every key an item's price guide entries may be kept under (one per condition group). */
 export const priceGuideKeysOf = (urn: string) => GROUP_NAMES.map((group) => `${urn} ${group}`);
 
+/** The item a `priceGuideKey` is of. */
+export const urnOfPriceGuideKey = (key: string) => key.slice(0, key.lastIndexOf(' '));
+
 /**
  * Loads price guide entries by `priceGuideKey`, every item of the batch in one query
  * (`loadPriceGuides`): a page of listing search reads its guide in one round trip at most.
  */
 export async function loadPriceGuideEntries(db: DataSource, keys: string[]): Promise<Map<string, PriceGuideEntry>> {
-  const guides = await loadPriceGuides(
-    db,
-    keys.map((key) => key.slice(0, key.lastIndexOf(' '))),
-  );
+  const guides = await loadPriceGuides(db, keys.map(urnOfPriceGuideKey));
   const entries = new Map<string, PriceGuideEntry>();
   for (const guide of guides.values()) for (const entry of guide.groups) entries.set(`${guide.urn} ${entry.group}`, entry);
   return entries;
@@ -118,7 +119,8 @@ export class ListingSearch {
   private readonly slugs = new Map<string, Promise<string | null>>();
 
   constructor(
-    private readonly db: DataSource,
+    /** Where each read goes: an item's listings where its changes are, slugs where the catalog's are. */
+    private readonly reads: FreshReads,
     changes: ItemChanges | undefined,
     private readonly cacheTtlMs: number,
     /** How long a kept item's listings may live: until they change while changes are heard, `cacheTtlMs` otherwise. */
@@ -144,13 +146,13 @@ export class ListingSearch {
 
   /** The page as JSON bytes (`toJsonBytes`). The query arrives normalised by the route's schema (defaults filled). */
   async search(query: ListingQuery): Promise<Buffer> {
-    if (this.cacheTtlMs <= 0) return toJsonBytes(await searchListings(this.db, query));
+    if (this.cacheTtlMs <= 0) return toJsonBytes(await searchListings(this.reads.all, query));
     const urn = query.urn ?? (await this.urnOfSlug(query.slug!));
     if (urn === null) return EMPTY_PAGE;
     const version = this.versions.get(urn) ?? this.unchanged;
     // The item's view is read beside its listings: a new item costs one round trip, not two.
     const [listings, [item]] = await Promise.all([
-      this.items.get(urn, version, () => ItemListings.load(this.db, urn)),
+      this.items.get(urn, version, () => ItemListings.load(this.reads.items([urn]), urn)),
       this.views.items.getMany([urn]),
     ]);
     const { total, hits } = listings.select(query);
@@ -165,7 +167,7 @@ export class ListingSearch {
     let urn = this.slugs.get(slug);
     if (!urn) {
       if (this.slugs.size >= ITEMS_KEPT) this.slugs.clear();
-      urn = this.db
+      urn = this.reads.catalog
         .query('SELECT urn FROM catalog_items WHERE slug = $1', [slug])
         .then((rows: Array<{ urn: string }>) => rows[0]?.urn ?? null);
       urn.catch(() => this.slugs.delete(slug));
