@@ -26,10 +26,12 @@ export const TOTAL_CAP = 10_000;
 /**
  * Relevance ranks every match up to this many; a broader query ranks a bounded candidate set
  * (`candidatesSql`). Ranking costs a `ts_rank` and a `similarity` per row, about 4 µs on the
- * bench host: 4 ms here, where the 43,484 matches of "Recycle Energy" on the 1M catalog would
- * cost about 170.
+ * bench host, and gathering and de-duplicating the candidates as much again: a few ms here,
+ * where the 43,484 matches of "Recycle Energy" on the 1M catalog would cost about 170. Kept
+ * small because every misspelling matches more than this on a big catalog (docs/discover.md,
+ * "Why 300").
  */
-export const RANK_MATCHES_UP_TO = 1_000;
+export const RANK_MATCHES_UP_TO = 300;
 
 /** Which items a page shows, in order, and how many match in all. */
 export interface Ranking {
