@@ -305,13 +305,23 @@ describe('GET /search totals beyond 10,000 matches', () => {
     ] as const) {
       await insertListing(db, { sellerId: seller.id, itemUrn: `pokemon/tokens/zzyzx/${n}`, price });
     }
+    // And 10,001 items of another name whose titles carry "Zzyzx Promo".
+    await db.query(
+      `INSERT INTO catalog_items (urn, slug, game_urn, series_urn, set_urn, title, name, number)
+       SELECT 'pokemon/tokens/zzyzx/promo-' || n, 'zzyzx-promo-' || n, 'pokemon', 'pokemon/tokens', 'pokemon/tokens/zzyzx',
+              'Qux Marker (Zzyzx Promo ' || n || ')', 'Qux Marker', 'promo-' || n
+         FROM generate_series(1, 10001) n`,
+    );
     const query = jest.spyOn(db, 'query');
     try {
       // "zzyzx tokem" matches the tokens by their name's similarity alone; "zzyzx token" by their
-      // words too, more than 10,000 text matches: those cannot be shown to carry only that name.
+      // words too, but every one of those carries the similar name, so the count shows no other
+      // name. "zzyzx promo" is similar to the tokens' name and matches the markers by their words
+      // alone, more than 10,000 of them: those cannot be shown to carry only the similar name.
       for (const [q, walks] of [
         ['zzyzx tokem', true],
-        ['zzyzx token', false],
+        ['zzyzx token', true],
+        ['zzyzx promo', false],
       ] as const) {
         for (const page of [1, 2, 30]) {
           const search = { q, sort: 'price' as const, page, size: 50 };

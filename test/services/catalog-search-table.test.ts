@@ -1,5 +1,5 @@
 import { registerSeller, startTestApi, type TestApi } from '../support/api';
-import { catalogSearchDrift, importSeed } from '../support/catalog';
+import { catalogNameCountDrift, catalogSearchDrift, importSeed } from '../support/catalog';
 import { insertListing } from '../support/fixtures';
 
 let api: TestApi;
@@ -18,6 +18,7 @@ describe('catalog_search, the narrow copy catalog search reads', () => {
     expect(items).toBeGreaterThan(600);
     expect(searched).toBe(items);
     expect(await catalogSearchDrift(api.database.db)).toEqual([]);
+    expect(await catalogNameCountDrift(api.database.db)).toEqual([]);
   });
 
   it('follows renames, rarity and set moves, and deletions of items', async () => {
@@ -30,6 +31,9 @@ describe('catalog_search, the narrow copy catalog search reads', () => {
     ]);
     expect(await db.query(`SELECT 1 FROM catalog_search WHERE urn = 'pokemon/base/base1/6'`)).toEqual([]);
     expect(await catalogSearchDrift(db)).toEqual([]);
+    // The names' item counts follow too: the rename moved one item, the deletion took one away.
+    expect(await catalogNameCountDrift(db)).toEqual([]);
+    expect(await db.query(`SELECT items FROM catalog_names WHERE name = 'Charizard Prime'`)).toEqual([{ items: 1 }]);
     const res = await api.http.get('/search').query({ q: 'charizard prime', rarity: 'ultra rare' }).expect(200);
     expect(res.body.items.map((i: { urn: string }) => i.urn)).toEqual(['pokemon/base/base1/4']);
   });

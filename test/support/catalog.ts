@@ -27,6 +27,15 @@ export async function importSeed(db: DataSource): Promise<void> {
  * The rows of `catalog_search` that differ from what it mirrors (catalog_items and
  * item_market's lowest price), both ways: empty when the table is current.
  */
+/** Names whose `catalog_names.items` (migration 1733700000000) differs from a count of catalog_items; [] when none. */
+export function catalogNameCountDrift(db: DataSource): Promise<Array<{ name: string; items: number; counted: number }>> {
+  return db.query(`
+    SELECT n.name, n.items, coalesce(i.counted, 0)::int AS counted
+      FROM catalog_names n FULL JOIN (SELECT name, count(*)::int AS counted FROM catalog_items GROUP BY name) i ON i.name = n.name
+     WHERE n.items IS DISTINCT FROM coalesce(i.counted, 0)
+     ORDER BY 1`);
+}
+
 export function catalogSearchDrift(db: DataSource): Promise<Array<{ urn: string }>> {
   const mirrored = `SELECT i.urn, i.name, i.search_vector, i.game_urn, i.series_urn, i.set_urn, lower(i.rarity) AS rarity_key, m.min_price
                       FROM catalog_items i LEFT JOIN item_market m ON m.item_urn = i.urn`;

@@ -48,6 +48,7 @@ import { ShipmentTrackingSource1733650000000 } from './1733650000000-shipment-tr
 import { StatsVersionsByTriggers1733640000000 } from './1733640000000-stats-versions-by-triggers';
 import { CatalogSearchTable1733670000000 } from './1733670000000-catalog-search-table';
 import { CatalogSearchNamePrice1733690000000 } from './1733690000000-catalog-search-name-price';
+import { CatalogNameItems1733700000000 } from './1733700000000-catalog-name-items';
 
 /** Every migration, in order. Listed explicitly so bundlers and ts-node need no globbing. */
 export const migrations = [
@@ -101,4 +102,5 @@ export const migrations = [
   StatsVersionsByTriggers1733640000000,
   CatalogSearchTable1733670000000,
   CatalogSearchNamePrice1733690000000,
+  CatalogNameItems1733700000000,
 ];

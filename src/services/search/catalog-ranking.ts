@@ -111,9 +111,9 @@ export async function rankCatalog(db: DataSource, query: CatalogQuery, options: 
   // A text query by price also learns, while counting, whether its matches carry only a few names.
   const byNames = Boolean(query.q) && sort === 'price' && options.walkNames !== false;
   // Counting stops one past the cap: that one says whether more match than the cap.
-  const [{ n, others: othersCounted, names, whole }]: [{ n: number } & Partial<MatchNames>] = await db.query(
-    byNames
-      ? countWithNamesSql(conditions)
+  const [{ n, others, names, whole }]: [{ n: number } & Partial<MatchNames>] = await db.query(
+    query.q
+      ? countTextSql(conditions, byNames)
       : `SELECT count(*)::int AS n FROM (SELECT 1 FROM catalog_search s ${where} LIMIT ${TOTAL_CAP + 1}) x`,
     params,
   );
@@ -127,14 +127,6 @@ export async function rankCatalog(db: DataSource, query: CatalogQuery, options: 
   const collect = n <= (options.collectMatchesUpTo ?? TOTAL_CAP);
   // Walking the names reads up to a page's depth of each: worth it when that is fewer than the matches.
   const walkable = names !== undefined && whole !== undefined && names.length * (offset + query.size) < n;
-  let others = othersCounted;
-  if (walkable && totalRelation === 'gte') {
-    // The count saw only the first matches. Only a text match can carry a name not in `names`
-    // (a similar name's items are all in it): counted apart, they prove it or not, when they are
-    // within the cap themselves.
-    const [text]: [{ texts: number; others: number }] = await db.query(textOthersSql(conditions, params.length + 1), [...params, names]);
-    others = text.texts <= TOTAL_CAP ? text.others : undefined;
-  }
   let sql: string;
   if (walkable && others === 0) {
     // Every match carries one of these names: each name's first matches in price order, merged,
@@ -183,10 +175,13 @@ function candidatesSql(conditions: string[], limit: string): string {
              ORDER BY b.urn) u`;
 }
 
-/** What counting a text query by price learns of its matches' names (`countWithNamesSql`). */
+/** What counting a text query by price learns of its matches' names (`countTextSql`). */
 interface MatchNames {
-  /** Matches (of the first cap + 1) whose name is not in `names`. */
-  others: number;
+  /**
+   * Full-text matches whose name is not in `names`; null when more than the cap match by text
+   * alone, so the count cannot say.
+   */
+  others: number | null;
   /** Names similar to the query or whose own words match it, in name order. */
   names: string[];
   /** Per name: every item of it matches (its name is similar to the query). */
@@ -194,36 +189,42 @@ interface MatchNames {
 }
 
 /**
- * The count of text query $1's matches under `conditions`, as for any query, with the names a
- * match is likely to carry (`MatchNames`): the similar ones, every item of which matches, and
- * those whose own words match, most items of which do. With no match carrying another name, the
- * page can be read name by name (`walkNamesSql`). The names come from catalog_names' few hundred
- * rows, once: the count's similar names are the same.
+ * The count of text query $1's matches under `conditions`, up to one past the cap. A match is an
+ * item of a name similar to the query (every item of that name: `whole`) or a full-text match;
+ * the two are counted apart. Without filters the similar names' items are counted from
+ * `catalog_names.items` (migration 1733700000000), a row per name, instead of read; only the
+ * full-text matches of other names are read, up to the cap.
+ *
+ * `withNames` (a query by price) adds the names a match is likely to carry (`MatchNames`): the
+ * similar ones, and those whose own words match, most items of which do. With no match carrying
+ * another name, the page can be read name by name (`walkNamesSql`). The names come from
+ * catalog_names' few hundred rows, once.
  */
-function countWithNamesSql(conditions: string[]): string {
-  const where = whereOf([`(${TEXT_SQL} OR s.name = ANY(ARRAY(SELECT name FROM names WHERE whole)))`, ...conditions]);
+function countTextSql(conditions: string[], withNames: boolean): string {
+  const filtered = conditions.map((c) => ` AND ${c}`).join('');
+  const wholeNames = `ARRAY(SELECT name FROM names WHERE whole)`;
+  const wordNames = `
+              UNION ALL
+              SELECT n.name, false, n.items FROM catalog_names n WHERE to_tsvector('simple', n.name) @@ websearch_to_tsquery('simple', $1)`;
+  const wholeCount =
+    conditions.length === 0
+      ? `(SELECT coalesce(sum(items), 0) FROM names WHERE whole)`
+      : `(SELECT count(*) FROM (SELECT 1 FROM catalog_search s WHERE s.name = ANY (${wholeNames})${filtered} LIMIT ${TOTAL_CAP + 1}) w)`;
+  const namesOut = withNames
+    ? `, ARRAY(SELECT name FROM names ORDER BY name) AS names, ARRAY(SELECT whole FROM names ORDER BY name) AS whole`
+    : '';
   return `
     WITH names AS MATERIALIZED (
-      SELECT c.name, bool_or(c.by_similarity) AS whole
-        FROM (SELECT n.name, true AS by_similarity FROM catalog_names n WHERE n.name % $1
-              UNION ALL
-              SELECT n.name, false FROM catalog_names n WHERE to_tsvector('simple', n.name) @@ websearch_to_tsquery('simple', $1)) c
-       GROUP BY c.name)
-    SELECT count(*)::int AS n,
-           (count(*) FILTER (WHERE m.name <> ALL (ARRAY(SELECT name FROM names))))::int AS others,
-           ARRAY(SELECT name FROM names ORDER BY name) AS names,
-           ARRAY(SELECT whole FROM names ORDER BY name) AS whole
-      FROM (SELECT s.name FROM catalog_search s ${where} LIMIT ${TOTAL_CAP + 1}) m`;
-}
-
-/**
- * The full-text matches of $1 under `conditions`, up to one past the cap, and how many of them
- * carry a name not in the parameter `$names`.
- */
-function textOthersSql(conditions: string[], names: number): string {
-  return `
-    SELECT count(*)::int AS texts, (count(*) FILTER (WHERE t.name <> ALL ($${names}::text[])))::int AS others
-      FROM (SELECT s.name FROM catalog_search s ${whereOf([TEXT_SQL, ...conditions])} LIMIT ${TOTAL_CAP + 1}) t`;
+      SELECT c.name, bool_or(c.similar) AS whole, max(c.items) AS items
+        FROM (SELECT n.name, true AS similar, n.items FROM catalog_names n WHERE n.name % $1${withNames ? wordNames : ''}) c
+       GROUP BY c.name),
+    texts AS (
+      SELECT count(*)::int AS n, (count(*) FILTER (WHERE t.name <> ALL (ARRAY(SELECT name FROM names))))::int AS others
+        FROM (SELECT s.name FROM catalog_search s
+               WHERE ${TEXT_SQL} AND s.name <> ALL (${wholeNames})${filtered} LIMIT ${TOTAL_CAP + 1}) t)
+    SELECT least(${wholeCount} + texts.n, ${TOTAL_CAP + 1})::int AS n,
+           CASE WHEN texts.n <= ${TOTAL_CAP} THEN texts.others END AS others${namesOut}
+      FROM texts`;
 }
 
 /**
