@@ -236,9 +236,10 @@ async function main(): Promise<void> {
     await waitFor(`http://127.0.0.1:${BENCH.apiPort}/healthz`);
     await waitFor(`http://127.0.0.1:${BENCH.baselinePort}/`);
     await waitFor(`http://127.0.0.1:${BENCH.uncachedApiPort}/healthz`);
-    const list = await scenarios();
+    const all = await scenarios();
+    const list = all.filter((s) => BENCH.scenarios.length === 0 || BENCH.scenarios.some((part) => s.name.includes(part)));
     const rows: Row[] = [];
-    const bytes = await check(BENCH.apiPort, list[0]!);
+    const bytes = await check(BENCH.apiPort, all[0]!);
     floorServer = startFloor(bytes);
     const floor = await measureFloor(bytes);
     const shares: FloorShares = new Map();
@@ -302,8 +303,13 @@ async function main(): Promise<void> {
       'no worker runs in this bench',
     );
     console.log(rss);
-    writeFileSync(out, report(rows, list, { before, after: os.loadavg(), cpu: cpuShare(ticks, cpuTicks()) }, floor, shares, rss));
-    console.log(`\nwritten to ${path.relative(process.cwd(), out)}`);
+    const text = report(rows, list, { before, after: os.loadavg(), cpu: cpuShare(ticks, cpuTicks()) }, floor, shares, rss);
+    // The results file holds whole runs only: a run of some scenarios prints its report.
+    if (list.length < all.length) console.log(`\n${text}`);
+    else {
+      writeFileSync(out, text);
+      console.log(`\nwritten to ${path.relative(process.cwd(), out)}`);
+    }
   } finally {
     for (const server of [...servers, floorServer]) server?.kill('SIGTERM');
   }

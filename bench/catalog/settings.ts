@@ -12,6 +12,8 @@ export const BENCH = {
   roundSeconds: Number(process.env.BENCH_ROUND_SECONDS ?? 5),
   /** How long the cached API serves a varied workload before it is measured (fresh draws). */
   apiWarmSeconds: Number(process.env.BENCH_API_WARM_SECONDS ?? 20),
+  /** Comma-separated parts of scenario names, to measure only those (a quick comparison); reported figures run all. */
+  scenarios: process.env.BENCH_SCENARIOS?.split(',') ?? [],
   apiPort: Number(process.env.BENCH_API_PORT ?? 3710),
   baselinePort: Number(process.env.BENCH_BASELINE_PORT ?? 3711),
   /** The same API with DISCOVER_CACHE_MS=0: every request reads the database. */
