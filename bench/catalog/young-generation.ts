@@ -3,8 +3,9 @@
 // the API's flags (src/api-node-flags.json), alternately, BENCH_REPEATS times each (default 2).
 // Each run: varied bulk lookups (Zipf, 50 connections) for a 20 s warm-up, then 3 rounds of 5 s
 // with 14 s idle before each, as the catalog benchmark's alternating rounds leave the API idle.
-// `--trace-gc` counts the full collections (Mark-Compact) during the rounds. Writes
-// bench/results/catalog-young-generation.md.
+// `--trace-gc` counts the full collections (Mark-Compact) during the rounds. RSS is read once the
+// API has started (idle) and at the end. BENCH_YOUNG_VARIANTS="<flags>;<flags>" measures other
+// flag sets instead ("defaults" for none). Writes bench/results/catalog-young-generation.md.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -23,10 +24,11 @@ const ROUNDS = 3;
 const ROUND_SECONDS = 5;
 const IDLE_SECONDS = 14;
 
-const VARIANTS: Array<{ name: string; flags: string[] }> = [
-  { name: "V8's defaults", flags: [] },
-  { name: API_NODE_FLAGS.join(' '), flags: API_NODE_FLAGS },
-];
+const VARIANTS: Array<{ name: string; flags: string[] }> = (
+  process.env.BENCH_YOUNG_VARIANTS?.split(';') ?? ['defaults', API_NODE_FLAGS.join(' ')]
+).map((flags) =>
+  flags.trim() === 'defaults' ? { name: "V8's defaults", flags: [] } : { name: flags.trim(), flags: flags.trim().split(/\s+/) },
+);
 
 interface Run {
   variant: string;
@@ -34,6 +36,7 @@ interface Run {
   /** Full collections during the measured rounds (their idle gaps included). */
   markCompacts: number;
   scavenges: number;
+  idleRssMiB: number;
   rssMiB: number;
 }
 
@@ -56,6 +59,8 @@ async function measure(variant: (typeof VARIANTS)[number], workload: Workload, s
   });
   try {
     await waitForHttp(`http://127.0.0.1:${BENCH.apiPort}/healthz`);
+    await sleep(2);
+    const idleRssMiB = rss(child.pid!).now;
     // Fresh draws for every load, as the catalog benchmark's rounds have.
     const load = (n: number, seconds: number) =>
       runLoad({
@@ -73,7 +78,7 @@ async function measure(variant: (typeof VARIANTS)[number], workload: Workload, s
       await sleep(IDLE_SECONDS);
       rounds.push(await load(n, ROUND_SECONDS));
     }
-    return { variant: variant.name, rounds, ...counts, rssMiB: rss(child.pid!).now };
+    return { variant: variant.name, rounds, ...counts, idleRssMiB, rssMiB: rss(child.pid!).now };
   } finally {
     await stopChild(child);
   }
@@ -83,10 +88,11 @@ function report(runs: Run[]): string {
   const rows = runs.map((r) => {
     const rps = r.rounds.map((x) => Math.round(x.rps)).join(', ');
     const p99 = r.rounds.map((x) => latency(x).split(' / ')[1]).join(', ');
-    return `| ${r.variant} | ${rps} | ${p99} | ${r.markCompacts} | ${r.scavenges} | ${Math.round(r.rssMiB)} MiB |`;
+    const [idle, end] = [r.idleRssMiB, r.rssMiB].map(Math.round);
+    return `| ${r.variant} | ${rps} | ${p99} | ${r.markCompacts} | ${r.scavenges} | ${idle} MiB | ${end} MiB | ${end! - idle!} MiB |`;
   });
   return [
-    '# Catalog API: V8 young generation, defaults against the API flags',
+    '# Catalog API: V8 young generation, flag sets side by side',
     '',
     `Run ${new Date().toISOString()} on ${os.cpus().length} cores, Node ${process.version}: \`node -r ts-node/register bench/catalog/young-generation.ts\`.`,
     `The cached API target of the catalog benchmark (bench/catalog/server.ts, compiled), varied bulk lookups of 200 URNs drawn`,
@@ -94,8 +100,8 @@ function report(runs: Run[]): string {
     `(the catalog benchmark leaves the API idle while the baseline and the uncached API take their rounds). The variants`,
     `alternate, ${REPEATS} runs each. Mark-compacts and scavenges are counted by \`--trace-gc\` from the first idle gap on.`,
     '',
-    '| V8 flags | req/s per round | p99 ms per round | mark-compacts | scavenges | RSS at end |',
-    '|---|---|---|---:|---:|---:|',
+    '| V8 flags | req/s per round | p99 ms per round | mark-compacts | scavenges | RSS idle | RSS at end | end − idle |',
+    '|---|---|---|---:|---:|---:|---:|---:|',
     ...rows,
     '',
   ].join('\n');
