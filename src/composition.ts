@@ -132,11 +132,25 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   return { ...shared, modules: createModuleServices({ config, db, reads, temporal, shared }) };
 }
 
+/** Each of the two kept rankings (by catalog, by price): some 6,000 pages of 20 each. */
+const RANKINGS_BUDGET_BYTES = 8 * 1024 * 1024;
+
 /** A price guide entry is about 250 bytes of JSON: 4 MB keeps some 9,000 (three per item at most). */
 const PRICE_GUIDE_ENTRIES_BUDGET_BYTES = 4 * 1024 * 1024;
 
 /** A seller summary is about 300 bytes of JSON: 8 MB keeps some 15,000 sellers. */
 const SELLER_SUMMARIES_BUDGET_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The most Discover keeps in memory, in bytes: the item and listing caches as configured, and the
+ * fixed budgets of rankings, seller summaries and price guide entries. Every cache it names is
+ * bounded by its estimate of bytes, so this is what a busy process may hold above an idle one
+ * (benchmarks check the API's RSS against it).
+ */
+export function discoverCacheBudgetBytes(config: Config): number {
+  const { itemCacheBytes, listingCacheBytes } = config.discover;
+  return itemCacheBytes + listingCacheBytes + 2 * RANKINGS_BUDGET_BYTES + SELLER_SUMMARIES_BUDGET_BYTES + PRICE_GUIDE_ENTRIES_BUDGET_BYTES;
+}
 
 /**
  * The most keys one coalesced read asks for: a turn's misses beyond it take a second round trip,
@@ -190,8 +204,8 @@ function discoverServices(config: Config, reads: ReadRouter, changes: ItemChange
   changes?.onReset(() => priceGuides.clear());
   return {
     bulkLookup: new BulkLookup(items),
-    catalogSearch: new CatalogSearch(fresh, items, changes, keepMs),
-    listingSearch: new ListingSearch(fresh, changes, ttlMs, keepMs, { items, sellers }, priceGuides),
+    catalogSearch: new CatalogSearch(fresh, items, changes, keepMs, RANKINGS_BUDGET_BYTES),
+    listingSearch: new ListingSearch(fresh, changes, ttlMs, keepMs, config.discover.listingCacheBytes, { items, sellers }, priceGuides),
     views: { items, sellers },
   };
 }

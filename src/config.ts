@@ -111,6 +111,8 @@ export interface Config {
     cacheTtlMs: number;
     /** The memory budget of the item cache bulk lookup and catalog search share, in bytes. */
     itemCacheBytes: number;
+    /** The memory budget of the items' listings kept for listing search, in bytes. */
+    listingCacheBytes: number;
   };
   checkout: {
     /** How long a checkout holds stock before an unpaid session expires and releases it. */
@@ -523,8 +525,10 @@ const schema = Joi.object({
   // Changes the database notifies show at once; this bounds what it does not (docs/discover.md, "Caching").
   // At most the 30 s that Discover answers already allow shared caches (Cache-Control max-age).
   DISCOVER_CACHE_MS: Joi.number().integer().min(0).max(30_000).default(30_000),
-  // About 1.1 KB per item: 128 MB keeps a catalog of 100k items whole (docs/discover.md, "Caching").
+  // About 1.2 KB per item: 128 MB keeps a catalog of 100k items whole (docs/discover.md, "Caching").
   DISCOVER_ITEM_CACHE_MB: Joi.number().integer().min(1).max(16_384).default(128),
+  // About 4.6 KB per item of five listings: 48 MB keeps the listings of some 11k popular items (docs/discover.md, "Caching").
+  DISCOVER_LISTING_CACHE_MB: Joi.number().integer().min(1).max(16_384).default(48),
 }).unknown(true);
 
 /** `250ms`, `5s`, `30m`, `2h`, `5d` → milliseconds. */
@@ -671,7 +675,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     imports: { maxBytes: value.IMPORT_MAX_BYTES, maxRows: value.IMPORT_MAX_ROWS, batchSize: value.IMPORT_BATCH_SIZE },
     search: { cacheTtlMs: value.SELLER_SEARCH_CACHE_MS },
-    discover: { cacheTtlMs: value.DISCOVER_CACHE_MS, itemCacheBytes: value.DISCOVER_ITEM_CACHE_MB * 1024 * 1024 },
+    discover: {
+      cacheTtlMs: value.DISCOVER_CACHE_MS,
+      itemCacheBytes: value.DISCOVER_ITEM_CACHE_MB * 1024 * 1024,
+      listingCacheBytes: value.DISCOVER_LISTING_CACHE_MB * 1024 * 1024,
+    },
     checkout: { holdSeconds: value.CHECKOUT_HOLD_SECONDS, expirySweepMs: parseDuration(value.CHECKOUT_EXPIRY_SWEEP) },
     orders: {
       autoReceiptSeconds: value.ORDER_AUTO_RECEIPT_SECONDS,

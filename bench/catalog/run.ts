@@ -7,9 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { latency, runLoad, settle, type LoadResult } from '../load';
-import { compileToDist, endsWithBench, cpuShare, cpuTicks, rssAtEnd, waitForHttp as waitFor } from '../support';
+import { compileToDist, endsWithBench, cpuShare, cpuTicks, processMemory, rssAtEnd, waitForHttp as waitFor } from '../support';
+import { discoverCacheBudgetBytes } from '../../src/composition';
 import API_NODE_FLAGS from '../../src/api-node-flags.json';
-import { BENCH, benchDatabaseUrl } from './settings';
+import { BENCH, benchApiConfig, benchDatabaseUrl } from './settings';
 import { bulkLookups, cycle, listingSearches, searches, take, type Workload } from './workload';
 
 interface Scenario {
@@ -226,6 +227,20 @@ function report(
   return `${lines.join('\n')}\n`;
 }
 
+/** The memory target's allowance above idle and Discover's cache budget. */
+const RSS_SLACK_MB = 64;
+
+/** The API's RSS at the end against the target: idle + Discover's cache budget as configured + 64 MB. */
+function memoryAgainstBudget(idle: number, end: number): string {
+  const budgetMb = discoverCacheBudgetBytes(benchApiConfig('api')) / 1048576;
+  const allowed = idle + budgetMb + RSS_SLACK_MB;
+  return (
+    `The API's RSS against its target (idle, read before the first request, + Discover's cache budget, ${budgetMb.toFixed(0)} MiB ` +
+    `by discoverCacheBudgetBytes, + ${RSS_SLACK_MB} MiB): idle ${idle.toFixed(0)}, end ${end.toFixed(0)}, end − idle ${(end - idle).toFixed(0)} ` +
+    `against ${(budgetMb + RSS_SLACK_MB).toFixed(0)}: ${end <= allowed ? 'met' : '**missed**'}.`
+  );
+}
+
 async function main(): Promise<void> {
   // Every target runs with the API's V8 flags, as the API is deployed.
   const servers = (['api', 'uncached', 'baseline'] as const).map((target) =>
@@ -236,6 +251,8 @@ async function main(): Promise<void> {
     await waitFor(`http://127.0.0.1:${BENCH.apiPort}/healthz`);
     await waitFor(`http://127.0.0.1:${BENCH.baselinePort}/`);
     await waitFor(`http://127.0.0.1:${BENCH.uncachedApiPort}/healthz`);
+    await settle();
+    const idleRss = processMemory(servers[0]!.pid!)?.rss ?? NaN;
     const all = await scenarios();
     const list = all.filter((s) => BENCH.scenarios.length === 0 || BENCH.scenarios.some((part) => s.name.includes(part)));
     const rows: Row[] = [];
@@ -302,8 +319,12 @@ async function main(): Promise<void> {
       ],
       'no worker runs in this bench',
     );
-    console.log(rss);
-    const text = report(rows, list, { before, after: os.loadavg(), cpu: cpuShare(ticks, cpuTicks()) }, floor, shares, rss);
+    const memory = `${rss} ${memoryAgainstBudget(idleRss, processMemory(servers[0]!.pid!)?.rss ?? NaN)}`;
+    console.log(memory);
+    // What that RSS is made of, printed by each API process (for the reading of the results).
+    for (const api of servers.slice(0, 2)) api.kill('SIGUSR2');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const text = report(rows, list, { before, after: os.loadavg(), cpu: cpuShare(ticks, cpuTicks()) }, floor, shares, memory);
     // The results file holds whole runs only: a run of some scenarios prints its report.
     if (list.length < all.length) console.log(`\n${text}`);
     else {

@@ -2,16 +2,15 @@
 // the API with its Discover cache off, the bare baseline, or the floor (fixed bytes, no work). Separate processes keep one
 // target's heap and JIT state from colouring another's figures. Started by run.ts (argument:
 // the target); stops on SIGTERM.
-import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
+import v8 from 'node:v8';
 import { Client, Connection } from '@temporalio/client';
 import { createServices } from '../../src/composition';
-import { loadConfig } from '../../src/config';
 import { createDataSource } from '../../src/db/data-source';
 import { createApp } from '../../src/http/app';
 import { createLogger } from '../../src/logger';
 import { createBaselineApp } from './baseline';
-import { BENCH, benchDatabaseUrl } from './settings';
+import { BENCH, benchApiConfig, benchDatabaseUrl } from './settings';
 
 const POOL_SIZE = 10;
 
@@ -38,16 +37,7 @@ async function main(target: Target, floorBytes: number): Promise<void> {
     });
     return;
   }
-  // Production settings: no per-response schema validation, quiet logs.
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    DATABASE_URL: url,
-    LOG_LEVEL: 'silent',
-    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-00',
-    // Production requires payload keys; Discover never sends a payload, any key does.
-    TEMPORAL_PAYLOAD_KEYS: `bench:${randomBytes(32).toString('base64')}`,
-    ...(target === 'uncached' ? { DISCOVER_CACHE_MS: '0' } : {}),
-  });
+  const config = benchApiConfig(target);
   const db = createDataSource({ url, poolSize: POOL_SIZE, applicationName: `bench-${target}` });
   await db.initialize();
   // Discover routes never reach Temporal; a lazy connection to nowhere is enough.
@@ -57,6 +47,13 @@ async function main(target: Target, floorBytes: number): Promise<void> {
   process.once('SIGTERM', () => {
     server.close();
     void db.destroy().then(() => process.exit(0));
+  });
+  // What the RSS run.ts reads is made of, printed when it asks (SIGUSR2), for the results' reading.
+  process.on('SIGUSR2', () => {
+    const mib = (bytes: number) => Math.round(bytes / 1048576);
+    const usage = Object.fromEntries(Object.entries(process.memoryUsage()).map(([k, v]) => [k, mib(v)]));
+    const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, mib(s.physical_space_size)]));
+    console.log(`memory of ${target} (MiB): ${JSON.stringify({ ...usage, heapSpacesPhysical: spaces })}`);
   });
 }
 

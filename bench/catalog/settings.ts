@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { loadConfig, type Config } from '../../src/config';
+
 /** Sizes and fixed inputs of the catalog benchmark, shared by the generator, server and runner. */
 export const BENCH = {
   /** Synthetic copies of each of the 5 real sets: 644 × 156 + 644 = 101,108 items. */
@@ -23,3 +26,16 @@ export const BENCH = {
 };
 
 export const benchDatabaseUrl = () => process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/mts_bench_catalog';
+
+/** The API's configuration as server.ts runs it: production settings (no per-response schema validation, quiet logs). */
+export function benchApiConfig(target: 'api' | 'uncached'): Config {
+  return loadConfig({
+    NODE_ENV: 'production',
+    DATABASE_URL: benchDatabaseUrl(),
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-00',
+    // Production requires payload keys; Discover never sends a payload, any key does.
+    TEMPORAL_PAYLOAD_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+    ...(target === 'uncached' ? { DISCOVER_CACHE_MS: '0' } : {}),
+  });
+}

@@ -7,7 +7,7 @@ function counter() {
 
 describe('SearchCache', () => {
   let clock = 0;
-  const cache = () => new SearchCache<string>(1000, 10, () => clock);
+  const cache = () => new SearchCache<string>(1000, { entries: 10 }, () => clock);
   beforeEach(() => {
     clock = 0;
   });
@@ -72,7 +72,7 @@ describe('SearchCache', () => {
   });
 
   it('refreshes a changed entry once it is old enough, answering it meanwhile', async () => {
-    const c = new SearchCache<string>(60_000, 10, () => clock);
+    const c = new SearchCache<string>(60_000, { entries: 10 }, () => clock);
     const n = counter();
     await c.get('k', '1', n.compute('a'));
     clock = 100;
@@ -89,7 +89,7 @@ describe('SearchCache', () => {
   });
 
   it('does not trust a refresh that ran while a change arrived: it expires too', async () => {
-    const c = new SearchCache<string>(60_000, 10, () => clock);
+    const c = new SearchCache<string>(60_000, { entries: 10 }, () => clock);
     await c.get('k', '1', async () => 'old');
     clock = 60_000;
     let finish: (v: string) => void = () => undefined;
@@ -103,6 +103,46 @@ describe('SearchCache', () => {
     clock = 61_000;
     expect(await c.get('k', '1', async () => 'after the change')).toBe('read before the change');
     expect(await c.get('k', '1', async () => 'unused')).toBe('after the change');
+  });
+
+  describe('bounded by bytes', () => {
+    // Each value weighs its length: three of 40 do not fit in 100.
+    const bytesCache = () => new SearchCache<string>(60_000, { bytes: 100, sizeOf: (v) => v.length }, () => clock);
+    const value = (tag: string) => async () => tag.padEnd(40, '.');
+
+    it('evicts what is not answered since eviction last passed it once the values outweigh the bound', async () => {
+      const c = bytesCache();
+      await c.get('a', '1', value('a'));
+      await c.get('b', '1', value('b'));
+      // Answered again: a is spared, b goes when c arrives.
+      await c.get('a', '1', value('a again'));
+      await c.get('c', '1', value('c'));
+      expect(await c.get('a', '1', value('a recomputed'))).toBe(await value('a')());
+      expect(await c.get('c', '1', value('c recomputed'))).toBe(await value('c')());
+      expect(await c.get('b', '1', value('b recomputed'))).toBe(await value('b recomputed')());
+    });
+
+    it('keeps one value heavier than the whole bound rather than nothing', async () => {
+      const c = bytesCache();
+      const heavy = 'h'.repeat(500);
+      await c.get('h', '1', async () => heavy);
+      expect(await c.get('h', '1', async () => 'recomputed')).toBe(heavy);
+    });
+
+    it('stops counting what is deleted or replaced, and what failed never counted', async () => {
+      const c = bytesCache();
+      await c.get('a', '1', value('a'));
+      await c.get('b', '1', value('b'));
+      c.delete('a');
+      // A newer version replaces b's entry: 40 bytes, not 80.
+      await c.get('b', '2', value('b2'));
+      await expect(c.get('x', '1', () => Promise.reject(new Error('failed')))).rejects.toThrow('failed');
+      await new Promise((r) => setImmediate(r));
+      // b2 and c weigh 80: both stay.
+      await c.get('c', '1', value('c'));
+      expect(await c.get('b', '2', value('b2 recomputed'))).toBe(await value('b2')());
+      expect(await c.get('c', '1', value('c recomputed'))).toBe(await value('c')());
+    });
   });
 
   it('computes every time when disabled', async () => {

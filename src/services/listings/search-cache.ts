@@ -10,7 +10,16 @@ interface Entry<T> {
   expireRefreshAfterMs?: number;
   /** Answered since eviction last passed it (see `evictSecondChance`). */
   used?: boolean;
+  /** What it counts against a byte bound, once its value is in; 0 until then. */
+  bytes: number;
 }
+
+/**
+ * How much a cache keeps: a number of entries, or bytes as `sizeOf` estimates each entry (its
+ * value and key; an entry counts from when its value is in). Past the bound, entries not answered
+ * since eviction last passed them go first (`evictSecondChance`).
+ */
+export type CacheBound<T> = { entries: number } | { bytes: number; sizeOf: (value: T, key: string) => number };
 
 /**
  * A small per-process cache of search answers, keyed by request and by a version (an
@@ -23,11 +32,13 @@ interface Entry<T> {
  */
 export class SearchCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
+  /** The sum of the entries' `bytes`. */
+  private bytes = 0;
 
   constructor(
     /** How long an entry lives: fixed, or read at each store. 0: no cache. */
     private readonly ttlMs: number | (() => number),
-    private readonly maxEntries = 1000,
+    private readonly bound: CacheBound<T> = { entries: 1000 },
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -45,7 +56,7 @@ export class SearchCache<T> {
           // Unless the entry was forgotten meanwhile: a change may have landed after this read.
           () => this.entries.get(key) === hit && this.store(key, version, fresh, hit.expireRefreshAfterMs),
           () => {
-            if (this.entries.get(key) === hit) this.entries.delete(key);
+            if (this.entries.get(key) === hit) this.delete(key);
           },
         );
       }
@@ -55,7 +66,7 @@ export class SearchCache<T> {
     this.store(key, version, value);
     // A failed computation is not remembered.
     value.catch(() => {
-      if (this.entries.get(key)?.value === value) this.entries.delete(key);
+      if (this.entries.get(key)?.value === value) this.delete(key);
     });
     return value;
   }
@@ -83,27 +94,47 @@ export class SearchCache<T> {
 
   /** Forgets `key`, including a computation of it in flight (its callers still get it). */
   delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
     this.entries.delete(key);
+    this.bytes -= entry.bytes;
   }
 
   /** Forgets everything. */
   clear(): void {
     this.entries.clear();
+    this.bytes = 0;
   }
 
   private store(key: string, version: string, value: Promise<T>, expireAfterMs?: number): void {
     const current = this.entries.get(key);
     // A computation finishing after one for a newer version was stored must not put the old one back.
     if (current && BigInt(current.version) > BigInt(version)) return;
-    this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) evictSecondChance(this.entries);
+    this.delete(key);
+    if ('entries' in this.bound && this.entries.size >= this.bound.entries) evictSecondChance(this.entries);
     const now = this.now();
-    this.entries.set(key, {
+    const entry: Entry<T> = {
       version,
       storedAt: now,
       expires: now + Math.min(this.ttl(), expireAfterMs ?? Infinity),
       value,
       refreshing: false,
-    });
+      bytes: 0,
+    };
+    this.entries.set(key, entry);
+    if ('bytes' in this.bound) {
+      const { bytes: maxBytes, sizeOf } = this.bound;
+      // Weighed once in; a value that fails is deleted by `get`, and one forgotten meanwhile never counts.
+      value.then(
+        (v) => {
+          if (this.entries.get(key) !== entry) return;
+          entry.bytes = sizeOf(v, key);
+          this.bytes += entry.bytes;
+          // The entry whose arrival made room necessary is spared.
+          while (this.bytes > maxBytes && this.entries.size > 1) this.bytes -= evictSecondChance(this.entries, entry)?.bytes ?? 0;
+        },
+        () => undefined,
+      );
+    }
   }
 }

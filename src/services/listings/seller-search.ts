@@ -75,8 +75,8 @@ export class SellerSearch {
     private readonly db: DataSource,
     private readonly options: SellerSearchOptions,
   ) {
-    this.indexes = new SearchCache(options.keepIndexMs, INDEXED_SELLERS);
-    this.answers = new SearchCache(options.ttlMs, ANSWERS_KEPT);
+    this.indexes = new SearchCache(options.keepIndexMs, { entries: INDEXED_SELLERS });
+    this.answers = new SearchCache(options.ttlMs, { entries: ANSWERS_KEPT });
     options.changes?.onChange(({ urns }) => this.itemsChanged(urns));
     // Changes may have gone unheard: every index is reloaded (each still answers meanwhile).
     options.changes?.onReset(() => this.indexes.held().forEach(([sellerId]) => this.indexes.expire(sellerId, 0)));

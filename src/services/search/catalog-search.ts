@@ -53,9 +53,12 @@ export class CatalogSearch {
     private readonly items: JsonCache<ItemView>,
     changes: ItemChanges | undefined,
     keepMs: () => number,
+    /** The memory budget of each of the two kept rankings (by catalog, by price), in bytes. */
+    maxBytes: number,
   ) {
-    this.byCatalog = new SearchCache(keepMs, RANKINGS_KEPT);
-    this.byPrice = new SearchCache(keepMs, RANKINGS_KEPT);
+    const bound = { bytes: maxBytes, sizeOf: rankingBytes };
+    this.byCatalog = new SearchCache(keepMs, bound);
+    this.byPrice = new SearchCache(keepMs, bound);
     changes?.onChange(({ catalog }) => {
       this.byPrice.clear();
       if (catalog) this.byCatalog.clear();
@@ -79,8 +82,13 @@ export class CatalogSearch {
   }
 }
 
-/** Rankings are 20 URNs each: thousands fit in a few MB. */
-const RANKINGS_KEPT = 10_000;
+/**
+ * A kept ranking's weight, estimated for the byte budget: its key (the query as JSON) and its
+ * page's URNs as one-byte strings (a character each plus a header), and about 700 bytes for the
+ * entry, its promise, the ranking and its array; a page of 20 weighs about 1.7 kB
+ * (`bench/catalog/cache-weights.ts` weighs it on the heap).
+ */
+export const rankingBytes = ({ urns }: Ranking, key: string) => urns.reduce((n, urn) => n + 24 + urn.length, 700 + key.length);
 /** Rankings are dropped, not versioned. */
 const RANKING_VERSION = '0';
 const [COMMA, CLOSE] = [',', ']}'].map((s) => Buffer.from(s)) as [Buffer, Buffer];

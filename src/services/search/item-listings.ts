@@ -54,9 +54,14 @@ export class ItemListings {
     };
   }
 
-  /** How many listings this holds: what a cache of them weighs. */
-  get size(): number {
-    return this.orders.price.length;
+  /**
+   * What this weighs in memory, estimated for a cache's byte budget: the one buffer of hit bytes,
+   * each hit's object with its strings, its bigint and its slot in each order (`HIT_BYTES`), and
+   * the rest of the entry (`ITEM_BYTES`).
+   */
+  get bytes(): number {
+    const hits = this.orders.price;
+    return ITEM_BYTES + (hits[0]?.bytes.length ?? 0) + hits.length * HIT_BYTES;
   }
 
   /** One round trip: the listings with their attachments (the item and sellers come from caches of their own). */
@@ -103,6 +108,15 @@ export class ItemListings {
     return { total, hits };
   }
 }
+
+/**
+ * A hit's object beyond its bytes: eleven fields, the id and seller id (36-character strings),
+ * condition and language, a bigint and three order slots. With `ITEM_BYTES`, what
+ * `bench/catalog/cache-weights.ts` weighs on the heap for items of five listings and of 2,000.
+ */
+const HIT_BYTES = 300;
+/** The rest of a kept item: the object, its orders, the buffer's objects (and malloc's), the key and the cache entry. */
+const ITEM_BYTES = 1100;
 
 /** One round trip: an item's live listings (LIVE_LISTING_SQL) with their attachments. */
 const LIVE_LISTINGS_OF_ITEM = prepared(

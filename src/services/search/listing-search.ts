@@ -125,6 +125,8 @@ export class ListingSearch {
     private readonly cacheTtlMs: number,
     /** How long a kept item's listings may live: until they change while changes are heard, `cacheTtlMs` otherwise. */
     keepMs: () => number,
+    /** The memory budget of the kept items' listings, in bytes (`ItemListings.bytes`); popular items stay. */
+    maxBytes: number,
     /**
      * Item views, shared with bulk lookup and catalog search (every hit of an item shows its
      * view), and seller summaries by user id, kept for `cacheTtlMs`; both shared with seller search.
@@ -133,7 +135,7 @@ export class ListingSearch {
     /** Price guide entries by `priceGuideKey`, loaded by `loadPriceGuideEntries`: see `priceGuideCache`. */
     private readonly priceGuides: JsonCache<PriceGuideEntry>,
   ) {
-    this.items = new SearchCache(keepMs, ITEMS_KEPT);
+    this.items = new SearchCache(keepMs, { bytes: maxBytes, sizeOf: (listings) => listings.bytes });
     changes?.onChange(({ urns, catalog }) => {
       // Past this many changed items, forgetting everything is cheaper than remembering each.
       if (this.versions.size + urns.length > VERSIONS_KEPT) return this.reset();
@@ -166,7 +168,7 @@ export class ListingSearch {
   private urnOfSlug(slug: string): Promise<string | null> {
     let urn = this.slugs.get(slug);
     if (!urn) {
-      if (this.slugs.size >= ITEMS_KEPT) this.slugs.clear();
+      if (this.slugs.size >= SLUGS_KEPT) this.slugs.clear();
       urn = this.reads.catalog
         .query('SELECT urn FROM catalog_items WHERE slug = $1', [slug])
         .then((rows: Array<{ urn: string }>) => rows[0]?.urn ?? null);
@@ -185,14 +187,8 @@ export class ListingSearch {
   }
 }
 
-/**
- * Items whose listings are kept. Most items have a handful of listings (about 400 bytes each
- * serialized: the item view and the seller are spliced in, not kept per listing), a popular one
- * thousands, and popularity is what keeps an item here (second-chance eviction): tens of MB in a
- * typical process. Under a Zipf workload over 100k items, 20k kept items answer about 87 % of
- * searches (10k: 81 %).
- */
-const ITEMS_KEPT = 20_000;
+/** Slugs resolved to URNs: about 100 bytes each, so 20,000 keep a couple of MB. */
+const SLUGS_KEPT = 20_000;
 const VERSIONS_KEPT = 100_000;
 /** What an item that does not resolve matches: nothing. */
 const EMPTY_PAGE = toJsonBytes({ total: 0, hits: [] });

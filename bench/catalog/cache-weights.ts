@@ -1,0 +1,117 @@
+// What a Discover cache entry weighs on the heap against what its byte budget counts for it
+// (docs/discover.md, "How much is kept"): item views (JsonCache), an item's kept listings
+// (ItemListings.bytes) and a ranking (rankingBytes), each held many times over in this process and
+// weighed as heap used + external memory after full collections. Needs the benchmark catalog
+// (generate.ts) and V8's gc exposed; writes bench/results/catalog-cache-weights.md.
+//   node --expose-gc -r ts-node/register bench/catalog/cache-weights.ts
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createDataSource } from '../../src/db/data-source';
+import { loadItems } from '../../src/services/catalog/item-view';
+import { rankCatalog } from '../../src/services/search/catalog-ranking';
+import { rankingBytes } from '../../src/services/search/catalog-search';
+import { ItemListings } from '../../src/services/search/item-listings';
+import { JsonCache } from '../../src/services/search/json-cache';
+import { SearchCache } from '../../src/services/listings/search-cache';
+import { BENCH, benchDatabaseUrl } from './settings';
+
+const ITEMS = 20_000;
+const LISTED_ITEMS = 3_000;
+const POPULAR_COPIES = 20;
+const RANKINGS = 1_500;
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+/** Heap used + external memory after full collections. */
+function held(): number {
+  gc!();
+  gc!();
+  const { heapUsed, external } = process.memoryUsage();
+  return heapUsed + external;
+}
+
+/** Bytes held per entry once `fill` has filled its cache, and what the cache counted per entry. */
+async function weigh(
+  fill: () => Promise<{ entries: number; counted: number }>,
+): Promise<{ entries: number; held: number; counted: number }> {
+  const before = held();
+  const { entries, counted } = await fill();
+  return { entries, held: (held() - before) / entries, counted: counted / entries };
+}
+
+async function main(): Promise<void> {
+  if (!gc) throw new Error('run with node --expose-gc');
+  const db = createDataSource({ url: benchDatabaseUrl(), poolSize: 4, applicationName: 'bench-cache-weights' });
+  await db.initialize();
+  const urns: string[] = (await db.query(`SELECT urn FROM catalog_items ORDER BY md5(urn) LIMIT $1`, [ITEMS])).map(
+    (r: { urn: string }) => r.urn,
+  );
+  const names: string[] = (
+    await db.query(`SELECT name FROM (SELECT DISTINCT name FROM catalog_items) n ORDER BY md5(name) LIMIT $1`, [RANKINGS])
+  ).map((r: { name: string }) => r.name);
+  const forever = () => 600_000;
+
+  // Every cache under test counts as production does; a budget it never reaches keeps everything.
+  const items = await weigh(async () => {
+    let counted = 0;
+    const cache = new JsonCache((keys) => loadItems(db, keys), forever, Number.MAX_SAFE_INTEGER);
+    for (let i = 0; i < urns.length; i += 500) counted += (await cache.getMany(urns.slice(i, i + 500))).length;
+    // JsonCache counts each entry's JSON + ENTRY_OVERHEAD_BYTES: read back what it holds.
+    return { cache, entries: counted, counted: (cache as unknown as { bytes: number }).bytes };
+  });
+  const listingsOf = (keys: string[]) =>
+    weigh(async () => {
+      const cache = new SearchCache<ItemListings>(forever, { bytes: Number.MAX_SAFE_INTEGER, sizeOf: (l) => l.bytes });
+      let counted = 0;
+      for (let i = 0; i < keys.length; i += 50)
+        for (const l of await Promise.all(
+          keys.slice(i, i + 50).map((urn, n) => cache.get(`${urn}#${i + n}`, '0', () => ItemListings.load(db, urn))),
+        ))
+          counted += l.bytes;
+      return { cache, entries: keys.length, counted };
+    });
+  const listings = await listingsOf(urns.slice(0, LISTED_ITEMS));
+  const popular = await listingsOf(Array.from({ length: POPULAR_COPIES }, () => BENCH.popularUrn));
+  const rankings = await weigh(async () => {
+    const cache = new SearchCache<Awaited<ReturnType<typeof rankCatalog>>>(forever, {
+      bytes: Number.MAX_SAFE_INTEGER,
+      sizeOf: rankingBytes,
+    });
+    let counted = 0;
+    for (let i = 0; i < names.length; i += 20)
+      await Promise.all(
+        names.slice(i, i + 20).map(async (q) => {
+          const key = JSON.stringify({ q, sort: 'relevance', page: 1, size: 20 });
+          const ranking = await cache.get(key, '0', () => rankCatalog(db, { q, sort: 'relevance', page: 1, size: 20 }));
+          counted += rankingBytes(ranking, key);
+        }),
+      );
+    return { cache, entries: names.length, counted };
+  });
+  await db.destroy();
+
+  const row = (what: string, w: { entries: number; held: number; counted: number }) =>
+    `| ${what} | ${w.entries.toLocaleString('en-GB')} | ${w.held.toFixed(0)} | ${w.counted.toFixed(0)} | ${((100 * w.counted) / w.held).toFixed(0)} % |`;
+  const text = [
+    '# Discover caches: what an entry weighs against what its budget counts',
+    '',
+    `Run ${new Date().toISOString()}, Node ${process.version}: \`node --expose-gc -r ts-node/register bench/catalog/cache-weights.ts\` on the benchmark catalog ` +
+      '(generate.ts). Each cache filled as production fills it, in this process, and weighed as heap used + external memory after full collections, per entry.',
+    '',
+    '| entries | count | held, bytes each | counted, bytes each | counted / held |',
+    '|---|---:|---:|---:|---:|',
+    row('item views (JsonCache)', items),
+    row('kept listings, varied items (ItemListings)', listings),
+    row(`kept listings, the popular item (${BENCH.popularListings} listings, the live ones kept)`, popular),
+    row('rankings, relevance, a page of 20 (rankingBytes)', rankings),
+    '',
+  ].join('\n');
+  const out = path.join(__dirname, '../results/catalog-cache-weights.md');
+  writeFileSync(out, text);
+  console.log(`${text}\nwritten to ${path.relative(process.cwd(), out)}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
