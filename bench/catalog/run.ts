@@ -253,6 +253,8 @@ async function main(): Promise<void> {
     await waitFor(`http://127.0.0.1:${BENCH.uncachedApiPort}/healthz`);
     await settle();
     const idleRss = processMemory(servers[0]!.pid!)?.rss ?? NaN;
+    // What the idle RSS is made of, printed by the API (compared with the same at the end).
+    servers[0]!.kill('SIGUSR2');
     const all = await scenarios();
     const list = all.filter((s) => BENCH.scenarios.length === 0 || BENCH.scenarios.some((part) => s.name.includes(part)));
     const rows: Row[] = [];
