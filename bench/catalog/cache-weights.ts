@@ -32,11 +32,14 @@ function held(): number {
 
 /** Bytes held per entry once `fill` has filled its cache, and what the cache counted per entry. */
 async function weigh(
-  fill: () => Promise<{ entries: number; counted: number }>,
+  fill: () => Promise<{ cache: unknown; entries: number; counted: number }>,
 ): Promise<{ entries: number; held: number; counted: number }> {
   const before = held();
-  const { entries, counted } = await fill();
-  return { entries, held: (held() - before) / entries, counted: counted / entries };
+  const filled = await fill();
+  const after = held();
+  // Still referenced here, so the collections above could not take the cache.
+  if (!filled.cache) throw new Error('nothing was filled');
+  return { entries: filled.entries, held: (after - before) / filled.entries, counted: filled.counted / filled.entries };
 }
 
 async function main(): Promise<void> {

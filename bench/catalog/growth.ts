@@ -16,7 +16,7 @@
 // with BENCH_GROWTH_REUSE=1 a size whose database was kept is migrated and measured, not rebuilt
 // (the million takes 5-20 minutes to build on this host).
 // The API's RSS is read once it has settled (idle) and at the end of the size's workloads, against
-// the budget idle + the configured item cache (DISCOVER_ITEM_CACHE_MB) + 64 MB.
+// the budget idle + Discover's cache budget (discoverCacheBudgetBytes) + 64 MB.
 //   node -r ts-node/register bench/catalog/growth.ts
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -32,7 +32,8 @@ import { searchCatalog } from '../../src/services/search/catalog-search';
 import { searchListings } from '../../src/services/search/listing-search';
 import { capturingDataSource, explainCalls } from './explain';
 import { generateCatalog } from './generate';
-import { BENCH } from './settings';
+import { BENCH, benchApiConfig } from './settings';
+import { discoverCacheBudgetBytes } from '../../src/composition';
 import { prng } from '../../test/support/random';
 import API_NODE_FLAGS from '../../src/api-node-flags.json';
 import { bulkLookups, cycle, listingSearches, take, zipf, type Draw } from './workload';
@@ -45,8 +46,8 @@ const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:
 const REAL_ITEMS = 644;
 const CONNECTIONS = [1, BENCH.connections];
 const REUSE = process.env.BENCH_GROWTH_REUSE === '1';
-/** The API's item cache budget as the server runs it (config default 128 MB). */
-const ITEM_CACHE_MB = Number(process.env.DISCOVER_ITEM_CACHE_MB ?? 128);
+/** Discover's cache budget as the API runs it (docs/discover.md, "How much is kept"), in MiB. */
+const CACHE_BUDGET_MB = discoverCacheBudgetBytes(benchApiConfig('api')) / 1048576;
 /** The memory target's allowance above idle and the cache budget. */
 const RSS_SLACK_MB = 64;
 
@@ -290,14 +291,14 @@ function report(sizes: SizeResult[], worst: Operation, plans: string[], loadBefo
     '',
     ...sizes.map((s) => `${s.items.toLocaleString('en-GB')} items: ${s.rss} Load average after: ${s.load}.`),
     '',
-    `API RSS against its budget (idle + the configured item cache, ${ITEM_CACHE_MB} MB, + ${RSS_SLACK_MB} MB; this API runs ` +
+    `API RSS against its budget (idle + Discover's cache budget, ${CACHE_BUDGET_MB.toFixed(0)} MiB, + ${RSS_SLACK_MB} MiB; this API runs ` +
       'with DISCOVER_CACHE_MS=0, so its caches hold nothing and the bound is loose by the whole cache budget):',
     '',
     '| items | idle MiB | end MiB | end − idle | budget MiB | within |',
     '|---:|---:|---:|---:|---:|---|',
     ...sizes.map((s) => {
       // The config reads MB as 2^20 bytes (src/config.ts), as /proc's RSS is counted here.
-      const budget = s.idleRss + ITEM_CACHE_MB + RSS_SLACK_MB;
+      const budget = s.idleRss + CACHE_BUDGET_MB + RSS_SLACK_MB;
       return `| ${s.items.toLocaleString('en-GB')} | ${s.idleRss.toFixed(0)} | ${s.endRss.toFixed(0)} | ${(s.endRss - s.idleRss).toFixed(0)} | ${budget.toFixed(0)} | ${s.endRss <= budget ? 'yes' : '**no**'} |`;
     }),
     '',
