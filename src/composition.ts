@@ -132,7 +132,7 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
   return { ...shared, modules: createModuleServices({ config, db, reads, temporal, shared }) };
 }
 
-/** Each of the two kept rankings (by catalog, by price): some 6,000 pages of 20 each. */
+/** Each of the two kept rankings (by catalog, by price): about 4,800 pages of 20 each (`rankingBytes`). */
 const RANKINGS_BUDGET_BYTES = 8 * 1024 * 1024;
 
 /** A price guide entry is about 250 bytes of JSON: 4 MB keeps some 9,000 (three per item at most). */

@@ -32,8 +32,7 @@ import { searchCatalog } from '../../src/services/search/catalog-search';
 import { searchListings } from '../../src/services/search/listing-search';
 import { capturingDataSource, explainCalls } from './explain';
 import { generateCatalog } from './generate';
-import { BENCH, benchApiConfig } from './settings';
-import { discoverCacheBudgetBytes } from '../../src/composition';
+import { BENCH, cacheBudgetMb, RSS_SLACK_MB } from './settings';
 import { prng } from '../../test/support/random';
 import API_NODE_FLAGS from '../../src/api-node-flags.json';
 import { bulkLookups, cycle, listingSearches, take, zipf, type Draw } from './workload';
@@ -46,10 +45,7 @@ const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:
 const REAL_ITEMS = 644;
 const CONNECTIONS = [1, BENCH.connections];
 const REUSE = process.env.BENCH_GROWTH_REUSE === '1';
-/** Discover's cache budget as the API runs it (docs/discover.md, "How much is kept"), in MiB. */
-const CACHE_BUDGET_MB = discoverCacheBudgetBytes(benchApiConfig('api')) / 1048576;
-/** The memory target's allowance above idle and the cache budget. */
-const RSS_SLACK_MB = 64;
+const CACHE_BUDGET_MB = cacheBudgetMb();
 
 const OPERATIONS = [
   'bulk lookup, 200 Zipf URNs',

@@ -8,9 +8,8 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { latency, runLoad, settle, type LoadResult } from '../load';
 import { compileToDist, endsWithBench, cpuShare, cpuTicks, processMemory, rssAtEnd, waitForHttp as waitFor } from '../support';
-import { discoverCacheBudgetBytes } from '../../src/composition';
 import API_NODE_FLAGS from '../../src/api-node-flags.json';
-import { BENCH, benchApiConfig, benchDatabaseUrl } from './settings';
+import { BENCH, benchDatabaseUrl, cacheBudgetMb, RSS_SLACK_MB } from './settings';
 import { bulkLookups, cycle, listingSearches, searches, take, type Workload } from './workload';
 
 interface Scenario {
@@ -227,12 +226,9 @@ function report(
   return `${lines.join('\n')}\n`;
 }
 
-/** The memory target's allowance above idle and Discover's cache budget. */
-const RSS_SLACK_MB = 64;
-
 /** The API's RSS at the end against the target: idle + Discover's cache budget as configured + 64 MB. */
 function memoryAgainstBudget(idle: number, end: number): string {
-  const budgetMb = discoverCacheBudgetBytes(benchApiConfig('api')) / 1048576;
+  const budgetMb = cacheBudgetMb();
   const allowed = idle + budgetMb + RSS_SLACK_MB;
   return (
     `The API's RSS against its target (idle, read before the first request, + Discover's cache budget, ${budgetMb.toFixed(0)} MiB ` +

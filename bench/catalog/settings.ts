@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { discoverCacheBudgetBytes } from '../../src/composition';
 import { loadConfig, type Config } from '../../src/config';
 
 /** Sizes and fixed inputs of the catalog benchmark, shared by the generator, server and runner. */
@@ -39,3 +40,9 @@ export function benchApiConfig(target: 'api' | 'uncached'): Config {
     ...(target === 'uncached' ? { DISCOVER_CACHE_MS: '0' } : {}),
   });
 }
+
+/** The memory target: the API's RSS at the end ≤ idle + Discover's cache budget as the API runs it + this, in MiB. */
+export const RSS_SLACK_MB = 64;
+
+/** Discover's cache budget as the API runs it (docs/discover.md, "How much is kept"), in MiB. */
+export const cacheBudgetMb = () => discoverCacheBudgetBytes(benchApiConfig('api')) / 1048576;
