@@ -29,6 +29,15 @@ export function toKeptJsonBytes(value: unknown): Buffer {
   return toKeptBytes(toJsonBytes(value));
 }
 
+/**
+ * What a kept Buffer (`toKeptBytes`) costs in native memory beyond its bytes, which neither V8's
+ * heap nor `external` counts: malloc's chunk header and rounding, and the backing store's own
+ * records (V8's BackingStore, its shared pointer, the ArrayBuffer's extension). A cache's byte
+ * budget counts it once per kept Buffer; `bench/catalog/cache-weights.ts` measures it (about 180
+ * bytes with glibc's malloc on 64-bit Linux).
+ */
+export const KEPT_BUFFER_NATIVE_BYTES = 180;
+
 /** A copy of `bytes` in an allocation of its own, to be kept (see `toKeptJsonBytes`). */
 export function toKeptBytes(bytes: Buffer): Buffer {
   const own = Buffer.allocUnsafeSlow(bytes.length);

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Listing } from '../../db/entities';
 import { prepared, queryPrepared } from '../../db/prepared';
-import { toKeptBytes } from '../../json-bytes';
+import { KEPT_BUFFER_NATIVE_BYTES, toKeptBytes } from '../../json-bytes';
 import { cutAroundItemAndSeller, totalAndHits, type SplicedHit } from '../listings/listing-bytes';
 import { ATTACHMENTS_JSON_SQL, LISTING_COLUMNS, toListingViews, type AttachmentView } from '../listings/listing-view';
 import { LIVE_LISTING_SQL } from '../listings/visibility';
@@ -57,7 +57,7 @@ export class ItemListings {
   /**
    * What this weighs in memory, estimated for a cache's byte budget: the one buffer of hit bytes,
    * each hit's object with its strings, its bigint and its slot in each order (`HIT_BYTES`), and
-   * the rest of the entry (`ITEM_BYTES`).
+   * the rest of the entry, with malloc's records of the buffer (`ITEM_BYTES`).
    */
   get bytes(): number {
     const hits = this.orders.price;
@@ -115,8 +115,11 @@ export class ItemListings {
  * `bench/catalog/cache-weights.ts` weighs on the heap for items of five listings and of 2,000.
  */
 const HIT_BYTES = 300;
-/** The rest of a kept item: the object, its orders, the buffer's objects (and malloc's), the key and the cache entry. */
-const ITEM_BYTES = 1100;
+/**
+ * The rest of a kept item: on the heap, the object, its orders, the buffer's objects, the key and
+ * the cache entry (about 1,100 bytes); outside it, malloc's records of its one Buffer.
+ */
+const ITEM_BYTES = 1100 + KEPT_BUFFER_NATIVE_BYTES;
 
 /** One round trip: an item's live listings (LIVE_LISTING_SQL) with their attachments. */
 const LIVE_LISTINGS_OF_ITEM = prepared(

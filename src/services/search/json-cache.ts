@@ -1,4 +1,4 @@
-import { toKeptJsonBytes } from '../../json-bytes';
+import { KEPT_BUFFER_NATIVE_BYTES, toKeptJsonBytes } from '../../json-bytes';
 import { evictSecondChance } from '../second-chance';
 
 /**
@@ -24,10 +24,11 @@ interface Entry {
 }
 
 /**
- * What an entry costs beyond its JSON bytes: the key string, the map slot, the entry, its promise
- * and the Buffer object (`bench/catalog/cache-weights.ts` weighs it: about 330 bytes).
+ * What an entry costs beyond its JSON bytes: on the heap, the key string, the map slot, the entry,
+ * its promise and the Buffer object (about 300 bytes); outside it, malloc's records of the Buffer
+ * (`bench/catalog/cache-weights.ts` weighs both).
  */
-export const ENTRY_OVERHEAD_BYTES = 300;
+export const ENTRY_OVERHEAD_BYTES = 300 + KEPT_BUFFER_NATIVE_BYTES;
 
 /**
  * Serialized views by key, each kept until it changes (`forget`, from the database's change
