@@ -528,7 +528,7 @@ const schema = Joi.object({
   // About 1.4 KB per item as counted (its JSON, its entry and malloc's records of its Buffer): 160 MB
   // keeps a catalog of 120k items whole (docs/discover.md, "How much is kept").
   DISCOVER_ITEM_CACHE_MB: Joi.number().integer().min(1).max(16_384).default(160),
-  // About 4.6 KB per item of five listings: 48 MB keeps the listings of some 11k popular items (docs/discover.md, "Caching").
+  // About 4.8 KB per item of five listings as counted: 48 MB keeps the listings of some 10k popular items (docs/discover.md, "How much is kept").
   DISCOVER_LISTING_CACHE_MB: Joi.number().integer().min(1).max(16_384).default(48),
 }).unknown(true);
 
