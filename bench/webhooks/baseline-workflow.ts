@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 
 export interface BaselineActivities {
   touch(eventId: string): Promise<void>;
@@ -9,4 +9,11 @@ const { touch } = proxyActivities<BaselineActivities>({ startToCloseTimeout: '30
 /** The benchmark's baseline: the least a Temporal workflow per event can do (one activity). */
 export async function baselineWorkflow(eventId: string): Promise<void> {
   await touch(eventId);
+}
+
+const { touch: touchLocally } = proxyLocalActivities<BaselineActivities>({ startToCloseTimeout: '30 seconds' });
+
+/** The baseline with its activity run as a local activity: no activity task, one workflow task. */
+export async function baselineLocalWorkflow(eventId: string): Promise<void> {
+  await touchLocally(eventId);
 }

@@ -1,9 +1,9 @@
 import { patched, upsertSearchAttributes } from '@temporalio/workflow';
 import { WEBHOOK_SEARCH_ATTRIBUTES } from '../../src/domain/webhooks/search-attributes';
 import { WEBHOOK_OUTCOME_PATCH } from '../../workflows/webhook-delivery';
-import { baselineWorkflow } from './baseline-workflow';
+import { baselineLocalWorkflow, baselineWorkflow } from './baseline-workflow';
 
-export { baselineWorkflow };
+export { baselineLocalWorkflow, baselineWorkflow };
 
 /**
  * The baseline plus what a webhook delivery does when it ends: the patch marker and the

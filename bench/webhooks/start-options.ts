@@ -2,13 +2,15 @@
  * What the Temporal server pays for each thing a webhook delivery adds to a bare workflow: the
  * search attributes and summary it is started with, its fairness key, and the patch marker and
  * `WebhookOutcome` upsert when it ends, which a delivered delivery now skips
- * (src/modules/webhooks.ts, workflows/webhook-delivery.ts). The webhook benchmark
- * shows the whole difference; this splits the server's part of it.
+ * (src/modules/webhooks.ts, workflows/webhook-delivery.ts); and what it saves by running its
+ * attempt as a local activity. The webhook benchmark shows the whole difference; this splits
+ * the server's part of it.
  *
  * Per variant, BENCH_ROUNDS (2) times, in turn: a new dev server (in memory, task-queue fairness
  * on; a new one each time because its cost grows with the workflows it holds, see
  * dev-server-aging.ts), a worker in this process, one warm-up workflow, then BENCH_WORKFLOWS
  * (2,000) workflows started 100 at a time; workflows/s and the server's CPU time per workflow.
+ * `BENCH_VARIANTS=1,9,8,10` runs those variants only (numbered as listed below, from 1).
  *
  *   node -r ts-node/register bench/webhooks/start-options.ts
  *
@@ -33,7 +35,7 @@ const TICK_MS = 10; // /proc clock ticks are 1/100 s
 
 interface Variant {
   name: string;
-  workflowType: 'baselineWorkflow' | 'baselineWithOutcomeWorkflow';
+  workflowType: 'baselineWorkflow' | 'baselineWithOutcomeWorkflow' | 'baselineLocalWorkflow';
   /** The start options a delivery has beyond a bare start (n: the workflow's number). */
   options: (n: number) => Partial<WorkflowStartOptions>;
 }
@@ -56,7 +58,7 @@ const all =
   (n: number) =>
     Object.assign({}, ...parts.map((part) => part(n))) as Partial<WorkflowStartOptions>;
 
-const VARIANTS: Variant[] = [
+const ALL_VARIANTS: Variant[] = [
   { name: 'bare workflow', workflowType: 'baselineWorkflow', options: () => ({}) },
   { name: '+ search attributes', workflowType: 'baselineWorkflow', options: searchAttributes },
   { name: '+ summary', workflowType: 'baselineWorkflow', options: summary },
@@ -73,11 +75,20 @@ const VARIANTS: Variant[] = [
     options: all(searchAttributes, summary, fairnessKey),
   },
   {
-    name: 'a delivered delivery now (search attributes, summary, fairness key)',
+    name: 'a delivered delivery, its attempt an ordinary activity (search attributes, summary, fairness key)',
     workflowType: 'baselineWorkflow',
     options: all(searchAttributes, summary, fairnessKey),
   },
+  { name: 'bare workflow, its activity local', workflowType: 'baselineLocalWorkflow', options: () => ({}) },
+  {
+    name: 'a delivered delivery as it runs now: the same, its attempt local',
+    workflowType: 'baselineLocalWorkflow',
+    options: all(searchAttributes, summary, fairnessKey),
+  },
 ];
+
+/** `BENCH_VARIANTS` (comma-separated numbers, from 1) picks some of them; all by default. */
+const VARIANTS = process.env.BENCH_VARIANTS ? process.env.BENCH_VARIANTS.split(',').map((n) => ALL_VARIANTS[Number(n) - 1]!) : ALL_VARIANTS;
 
 interface Measure {
   rate: number;
@@ -148,7 +159,7 @@ function writeReport(results: Map<Variant, Measure[]>, loadBefore: number[], cpu
         )} |`,
     ),
     '',
-    'Reproduce with `node -r ts-node/register bench/webhooks/start-options.ts` (`BENCH_ROUNDS`, `BENCH_WORKFLOWS`).',
+    'Reproduce with `node -r ts-node/register bench/webhooks/start-options.ts` (`BENCH_ROUNDS`, `BENCH_WORKFLOWS`, `BENCH_VARIANTS`).',
     '',
   ].join('\n');
   const out = process.env.BENCH_RESULTS ?? path.join(__dirname, '../results/temporal-start-options.md');
