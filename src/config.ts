@@ -250,6 +250,10 @@ export interface WebhookConfig {
   attemptTimeoutMs: number;
   /** An endpoint whose deliveries have failed for this long is disabled and its owner e-mailed. */
   disableAfterMs: number;
+  /** The task queue deliveries run on, apart from the main one (docs/webhooks.md, "Delivery queue"). */
+  taskQueue: string;
+  /** Deliveries one worker process attempts at once: its workflow task and local activity slots on that queue. */
+  concurrency: number;
 }
 
 /** The workflow-start dispatcher (docs/architecture.md, "Background work"). Milliseconds. */
@@ -411,6 +415,9 @@ const schema = Joi.object({
     .default('5s,5m,30m,2h,5h,10h,10h'),
   WEBHOOK_TIMEOUT: Joi.string().pattern(DURATION).default('15s'),
   WEBHOOK_DISABLE_AFTER: Joi.string().pattern(DURATION).default('5d'),
+  WEBHOOK_TASK_QUEUE: Joi.string().default('marketplace-webhooks'),
+  // Each slot is at most one outgoing POST (and a database connection around it) at a time.
+  WEBHOOK_CONCURRENCY: Joi.number().integer().min(2).max(1_000).default(100),
   WORKFLOW_START_INTERVAL: Joi.string().pattern(DURATION).default('1s'),
   WORKFLOW_START_RETRY_MAX: Joi.string().pattern(DURATION).default('30s'),
   WORKFLOW_START_BATCH: Joi.number().integer().min(1).max(1000).default(DEFAULT_START_BATCH),
@@ -657,6 +664,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryScheduleMs: (value.WEBHOOK_RETRY_SCHEDULE as string).split(',').map(parseDuration),
       attemptTimeoutMs: parseDuration(value.WEBHOOK_TIMEOUT),
       disableAfterMs: parseDuration(value.WEBHOOK_DISABLE_AFTER),
+      taskQueue: value.WEBHOOK_TASK_QUEUE,
+      concurrency: value.WEBHOOK_CONCURRENCY,
     },
     starts: {
       intervalMs: parseDuration(value.WORKFLOW_START_INTERVAL),

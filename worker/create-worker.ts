@@ -7,9 +7,10 @@ import type { WorkerMetrics } from '../src/observability/worker-metrics';
 import { temporalDataConverter } from '../src/temporal/data-converter';
 import { classifyFailures } from '../activities/failures';
 import type { WebhookActivities } from '../activities/webhooks';
-import { moduleTaskQueues } from '../src/modules';
+import { moduleTaskQueues, moduleWorkflowQueues } from '../src/modules';
 import type { ActivityFunctions } from '../src/modules/feature-module';
 import { createWorkerActivities } from './composition';
+import { WorkerGroup } from './worker-group';
 import { PREBUILT_WORKFLOW_BUNDLE, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from './workflow-bundles';
 
 export interface CreateWorkerOptions {
@@ -24,14 +25,25 @@ export interface CreateWorkerOptions {
   tracing?: Tracing;
 }
 
-/** The worker with every workflow and activity registered; shared by `worker/main.ts` and tests. */
-export function createWorker({ config, db, connection, workflowBundle, metrics, tracing }: CreateWorkerOptions): Promise<Worker> {
+/**
+ * The Workers that run workflows: one on the main task queue, and one on each queue a module
+ * keeps for workflows of its own (`ModuleWorkflowQueue`: webhook deliveries), each with every
+ * workflow and activity registered, so a workflow started before its type moved queues still
+ * runs where it began. Shared by `worker/main.ts` and tests.
+ */
+export async function createWorker({
+  config,
+  db,
+  connection,
+  workflowBundle,
+  metrics,
+  tracing,
+}: CreateWorkerOptions): Promise<WorkerGroup> {
   const activities = createWorkerActivities(config, db);
   const code = workflowCode(workflowBundle);
-  return Worker.create({
+  const common: Omit<WorkerOptions, 'taskQueue'> = {
     connection,
     namespace: config.temporal.namespace,
-    taskQueue: config.temporal.taskQueue,
     ...code,
     interceptors: { ...tracing?.worker?.interceptors, ...(code.workflowsPath ? { workflowModules: WORKFLOW_INTERCEPTOR_MODULES } : {}) },
     // Always there: a run started with a trace keeps making workflow spans after tracing is
@@ -41,14 +53,31 @@ export function createWorker({ config, db, connection, workflowBundle, metrics, 
     dataConverter: temporalDataConverter(config.temporal),
     // On SIGTERM running activities finish within the grace period instead of being cancelled.
     shutdownGraceTime: config.shutdownGraceMs,
+    maxConcurrentActivityTaskExecutions: config.temporal.maxConcurrentActivities,
+  };
+  const main = await Worker.create({
+    ...common,
+    taskQueue: config.temporal.taskQueue,
     // The SDK's default follows the heap limit (about 2,300 workflows at ~1 MB each on a 4 GB
     // heap), while most of ours wait days on a timer: kept, they only hold memory.
     maxCachedWorkflows: config.temporal.maxCachedWorkflows,
     ...(config.temporal.maxCachedWorkflows > 0
       ? { maxConcurrentWorkflowTaskExecutions: Math.min(40, config.temporal.maxCachedWorkflows) }
       : {}),
-    maxConcurrentActivityTaskExecutions: config.temporal.maxConcurrentActivities,
   });
+  const own = await Promise.all(
+    moduleWorkflowQueues(config).map((queue) =>
+      Worker.create({
+        ...common,
+        taskQueue: queue.taskQueue,
+        // A workflow stays cached while its local activity runs, so every slot needs a place.
+        maxCachedWorkflows: queue.concurrency,
+        maxConcurrentWorkflowTaskExecutions: queue.concurrency,
+        maxConcurrentLocalActivityExecutions: queue.concurrency,
+      }),
+    ),
+  );
+  return new WorkerGroup(main, own);
 }
 
 /**

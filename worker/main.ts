@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   log.info(
     {
       taskQueue: config.temporal.taskQueue,
-      moduleTaskQueues: moduleWorkers.map((w) => w.options.taskQueue),
+      moduleTaskQueues: [...worker.others, ...moduleWorkers].map((w) => w.options.taskQueue),
       temporal: config.temporal.address,
       metrics: metricsServer?.url,
       codec: codecServer?.url,

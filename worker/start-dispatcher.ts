@@ -3,7 +3,7 @@ import { NativeConnection } from '@temporalio/worker';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../src/config';
 import type { Logger } from '../src/logger';
-import { moduleStartFeeders } from '../src/modules';
+import { moduleStartFeeders, workflowTaskQueues } from '../src/modules';
 import { webhookDeliveryStart } from '../src/modules/webhooks';
 import type { WorkerMetrics } from '../src/observability/worker-metrics';
 import { deliveryPolicy, webhookFanOut } from '../src/services/webhooks/fan-out';
@@ -26,7 +26,12 @@ export function createStartDispatcher(
   return new StartDispatcher({
     db,
     databaseUrl: config.databaseUrl,
-    executor: new TemporalStartExecutor(temporal, config.temporal.taskQueue, temporal.connection instanceof NativeConnection),
+    executor: new TemporalStartExecutor(
+      temporal,
+      config.temporal.taskQueue,
+      temporal.connection instanceof NativeConnection,
+      workflowTaskQueues(config),
+    ),
     // One pass fans out and starts up to this many: an event committed during a pass waits for it.
     feeders: [
       webhookFanOut(db, deliveryPolicy(config.webhooks), webhookDeliveryStart, config.starts.batchSize),

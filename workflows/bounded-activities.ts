@@ -1,4 +1,12 @@
-import { log, proxyActivities, upsertMemo, workflowInfo, type ActivityOptions, type RetryPolicy } from '@temporalio/workflow';
+import {
+  log,
+  proxyActivities,
+  proxyLocalActivities,
+  upsertMemo,
+  workflowInfo,
+  type ActivityOptions,
+  type RetryPolicy,
+} from '@temporalio/workflow';
 
 /** What every workflow's activities retry with unless it needs otherwise: ~6 minutes, then give up. */
 export const BOUNDED_RETRY = {
@@ -36,16 +44,22 @@ export const FAILURE_MEMO = 'lastActivityFailure';
  * `proxyActivities` whose retry policy must be bounded (`maximumAttempts`), and where an activity
  * that fails for good (retries exhausted, or refused as non-retryable) leaves a visible trace
  * before its error reaches the workflow: the `lastActivityFailure` memo (shown by `temporal
- * workflow describe` and the Web UI) and an error log line naming the workflow.
+ * workflow describe` and the Web UI) and an error log line naming the workflow. With `local`,
+ * they run as local activities (in the worker running the workflow task; see
+ * workflows/webhook-delivery.ts for when that is worth it).
  */
-export function boundedActivities<A extends object>(options: ActivityOptions & { retry: RetryPolicy & { maximumAttempts: number } }): A {
+export function boundedActivities<A extends object>(
+  options: ActivityOptions & { retry: RetryPolicy & { maximumAttempts: number } },
+  { local = false }: { local?: boolean } = {},
+): A {
+  const proxy = local ? proxyLocalActivities : proxyActivities;
   return new Proxy({} as A, {
     get: (_target, name) => {
       if (typeof name !== 'string') return undefined;
       return async (...args: unknown[]) => {
         // Each call carries a summary naming what it is about, so a history reads as more than
         // anonymous activity names (the Web UI and `temporal workflow show` display it).
-        const inner = proxyActivities<Record<string, (...args: unknown[]) => Promise<unknown>>>({
+        const inner = proxy<Record<string, (...args: unknown[]) => Promise<unknown>>>({
           ...options,
           summary: activitySummary(name, args),
         });

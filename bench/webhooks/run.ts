@@ -390,7 +390,7 @@ async function probeStages(db: DataSource, committedAt: Map<string, number>, rec
       'fanned out → started (dispatcher claimed the intent, Temporal accepted the start)',
       (r) => Number(r.started) - Number(r.dispatched),
     ),
-    stage('started → attempt (workflow task, activity task, worker slot)', (r) => Number(r.attempted) - Number(r.started)),
+    stage('started → attempt (workflow task and worker slot; the attempt runs inside it)', (r) => Number(r.attempted) - Number(r.started)),
     stage('attempt → receipt (signed HTTP POST)', (r) => Math.max(...receiptsOf(r.id)) - Number(r.attempted)),
   ];
 }

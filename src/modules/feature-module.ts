@@ -5,6 +5,7 @@ import type { ReadRouter } from '../db/read-router';
 import type { AnyRoute } from '../http/route';
 import type { SharedServices } from '../http/services';
 import type { StartFeeder } from '../services/workflow-starts/dispatcher';
+import type * as workflows from '../../workflows';
 
 /** What a feature's API part is built from: configuration, the database, Temporal and the shared services. */
 export interface ApiModuleContext {
@@ -44,6 +45,20 @@ export interface ModuleTaskQueue {
 }
 
 /**
+ * Workflows started on a task queue of their own, served by a Worker of their own with the main
+ * one's workflow code and activities but slots of its own. For workflows whose activities are
+ * local: a local activity holds its workflow task slot until it ends, so slow ones (a webhook
+ * POST to a slow receiver) must not take the slots every other workflow needs.
+ */
+export interface ModuleWorkflowQueue {
+  taskQueue: string;
+  /** The workflow types whose starts go to this queue (`TemporalStartExecutor`). */
+  workflowTypes: Array<keyof typeof workflows>;
+  /** Workflow tasks, and local activities, one worker process runs at once on this queue. */
+  concurrency: number;
+}
+
+/**
  * One feature, declared in one file (docs/architecture.md, "Feature modules"): the services and
  * routes it adds to the API, the activities, task queues and Schedules it adds to the worker. Its workflow
  * functions are exported from `workflows/index.ts` (the workflow bundle is built from there); the
@@ -69,6 +84,8 @@ export interface FeatureModule<S extends object> {
     /** Served on the main task queue with every other activity. */
     activities?(context: WorkerModuleContext): ActivityFunctions;
     taskQueues?(context: WorkerModuleContext): ModuleTaskQueue[];
+    /** Pure configuration: the start dispatcher reads it too, to send each start to its queue. */
+    workflowQueues?(config: Config): ModuleWorkflowQueue[];
     /**
      * Background readers of the outboxes, run by the worker's start dispatcher before each pass
      * beside the webhook fan-out (the alerts matcher reads listing events); each may request

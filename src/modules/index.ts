@@ -7,6 +7,7 @@ import type {
   ApiModuleContext,
   FeatureModule,
   ModuleTaskQueue,
+  ModuleWorkflowQueue,
   ScheduleModuleContext,
   WorkerModuleContext,
 } from './feature-module';
@@ -79,6 +80,16 @@ export function moduleActivities(context: WorkerModuleContext): ActivityFunction
 /** The task queues modules serve apart from the main one, each by a Worker of its own. */
 export function moduleTaskQueues(context: WorkerModuleContext): ModuleTaskQueue[] {
   return FEATURE_MODULES.flatMap((m) => m.worker?.taskQueues?.(context) ?? []);
+}
+
+/** The workflow task queues modules declare apart from the main one (`ModuleWorkflowQueue`). */
+export function moduleWorkflowQueues(config: Config): ModuleWorkflowQueue[] {
+  return FEATURE_MODULES.flatMap((m) => m.worker?.workflowQueues?.(config) ?? []);
+}
+
+/** The task queue of each workflow type started apart from the main queue. */
+export function workflowTaskQueues(config: Config): Record<string, string> {
+  return Object.fromEntries(moduleWorkflowQueues(config).flatMap((q) => q.workflowTypes.map((type) => [type, q.taskQueue])));
 }
 
 /** The modules' readers of the outboxes that feed the start dispatcher (worker/start-dispatcher.ts). */

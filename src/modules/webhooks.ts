@@ -70,5 +70,10 @@ export const webhooksModule: FeatureModule<WebhooksServices> = {
   },
   worker: {
     activities: ({ config, db }) => ({ ...createWebhookActivities({ webhookAttempts: new WebhookDeliveryAttempts(db, config.webhooks) }) }),
+    // Deliveries run apart: their attempts are local activities (workflows/webhook-delivery.ts),
+    // each holding a workflow task slot for its whole POST (docs/webhooks.md, "Delivery queue").
+    workflowQueues: (config) => [
+      { taskQueue: config.webhooks.taskQueue, workflowTypes: ['webhookDeliveryWorkflow'], concurrency: config.webhooks.concurrency },
+    ],
   },
 };

@@ -24,15 +24,18 @@ export class TemporalStartExecutor implements StartExecutor {
      * An eager start asks Temporal to hand the new workflow's first task straight back to the
      * worker in this process instead of queueing it for a poll: one trip through Temporal's
      * matching less, and a new workflow at idle starts at once. When the worker has no free slot
-     * Temporal queues the task as usual. Signal-with-start cannot be eager.
+     * Temporal queues the task as usual. Signal-with-start cannot be eager. Every queue a start
+     * may go to needs its Worker on that connection for the start to be eager.
      */
     private readonly canStartEagerly = false,
+    /** Workflow types started on a queue of their own (`workflowTaskQueues`); the rest go to `taskQueue`. */
+    private readonly queueByType: Readonly<Record<string, string>> = {},
   ) {}
 
   /** `how.eager`: the dispatcher has no backlog (see `StartExecutor`). */
   async execute(start: WorkflowStart, how: { eager: boolean }): Promise<StartResult> {
     const options = start.options ?? {};
-    const common = { ...startOptionsOf(start), taskQueue: this.taskQueue };
+    const common = { ...startOptionsOf(start), taskQueue: this.queueByType[start.workflowType] ?? this.taskQueue };
     try {
       const signal = options.signal;
       // Inside the trace of the request that asked for it, when one was recorded: the client

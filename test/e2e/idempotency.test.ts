@@ -1,9 +1,9 @@
-import type { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createLogger } from '../../src/logger';
 import { casesWorkflowIds } from '../../src/modules/cases';
 import type { StartDispatcher } from '../../src/services/workflow-starts/dispatcher';
 import { createWorker } from '../../worker/create-worker';
+import type { WorkerGroup } from '../../worker/worker-group';
 import { createStartDispatcher } from '../../worker/start-dispatcher';
 import { registerUser, startTestApi, type TestApi } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
@@ -17,7 +17,7 @@ import { devServerEnv, workflowBundle } from '../support/temporal';
 let env: TestWorkflowEnvironment;
 let database: TestDatabase;
 let api: TestApi;
-let worker: Worker;
+let worker: WorkerGroup;
 let dispatcher: StartDispatcher;
 let running: Promise<void>;
 
@@ -45,7 +45,7 @@ beforeAll(async () => {
   await startWorker();
 }, 120_000);
 afterAll(async () => {
-  if (worker?.getState() === 'RUNNING') await stopWorker();
+  if (worker?.running) await stopWorker();
   await api?.close();
   await database?.close();
   await env?.teardown();

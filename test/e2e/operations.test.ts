@@ -82,8 +82,11 @@ describe('operating the stack (API + worker + Temporal dev server + Postgres)', 
     expect(sample(worker, 'outbox_pending_rows', 'outbox="outbox_events"')).toBe(0);
     expect(sample(worker, 'outbox_lag_seconds', 'outbox="workflow_starts"')).toBe(0);
     expect(worker).toMatch(/^db_pool_connections_max\{process="worker"\} \d+/m);
-    // From the SDK's Prometheus exporter (Runtime telemetry), appended to the same scrape.
-    expect(worker).toMatch(/^temporal_activity_execution_latency_(seconds_)?count\{.*activity_type="attemptWebhookDelivery".*\} \d+/m);
+    // From the SDK's Prometheus exporter (Runtime telemetry), appended to the same scrape: an
+    // attempt is a local activity, on the deliveries' own queue.
+    expect(worker).toMatch(
+      /^temporal_local_activity_execution_latency_(seconds_)?count\{.*activity_type="attemptWebhookDelivery".*task_queue="marketplace-webhooks".*\} \d+/m,
+    );
 
     const api = await scrape(apiScrape);
     expect(

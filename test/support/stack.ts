@@ -1,6 +1,6 @@
 import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
+import type { WorkerGroup } from '../../worker/worker-group';
 import { createLogger } from '../../src/logger';
 import type { Tracing } from '../../src/observability/tracing';
 import { createWorkerMetrics, type WorkerMetrics } from '../../src/observability/worker-metrics';
@@ -16,7 +16,7 @@ import { devServerEnv, runInBackground, testDataConverter, timeSkippingEnv, work
 export interface TestStack {
   api: TestApi;
   env: TestWorkflowEnvironment;
-  worker: Worker;
+  worker: WorkerGroup;
   /**
    * The workflow-start dispatcher, as the worker process runs it beside the worker; with
    * `manualStarts` it does not run by itself, and a test makes its passes (`dispatchBatch`).
@@ -82,7 +82,8 @@ export async function startStack(
     stop: async () => {
       await dispatcher.stop();
       await recordReplayHistories(env.client);
-      for (const w of [worker, ...moduleWorkers]) w.shutdown();
+      worker.shutdown();
+      for (const w of moduleWorkers) w.shutdown();
       await running;
       await api.close();
       await database.close();

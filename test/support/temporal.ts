@@ -4,7 +4,8 @@ import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, makeTelemetryFilterString, Runtime, type Worker } from '@temporalio/worker';
+import { DefaultLogger, makeTelemetryFilterString, Runtime } from '@temporalio/worker';
+import type { WorkerGroup } from '../../worker/worker-group';
 import { loadConfig } from '../../src/config';
 import { SEARCH_ATTRIBUTE_ARGS, SEARCH_ATTRIBUTES } from '../../src/domain/search-attributes';
 import { temporalDataConverter } from '../../src/temporal/data-converter';
@@ -92,12 +93,12 @@ function killTestServerOn(port: number): void {
  * Terminating such a workflow does not help: the test server keeps the lock its outstanding task
  * took. A worker that lives as long as the server drains every queue.
  */
-export function runInBackground(worker: Worker): () => Promise<void> {
+export function runInBackground(worker: WorkerGroup): () => Promise<void> {
   const running = worker.run();
   // Surfaced by the stop below; a worker that fails early must not be an unhandled rejection.
   running.catch(() => undefined);
   return async () => {
-    if (worker.getState() === 'RUNNING') worker.shutdown();
+    worker.shutdown();
     await running;
   };
 }

@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
+import type { WorkerGroup } from '../../worker/worker-group';
 import supertest from 'supertest';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../../src/db/data-source';
@@ -55,7 +56,7 @@ async function freshWithin(since: number, boundMs: number, isFresh: () => Promis
 }
 
 interface WorkerReplica {
-  worker: Worker;
+  worker: WorkerGroup;
   running: Promise<void>;
   dispatcher: StartDispatcher;
   metrics: WorkerMetrics;

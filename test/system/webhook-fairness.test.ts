@@ -1,5 +1,5 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
+import type { WorkerGroup } from '../../worker/worker-group';
 import type { DataSource } from 'typeorm';
 import { createLogger } from '../../src/logger';
 import { emitEvents } from '../../src/services/events/outbox';
@@ -17,8 +17,8 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 const BACKLOG = 300;
 /**
  * Where the other seller's event may arrive at the latest. Its task is first or second in the
- * one fair queue (it ties with the backlog's first); the worker's two workflow-task slots may
- * take both at once, so one more place of slack. With four task-queue partitions it arrived
+ * one fair queue (it ties with the backlog's first); the delivery queue's two slots may take both
+ * at once, so one more place of slack. With four task-queue partitions it arrived
  * anywhere up to 53rd (src/temporal/task-queue-fairness.ts).
  */
 const WITHIN = 3;
@@ -28,7 +28,7 @@ let database: TestDatabase;
 let api: TestApi;
 let receiver: WebhookReceiver;
 let dispatcher: StartDispatcher | undefined;
-let worker: { worker: Worker; running: Promise<void> } | undefined;
+let worker: { worker: WorkerGroup; running: Promise<void> } | undefined;
 
 beforeAll(async () => {
   env = await devServerEnv();
@@ -38,12 +38,11 @@ beforeAll(async () => {
     database,
     env: {
       WORKFLOW_START_INTERVAL: '200ms',
-      // One delivery at a time (and two workflow tasks), so the order of arrival is the order in
-      // which Temporal hands the tasks out. With the defaults the first wave of up to 40 workflow
-      // tasks and 100 deliveries ran concurrently and arrived in any order within it, which made
-      // a bound on the position a race.
-      WORKER_MAX_CACHED_WORKFLOWS: '2',
-      WORKER_MAX_CONCURRENT_ACTIVITIES: '1',
+      // Two deliveries at a time (each attempt runs inside its workflow task, and the SDK keeps at
+      // least two), so the order of arrival is the order in which Temporal hands the tasks out.
+      // With the defaults the first wave of up to 100 deliveries ran concurrently and arrived in
+      // any order within it, which made a bound on the position a race.
+      WEBHOOK_CONCURRENCY: '2',
     },
   });
   receiver = await WebhookReceiver.start();

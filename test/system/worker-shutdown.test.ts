@@ -63,4 +63,10 @@ test('a worker told to stop in the middle of an activity lets it finish and repo
   const result = await next.runUntil(env.client.workflow.getHandle(webhooksWorkflowIds.delivery(eventId, endpoint.id)).result());
   expect(result).toEqual({ outcome: 'delivered', attempts: 1 });
   expect(requests).toBe(1);
+  // The attempt was a local activity (a marker, no activity task), on the deliveries' own queue.
+  const handle = env.client.workflow.getHandle(webhooksWorkflowIds.delivery(eventId, endpoint.id));
+  expect((await handle.describe()).taskQueue).toBe(api.config.webhooks.taskQueue);
+  const events = (await handle.fetchHistory()).events ?? [];
+  expect(events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(1);
+  expect(events.filter((e) => e.activityTaskScheduledEventAttributes)).toHaveLength(0);
 });

@@ -10,6 +10,7 @@ import { registerSeller, registerUser, startTestApi, type TestApi, type TestUser
 import { insertListing, seedCatalog, type FixtureItem } from '../support/fixtures';
 import { recordReplayHistoriesOf } from '../support/replay-histories';
 import { runInBackground, testDataConverter, timeSkippingEnv, workflowBundle } from '../support/temporal';
+import { WorkerGroup } from '../../worker/worker-group';
 
 // The real API and the real offer activities on a fresh database, against the time-skipping
 // server: the two deadlines (48 h each, the defaults) pass in milliseconds. One worker for the
@@ -32,7 +33,7 @@ beforeAll(async () => {
     workflowBundle: await workflowBundle(),
     activities: classifyFailures(createOfferActivities({ engine: new OfferEngine(db, api.config.offers, offerChangeStarts) })),
   });
-  stopWorker = runInBackground(worker);
+  stopWorker = runInBackground(new WorkerGroup(worker, []));
   ({ items } = await seedCatalog(db, { names: ['Mewtwo'] }));
   [seller, buyer] = await Promise.all([registerSeller(api, 'wseller'), registerUser(api, 'wbuyer')]);
 });

@@ -32,8 +32,8 @@ async function withWorker<T>(fn: () => Promise<T>): Promise<T> {
     workflowBundle: await workflowBundle(),
   });
   // The worker takes its cache size from the configuration, not from the heap limit.
-  expect(worker.options.maxCachedWorkflows).toBe(api.config.temporal.maxCachedWorkflows);
-  expect(worker.options.tuner.activityTaskSlotSupplier).toEqual({
+  expect(worker.main.options.maxCachedWorkflows).toBe(api.config.temporal.maxCachedWorkflows);
+  expect(worker.main.options.tuner.activityTaskSlotSupplier).toEqual({
     type: 'fixed-size',
     numSlots: api.config.temporal.maxConcurrentActivities,
   });

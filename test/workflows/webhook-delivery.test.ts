@@ -1,4 +1,3 @@
-import { activityInfo } from '@temporalio/activity';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { AttemptInput, AttemptResult } from '../../activities/webhooks';
@@ -18,18 +17,18 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 /** The production default (config WEBHOOK_RETRY_SCHEDULE). */
 const DEFAULT_SCHEDULE = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR];
-const policy: WebhookDeliveryPolicy = { retryScheduleMs: DEFAULT_SCHEDULE, attemptTimeoutMs: 15 * SECOND };
+const policy: WebhookDeliveryPolicy = { retryScheduleMs: DEFAULT_SCHEDULE, attemptTimeoutMs: 15 * SECOND, localAttempts: true };
 
 interface Recorded {
   input: AttemptInput;
-  /** Workflow (server) time the attempt was scheduled at. */
+  /** The test server's (skipped) time when the attempt ran: an attempt is a local activity, whose info carries the worker's clock. */
   at: number;
 }
 
 let counter = 0;
 
-/** Runs a delivery with `answer(n)` deciding the n-th attempt's outcome; returns result and attempts. */
-async function deliver(answer: (n: number) => AttemptResult, emails: string[] = []) {
+/** Runs a delivery with `answer(n)` deciding the n-th attempt's outcome; returns result, attempts and history. */
+async function deliver(answer: (n: number) => AttemptResult, emails: string[] = [], deliveryPolicy = policy) {
   const attempts: Recorded[] = [];
   const worker = await Worker.create({
     dataConverter: testDataConverter,
@@ -38,7 +37,7 @@ async function deliver(answer: (n: number) => AttemptResult, emails: string[] = 
     workflowBundle: await workflowBundle(),
     activities: {
       attemptWebhookDelivery: async (input: AttemptInput) => {
-        attempts.push({ input, at: activityInfo().currentAttemptScheduledTimestampMs });
+        attempts.push({ input, at: await env.currentTimeMs() });
         return answer(attempts.length);
       },
       deliverEmail: async (id: string) => void emails.push(id),
@@ -49,20 +48,39 @@ async function deliver(answer: (n: number) => AttemptResult, emails: string[] = 
     env.client.workflow.execute(webhookDeliveryWorkflow, {
       workflowId: `webhook:evt-${counter}:ep-1`,
       taskQueue: 'test-webhooks',
-      args: [{ eventId: `evt-${counter}`, endpointId: 'ep-1', policy }],
+      args: [{ eventId: `evt-${counter}`, endpointId: 'ep-1', policy: deliveryPolicy }],
     }),
   );
   const gaps = attempts.slice(1).map((a, i) => a.at - attempts[i]!.at);
-  return { result, attempts, gaps };
+  const history = (await env.client.workflow.getHandle(`webhook:evt-${counter}:ep-1`).fetchHistory()).events ?? [];
+  return { result, attempts, gaps, history };
 }
 
 const retry: AttemptResult = { outcome: 'retry', retryAfterMs: null };
 
+type HistoryEvent = Awaited<ReturnType<typeof deliver>>['history'][number];
+const localAttempts = (history: HistoryEvent[]) =>
+  history.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length;
+const scheduledActivities = (history: HistoryEvent[]) => history.filter((e) => e.activityTaskScheduledEventAttributes).length;
+
 describe('webhookDeliveryWorkflow (time-skipping)', () => {
   it('succeeds on the first attempt without waiting', async () => {
-    const { result, attempts } = await deliver(() => ({ outcome: 'delivered' }));
+    const { result, attempts, history } = await deliver(() => ({ outcome: 'delivered' }));
     expect(result).toEqual({ outcome: 'delivered', attempts: 1 });
     expect(attempts[0]!.input).toMatchObject({ endpointId: 'ep-1', finalAttempt: false, timeoutMs: 15 * SECOND });
+    // The attempt ran as a local activity, inside the one workflow task: no activity task.
+    expect(localAttempts(history)).toBe(1);
+    expect(scheduledActivities(history)).toBe(0);
+    expect(history.filter((e) => e.workflowTaskCompletedEventAttributes)).toHaveLength(1);
+  });
+
+  it('a delivery started before attempts were local (its policy does not say so) keeps making them as activities', async () => {
+    const before: WebhookDeliveryPolicy = { retryScheduleMs: DEFAULT_SCHEDULE, attemptTimeoutMs: 15 * SECOND };
+    const { result, gaps, history } = await deliver((n) => (n === 1 ? retry : { outcome: 'delivered' }), [], before);
+    expect(result).toEqual({ outcome: 'delivered', attempts: 2 });
+    expect(gaps[0]).toBeGreaterThanOrEqual(DEFAULT_SCHEDULE[0]!);
+    expect(scheduledActivities(history)).toBe(2);
+    expect(localAttempts(history)).toBe(0);
   });
 
   it('follows the whole retry schedule (5 s … 10 h), then gives up with the last attempt marked final', async () => {

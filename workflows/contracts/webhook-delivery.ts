@@ -9,4 +9,10 @@ export interface WebhookDeliveryPolicy {
   retryScheduleMs: number[];
   /** Deadline of one HTTP attempt. */
   attemptTimeoutMs: number;
+  /**
+   * Attempts run as local activities (workflows/webhook-delivery.ts). Every delivery started now
+   * says so; one started before it existed has no such field and replays its attempts as the
+   * activities its history holds.
+   */
+  localAttempts?: true;
 }

@@ -85,4 +85,5 @@ export function webhookFanOut(
 export const deliveryPolicy = (config: { retryScheduleMs: number[]; attemptTimeoutMs: number }): WebhookDeliveryPolicy => ({
   retryScheduleMs: config.retryScheduleMs,
   attemptTimeoutMs: config.attemptTimeoutMs,
+  localAttempts: true,
 });
