@@ -88,7 +88,13 @@ const ALL_VARIANTS: Variant[] = [
 ];
 
 /** `BENCH_VARIANTS` (comma-separated numbers, from 1) picks some of them; all by default. */
-const VARIANTS = process.env.BENCH_VARIANTS ? process.env.BENCH_VARIANTS.split(',').map((n) => ALL_VARIANTS[Number(n) - 1]!) : ALL_VARIANTS;
+const VARIANTS = process.env.BENCH_VARIANTS ? process.env.BENCH_VARIANTS.split(',').map(variantNumbered) : ALL_VARIANTS;
+
+function variantNumbered(n: string): Variant {
+  const variant = ALL_VARIANTS[Number(n) - 1];
+  if (!variant) throw new Error(`BENCH_VARIANTS: no variant ${n} (1 to ${ALL_VARIANTS.length})`);
+  return variant;
+}
 
 interface Measure {
   rate: number;
