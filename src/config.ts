@@ -532,8 +532,8 @@ const schema = Joi.object({
   // Changes the database notifies show at once; this bounds what it does not (docs/discover.md, "Caching").
   // At most the 30 s that Discover answers already allow shared caches (Cache-Control max-age).
   DISCOVER_CACHE_MS: Joi.number().integer().min(0).max(30_000).default(30_000),
-  // About 1.4 KB per item as counted (its JSON, its entry and malloc's records of its Buffer): 160 MB
-  // keeps a catalog of 120k items whole (docs/discover.md, "How much is kept").
+  // About 1.2 KB per item as counted (its JSON, its entry, its share of its load's allocation): 160 MB
+  // keeps a catalog of 130k items whole (docs/discover.md, "How much is kept").
   DISCOVER_ITEM_CACHE_MB: Joi.number().integer().min(1).max(16_384).default(160),
   // About 4.8 KB per item of five listings as counted: 48 MB keeps the listings of some 10k popular items (docs/discover.md, "How much is kept").
   DISCOVER_LISTING_CACHE_MB: Joi.number().integer().min(1).max(16_384).default(48),

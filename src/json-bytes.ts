@@ -21,15 +21,6 @@ export function asciiJsonBytes(json: string): Buffer {
 }
 
 /**
- * `toJsonBytes` for bytes a cache keeps for minutes. A small Buffer is a slice of a shared 8 KB
- * pool, and one kept slice keeps its whole pool alive: a cache of 100k items of about 900 bytes
- * pinned several times its own size. These bytes get an allocation of their own.
- */
-export function toKeptJsonBytes(value: unknown): Buffer {
-  return toKeptBytes(toJsonBytes(value));
-}
-
-/**
  * What a kept Buffer (`toKeptBytes`) costs in native memory beyond its bytes, which neither V8's
  * heap nor `external` counts: malloc's chunk header and rounding, and the backing store's own
  * records (V8's BackingStore, its shared pointer, the ArrayBuffer's extension). A cache's byte
@@ -38,7 +29,12 @@ export function toKeptJsonBytes(value: unknown): Buffer {
  */
 export const KEPT_BUFFER_NATIVE_BYTES = 180;
 
-/** A copy of `bytes` in an allocation of its own, to be kept (see `toKeptJsonBytes`). */
+/**
+ * A copy of `bytes` in an allocation of its own, to be kept for minutes. A small Buffer is a slice
+ * of a shared 8 KB pool, and one kept slice keeps its whole pool alive: a cache of 100k items of
+ * about 900 bytes pinned several times its own size. (`JsonCache` copies each load's values into
+ * one allocation instead.)
+ */
 export function toKeptBytes(bytes: Buffer): Buffer {
   const own = Buffer.allocUnsafeSlow(bytes.length);
   bytes.copy(own);

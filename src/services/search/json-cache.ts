@@ -1,4 +1,4 @@
-import { KEPT_BUFFER_NATIVE_BYTES, toKeptJsonBytes } from '../../json-bytes';
+import { KEPT_BUFFER_NATIVE_BYTES, toJsonBytes } from '../../json-bytes';
 import { evictSecondChance } from '../second-chance';
 
 /**
@@ -8,27 +8,51 @@ import { evictSecondChance } from '../second-chance';
  */
 interface Entry {
   expires: number;
+  /** The load this entry's value comes from; dropped once the value is in, so a kept entry holds no promise. */
+  loading: Promise<Loaded> | undefined;
+  /** Where this entry's key is in the load's keys. */
+  at: number;
   /**
-   * The value being loaded: JSON bytes (`toJsonBytes`), or null when the key has none (a URN not
-   * in the catalog). Dropped once the value is in, so a kept entry holds no promise.
+   * JSON bytes (`toJsonBytes`), or null when the key has none (a URN not in the catalog), once the
+   * load is in: a lookup whose entries are all settled answers without a promise each.
    */
-  json: Promise<Buffer | null> | undefined;
-  /** `json` once settled: a lookup whose entries are all settled answers without a promise each. */
   value: Buffer | null | undefined;
   /** An expired entry being re-read: it keeps answering until the new value is in. */
   refreshing: boolean;
   /** Answered since eviction last passed it (see `evictSecondChance`). */
   used: boolean;
-  /** What it counts against `maxBytes`, once its value is in (see `ENTRY_OVERHEAD_BYTES`). */
-  bytes: number;
 }
 
 /**
- * What an entry costs beyond its JSON bytes: on the heap, the key string, the map slot, the entry,
- * its promise and the Buffer object (about 300 bytes); outside it, malloc's records of the Buffer
- * (`bench/catalog/cache-weights.ts` weighs both).
+ * The values of one load, kept in ONE allocation (`keepTogether`): a lookup that misses 200 items
+ * keeps one Buffer, not 200. Each kept Buffer costs malloc about 180 bytes of records beyond its
+ * bytes (`KEPT_BUFFER_NATIVE_BYTES`) and V8 an ArrayBuffer object; and 100k small allocations that
+ * live for minutes, scattered among the answers' transient ones, left glibc's heap fragmented
+ * (docs/discover.md, "How much is kept"). The price: a value no entry holds any longer stays
+ * allocated while others of its batch live, so a batch is copied down to its survivors once half of
+ * it is dead, and until then its dead bytes count against the budget.
  */
-export const ENTRY_OVERHEAD_BYTES = 300 + KEPT_BUFFER_NATIVE_BYTES;
+interface Batch {
+  buffer: ArrayBufferLike;
+  /** The keys it was loaded for, to find the entries that hold its values. */
+  keys: string[];
+  /** Its values' bytes; it counts them and malloc's records of its one allocation against the budget. */
+  bytes: number;
+  /** The bytes of its values that entries in the map hold. */
+  held: number;
+}
+
+/** A load's values, as JSON bytes kept together. */
+interface Loaded {
+  values: Array<Buffer | null>;
+  batch: Batch | undefined;
+}
+
+/**
+ * What an entry costs beyond its JSON bytes, on the heap: the key string, the map slot, the entry
+ * and its Buffer view (`bench/catalog/cache-weights.ts` weighs it).
+ */
+export const ENTRY_OVERHEAD_BYTES = 300;
 
 /**
  * Serialized views by key, each kept until it changes (`forget`, from the database's change
@@ -40,7 +64,7 @@ export const ENTRY_OVERHEAD_BYTES = 300 + KEPT_BUFFER_NATIVE_BYTES;
  * - A change forgets the key at once, including a load of it still in flight: that load still
  *   answers the lookups that started before the change was heard, and is not kept.
  * - Values are kept as JSON bytes (`toJsonBytes`): serializing and encoding them, not reading
- *   the map, is the cost of a hit.
+ *   the map, is the cost of a hit. The values of one load share one allocation (`Batch`).
  * - An expired value is still answered while a single refresh of it runs (in the same batch as
  *   the lookup's missing keys), so expiry never makes a burst of lookups wait: an answer is at
  *   most `ttlMs` plus one query old. A failed refresh drops the entry, so the next lookup
@@ -50,7 +74,9 @@ export const ENTRY_OVERHEAD_BYTES = 300 + KEPT_BUFFER_NATIVE_BYTES;
  */
 export class JsonCache<V> {
   private readonly entries = new Map<string, Entry>();
-  /** The sum of the kept entries' `bytes`. */
+  /** The batch each kept allocation is (its ArrayBuffer is the key). */
+  private batches = new WeakMap<ArrayBufferLike, Batch>();
+  /** What counts against `maxBytes`: `ENTRY_OVERHEAD_BYTES` per entry and the size of every batch an entry holds. */
   private bytes = 0;
 
   constructor(
@@ -67,7 +93,7 @@ export class JsonCache<V> {
   async getMany(keys: string[]): Promise<Array<Buffer | null>> {
     if (this.ttlMs() <= 0) {
       const found = await this.load(keys);
-      return keys.map((key) => serialize(found.get(key)));
+      return keys.map((key) => toJsonOrNull(found.get(key)));
     }
     const now = this.now();
     // Entries are taken before anything is stored: storing may evict entries this lookup uses.
@@ -82,7 +108,7 @@ export class JsonCache<V> {
     const loaded = toLoad.size > 0 ? this.loadBatch([...toLoad]) : undefined;
     const answer = entries.map((entry, n) => entry ?? loaded!.get(keys[n]!)!);
     if (answer.every((e) => e.value !== undefined)) return answer.map((e) => e.value!);
-    return Promise.all(answer.map((e) => (e.value !== undefined ? e.value : e.json!)));
+    return Promise.all(answer.map((e) => (e.value !== undefined ? e.value : e.loading!.then(({ values }) => values[e.at]!))));
   }
 
   /**
@@ -90,31 +116,61 @@ export class JsonCache<V> {
    * await this load), returned by key; an expired entry is replaced once its new value is in.
    */
   private loadBatch(keys: string[]): Map<string, Entry> {
-    const batch = this.load(keys);
+    const loading = this.load(keys).then((found) =>
+      keepTogether(
+        keys,
+        keys.map((key) => toJsonOrNull(found.get(key))),
+      ),
+    );
     const created = new Map<string, Entry>();
-    for (const key of keys) {
-      const json = batch.then((found) => serialize(found.get(key)));
-      const entry: Entry = { expires: this.now() + this.ttlMs(), json, value: undefined, refreshing: false, used: false, bytes: 0 };
+    const made = keys.map((key, at) => {
+      const entry: Entry = { expires: this.now() + this.ttlMs(), loading, at, value: undefined, refreshing: false, used: false };
       const stale = this.entries.get(key);
-      json.then(
-        (value) => {
-          entry.value = value;
-          entry.json = undefined;
-          // A refreshed entry counts its time from when its value is in; one forgotten meanwhile stays forgotten.
-          if (stale && this.entries.get(key) === stale) this.store(key, { ...entry, expires: this.now() + this.ttlMs() });
-          else if (this.entries.get(key) === entry) this.count(entry);
-        },
-        () => {
-          const current = this.entries.get(key);
-          if (current === stale || current === entry) this.delete(key);
-        },
-      );
       if (!stale) {
-        this.store(key, entry);
+        this.entries.set(key, entry);
         created.set(key, entry);
       }
-    }
+      return { entry, stale };
+    });
+    loading.then(
+      (loaded) => this.settle(keys, made, loaded),
+      () =>
+        keys.forEach((key, n) => {
+          const current = this.entries.get(key);
+          if (current === made[n]!.stale || current === made[n]!.entry) this.delete(key);
+        }),
+    );
     return created;
+  }
+
+  /**
+   * A load is in: every value is set before any is counted, so eviction (which may copy a batch
+   * down to the values entries hold) sees the whole load in place.
+   */
+  private settle(keys: string[], made: Array<{ entry: Entry; stale: Entry | undefined }>, { values, batch }: Loaded): void {
+    if (batch) {
+      this.batches.set(batch.buffer, batch);
+      this.bytes += batchCost(batch);
+    }
+    made.forEach(({ entry, stale }, n) => {
+      const key = keys[n]!;
+      entry.value = values[n]!;
+      entry.loading = undefined;
+      // A refreshed entry counts its time from when its value is in; one forgotten meanwhile stays forgotten.
+      if (stale && this.entries.get(key) === stale) {
+        this.delete(key);
+        this.entries.set(key, { ...entry, expires: this.now() + this.ttlMs() });
+      } else if (this.entries.get(key) !== entry) return;
+      this.held(entry, 1);
+    });
+    // Values forgotten while they loaded are dead from the start.
+    if (batch) this.compactIfHalfDead(batch);
+    const newest = this.entries.get(keys[keys.length - 1]!);
+    while (this.bytes > this.maxBytes && this.entries.size > 1) {
+      // The newest entry, whose arrival made room necessary, is spared.
+      const evicted = evictSecondChance(this.entries, newest);
+      if (evicted) this.released(evicted);
+    }
   }
 
   /** These keys changed: their next lookup reads the database. */
@@ -125,30 +181,66 @@ export class JsonCache<V> {
   /** Changes may have gone unheard: every key is read again. */
   clear(): void {
     this.entries.clear();
+    this.batches = new WeakMap();
     this.bytes = 0;
   }
 
-  /** Puts `entry` in place of what `key` had, at the back of the eviction order. */
-  private store(key: string, entry: Entry): void {
-    this.delete(key);
-    this.entries.set(key, entry);
-    if (entry.value !== undefined) this.count(entry);
-  }
-
   private delete(key: string): void {
-    this.bytes -= this.entries.get(key)?.bytes ?? 0;
+    const entry = this.entries.get(key);
+    if (!entry) return;
     this.entries.delete(key);
+    this.released(entry);
   }
 
-  /** A kept entry's value is in: it counts against the budget from now on. */
-  private count(entry: Entry): void {
-    entry.bytes = ENTRY_OVERHEAD_BYTES + (entry.value?.length ?? 0);
-    this.bytes += entry.bytes;
-    while (this.bytes > this.maxBytes && this.entries.size > 1) {
-      // The entry whose arrival made room necessary is spared.
-      this.bytes -= evictSecondChance(this.entries, entry)?.bytes ?? 0;
-    }
+  /** `entry` left the map. */
+  private released(entry: Entry): void {
+    if (entry.value === undefined) return;
+    this.held(entry, -1);
+    const batch = entry.value && this.batches.get(entry.value.buffer);
+    if (batch) this.compactIfHalfDead(batch);
+  }
+
+  /** Counts a settled entry in (+1) or out (−1) of the map. */
+  private held(entry: Entry, sign: 1 | -1): void {
+    this.bytes += sign * ENTRY_OVERHEAD_BYTES;
+    const batch = entry.value && this.batches.get(entry.value.buffer);
+    if (batch) batch.held += sign * entry.value!.length;
+  }
+
+  /** Once half of a batch's bytes are dead, the values entries hold are copied into a batch of their own and the old one is let go. */
+  private compactIfHalfDead(batch: Batch): void {
+    if (batch.held * 2 > batch.bytes) return;
+    this.batches.delete(batch.buffer);
+    this.bytes -= batchCost(batch);
+    const keys = batch.keys.filter((key) => this.entries.get(key)?.value?.buffer === batch.buffer);
+    if (keys.length === 0) return;
+    const holders = keys.map((key) => this.entries.get(key)!);
+    const { values, batch: survivors } = keepTogether(
+      keys,
+      holders.map((e) => e.value!),
+    );
+    holders.forEach((e, n) => (e.value = values[n]!));
+    survivors!.held = survivors!.bytes;
+    this.batches.set(survivors!.buffer, survivors!);
+    this.bytes += batchCost(survivors!);
   }
 }
 
-const serialize = (value: unknown) => (value === undefined ? null : toKeptJsonBytes(value));
+const batchCost = (batch: Batch) => batch.bytes + KEPT_BUFFER_NATIVE_BYTES;
+
+/** JSON bytes copied into one allocation of their own, to be kept (see `Batch`); `keys` are theirs. */
+function keepTogether(keys: string[], json: Array<Buffer | null>): Loaded {
+  const bytes = json.reduce((sum, b) => sum + (b?.length ?? 0), 0);
+  if (bytes === 0) return { values: json, batch: undefined };
+  const all = Buffer.allocUnsafeSlow(bytes);
+  let at = 0;
+  const values = json.map((b) => {
+    if (!b) return null;
+    b.copy(all, at);
+    at += b.length;
+    return all.subarray(at - b.length, at);
+  });
+  return { values, batch: { buffer: all.buffer, keys, bytes, held: 0 } };
+}
+
+const toJsonOrNull = (value: unknown) => (value === undefined ? null : toJsonBytes(value));
