@@ -195,16 +195,16 @@ export class JsonCache<V> {
   /** `entry` left the map. */
   private released(entry: Entry): void {
     if (entry.value === undefined) return;
-    this.held(entry, -1);
-    const batch = entry.value && this.batches.get(entry.value.buffer);
+    const batch = this.held(entry, -1);
     if (batch) this.compactIfHalfDead(batch);
   }
 
-  /** Counts a settled entry in (+1) or out (−1) of the map. */
-  private held(entry: Entry, sign: 1 | -1): void {
+  /** Counts a settled entry in (+1) or out (−1) of the map; returns the batch its value is in. */
+  private held(entry: Entry, sign: 1 | -1): Batch | undefined {
     this.bytes += sign * ENTRY_OVERHEAD_BYTES;
-    const batch = entry.value && this.batches.get(entry.value.buffer);
+    const batch = entry.value ? this.batches.get(entry.value.buffer) : undefined;
     if (batch) batch.held += sign * entry.value!.length;
+    return batch;
   }
 
   /** Once half of a batch's bytes are dead, the values entries hold are copied into a batch of their own and the old one is let go. */
