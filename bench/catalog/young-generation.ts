@@ -5,7 +5,8 @@
 // with 14 s idle before each, as the catalog benchmark's alternating rounds leave the API idle.
 // `--trace-gc` counts the full collections (Mark-Compact) during the rounds. RSS is read once the
 // API has started (idle) and at the end. BENCH_YOUNG_VARIANTS="<flags>;<flags>" measures other
-// flag sets instead ("defaults" for none). BENCH_YOUNG_MIX=1 runs the catalog benchmark's whole
+// flag sets instead ("defaults" for none; a `NAME=value` word is set in the API's environment,
+// e.g. glibc's MALLOC_MMAP_THRESHOLD_). BENCH_YOUNG_MIX=1 runs the catalog benchmark's whole
 // mix instead of bulk lookups alone: each warm-up and each round is varied bulk lookups, then
 // catalog searches, then listing searches, so the listing and ranking caches fill as they do there.
 // Writes bench/results/catalog-young-generation.md (with the mix: catalog-young-generation-mix.md).
@@ -36,11 +37,19 @@ interface Load {
   workload: Workload;
 }
 
-const VARIANTS: Array<{ name: string; flags: string[] }> = (
+/** A variant's words: V8 flags, and `NAME=value` words set in the API's environment (glibc's `MALLOC_*` tunables, say). */
+const VARIANTS: Array<{ name: string; flags: string[]; env: Record<string, string> }> = (
   process.env.BENCH_YOUNG_VARIANTS?.split(';') ?? ['defaults', API_NODE_FLAGS.join(' ')]
-).map((flags) =>
-  flags.trim() === 'defaults' ? { name: "V8's defaults", flags: [] } : { name: flags.trim(), flags: flags.trim().split(/\s+/) },
-);
+).map((variant) => {
+  if (variant.trim() === 'defaults') return { name: "V8's defaults", flags: [], env: {} };
+  const words = variant.trim().split(/\s+/);
+  const isEnv = (word: string) => /^[A-Z_][A-Z0-9_]*=/.test(word);
+  return {
+    name: variant.trim(),
+    flags: words.filter((word) => !isEnv(word)),
+    env: Object.fromEntries(words.filter(isEnv).map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)])),
+  };
+});
 
 interface Run {
   variant: string;
@@ -60,6 +69,7 @@ async function measure(variant: (typeof VARIANTS)[number], loads: Load[], seed: 
   const child: ChildProcess = endsWithBench(
     spawn(process.execPath, ['--trace-gc', ...variant.flags, server!, 'api'], {
       stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ...variant.env },
     }),
   );
   let counting = false;
