@@ -3,6 +3,7 @@ import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { ApiMetrics } from '../observability/api-metrics';
+import { AnswerBuffers } from './answer-buffers';
 import { asciiJsonBodies } from './middleware/ascii-json';
 import { cors } from './middleware/cors';
 import { problemErrors } from './middleware/errors';
@@ -36,6 +37,12 @@ export function routeTable(services: Services, config: Config): AnyRoute[] {
   return all;
 }
 
+/**
+ * At most this much of reused answer buffers waits between requests (a bulk lookup's answer takes
+ * 256 kB); it is part of the API's 64 MiB beyond Discover's cache budget (docs/discover.md, "Memory").
+ */
+const ANSWER_BUFFERS_KEPT_BYTES = 8 * 1024 * 1024;
+
 /** `options.tracing`: a SERVER span per request (only when the process started tracing). */
 export function createApp(
   services: Services,
@@ -54,6 +61,7 @@ export function createApp(
     isOperator: (userId) => services.operatorRoles.isOperator(userId),
     validateResponses: config.http.validateResponses,
     logger,
+    answerBuffers: new AnswerBuffers(ANSWER_BUFFERS_KEPT_BYTES),
   });
   if (options.tracing) app.use(httpTracing());
   if (metrics) app.use(httpMetrics(metrics));

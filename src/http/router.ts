@@ -9,6 +9,7 @@ import { JsonBytes, takesIdempotencyKey, type AnyRoute, type AuthLevel, type Han
 import type { CorsPath } from './middleware/cors';
 import { illFormedFields } from './text';
 import { partValidator } from './validation';
+import type { AnswerBuffers } from './answer-buffers';
 
 export interface RouterDeps {
   authenticator: Authenticator;
@@ -17,6 +18,8 @@ export interface RouterDeps {
   isOperator: (userId: string) => Promise<boolean>;
   validateResponses: boolean;
   logger: Logger;
+  /** Where answers sent in pieces (`JsonBytes`) are joined. */
+  answerBuffers: AnswerBuffers;
 }
 
 const MEDIA_TYPES = { json: 'application/json', form: 'application/x-www-form-urlencoded' } as const;
@@ -102,7 +105,7 @@ function idempotencyKeyOf(ctx: Context): string | null {
 /** The answer as bytes to keep for replays; null for a streamed body, which is not kept. */
 function storable(result: HandlerResult): StoredAnswer | null {
   const { status, headers = {}, body, contentType } = result;
-  if (body instanceof JsonBytes) return { status, headers, contentType: 'application/json', body: body.bytes };
+  if (body instanceof JsonBytes) return { status, headers, contentType: 'application/json', body: body.joined() };
   if (body === undefined || body === null) return { status, headers, contentType: null, body: null };
   if (Buffer.isBuffer(body)) return { status, headers, contentType: contentType ?? 'application/octet-stream', body };
   if (typeof body === 'string') return { status, headers, contentType: contentType ?? 'text/plain', body: Buffer.from(body) };
@@ -170,7 +173,7 @@ function routeMiddleware(route: AnyRoute, deps: RouterDeps): Middleware {
     if (deps.validateResponses) {
       if (!spec) throw new Error(`${route.operationId} answered ${result.status}, which its route does not declare`);
       if (spec.schema) {
-        const body = result.body instanceof JsonBytes ? JSON.parse(result.body.bytes.toString('utf8')) : result.body;
+        const body = result.body instanceof JsonBytes ? JSON.parse(result.body.joined().toString('utf8')) : result.body;
         const { error } = spec.schema.validate(body, { abortEarly: false });
         if (error) throw new Error(`${route.operationId} response does not match its schema: ${error.message}`);
       }
@@ -178,7 +181,10 @@ function routeMiddleware(route: AnyRoute, deps: RouterDeps): Middleware {
     ctx.status = result.status;
     for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
     if (result.body instanceof JsonBytes) {
-      ctx.body = result.body.bytes;
+      const { bytes, sent } = deps.answerBuffers.assemble(result.body.parts);
+      // 'finish': Node has handed the whole response to the kernel, so the buffer may be reused.
+      ctx.res.once('finish', sent);
+      ctx.body = bytes;
       ctx.type = 'application/json';
     } else if (result.body !== undefined) {
       ctx.body = result.body;

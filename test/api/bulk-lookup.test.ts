@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import net from 'node:net';
 import { startTestApi, type TestApi } from '../support/api';
 import { seedCatalog } from '../support/fixtures';
 
@@ -49,4 +51,59 @@ describe('POST /search/lookup/bulk', () => {
     expect(res.headers['x-unprocessed-count']).toBe('2');
     expect(String(res.headers['x-unprocessed-urns']).split(',')).toEqual(['pokemon/none/x.y/1', 'pokemon/none/z/2']);
   });
+
+  it('keeps the bytes of answers a client has not read yet while other answers are sent', async () => {
+    // Answers are joined in reused buffers (src/http/answer-buffers.ts). Sixty lookups, each in
+    // its own order, pipelined on one connection whose client reads nothing until the end: the
+    // loopback's buffers take about half of their answers, the rest wait in the server. A buffer
+    // given back before its answer was written would carry another answer's order by then.
+    const reversed = [...urns].reverse();
+    const asked = Array.from({ length: 60 }, (_, n) => [...reversed.slice(n), ...reversed.slice(0, n)]);
+    const slow = await pipelinedLookups(asked);
+    for (let n = 0; n < 20; n += 1) {
+      const order = [...urns.slice(n), ...urns.slice(0, n)];
+      const res = await lookup({ urns: order }).expect(200);
+      expect(res.body.map((i: { urn: string }) => i.urn)).toEqual(order);
+    }
+    const bodies = await slow.readAll();
+    expect(bodies.map((body) => (JSON.parse(body) as Array<{ urn: string }>).map((i) => i.urn))).toEqual(asked);
+  });
 });
+
+/**
+ * A bulk lookup for each list of URNs, pipelined on one connection (sent in one write), of which
+ * nothing is read until `readAll`; resolves once the first bytes of an answer have arrived.
+ */
+async function pipelinedLookups(lists: string[][]): Promise<{ readAll: () => Promise<string[]> }> {
+  const { hostname, port } = new URL(api.baseUrl);
+  const requests = lists.map((urns) => {
+    const body = JSON.stringify({ urns });
+    return `POST /search/lookup/bulk HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  });
+  const socket = net.connect(Number(port), hostname);
+  await once(socket, 'connect');
+  socket.write(requests.join(''));
+  await once(socket, 'readable');
+  return {
+    readAll: async () => {
+      const bodies: string[] = [];
+      let received = Buffer.alloc(0);
+      for await (const chunk of socket) {
+        received = Buffer.concat([received, chunk as Buffer]);
+        for (;;) {
+          const headEnd = received.indexOf('\r\n\r\n');
+          if (headEnd < 0) break;
+          const head = received.subarray(0, headEnd).toString('latin1');
+          expect(head).toMatch(/^HTTP\/1\.1 200 /);
+          const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)![1]);
+          if (received.length < headEnd + 4 + length) break;
+          bodies.push(received.subarray(headEnd + 4, headEnd + 4 + length).toString('utf8'));
+          received = received.subarray(headEnd + 4 + length);
+        }
+        if (bodies.length === lists.length) break;
+      }
+      socket.destroy();
+      return bodies;
+    },
+  };
+}

@@ -79,8 +79,8 @@ export class SavedSearches {
     if (!affected) throw notFound('Saved search');
   }
 
-  /** Runs a saved search now: the answer of the search it saved, as that route gives it (JSON bytes). */
-  async run(userId: string, id: string): Promise<Buffer> {
+  /** Runs a saved search now: the answer of the search it saved, as that route gives it (JSON bytes in pieces). */
+  async run(userId: string, id: string): Promise<Buffer[]> {
     const saved = await this.get(userId, id);
     return saved.catalog ? this.searches.catalog.search(saved.catalog) : this.searches.listings.search(saved.listings!);
   }

@@ -4,8 +4,12 @@ import type { ItemView } from '../catalog/item-view';
 const [OPEN, COMMA, CLOSE, EMPTY] = ['[', ',', ']', '[]'].map((s) => Buffer.from(s)) as [Buffer, Buffer, Buffer, Buffer];
 
 export interface BulkLookupResult {
-  /** The spec's array<Item> as JSON bytes (`toJsonBytes`): found items in the order first asked for. */
-  json: Buffer;
+  /**
+   * The spec's array<Item> as JSON bytes (`toJsonBytes`) in pieces, to be sent one after another:
+   * found items in the order first asked for, between brackets and commas. The router joins them
+   * into a reused buffer (`JsonBytes`).
+   */
+  json: Buffer[];
   /** URNs not in the catalog, in request order, each once. */
   unprocessed: string[];
 }
@@ -30,6 +34,6 @@ export class BulkLookup {
       else unprocessed.push(urn);
     });
     items.push(items.length === 0 ? EMPTY : CLOSE);
-    return { json: Buffer.concat(items), unprocessed };
+    return { json: items, unprocessed };
   }
 }

@@ -69,8 +69,12 @@ export class CatalogSearch {
     });
   }
 
-  /** The page as JSON bytes (`toJsonBytes`). The query arrives normalised by the route's schema (defaults filled). */
-  async search(query: CatalogQuery): Promise<Buffer> {
+  /**
+   * The page as JSON bytes (`toJsonBytes`) in pieces, to be sent one after another (the cached
+   * items between the page's head, commas and close; see `JsonBytes`). The query arrives
+   * normalised by the route's schema (defaults filled).
+   */
+  async search(query: CatalogQuery): Promise<Buffer[]> {
     const [rankings, db] = query.sort === 'price' ? [this.byPrice, this.reads.all] : [this.byCatalog, this.reads.catalog];
     const { total, totalRelation, urns } = await rankings.get(JSON.stringify(query), RANKING_VERSION, () => rankCatalog(db, query));
     const found = (await this.items.getMany(urns)).filter((json): json is Buffer => json !== null);
@@ -78,7 +82,7 @@ export class CatalogSearch {
     const parts: Buffer[] = [head];
     found.forEach((json, n) => parts.push(...(n === 0 ? [json] : [COMMA, json])));
     parts.push(CLOSE);
-    return Buffer.concat(parts);
+    return parts;
   }
 }
 

@@ -131,8 +131,8 @@ const LIVE_LISTINGS_OF_ITEM = prepared(
 );
 
 /**
- * The page `{ total, hits }` as JSON bytes, as `toJsonBytes(await searchListings(db, query))`
- * writes it, given the item's view, each hit's seller summary and the price guide entry of each
+ * The page `{ total, hits }` as JSON bytes in pieces, to be sent one after another: what
+ * `toJsonBytes(await searchListings(db, query))` writes, given the item's view, each hit's seller summary and the price guide entry of each
  * hit's condition group (both in the order of `hits`) as `toJsonBytes` writes them, null where
  * there is none.
  */
@@ -142,14 +142,14 @@ export function renderPage(
   item: Buffer | null,
   sellers: Array<Buffer | null>,
   guides: Array<Buffer | null>,
-): Buffer {
+): Buffer[] {
   const spliced = hits.map(({ bytes, start, itemAt, sellerAt, end }, n): SplicedHit => ({
     pieces: [bytes.subarray(start, itemAt), bytes.subarray(itemAt, sellerAt), bytes.subarray(sellerAt, end)],
     item,
     seller: sellers[n] ?? null,
     appended: [PRICE_GUIDE_KEY, guides[n] ?? NULL_JSON],
   }));
-  return Buffer.concat([...totalAndHits(total, spliced), CLOSE]);
+  return [...totalAndHits(total, spliced), CLOSE];
 }
 
 /** The filters of `searchListings`, as a predicate: an absent or empty filter lets everything through. */

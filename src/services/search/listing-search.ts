@@ -146,11 +146,14 @@ export class ListingSearch {
     changes?.onReset(() => this.reset());
   }
 
-  /** The page as JSON bytes (`toJsonBytes`). The query arrives normalised by the route's schema (defaults filled). */
-  async search(query: ListingQuery): Promise<Buffer> {
-    if (this.cacheTtlMs <= 0) return toJsonBytes(await searchListings(this.reads.all, query));
+  /**
+   * The page as JSON bytes (`toJsonBytes`), in pieces to be sent one after another (see
+   * `renderPage`). The query arrives normalised by the route's schema (defaults filled).
+   */
+  async search(query: ListingQuery): Promise<Buffer[]> {
+    if (this.cacheTtlMs <= 0) return [toJsonBytes(await searchListings(this.reads.all, query))];
     const urn = query.urn ?? (await this.urnOfSlug(query.slug!));
-    if (urn === null) return EMPTY_PAGE;
+    if (urn === null) return [EMPTY_PAGE];
     const version = this.versions.get(urn) ?? this.unchanged;
     // The item's view is read beside its listings: a new item costs one round trip, not two.
     const [listings, [item]] = await Promise.all([
