@@ -43,11 +43,11 @@ const VARIANTS: Array<{ name: string; flags: string[]; env: Record<string, strin
 ).map((variant) => {
   if (variant.trim() === 'defaults') return { name: "V8's defaults", flags: [], env: {} };
   const words = variant.trim().split(/\s+/);
-  const isEnv = (word: string) => /^[A-Z_][A-Z0-9_]*=/.test(word);
+  const assignments = words.map((word) => /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(word));
   return {
     name: variant.trim(),
-    flags: words.filter((word) => !isEnv(word)),
-    env: Object.fromEntries(words.filter(isEnv).map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)])),
+    flags: words.filter((_, n) => !assignments[n]),
+    env: Object.fromEntries(assignments.flatMap((match) => (match ? [[match[1]!, match[2]!]] : []))),
   };
 });
 

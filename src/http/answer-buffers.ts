@@ -3,14 +3,12 @@ const SMALLEST_CLASS_BITS = 12;
 /** Longer answers (more than 1 MiB) are rare enough to be allocated each time. */
 const LARGEST_CLASS_BITS = 20;
 
-/** An answer's bytes as one Buffer, and what to call once they have been sent. */
+/** An answer's bytes as one Buffer, and, when they are in a reused buffer, what to call once they have been sent. */
 export interface Assembled {
   bytes: Buffer;
   /** Gives the buffer back; call it only once the bytes are no longer needed (the response's 'finish'). */
-  sent: () => void;
+  sent?: () => void;
 }
-
-const nothingToGiveBack = () => {};
 
 /**
  * Reused buffers for JSON answers assembled from kept pieces (a bulk lookup's cached items, a
@@ -18,9 +16,10 @@ const nothingToGiveBack = () => {};
  * it back once Node has handed the response to the kernel ('finish'). A response that never
  * finishes (its client went away) keeps its buffer, and the collector frees it.
  *
- * Why: every such answer was a fresh malloc'd Buffer (a 200-URN bulk lookup's is about 183 kB),
- * freed whenever V8 happened to collect it, in between the cache's long-lived loads. glibc's heap
- * fragmented around them and kept tens of MiB it could not return (docs/discover.md, "Memory").
+ * Why: every such answer was a fresh Buffer (a 200-URN bulk lookup's is about 183 kB), and V8
+ * starts a full collection whenever the external memory of its Buffers grows 64 MB past what the
+ * last one left: under load that was several a second. Freed in between the cache's long-lived
+ * loads, they also fragmented glibc's heap (docs/discover.md, "Answers are joined in reused buffers").
  * Buffers come in power-of-two sizes from 4 kB to 1 MiB; at most `keepBytes` of them wait here.
  */
 export class AnswerBuffers {
@@ -32,12 +31,12 @@ export class AnswerBuffers {
 
   /** `parts` joined into one Buffer. */
   assemble(parts: readonly Buffer[]): Assembled {
-    if (parts.length === 1) return { bytes: parts[0]!, sent: nothingToGiveBack };
+    if (parts.length === 1) return { bytes: parts[0]! };
     let length = 0;
     for (const part of parts) length += part.length;
     const bits = Math.max(SMALLEST_CLASS_BITS, Math.ceil(Math.log2(length)));
     if (length < 1 << SMALLEST_CLASS_BITS || bits > LARGEST_CLASS_BITS) {
-      return { bytes: Buffer.concat(parts, length), sent: nothingToGiveBack };
+      return { bytes: Buffer.concat(parts, length) };
     }
     const buffer = this.take(bits);
     let at = 0;

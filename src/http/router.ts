@@ -183,7 +183,7 @@ function routeMiddleware(route: AnyRoute, deps: RouterDeps): Middleware {
     if (result.body instanceof JsonBytes) {
       const { bytes, sent } = deps.answerBuffers.assemble(result.body.parts);
       // 'finish': Node has handed the whole response to the kernel, so the buffer may be reused.
-      ctx.res.once('finish', sent);
+      if (sent) ctx.res.once('finish', sent);
       ctx.body = bytes;
       ctx.type = 'application/json';
     } else if (result.body !== undefined) {
