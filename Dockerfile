@@ -32,4 +32,4 @@ COPY --from=build /app/dist ./dist
 USER node
 # node itself as PID 1 (not npm): SIGTERM reaches the process, which drains and exits. The V8
 # flags are src/api-node-flags.json's (docs/operations.md, "The API's young generation").
-CMD ["node", "--min-semi-space-size=16", "--max-semi-space-size=64", "dist/src/main.js"]
+CMD ["node", "--min-semi-space-size=16", "--max-semi-space-size=64", "--expose-gc", "dist/src/main.js"]

@@ -4,6 +4,7 @@ import { loadConfig } from './config';
 import { connectAndMigrate } from './db/data-source';
 import { createApp } from './http/app';
 import { createApiServer } from './http/server';
+import { trimYoungGenerationWhenIdle } from './http/young-generation-trim';
 import { createLogger } from './logger';
 import { createApiMetrics, registerDbPoolMetrics, registerReplicaMetrics } from './observability/api-metrics';
 import { closeGracefully } from './observability/http-shutdown';
@@ -32,9 +33,11 @@ async function main(): Promise<void> {
       'api listening',
     );
   });
+  const stopTrimming = trimYoungGenerationWhenIdle(server, globalThis.gc);
   // Requests in flight finish (up to SHUTDOWN_GRACE) before the pool and connections close.
   const stop = async () => {
     log.info('api stopping');
+    stopTrimming();
     const { forced } = await closeGracefully(server, config.shutdownGraceMs);
     if (forced) log.warn({ graceMs: config.shutdownGraceMs }, 'requests still running at the end of the grace period were cut off');
     await metricsServer?.close();

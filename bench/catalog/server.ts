@@ -9,6 +9,7 @@ import { createServices } from '../../src/composition';
 import { createDataSource } from '../../src/db/data-source';
 import { createApp } from '../../src/http/app';
 import { createLogger } from '../../src/logger';
+import { trimYoungGenerationWhenIdle } from '../../src/http/young-generation-trim';
 import { createBaselineApp } from './baseline';
 import { BENCH, benchApiConfig, benchDatabaseUrl } from './settings';
 
@@ -44,6 +45,8 @@ async function main(target: Target, floorBytes: number): Promise<void> {
   const temporal = new Client({ connection: Connection.lazy({ address: '127.0.0.1:9' }) });
   const app = createApp(createServices(config, db, temporal), config, createLogger('silent', 'bench'));
   const server = app.listen(target === 'api' ? BENCH.apiPort : BENCH.uncachedApiPort, '127.0.0.1');
+  // As src/main.ts does: given back once idle (a no-op unless the process runs with --expose-gc).
+  trimYoungGenerationWhenIdle(server, globalThis.gc);
   process.once('SIGTERM', () => {
     server.close();
     void db.destroy().then(() => process.exit(0));

@@ -19,6 +19,7 @@ import { Client } from 'pg';
 import API_NODE_FLAGS from '../../src/api-node-flags.json';
 import { latency, runLoad, type LoadResult } from '../load';
 import { compileToDist, endsWithBench, rss, stopChild, waitForHttp } from '../support';
+import { TRIM_AFTER_IDLE_MS } from '../../src/http/young-generation-trim';
 import { BENCH, benchDatabaseUrl } from './settings';
 import { bulkLookups, cycle, listingSearches, searches, take, type Workload } from './workload';
 
@@ -28,6 +29,8 @@ const ROUNDS = 3;
 const ROUND_SECONDS = 5;
 const IDLE_SECONDS = 14;
 const MIX = process.env.BENCH_YOUNG_MIX === '1';
+/** How long after the last round RSS is read again: past the API's idle trim of its young generation. */
+const QUIET_SECONDS = (2 * TRIM_AFTER_IDLE_MS) / 1000 + 4;
 
 /** A varied workload and the request it sends. */
 interface Load {
@@ -60,6 +63,8 @@ interface Run {
   scavenges: number;
   idleRssMiB: number;
   rssMiB: number;
+  /** RSS once the API has been idle past its young-generation trim (src/http/young-generation-trim.ts). */
+  quietRssMiB: number;
 }
 
 const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
@@ -107,7 +112,9 @@ async function measure(variant: (typeof VARIANTS)[number], loads: Load[], seed: 
       await sleep(IDLE_SECONDS);
       rounds.push(await round(n, ROUND_SECONDS));
     }
-    return { variant: variant.name, rounds, ...counts, idleRssMiB, rssMiB: rss(child.pid!).now };
+    const rssMiB = rss(child.pid!).now;
+    await sleep(QUIET_SECONDS);
+    return { variant: variant.name, rounds, ...counts, idleRssMiB, rssMiB, quietRssMiB: rss(child.pid!).now };
   } finally {
     await stopChild(child);
   }
@@ -117,8 +124,8 @@ function report(runs: Run[], loads: Load[]): string {
   const rows = runs.map((r) => {
     const rps = r.rounds.map((x) => x.map((l) => Math.round(l.rps)).join(' / ')).join(', ');
     const p99 = r.rounds.map((x) => x.map((l) => latency(l).split(' / ')[1]).join(' / ')).join(', ');
-    const [idle, end] = [r.idleRssMiB, r.rssMiB].map(Math.round);
-    return `| ${r.variant} | ${rps} | ${p99} | ${r.markCompacts} | ${r.scavenges} | ${idle} MiB | ${end} MiB | ${end! - idle!} MiB |`;
+    const [idle, end, quiet] = [r.idleRssMiB, r.rssMiB, r.quietRssMiB].map(Math.round);
+    return `| ${r.variant} | ${rps} | ${p99} | ${r.markCompacts} | ${r.scavenges} | ${idle} MiB | ${end} MiB | ${end! - idle!} MiB | ${quiet! - idle!} MiB |`;
   });
   return [
     '# Catalog API: V8 young generation, flag sets side by side',
@@ -127,10 +134,12 @@ function report(runs: Run[], loads: Load[]): string {
     `The cached API target of the catalog benchmark (bench/catalog/server.ts, compiled), varied ${loads.map((l) => l.name).join(', then ')}`,
     `(Zipf over the catalog) at ${BENCH.connections} connections: ${WARM_SECONDS} s of warm-up of each, then ${ROUNDS} rounds of ${ROUND_SECONDS} s of each, each round after ${IDLE_SECONDS} s idle`,
     `(the catalog benchmark leaves the API idle while the baseline and the uncached API take their rounds). The variants`,
-    `alternate, ${REPEATS} runs each. Mark-compacts and scavenges are counted by \`--trace-gc\` from the first idle gap on.`,
+    `alternate, ${REPEATS} runs each. Mark-compacts and scavenges are counted by \`--trace-gc\` from the first idle gap on. RSS is read`,
+    `at the end of the last round and again ${QUIET_SECONDS} s later, past the API's idle trim of its young generation (src/http/young-generation-trim.ts,`,
+    `which runs only in a process started with --expose-gc).`,
     '',
-    `| V8 flags | req/s per round${loads.length > 1 ? ` (${loads.map((l) => l.name).join(' / ')})` : ''} | p99 ms per round | mark-compacts | scavenges | RSS idle | RSS at end | end − idle |`,
-    '|---|---|---|---:|---:|---:|---:|---:|',
+    `| V8 flags | req/s per round${loads.length > 1 ? ` (${loads.map((l) => l.name).join(' / ')})` : ''} | p99 ms per round | mark-compacts | scavenges | RSS idle | RSS at end | end − idle | ${QUIET_SECONDS} s later − idle |`,
+    '|---|---|---|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
   ].join('\n');
@@ -158,7 +167,7 @@ async function main(): Promise<void> {
     for (const variant of VARIANTS) {
       const run = await measure(variant, loads, runs.length + 1);
       console.log(
-        `${run.variant}: ${run.rounds.map((r) => r.map((l) => Math.round(l.rps)).join(' / ')).join(', ')} req/s, ${run.markCompacts} mark-compacts, RSS ${run.idleRssMiB.toFixed(0)} → ${run.rssMiB.toFixed(0)} MiB`,
+        `${run.variant}: ${run.rounds.map((r) => r.map((l) => Math.round(l.rps)).join(' / ')).join(', ')} req/s, ${run.markCompacts} mark-compacts, RSS ${run.idleRssMiB.toFixed(0)} → ${run.rssMiB.toFixed(0)} → ${run.quietRssMiB.toFixed(0)} MiB`,
       );
       runs.push(run);
     }
