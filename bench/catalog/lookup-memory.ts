@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { AnswerBuffers } from '../../src/http/answer-buffers';
 import { BulkLookup } from '../../src/services/search/bulk-lookup';
+import type { ItemView } from '../../src/services/catalog/item-view';
 import { JsonCache } from '../../src/services/search/json-cache';
 import { prng } from '../../test/support/random';
 import { zipf } from './workload';
@@ -22,14 +23,35 @@ const URNS_PER_REQUEST = 200;
 const REQUESTS = 4000;
 const ROUNDS = 3;
 
-/** A synthetic item view of about 900 bytes of JSON. */
-const view = (urn: string, n: number) => ({
+/** A synthetic item view, about 900 bytes of JSON like the catalog's. */
+const view = (urn: string, n: number): ItemView => ({
   urn,
-  name: `Card ${n}`,
-  description: 'x'.repeat(700),
+  slug: urn.replaceAll('/', '-'),
+  type: 'card',
   game: 'pokemon',
-  set: `set-${n % 700}`,
-  market: { from: 100 + (n % 997), listings: n % 13 },
+  title: `Card ${n}`,
+  name: `Card ${n}`,
+  rarity: 'Common',
+  number: String(n % 300),
+  description: 'x'.repeat(180),
+  set: {
+    name: `Set ${n % 700}`,
+    urn: `pokemon/set-${n % 700}`,
+    counts: { printed: 102, total: 102 },
+    references: [],
+    size: 102,
+    symbol: { url: null },
+    released: '1999-01-09',
+  },
+  series: { name: 'Base', urn: 'pokemon/base' },
+  images: [{ urn: `${urn}/front`, orientation: 'front', url: `https://images.example/${urn}/front.png`, illustrator: 'Someone' }],
+  alternatives: [],
+  metadata: [{ name: 'hp', value: '60', detail: [] }],
+  price: 100 + (n % 997),
+  available: n % 13,
+  quantity: n % 13,
+  min: { price: 100 + (n % 997) },
+  max: { price: 900 + (n % 997) },
 });
 
 type Draws = 'uniform' | 'Zipf';
