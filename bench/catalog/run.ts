@@ -9,8 +9,7 @@ import { Client } from 'pg';
 import { latency, runLoad, settle, type LoadResult } from '../load';
 import { compileToDist, endsWithBench, cpuShare, cpuTicks, processMemory, rssAtEnd, waitForHttp as waitFor } from '../support';
 import API_NODE_FLAGS from '../../src/api-node-flags.json';
-import { TRIM_AFTER_IDLE_MS } from '../../src/http/young-generation-trim';
-import { BENCH, benchDatabaseUrl, cacheBudgetMb, RSS_SLACK_MB } from './settings';
+import { BENCH, benchDatabaseUrl, cacheBudgetMb, QUIET_SECONDS, RSS_SLACK_MB } from './settings';
 import { bulkLookups, cycle, listingSearches, searches, take, type Workload } from './workload';
 
 interface Scenario {
@@ -226,9 +225,6 @@ function report(
   }
   return `${lines.join('\n')}\n`;
 }
-
-/** Seconds after the API's last request its RSS is read the second time: past its idle trim. */
-const QUIET_SECONDS = (2 * TRIM_AFTER_IDLE_MS) / 1000 + 4;
 
 /**
  * The API's RSS at the end against the target: idle + Discover's cache budget as configured + 64 MB,

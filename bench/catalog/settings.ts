@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { discoverCacheBudgetBytes } from '../../src/composition';
 import { loadConfig, type Config } from '../../src/config';
+import { TRIM_AFTER_IDLE_MS } from '../../src/http/young-generation-trim';
 
 /** Sizes and fixed inputs of the catalog benchmark, shared by the generator, server and runner. */
 export const BENCH = {
@@ -40,6 +41,13 @@ export function benchApiConfig(target: 'api' | 'uncached'): Config {
     ...(target === 'uncached' ? { DISCOVER_CACHE_MS: '0' } : {}),
   });
 }
+
+/**
+ * Seconds after the API's last request by which it has trimmed its young generation (two
+ * collections TRIM_AFTER_IDLE_MS apart, src/http/young-generation-trim.ts), with time to spare:
+ * when the benchmarks read its RSS the second time.
+ */
+export const QUIET_SECONDS = (2 * TRIM_AFTER_IDLE_MS) / 1000 + 4;
 
 /** The memory target: the API's RSS at the end ≤ idle + Discover's cache budget as the API runs it + this, in MiB. */
 export const RSS_SLACK_MB = 64;

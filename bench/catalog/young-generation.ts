@@ -19,8 +19,7 @@ import { Client } from 'pg';
 import API_NODE_FLAGS from '../../src/api-node-flags.json';
 import { latency, runLoad, type LoadResult } from '../load';
 import { compileToDist, endsWithBench, rss, stopChild, waitForHttp } from '../support';
-import { TRIM_AFTER_IDLE_MS } from '../../src/http/young-generation-trim';
-import { BENCH, benchDatabaseUrl } from './settings';
+import { BENCH, benchDatabaseUrl, QUIET_SECONDS } from './settings';
 import { bulkLookups, cycle, listingSearches, searches, take, type Workload } from './workload';
 
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 2);
@@ -29,8 +28,6 @@ const ROUNDS = 3;
 const ROUND_SECONDS = 5;
 const IDLE_SECONDS = 14;
 const MIX = process.env.BENCH_YOUNG_MIX === '1';
-/** How long after the last round RSS is read again: past the API's idle trim of its young generation. */
-const QUIET_SECONDS = (2 * TRIM_AFTER_IDLE_MS) / 1000 + 4;
 
 /** A varied workload and the request it sends. */
 interface Load {
