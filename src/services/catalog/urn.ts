@@ -9,9 +9,12 @@ export const URN_SHAPE = /^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*\/?$/;
 /** Separate from the shape so a trailing `/` (the spec's rule) gets its own message. */
 export const NO_TRAILING_SLASH = /[^/]$/;
 
+/** `URN_SHAPE` and `NO_TRAILING_SLASH` in one pattern: one scan of the string instead of two. */
+const CATALOG_URN = /^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
+
 /**
  * The same rule as a plain test, for lists validated on a hot path (`catalogUrnList`);
  * test/unit/catalog-urn-list.test.ts checks that it agrees with the schemas built from the constants above.
  */
 export const isCatalogUrn = (value: unknown): boolean =>
-  typeof value === 'string' && value.length > 0 && value.length <= URN_MAX_LENGTH && URN_SHAPE.test(value) && NO_TRAILING_SLASH.test(value);
+  typeof value === 'string' && value.length <= URN_MAX_LENGTH && CATALOG_URN.test(value);
