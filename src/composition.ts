@@ -135,10 +135,10 @@ export function createServices(config: Config, db: DataSource, temporal: Client)
 /** Each of the two kept rankings (by catalog, by price): about 4,800 pages of 20 each (`rankingBytes`). */
 const RANKINGS_BUDGET_BYTES = 8 * 1024 * 1024;
 
-/** A price guide entry is about 250 bytes of JSON (730 as counted): 4 MB keeps some 5,700 (three per item at most). */
+/** A price guide entry is about 250 bytes of JSON (about 400 as counted with its key): 4 MB keeps some 10,000 (three per item at most). */
 const PRICE_GUIDE_ENTRIES_BUDGET_BYTES = 4 * 1024 * 1024;
 
-/** A seller summary is about 300 bytes of JSON (780 as counted): 8 MB keeps some 10,000 sellers. */
+/** A seller summary is about 300 bytes of JSON (about 450 as counted with its key): 8 MB keeps some 18,000 sellers. */
 const SELLER_SUMMARIES_BUDGET_BYTES = 8 * 1024 * 1024;
 
 /**

@@ -32,8 +32,8 @@ export const KEPT_BUFFER_NATIVE_BYTES = 180;
 /**
  * A copy of `bytes` in an allocation of its own, to be kept for minutes. A small Buffer is a slice
  * of a shared 8 KB pool, and one kept slice keeps its whole pool alive: a cache of 100k items of
- * about 900 bytes pinned several times its own size. (`JsonCache` copies each load's values into
- * one allocation instead.)
+ * about 900 bytes pinned several times its own size. (`JsonCache` appends its values to large
+ * segments instead: `JsonStore`.)
  */
 export function toKeptBytes(bytes: Buffer): Buffer {
   const own = Buffer.allocUnsafeSlow(bytes.length);

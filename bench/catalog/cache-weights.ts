@@ -80,15 +80,14 @@ async function main(): Promise<void> {
   const forever = () => 600_000;
 
   // Every cache under test counts as production does; a budget it never reaches keeps everything.
-  // One kept Buffer per load of item views (JsonCache), per item's listings (ItemListings); none per ranking.
+  // One kept Buffer per segment of item views (JsonCache), per item's listings (ItemListings); none per ranking.
   const items = await weigh(native, async () => {
     let counted = 0;
-    let loads = 0;
     const cache = new JsonCache((keys) => loadItems(db, keys), forever, Number.MAX_SAFE_INTEGER);
-    for (let i = 0; i < urns.length; i += ITEMS_PER_LOAD, loads += 1)
-      counted += (await cache.getMany(urns.slice(i, i + ITEMS_PER_LOAD))).length;
-    // JsonCache counts each entry's JSON + ENTRY_OVERHEAD_BYTES and each load's records: read back what it holds.
-    return { cache, entries: counted, buffers: loads, counted: (cache as unknown as { bytes: number }).bytes };
+    for (let i = 0; i < urns.length; i += ITEMS_PER_LOAD) counted += (await cache.getMany(urns.slice(i, i + ITEMS_PER_LOAD))).length;
+    // JsonCache counts each entry's key and JSON + ENTRY_OVERHEAD_BYTES and each segment's records: read back what it holds.
+    const { bytes, segments } = cache.weight();
+    return { cache, entries: counted, buffers: segments, counted: bytes };
   });
   const listingsOf = (keys: string[]) =>
     weigh(native, async () => {

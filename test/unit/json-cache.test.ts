@@ -1,5 +1,6 @@
 import { KEPT_BUFFER_NATIVE_BYTES } from '../../src/json-bytes';
-import { ENTRY_OVERHEAD_BYTES, JsonCache } from '../../src/services/search/json-cache';
+import { JsonCache } from '../../src/services/search/json-cache';
+import { ENTRY_OVERHEAD_BYTES } from '../../src/services/search/json-store';
 import type { ItemView } from '../../src/services/catalog/item-view';
 
 /** A loader over a fixed catalog that records every call, standing in for the one SQL query. */
@@ -128,8 +129,8 @@ describe('JsonCache', () => {
     const cache = new JsonCache(
       c.load,
       () => 1000,
-      // Room for two of these items ('{"urn":"a","price":100}': 23 bytes), each kept in an allocation of its own.
-      2 * (ENTRY_OVERHEAD_BYTES + 23 + KEPT_BUFFER_NATIVE_BYTES),
+      // Room for two of these items (key 'a', value '{"urn":"a","price":100}': 23 bytes) in one segment.
+      2 * (ENTRY_OVERHEAD_BYTES + 1 + 23) + KEPT_BUFFER_NATIVE_BYTES,
       () => clock,
     );
     await cache.getMany(['a']);
@@ -204,76 +205,5 @@ describe('JsonCache', () => {
     c.reprice(400);
     expect(text(await cache.getMany(['a']))).toEqual(['{"urn":"a","price":400}']);
     expect(c.calls).toEqual([['a'], ['a'], ['a'], ['a']]);
-  });
-
-  it('keeps the values of one load in one allocation, and copies them down once half of it is no longer held', async () => {
-    const c = catalog(['a', 'b', 'c', 'd']);
-    const cache = new JsonCache(
-      c.load,
-      () => 60_000,
-      1_000_000,
-      () => clock,
-    );
-    const loaded = await cache.getMany(['a', 'b', 'c', 'd']);
-    const allocation = loaded[0]!.buffer;
-    expect(loaded.map((b) => b!.buffer === allocation)).toEqual([true, true, true, true]);
-    // A quarter no longer held: still the same allocation.
-    cache.forget(['a']);
-    expect((await cache.getMany(['b', 'c', 'd'])).map((b) => b!.buffer === allocation)).toEqual([true, true, true]);
-    // Half: what is still held moves to an allocation of its own; answers already given keep their bytes.
-    cache.forget(['b']);
-    const kept = await cache.getMany(['c', 'd']);
-    expect(text(kept)).toEqual(['{"urn":"c","price":100}', '{"urn":"d","price":100}']);
-    expect(kept[0]!.buffer).not.toBe(allocation);
-    expect(kept[1]!.buffer).toBe(kept[0]!.buffer);
-    expect(kept[0]!.buffer.byteLength).toBe(46);
-    expect(text(loaded)).toEqual(['a', 'b', 'c', 'd'].map((u) => `{"urn":"${u}","price":100}`));
-    expect(c.calls).toEqual([['a', 'b', 'c', 'd']]);
-  });
-
-  it("counts malloc's records once per allocation, not once per value", async () => {
-    // Room for two 23-byte items loaded together, not for two loaded one by one.
-    const two = 2 * (ENTRY_OVERHEAD_BYTES + 23) + KEPT_BUFFER_NATIVE_BYTES;
-    const together = catalog(['a', 'b']);
-    const cache = new JsonCache(
-      together.load,
-      () => 60_000,
-      two,
-      () => clock,
-    );
-    await cache.getMany(['a', 'b']);
-    await cache.getMany(['a', 'b']);
-    expect(together.calls).toEqual([['a', 'b']]);
-
-    const apart = catalog(['a', 'b']);
-    const other = new JsonCache(
-      apart.load,
-      () => 60_000,
-      two,
-      () => clock,
-    );
-    await other.getMany(['a']);
-    await other.getMany(['b']);
-    await other.getMany(['a', 'b']);
-    expect(apart.calls).toEqual([['a'], ['b'], ['a']]);
-  });
-
-  it('lets a value forgotten while it loaded count as dead at once', async () => {
-    const c = catalog(['a', 'b']);
-    const cache = new JsonCache(
-      c.load,
-      () => 60_000,
-      1_000_000,
-      () => clock,
-    );
-    const first = cache.getMany(['a', 'b']);
-    cache.forget(['a']);
-    const answered = await first;
-    expect(text(answered)).toEqual(['{"urn":"a","price":100}', '{"urn":"b","price":100}']);
-    // Half of the load was never held: 'b' was copied into an allocation of its own on arrival.
-    const [b] = await cache.getMany(['b']);
-    expect(b!.buffer).not.toBe(answered[1]!.buffer);
-    expect(b!.buffer.byteLength).toBe(23);
-    expect(c.calls).toEqual([['a', 'b']]);
   });
 });
