@@ -20,6 +20,12 @@ const REFRESHING = 4;
 /** In front of every value in a segment: its record, its key's length and its value's length (Int32 each). */
 const HEADER_BYTES = 12;
 
+/** An entry's bytes in its segment: header, key, value (none for `NO_VALUE`). */
+const storedLength = (keyLength: number, valueLength: number) => HEADER_BYTES + keyLength + Math.max(0, valueLength);
+
+/** Records and index slots a store starts with (both double as it grows). */
+const INITIAL_CAPACITY = 64;
+
 /**
  * What a kept value costs beyond its key and value bytes: its record (32 bytes, up to twice that
  * while the records grow), its index slots (8 bytes each, 2 to 4 per record) and its header in
@@ -85,8 +91,8 @@ const isAscii = (key: string) => {
  */
 export class JsonStore {
   /** Pairs of (hash, record + 1); record + 1 is 0 in an empty slot. Never more than half full. */
-  private index = new Int32Array(2 * 64);
-  private records = new Int32Array(RECORD_INTS * 64);
+  private index = new Int32Array(2 * INITIAL_CAPACITY);
+  private records = new Int32Array(RECORD_INTS * INITIAL_CAPACITY);
   private expiries = new Float64Array(this.records.buffer);
   /** Record numbers free for reuse, and the first never used. */
   private readonly free: number[] = [];
@@ -212,14 +218,15 @@ export class JsonStore {
   put(key: string, value: Buffer | null, expires: number): number {
     if (!isAscii(key)) return -1;
     this.delete(key);
-    const length = HEADER_BYTES + key.length + (value?.length ?? 0);
+    const valueLength = value?.length ?? NO_VALUE;
+    const length = storedLength(key.length, valueLength);
     const segmentNumber = this.room(length);
     const segment = this.segments[segmentNumber]!;
     const offset = segment.used;
     const record = this.newRecord();
     segment.bytes.writeInt32LE(record, offset);
     segment.bytes.writeInt32LE(key.length, offset + 4);
-    segment.bytes.writeInt32LE(value?.length ?? NO_VALUE, offset + 8);
+    segment.bytes.writeInt32LE(valueLength, offset + 8);
     segment.bytes.write(key, offset + HEADER_BYTES, 'latin1');
     value?.copy(segment.bytes, offset + HEADER_BYTES + key.length);
     segment.used += length;
@@ -227,7 +234,7 @@ export class JsonStore {
     this.bytes += length - HEADER_BYTES + ENTRY_OVERHEAD_BYTES;
     this.size += 1;
     const hash = hashOf(key);
-    this.setRecord(record, hash, segmentNumber, offset, key.length, value?.length ?? NO_VALUE, IN_USE);
+    this.setRecord(record, hash, segmentNumber, offset, key.length, valueLength, IN_USE);
     this.expiries[record * (RECORD_INTS / 2) + EXPIRES_F64] = expires;
     this.insert(hash, record);
     return record;
@@ -265,8 +272,8 @@ export class JsonStore {
 
   /** Drops everything. */
   clear(): void {
-    this.index = new Int32Array(2 * 64);
-    this.records = new Int32Array(RECORD_INTS * 64);
+    this.index = new Int32Array(2 * INITIAL_CAPACITY);
+    this.records = new Int32Array(RECORD_INTS * INITIAL_CAPACITY);
     this.expiries = new Float64Array(this.records.buffer);
     this.free.length = 0;
     this.fresh = 0;
@@ -281,7 +288,7 @@ export class JsonStore {
     const at = record * RECORD_INTS;
     this.unindex(record);
     const segmentNumber = this.records[at + SEGMENT]!;
-    const length = HEADER_BYTES + this.records[at + KEY_LENGTH]! + Math.max(0, this.records[at + VALUE_LENGTH]!);
+    const length = storedLength(this.records[at + KEY_LENGTH]!, this.records[at + VALUE_LENGTH]!);
     this.records.fill(0, at, at + RECORD_INTS);
     this.free.push(record);
     this.size -= 1;
@@ -312,7 +319,7 @@ export class JsonStore {
     const { bytes } = segment;
     for (let offset = 0; offset < segment.used;) {
       const record = bytes.readInt32LE(offset);
-      const length = HEADER_BYTES + bytes.readInt32LE(offset + 4) + Math.max(0, bytes.readInt32LE(offset + 8));
+      const length = storedLength(bytes.readInt32LE(offset + 4), bytes.readInt32LE(offset + 8));
       const at = record * RECORD_INTS;
       if (this.records[at + FLAGS]! & IN_USE && this.records[at + SEGMENT] === number && this.records[at + OFFSET] === offset) {
         const target = this.room(length);
@@ -354,25 +361,21 @@ export class JsonStore {
   }
 
   private insert(hash: number, record: number): void {
-    if ((this.size + 1) * 4 > this.index.length) this.growIndex();
+    if ((this.size + 1) * 4 > this.index.length) {
+      const old = this.index;
+      this.index = new Int32Array(old.length * 2);
+      for (let s = 0; s < old.length; s += 2) if (old[s + 1] !== 0) this.place(old[s]!, old[s + 1]!);
+    }
+    this.place(hash, record + 1);
+  }
+
+  /** Puts (hash, record + 1) in the first empty slot from the hash's home. */
+  private place(hash: number, recordPlusOne: number): void {
     const mask = (this.index.length >> 1) - 1;
     let slot = hash & mask;
     while (this.index[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
     this.index[2 * slot] = hash;
-    this.index[2 * slot + 1] = record + 1;
-  }
-
-  private growIndex(): void {
-    const old = this.index;
-    this.index = new Int32Array(old.length * 2);
-    const mask = (this.index.length >> 1) - 1;
-    for (let s = 0; s < old.length; s += 2) {
-      if (old[s + 1] === 0) continue;
-      let slot = old[s]! & mask;
-      while (this.index[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
-      this.index[2 * slot] = old[s]!;
-      this.index[2 * slot + 1] = old[s + 1]!;
-    }
+    this.index[2 * slot + 1] = recordPlusOne;
   }
 
   /** Removes the record's slot, shifting back the slots after it that would no longer be found (linear probing). */
